@@ -1,0 +1,114 @@
+import { redactSecrets } from './redact.js'
+
+/** What went wrong with a provider call; branch on this, never on message text. */
+export type ProviderErrorKind =
+  | 'auth'
+  | 'quota'
+  | 'rate_limited'
+  | 'timeout'
+  | 'upstream'
+  | 'bad_response'
+  | 'network'
+  | 'config'
+
+export const PROVIDER_ERROR_KINDS: readonly ProviderErrorKind[] = [
+  'auth',
+  'quota',
+  'rate_limited',
+  'timeout',
+  'upstream',
+  'bad_response',
+  'network',
+  'config',
+]
+
+const DEFAULT_RETRYABLE: Record<ProviderErrorKind, boolean> = {
+  auth: false,
+  quota: false,
+  rate_limited: true,
+  timeout: true,
+  upstream: true,
+  bad_response: false,
+  network: true,
+  config: false,
+}
+
+export interface ProviderErrorOptions {
+  kind: ProviderErrorKind
+  /** Which upstream: a provider name, `github`, `llm`, `page`… */
+  provider?: string
+  status?: number
+  retryable?: boolean
+  retryAfterMs?: number
+  /** The vendor's own error code (`RATE_LIMITED`, `INVALID_API_KEY`…), safe to show. */
+  code?: string
+  cause?: unknown
+  /** Secrets to scrub from the message, on top of the well-known key shapes. */
+  secrets?: readonly (string | undefined)[]
+}
+
+/**
+ * A failed call to an upstream service. The message is human-readable and never contains a key or token.
+ */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError'
+  readonly kind: ProviderErrorKind
+  readonly provider?: string
+  readonly status?: number
+  readonly retryable: boolean
+  readonly retryAfterMs?: number
+  readonly code?: string
+
+  constructor(message: string, options: ProviderErrorOptions) {
+    super(redactSecrets(message, options.secrets), options.cause === undefined ? undefined : { cause: options.cause })
+    this.kind = options.kind
+    this.provider = options.provider
+    this.status = options.status
+    this.code = options.code
+    this.retryAfterMs = options.retryAfterMs
+    this.retryable = options.retryable ?? DEFAULT_RETRYABLE[options.kind]
+  }
+
+  /** A plain object for JSON output and logs: no stack, no cause, no secrets. */
+  toJSON(): { kind: ProviderErrorKind; message: string; provider?: string; status?: number; retryAfterMs?: number; code?: string } {
+    return {
+      kind: this.kind,
+      message: this.message,
+      ...(this.provider !== undefined && { provider: this.provider }),
+      ...(this.status !== undefined && { status: this.status }),
+      ...(this.retryAfterMs !== undefined && { retryAfterMs: this.retryAfterMs }),
+      ...(this.code !== undefined && { code: this.code }),
+    }
+  }
+}
+
+/** True for a `ProviderError`, also across duplicated package copies. */
+export function isProviderError(value: unknown): value is ProviderError {
+  return value instanceof ProviderError || (value instanceof Error && value.name === 'ProviderError' && 'kind' in value)
+}
+
+/** A configuration problem: a malformed config file, a missing key, an invalid setting. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+  /** The file the problem is in, when there is one. */
+  readonly file?: string
+  /** The field path inside it (`grok.apiUrl`). */
+  readonly field?: string
+
+  constructor(message: string, options: { file?: string; field?: string; cause?: unknown } = {}) {
+    super(redactSecrets(message), options.cause === undefined ? undefined : { cause: options.cause })
+    this.file = options.file
+    this.field = options.field
+  }
+}
+
+/** Invalid input from a caller: which field, which value, what is allowed. */
+export class InputError extends Error {
+  override readonly name = 'InputError'
+  readonly issues: readonly { path: string; message: string }[]
+
+  constructor(message: string, issues: readonly { path: string; message: string }[] = []) {
+    super(redactSecrets(message))
+    this.issues = issues
+  }
+}

@@ -1,0 +1,287 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici'
+import type { z } from 'zod'
+import { ProviderError, isProviderError } from './errors.js'
+import type { Env } from './provider.js'
+
+/** A non-2xx answer, handed to a service's own error mapping. */
+export interface HttpErrorResponse {
+  status: number
+  headers: Readonly<Record<string, string>>
+  /** The body as text (already capped in size). */
+  text: string
+  /** The body parsed as JSON, when it was JSON. */
+  json: unknown
+  /** `Retry-After` in milliseconds, when the server sent one. */
+  retryAfterMs?: number
+}
+
+export interface HttpRequestOptions<T> {
+  /** Who is being called (`brave`, `github`…): appears in errors and messages. */
+  service: string
+  url: string
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
+  query?: Readonly<Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>>
+  headers?: Readonly<Record<string, string | undefined>>
+  /** A JSON body; sets `content-type: application/json`. */
+  json?: unknown
+  /** Validates the parsed body; a mismatch is a `bad_response` error. */
+  schema?: z.ZodType<T>
+  /** Time allowed for one attempt (ms). Default 10 000. */
+  timeoutMs?: number
+  signal?: AbortSignal
+  /** Absolute epoch ms after which no attempt starts and no retry waits. */
+  deadlineAt?: number
+  /** Largest body accepted (bytes). Default 5 MiB. */
+  maxBytes?: number
+  /** Retries after the first attempt, for retryable kinds only. Default 2. */
+  retries?: number
+  /** Longest `Retry-After` worth waiting for inside one call (ms). Default 5 000. */
+  maxRetryWaitMs?: number
+  /** Base of the exponential backoff (ms). Default 200. */
+  backoffBaseMs?: number
+  /** Values to scrub from any message (the key used for this call). */
+  secrets?: readonly (string | undefined)[]
+  /** Service-specific mapping of an error response; return undefined to use the status-based default. */
+  mapError?: (response: HttpErrorResponse) => ProviderError | undefined
+  /** Proxy settings are read from here (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); default `process.env`. */
+  env?: Env
+  /** Called after every attempt (metrics, logs). */
+  onAttempt?: (info: { attempt: number; status?: number; ms: number; error?: ProviderError }) => void
+}
+
+export interface HttpResponse<T> {
+  data: T
+  status: number
+  headers: Readonly<Record<string, string>>
+  /** Attempts made, the successful one included. */
+  attempts: number
+  /** Wall time of the whole call, retries included. */
+  ms: number
+}
+
+const DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+
+const keepAliveAgent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 })
+const proxyAgents = new Map<string, Dispatcher>()
+
+/** The dispatcher for a call: a proxy agent when proxy variables are set, else a shared keep-alive agent. */
+export function dispatcherFor(env: Env = process.env): Dispatcher {
+  const httpProxy = env.HTTP_PROXY ?? env.http_proxy
+  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy
+  const noProxy = env.NO_PROXY ?? env.no_proxy
+  if (!httpProxy && !httpsProxy) return keepAliveAgent
+  const key = `${httpProxy ?? ''}|${httpsProxy ?? ''}|${noProxy ?? ''}`
+  let agent = proxyAgents.get(key)
+  if (!agent) {
+    agent = new EnvHttpProxyAgent({
+      ...(httpProxy && { httpProxy }),
+      ...(httpsProxy && { httpsProxy }),
+      ...(noProxy !== undefined && { noProxy }),
+    })
+    proxyAgents.set(key, agent)
+  }
+  return agent
+}
+
+/** Parses `Retry-After` (delta-seconds or HTTP-date) into milliseconds from `now`. */
+export function parseRetryAfter(value: string | undefined | null, now: number = Date.now()): number | undefined {
+  if (!value) return undefined
+  const trimmed = value.trim()
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
+  const at = Date.parse(trimmed)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
+}
+
+/** The status-based default classification of an error response. */
+export function errorFromStatus(
+  service: string,
+  status: number,
+  options: { detail?: string; code?: string; retryAfterMs?: number; secrets?: readonly (string | undefined)[] } = {},
+): ProviderError {
+  const detail = options.detail ? `: ${truncate(options.detail, 200)}` : ''
+  const base = { provider: service, status, code: options.code, secrets: options.secrets }
+  if (status === 401 || status === 403)
+    return new ProviderError(`${service} rejected the credentials (HTTP ${status})${detail}`, { ...base, kind: 'auth' })
+  if (status === 402) return new ProviderError(`${service} quota or credits exhausted (HTTP 402)${detail}`, { ...base, kind: 'quota' })
+  if (status === 408) return new ProviderError(`${service} timed out (HTTP 408)${detail}`, { ...base, kind: 'timeout' })
+  if (status === 429)
+    return new ProviderError(`${service} rate limit hit (HTTP 429)${detail}${retryHint(options.retryAfterMs)}`, {
+      ...base,
+      kind: 'rate_limited',
+      retryAfterMs: options.retryAfterMs,
+    })
+  if (status >= 500) return new ProviderError(`${service} server error (HTTP ${status})${detail}`, { ...base, kind: 'upstream' })
+  return new ProviderError(`${service} refused the request (HTTP ${status})${detail}`, { ...base, kind: 'upstream', retryable: false })
+}
+
+/** ` retry after 2s` style hint for messages. */
+export function retryHint(retryAfterMs: number | undefined): string {
+  return retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)}s`
+}
+
+function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+function buildUrl(url: string, query: HttpRequestOptions<unknown>['query']): string {
+  if (!query) return url
+  const u = new URL(url)
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue
+    if (Array.isArray(value)) for (const v of value) u.searchParams.append(key, String(v))
+    else u.searchParams.set(key, String(value))
+  }
+  return u.toString()
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  return out
+}
+
+async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void }, maxBytes: number, service: string): Promise<string> {
+  const chunks: Buffer[] = []
+  let total = 0
+  for await (const chunk of body) {
+    total += chunk.byteLength
+    if (total > maxBytes) {
+      body.destroy?.()
+      throw new ProviderError(`${service} sent a response larger than ${maxBytes} bytes; refused`, {
+        kind: 'bad_response',
+        provider: service,
+      })
+    }
+    chunks.push(Buffer.from(chunk))
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function networkError(service: string, error: unknown, timedOut: boolean, cancelled: boolean, timeoutMs: number): ProviderError {
+  if (isProviderError(error)) return error
+  if (cancelled) return new ProviderError(`${service} call was cancelled`, { kind: 'timeout', provider: service, retryable: false, cause: error })
+  if (timedOut) return new ProviderError(`${service} did not answer within ${timeoutMs} ms`, { kind: 'timeout', provider: service, cause: error })
+  const code = (error as { code?: string }).code
+  return new ProviderError(`${service} connection failed (${code ?? (error as Error).message ?? 'unknown'})`, {
+    kind: 'network',
+    provider: service,
+    cause: error,
+  })
+}
+
+/**
+ * One JSON call with timeout, size cap, schema validation and retries with jittered exponential backoff
+ * (honouring `Retry-After`, never past the deadline). Rejects only with `ProviderError`.
+ */
+export async function requestJson<T = unknown>(options: HttpRequestOptions<T>): Promise<HttpResponse<T>> {
+  const {
+    service,
+    method = options.json === undefined ? 'GET' : 'POST',
+    timeoutMs = 10_000,
+    maxBytes = DEFAULT_MAX_BYTES,
+    retries = 2,
+    maxRetryWaitMs = 5_000,
+    backoffBaseMs = 200,
+  } = options
+  const url = buildUrl(options.url, options.query)
+  const headers: Record<string, string> = { accept: 'application/json' }
+  for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v
+  const body = options.json === undefined ? undefined : JSON.stringify(options.json)
+  if (body !== undefined) headers['content-type'] ??= 'application/json'
+  const dispatcher = dispatcherFor(options.env)
+  const started = Date.now()
+
+  for (let attempt = 1; ; attempt++) {
+    const attemptStart = Date.now()
+    let error: ProviderError
+    let status: number | undefined
+    try {
+      const result = await attemptOnce()
+      options.onAttempt?.({ attempt, status: result.status, ms: Date.now() - attemptStart })
+      return { ...result, attempts: attempt, ms: Date.now() - started }
+    } catch (caught) {
+      error = caught as ProviderError
+      status = error.status
+    }
+    options.onAttempt?.({ attempt, status, ms: Date.now() - attemptStart, error })
+    if (!error.retryable || attempt > retries || options.signal?.aborted) throw error
+    const backoff = backoffBaseMs * 2 ** (attempt - 1)
+    const jittered = backoff / 2 + Math.random() * (backoff / 2)
+    if (error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryWaitMs) throw error
+    const waitMs = Math.max(jittered, error.retryAfterMs ?? 0)
+    // Waiting is pointless if the next attempt could not even start before the deadline.
+    if (options.deadlineAt !== undefined && Date.now() + waitMs + 10 >= options.deadlineAt) throw error
+    try {
+      await sleep(waitMs, undefined, { signal: options.signal })
+    } catch {
+      throw error
+    }
+  }
+
+  async function attemptOnce(): Promise<Omit<HttpResponse<T>, 'attempts' | 'ms'>> {
+    const remaining = options.deadlineAt === undefined ? Number.POSITIVE_INFINITY : options.deadlineAt - Date.now()
+    if (remaining <= 0) throw new ProviderError(`${service} call skipped: deadline already passed`, { kind: 'timeout', provider: service, retryable: false })
+    const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining))
+    const timeoutSignal = AbortSignal.timeout(attemptTimeout)
+    const signal = options.signal ? AbortSignal.any([options.signal, timeoutSignal]) : timeoutSignal
+    let res: Dispatcher.ResponseData
+    try {
+      res = await request(url, { method, headers, body, signal, dispatcher })
+    } catch (e) {
+      throw networkError(service, e, timeoutSignal.aborted, options.signal?.aborted ?? false, attemptTimeout)
+    }
+    const resHeaders = flattenHeaders(res.headers as Record<string, string | string[] | undefined>)
+    const declared = Number(resHeaders['content-length'])
+    let text: string
+    try {
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        res.body.destroy()
+        throw new ProviderError(`${service} sent a response larger than ${maxBytes} bytes; refused`, { kind: 'bad_response', provider: service, status: res.statusCode })
+      }
+      text = await readCapped(res.body, maxBytes, service)
+    } catch (e) {
+      throw networkError(service, e, timeoutSignal.aborted, options.signal?.aborted ?? false, attemptTimeout)
+    }
+    let json: unknown
+    let isJson = false
+    try {
+      json = text.length > 0 ? JSON.parse(text) : undefined
+      isJson = text.length > 0
+    } catch {
+      json = undefined
+    }
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      const response: HttpErrorResponse = {
+        status: res.statusCode,
+        headers: resHeaders,
+        text,
+        json,
+        retryAfterMs: parseRetryAfter(resHeaders['retry-after']),
+      }
+      throw options.mapError?.(response) ?? errorFromStatus(service, res.statusCode, { retryAfterMs: response.retryAfterMs, secrets: options.secrets })
+    }
+    if (!isJson) {
+      const looksHtml = /^\s*</.test(text)
+      throw new ProviderError(
+        `${service} returned ${looksHtml ? 'HTML' : text.length === 0 ? 'an empty body' : 'malformed JSON'} instead of JSON (content-type ${resHeaders['content-type'] ?? 'none'}, ${text.length} bytes)`,
+        { kind: 'bad_response', provider: service, status: res.statusCode },
+      )
+    }
+    if (!options.schema) return { data: json as T, status: res.statusCode, headers: resHeaders }
+    const parsed = options.schema.safeParse(json)
+    if (!parsed.success) {
+      const where = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ')
+      throw new ProviderError(`${service} response did not have the expected shape (${where})`, {
+        kind: 'bad_response',
+        provider: service,
+        status: res.statusCode,
+      })
+    }
+    return { data: parsed.data, status: res.statusCode, headers: resHeaders }
+  }
+}

@@ -1,0 +1,56 @@
+export {
+  IntentSchema,
+  INTENTS,
+  ModeSchema,
+  MODES,
+  ProviderNameSchema,
+  PROVIDER_NAMES,
+  FreshnessWindowSchema,
+  DateRangeSchema,
+  FreshnessSchema,
+  SearchResultSchema,
+  ProviderRequestSchema,
+  CostSchema,
+  RateLimitInfoSchema,
+  ProviderResponseSchema,
+} from './schemas.js'
+export type {
+  Intent,
+  Mode,
+  ProviderName,
+  FreshnessWindow,
+  DateRange,
+  Freshness,
+  SearchResult,
+  ProviderRequest,
+  ParsedProviderRequest,
+  Cost,
+  RateLimitInfo,
+  ProviderResponse,
+} from './schemas.js'
+export type { Env, Provider, ProviderContext } from './provider.js'
+export { ProviderError, ConfigError, InputError, isProviderError, PROVIDER_ERROR_KINDS } from './errors.js'
+export type { ProviderErrorKind, ProviderErrorOptions } from './errors.js'
+export { redactSecrets } from './redact.js'
+export { requestJson, parseRetryAfter, errorFromStatus, retryHint, dispatcherFor } from './http.js'
+export type { HttpRequestOptions, HttpResponse, HttpErrorResponse } from './http.js'
+export {
+  resolveConfig,
+  describeConfig,
+  validateConfigFile,
+  readConfigFile,
+  configFilePaths,
+  ConfigFileSchema,
+  DEFAULT_BASE_URLS,
+  DEFAULT_GROK_MODEL,
+} from './config.js'
+export type {
+  ResolvedConfig,
+  ResolveConfigOptions,
+  ConfigOverrides,
+  ConfigFile,
+  ConfigSource,
+  ServiceConfig,
+  ServiceDescription,
+} from './config.js'
+export { parseInput, formatIssues } from './validate.js'

@@ -1,0 +1,27 @@
+import type { ProviderName, ProviderRequest, ProviderResponse } from './schemas.js'
+
+/** Environment variables as a plain map (defaults to `process.env` where a function takes one). */
+export type Env = Readonly<Record<string, string | undefined>>
+
+/** Per-call context a provider receives beside the request. */
+export interface ProviderContext {
+  /** Cancels the call; combined with the request's own signal. */
+  signal?: AbortSignal
+  /** Absolute time (epoch ms) by which the call must have settled, retries included. */
+  deadlineAt?: number
+  /** Where keys are read from at call time; defaults to `process.env`. */
+  env?: Env
+  /** The clock, injectable for tests (time-sensitive prompts, date windows). */
+  now?: () => Date
+}
+
+/** A search provider. Every provider package's `create<Name>Provider()` returns one. */
+export interface Provider {
+  readonly name: ProviderName
+  /** Whether a key is available right now (read at call time, never cached from import). */
+  isConfigured(env?: Env): boolean
+  /**
+   * Runs one query. Rejects only with a `ProviderError` (every `kind` is possible).
+   */
+  search(request: ProviderRequest, ctx?: ProviderContext): Promise<ProviderResponse>
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod'
+
+/** The seven query intents; each maps to a search strategy (see `references/intent-strategies.json`). */
+export const IntentSchema = z.enum(['factual', 'status', 'comparison', 'tutorial', 'exploratory', 'news', 'resource'])
+export type Intent = z.infer<typeof IntentSchema>
+export const INTENTS = IntentSchema.options
+
+/** How wide a search goes: `fast` (one or two sources), `deep` (all sources), `answer` (an AI answer first). */
+export const ModeSchema = z.enum(['fast', 'deep', 'answer'])
+export type Mode = z.infer<typeof ModeSchema>
+export const MODES = ModeSchema.options
+
+/** The providers this toolkit speaks to. */
+export const ProviderNameSchema = z.enum(['brave', 'exa', 'tavily', 'grok'])
+export type ProviderName = z.infer<typeof ProviderNameSchema>
+export const PROVIDER_NAMES = ProviderNameSchema.options
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'not a real calendar date')
+
+/** A relative window: past day, week, month, year. */
+export const FreshnessWindowSchema = z.enum(['pd', 'pw', 'pm', 'py'])
+export type FreshnessWindow = z.infer<typeof FreshnessWindowSchema>
+
+/** An explicit inclusive date range. */
+export const DateRangeSchema = z
+  .object({ from: isoDate, to: isoDate })
+  .refine((r) => r.from <= r.to, { message: '`from` must not be after `to`' })
+export type DateRange = z.infer<typeof DateRangeSchema>
+
+/** How recent results must be: a relative window or an explicit `{from, to}` range. */
+export const FreshnessSchema = z.union([FreshnessWindowSchema, DateRangeSchema])
+export type Freshness = z.infer<typeof FreshnessSchema>
+
+/** One result from one provider for one query, normalised. */
+export const SearchResultSchema = z.object({
+  title: z.string(),
+  url: z.string(),
+  snippet: z.string(),
+  /** ISO 8601, or null when the provider gave no usable date. */
+  publishedAt: z.string().nullable(),
+  provider: ProviderNameSchema,
+  /** 1-based position in the provider's answer. */
+  rank: z.number().int().positive(),
+  /** The provider's own relevance score, when it sends one. */
+  providerScore: z.number().optional(),
+  /** Provider-specific extras worth keeping (extra snippets, author, favicon…). */
+  extra: z.record(z.string(), z.unknown()).optional(),
+})
+export type SearchResult = z.infer<typeof SearchResultSchema>
+
+const domain = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9.-]+$/i, 'expected a bare domain such as example.com')
+
+/** What a provider is asked for. */
+export const ProviderRequestSchema = z.object({
+  query: z.string().min(1, 'query must not be empty').max(2000, 'query is longer than 2000 characters'),
+  num: z.number().int().min(1).max(100).default(5),
+  freshness: FreshnessSchema.optional(),
+  includeDomains: z.array(domain).optional(),
+  excludeDomains: z.array(domain).optional(),
+  /** ISO 3166-1 alpha-2 country code, e.g. `us`, `cn`. */
+  country: z
+    .string()
+    .regex(/^[a-z]{2}$/i, 'expected a two-letter country code')
+    .optional(),
+  /** BCP 47 language tag, e.g. `en`, `zh-hans`. */
+  language: z.string().min(2).max(16).optional(),
+  signal: z.instanceof(AbortSignal).optional(),
+})
+export type ProviderRequest = z.input<typeof ProviderRequestSchema>
+export type ParsedProviderRequest = z.output<typeof ProviderRequestSchema>
+
+/** What one call cost, as the vendor counts it. */
+export const CostSchema = z.object({
+  /** Dollars, when known or estimated. */
+  usd: z.number().nonnegative().optional(),
+  /** Vendor credits or request units. */
+  credits: z.number().nonnegative().optional(),
+  /** Whether the figure is the vendor's own (`reported`) or our estimate from the price list. */
+  basis: z.enum(['reported', 'estimated']),
+})
+export type Cost = z.infer<typeof CostSchema>
+
+/** Rate-limit and quota hints from response headers. */
+export const RateLimitInfoSchema = z.object({
+  limit: z.number().optional(),
+  remaining: z.number().optional(),
+  /** Milliseconds until the window resets. */
+  resetMs: z.number().optional(),
+  /** Longer-window (monthly) quota, when the vendor sends a second value. */
+  quotaLimit: z.number().optional(),
+  quotaRemaining: z.number().optional(),
+  quotaResetMs: z.number().optional(),
+})
+export type RateLimitInfo = z.infer<typeof RateLimitInfoSchema>
+
+/** A provider's normalised answer. */
+export const ProviderResponseSchema = z.object({
+  results: z.array(SearchResultSchema),
+  /** An AI-written answer, when the provider gives one (Tavily `include_answer`, Grok). */
+  answer: z.string().optional(),
+  cost: CostSchema.optional(),
+  rateLimit: RateLimitInfoSchema.optional(),
+  /** Results the provider sent that had no usable URL and were dropped. */
+  dropped: z.number().int().nonnegative().default(0),
+})
+export type ProviderResponse = z.input<typeof ProviderResponseSchema>
