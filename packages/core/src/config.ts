@@ -93,12 +93,25 @@ const ENV_URLS: Record<Service, string> = {
 export function validateConfigFile(data: unknown, file: string): ConfigFile {
   const parsed = ConfigFileSchema.safeParse(data)
   if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  const field = issue?.path.join('.') || '(root)'
+  const issue = deepestIssue(parsed.error.issues)
+  const field = issue?.path.map(String).join('.') || '(root)'
   throw new ConfigError(
     `Config file ${file}: field \`${field}\` is invalid (${issue?.message ?? 'unexpected value'}); expected a string key or an object like {"apiKey": "...", "apiUrl": "https://..."}.`,
     { file, field },
   )
+}
+
+type Issue = { path: PropertyKey[]; message: string; errors?: Issue[][] }
+
+// A union reports one issue at the union's path; the useful one is the deepest inside its branches.
+function deepestIssue(issues: readonly Issue[], prefix: PropertyKey[] = []): Issue | undefined {
+  let best: Issue | undefined
+  for (const issue of issues) {
+    const here = { ...issue, path: [...prefix, ...issue.path] }
+    const nested = issue.errors?.flatMap((branch) => deepestIssue(branch, here.path) ?? [])
+    for (const candidate of [here, ...(nested ?? [])]) if (!best || candidate.path.length > best.path.length) best = candidate
+  }
+  return best
 }
 
 /** Reads and validates a config file; a missing file is `undefined`, a malformed one a `ConfigError`. */

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, ProviderError, isProviderError } from './errors.js'
+import { redactSecrets } from './redact.js'
+
+describe('ProviderError', () => {
+  it.each([
+    ['auth', false],
+    ['quota', false],
+    ['rate_limited', true],
+    ['timeout', true],
+    ['upstream', true],
+    ['bad_response', false],
+    ['network', true],
+    ['config', false],
+  ] as const)('kind %s defaults retryable=%s', (kind, retryable) => {
+    const error = new ProviderError('x', { kind, provider: 'exa' })
+    expect(error.retryable).toBe(retryable)
+    expect(isProviderError(error)).toBe(true)
+  })
+
+  it('scrubs the given secret and well-known key shapes from the message', () => {
+    const error = new ProviderError('bad key my-secret-value and tvly-abcdefgh12345 and Bearer abc.def.ghi', {
+      kind: 'auth',
+      secrets: ['my-secret-value'],
+    })
+    expect(error.message).not.toContain('my-secret-value')
+    expect(error.message).not.toContain('tvly-abcdefgh12345')
+    expect(error.message).not.toContain('abc.def.ghi')
+    expect(JSON.stringify(error.toJSON())).not.toContain('my-secret-value')
+  })
+
+  it('serialises without stack or cause', () => {
+    const json = new ProviderError('boom', { kind: 'upstream', status: 503, provider: 'brave', cause: new Error('inner') }).toJSON()
+    expect(json).toEqual({ kind: 'upstream', message: 'boom', provider: 'brave', status: 503 })
+  })
+})
+
+describe('redactSecrets', () => {
+  it.each([
+    ['sk-abcdefghijklmnop1234', 'sk-'],
+    ['xai-abcdefghijklmnop', 'xai-'],
+    ['ghp_abcdefghijklmnopqrstuvwxyz0123', 'ghp_'],
+    ['https://x.test/?api_key=SECRET123&q=1', 'SECRET123'],
+    ['token 0123456789abcdef', '0123456789abcdef'],
+  ])('removes %s', (input, leaked) => {
+    const out = redactSecrets(input)
+    expect(out).toContain('[redacted]')
+    expect(out.includes(leaked) && leaked !== 'sk-' && leaked !== 'xai-' && leaked !== 'ghp_').toBe(false)
+    expect(out).not.toBe(input)
+  })
+
+  it('leaves ordinary text and short values alone', () => {
+    expect(redactSecrets('rust async tutorial', ['abc'])).toBe('rust async tutorial')
+  })
+
+  it('ConfigError messages are scrubbed too', () => {
+    expect(new ConfigError('key sk-abcdefghijklmnop99 is wrong').message).not.toContain('abcdefghijklmnop99')
+  })
+})
