@@ -1,0 +1,267 @@
+import {
+  type HttpErrorResponse,
+  type ParsedProviderRequest,
+  ProviderError,
+  type RateLimitInfo,
+  type SearchResult,
+  retryHint,
+} from '@search-layer/core'
+import { hostMatches, toHttpUrl, toIsoDate, toPlainText } from './_text.js'
+import {
+  type BraveSearchQuery,
+  type BraveSearchResponse,
+  BraveErrorSchema,
+  BraveSearchResponseSchema,
+  BraveWebResultSchema,
+} from './schema.js'
+
+/** Brave returns at most this many web results per page. */
+export const BRAVE_MAX_COUNT = 20
+/** Brave rejects longer queries with a 422. */
+export const BRAVE_MAX_QUERY_CHARS = 400
+/** Brave rejects queries of more words with a 422. */
+export const BRAVE_MAX_QUERY_WORDS = 50
+
+// From Brave's "Codes" page (search_lang). Brave uses its own tags: `jp`, not `ja`; script/region variants for zh/pt/en.
+const BRAVE_LANGUAGES = new Set([
+  'ar', 'eu', 'bn', 'bg', 'ca', 'zh-hans', 'zh-hant', 'hr', 'cs', 'da', 'nl', 'en', 'en-gb', 'et', 'fi', 'fr', 'gl',
+  'de', 'gu', 'he', 'hi', 'hu', 'is', 'it', 'jp', 'kn', 'ko', 'lv', 'lt', 'ms', 'ml', 'mr', 'nb', 'pl', 'pt-br', 'pt-pt',
+  'pa', 'ro', 'ru', 'sr', 'sk', 'sl', 'es', 'sv', 'ta', 'te', 'th', 'tr', 'uk', 'vi',
+])
+
+// From Brave's "Codes" page (country). Anything else is a 422, so unknown countries are dropped instead.
+const BRAVE_COUNTRIES = new Set([
+  'AR', 'AU', 'AT', 'BE', 'BR', 'CA', 'CL', 'DK', 'FI', 'FR', 'DE', 'HK', 'IN', 'ID', 'IT', 'JP', 'KR', 'MY', 'MX', 'NL',
+  'NZ', 'NO', 'CN', 'PL', 'PT', 'PH', 'RU', 'SA', 'ZA', 'ES', 'SE', 'CH', 'TW', 'TR', 'GB', 'US',
+])
+
+/** Maps a BCP 47 tag to Brave's `search_lang` code (`ja` → `jp`, `zh-TW` → `zh-hant`…); undefined when Brave has none. */
+export function toBraveLanguage(tag: string | undefined): string | undefined {
+  if (!tag) return undefined
+  const lower = tag.trim().toLowerCase().replace(/_/g, '-')
+  const parts = lower.split('-')
+  const primary = parts[0] ?? ''
+  const rest = parts.slice(1)
+  if (primary === 'zh') {
+    if (rest.includes('hant') || rest.some((p) => p === 'tw' || p === 'hk' || p === 'mo')) return 'zh-hant'
+    return 'zh-hans'
+  }
+  if (primary === 'ja' || primary === 'jp') return 'jp'
+  // A bare `pt` is European Portuguese in BCP 47; only an explicit BR region selects Brave's `pt-br`.
+  if (primary === 'pt') return rest.includes('br') ? 'pt-br' : 'pt-pt'
+  if (primary === 'en') return rest.includes('gb') || rest.includes('uk') ? 'en-gb' : 'en'
+  if (primary === 'no' || primary === 'nn' || primary === 'nb') return 'nb'
+  if (primary === 'iw') return 'he'
+  if (BRAVE_LANGUAGES.has(lower)) return lower
+  return BRAVE_LANGUAGES.has(primary) ? primary : undefined
+}
+
+/** Maps an ISO 3166-1 alpha-2 code to Brave's `country` (`uk` → `GB`); undefined when Brave does not support it. */
+export function toBraveCountry(code: string | undefined): string | undefined {
+  if (!code) return undefined
+  const upper = code.trim().toUpperCase()
+  const mapped = upper === 'UK' ? 'GB' : upper
+  return BRAVE_COUNTRIES.has(mapped) ? mapped : undefined
+}
+
+/** Brave's `freshness` value: `pd`/`pw`/`pm`/`py` as is, a range as `YYYY-MM-DDtoYYYY-MM-DD`. */
+export function toBraveFreshness(freshness: ParsedProviderRequest['freshness']): string | undefined {
+  if (freshness === undefined) return undefined
+  return typeof freshness === 'string' ? freshness : `${freshness.from}to${freshness.to}`
+}
+
+function limitWords(text: string, maxWords: number): string {
+  const words = text.trim().split(/\s+/)
+  return words.length > maxWords ? words.slice(0, maxWords).join(' ') : text.trim()
+}
+
+/**
+ * The `q` value: the query plus `site:` operators for domain filters (Brave has no domain parameters),
+ * kept within Brave's 400-character / 50-word limit. Operators that would not fit are left out and the
+ * filter is applied to the results instead.
+ */
+export function buildBraveQueryText(request: Pick<ParsedProviderRequest, 'query' | 'includeDomains' | 'excludeDomains'>): string {
+  const include = request.includeDomains ?? []
+  const exclude = request.excludeDomains ?? []
+  const ops: string[] = []
+  if (include.length === 1) ops.push(`site:${include[0]}`)
+  else if (include.length > 1) ops.push(`(${include.map((d) => `site:${d}`).join(' OR ')})`)
+  for (const d of exclude) ops.push(`-site:${d}`)
+  const opText = ops.join(' ')
+  const opWords = opText ? opText.split(/\s+/).length : 0
+  const base = limitWords(request.query, BRAVE_MAX_QUERY_WORDS)
+  const withOps = opText ? `${base} ${opText}` : base
+  if (withOps.length <= BRAVE_MAX_QUERY_CHARS && opWords + base.split(/\s+/).length <= BRAVE_MAX_QUERY_WORDS) return withOps
+  return base.slice(0, BRAVE_MAX_QUERY_CHARS).trim()
+}
+
+/** Vendor options that shape the query string. */
+export interface BraveQueryOptions {
+  safesearch?: 'off' | 'moderate' | 'strict'
+  extraSnippets?: boolean
+}
+
+/** The query string for `GET /res/v1/web/search`. Pure. */
+export function buildBraveQuery(request: ParsedProviderRequest, options: BraveQueryOptions = {}): BraveSearchQuery {
+  const freshness = toBraveFreshness(request.freshness)
+  const country = toBraveCountry(request.country)
+  const searchLang = toBraveLanguage(request.language)
+  return {
+    q: buildBraveQueryText(request),
+    // NOTE(brave): `count` is capped at 20; `offset` is a page index, not a result index, so it is never needed here.
+    count: Math.min(Math.max(1, request.num), BRAVE_MAX_COUNT),
+    text_decorations: false,
+    extra_snippets: options.extraSnippets ?? true,
+    safesearch: options.safesearch ?? 'moderate',
+    ...(freshness !== undefined && { freshness }),
+    ...(country !== undefined && { country }),
+    ...(searchLang !== undefined && { search_lang: searchLang }),
+  }
+}
+
+/** Validates a response body against `BraveSearchResponseSchema`. Throws `ProviderError` (`bad_response`). */
+export function parseBraveResponse(body: unknown): BraveSearchResponse {
+  const parsed = BraveSearchResponseSchema.safeParse(body)
+  if (parsed.success) return parsed.data
+  const where = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ')
+  throw new ProviderError(`brave response did not have the expected shape (${where})`, { kind: 'bad_response', provider: 'brave' })
+}
+
+/** Normalised results plus how many entries had no usable URL. */
+export interface MappedResults {
+  results: SearchResult[]
+  dropped: number
+}
+
+/** Normalises Brave's `web.results` into `SearchResult`s (rank = position in Brave's list). Pure; never throws. */
+export function mapBraveResults(
+  response: BraveSearchResponse,
+  request: Pick<ParsedProviderRequest, 'num' | 'includeDomains' | 'excludeDomains'>,
+): MappedResults {
+  const raw = response.web?.results ?? []
+  const results: SearchResult[] = []
+  let dropped = 0
+  raw.forEach((entry, index) => {
+    const parsed = BraveWebResultSchema.safeParse(entry)
+    const url = parsed.success ? toHttpUrl(parsed.data.url) : undefined
+    if (!parsed.success || url === undefined) {
+      dropped++
+      return
+    }
+    const item = parsed.data
+    const hostname = new URL(url).hostname
+    // Brave's `site:` operators are best-effort; enforce the filters on what comes back as well.
+    if (request.includeDomains?.length && !request.includeDomains.some((d) => hostMatches(hostname, d))) return
+    if (request.excludeDomains?.some((d) => hostMatches(hostname, d))) return
+    const extraSnippets = (item.extra_snippets ?? []).map(toPlainText).filter((s) => s.length > 0)
+    const description = toPlainText(item.description)
+    const extra: Record<string, unknown> = {}
+    if (extraSnippets.length > 0) extra.extraSnippets = extraSnippets
+    if (item.age) extra.age = item.age
+    if (item.language) extra.language = item.language
+    if (item.profile?.name) extra.siteName = toPlainText(item.profile.name)
+    if (item.meta_url?.favicon) extra.favicon = item.meta_url.favicon
+    results.push({
+      title: toPlainText(item.title) || hostname,
+      url,
+      snippet: description || extraSnippets[0] || '',
+      publishedAt: toIsoDate(item.page_age),
+      provider: 'brave',
+      rank: index + 1,
+      ...(Object.keys(extra).length > 0 && { extra }),
+    })
+  })
+  return { results: results.slice(0, request.num), dropped }
+}
+
+function parseNumberList(value: string | undefined): number[] {
+  if (!value) return []
+  return value
+    .split(',')
+    .map((part) => Number(part.trim()))
+    .filter((n) => Number.isFinite(n) && n >= 0)
+}
+
+/**
+ * Reads Brave's two-valued `X-RateLimit-Limit/Remaining/Reset` headers (`1, 15000`: per second, per month).
+ * Undefined when none are present.
+ */
+export function parseBraveRateLimit(headers: Readonly<Record<string, string>>): RateLimitInfo | undefined {
+  const limit = parseNumberList(headers['x-ratelimit-limit'])
+  const remaining = parseNumberList(headers['x-ratelimit-remaining'])
+  const reset = parseNumberList(headers['x-ratelimit-reset'])
+  const info: RateLimitInfo = {}
+  if (limit[0] !== undefined) info.limit = limit[0]
+  if (remaining[0] !== undefined) info.remaining = remaining[0]
+  if (reset[0] !== undefined) info.resetMs = reset[0] * 1000
+  if (limit[1] !== undefined) info.quotaLimit = limit[1]
+  if (remaining[1] !== undefined) info.quotaRemaining = remaining[1]
+  if (reset[1] !== undefined) info.quotaResetMs = reset[1] * 1000
+  return Object.keys(info).length > 0 ? info : undefined
+}
+
+function shortDetail(detail: string | null | undefined): string {
+  if (!detail) return ''
+  const flat = detail.replace(/\s+/g, ' ').trim()
+  return `: ${flat.length > 160 ? `${flat.slice(0, 159)}…` : flat}`
+}
+
+// A VALIDATION error is an auth failure when Brave says the token header is what failed (or says nothing about where).
+function validationIsAboutToken(meta: unknown): boolean {
+  const text = JSON.stringify(meta ?? null).toLowerCase()
+  if (text.includes('subscription') || text.includes('token')) return true
+  return !text.includes('"loc"')
+}
+
+/**
+ * Maps Brave's error responses to `ProviderError`: 401/403/422 token errors → `auth`, 429 `RATE_LIMITED` →
+ * `rate_limited`, `QUOTA_LIMITED` → `quota`; undefined for the status-based default.
+ */
+export function mapBraveError(response: HttpErrorResponse, secrets: readonly (string | undefined)[] = []): ProviderError | undefined {
+  const parsed = BraveErrorSchema.safeParse(response.json)
+  const error = parsed.success ? parsed.data.error : undefined
+  const code = error?.code ?? undefined
+  const detail = shortDetail(error?.detail)
+  const status = response.status
+  const base = { provider: 'brave', status, code, secrets }
+  // NOTE(brave): Retry-After is not always sent on 429; the first X-RateLimit-Reset value is the per-second window.
+  const resetSec = parseNumberList(response.headers['x-ratelimit-reset'])[0]
+  const retryAfterMs = response.retryAfterMs ?? (resetSec !== undefined ? resetSec * 1000 : undefined)
+
+  if (code === 'SUBSCRIPTION_TOKEN_INVALID' || status === 401 || status === 403)
+    return new ProviderError(`brave rejected the subscription token (HTTP ${status}${code ? ` ${code}` : ''}); check BRAVE_API_KEY`, {
+      ...base,
+      kind: 'auth',
+    })
+  if (status === 422 && code === 'VALIDATION') {
+    if (validationIsAboutToken(error?.meta))
+      return new ProviderError(`brave rejected the subscription token (HTTP 422 VALIDATION); check BRAVE_API_KEY`, { ...base, kind: 'auth' })
+    return new ProviderError(`brave rejected the request parameters (HTTP 422 VALIDATION)${detail}`, {
+      ...base,
+      kind: 'upstream',
+      retryable: false,
+    })
+  }
+  if (code === 'QUOTA_LIMITED' || status === 402)
+    return new ProviderError(`brave monthly quota exhausted (HTTP ${status}${code ? ` ${code}` : ''})${detail}`, {
+      ...base,
+      kind: 'quota',
+      retryAfterMs: response.retryAfterMs,
+    })
+  if (status === 429 || code === 'RATE_LIMITED')
+    return new ProviderError(`brave rate limit hit (HTTP ${status}${code ? ` ${code}` : ''})${retryHint(retryAfterMs)}`, {
+      ...base,
+      kind: 'rate_limited',
+      retryAfterMs,
+    })
+  if (status === 422 || code === 'OPTION_NOT_IN_PLAN')
+    return new ProviderError(`brave refused the request (HTTP ${status}${code ? ` ${code}` : ''})${detail}`, {
+      ...base,
+      kind: 'upstream',
+      retryable: false,
+    })
+  return undefined
+}

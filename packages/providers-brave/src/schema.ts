@@ -1,0 +1,76 @@
+import { z } from 'zod'
+
+// Shapes follow https://api-dashboard.search.brave.com/app/documentation/web-search/responses.
+// Everything but the envelope is optional: Brave omits whole sections (`web`, `profile`, `page_age`) freely.
+
+/** One entry of `web.results`; parsed one by one so a single odd entry never sinks the answer. */
+export const BraveWebResultSchema = z.looseObject({
+  type: z.string().nullish(),
+  title: z.string().nullish(),
+  url: z.string().nullish(),
+  description: z.string().nullish(),
+  /** Date-time without a timezone, e.g. `2025-10-02T14:10:05`. */
+  page_age: z.string().nullish(),
+  /** Human text (`2 days ago`, `October 2, 2025`): kept as an extra, never parsed. */
+  age: z.string().nullish(),
+  language: z.string().nullish(),
+  family_friendly: z.boolean().nullish(),
+  extra_snippets: z.array(z.string()).nullish(),
+  profile: z.looseObject({ name: z.string().nullish(), long_name: z.string().nullish() }).nullish(),
+  meta_url: z.looseObject({ hostname: z.string().nullish(), favicon: z.string().nullish() }).nullish(),
+})
+export type BraveWebResult = z.infer<typeof BraveWebResultSchema>
+
+/** The body of a successful `GET /res/v1/web/search`. */
+export const BraveSearchResponseSchema = z.looseObject({
+  type: z.string().nullish(),
+  query: z
+    .looseObject({
+      original: z.string().nullish(),
+      altered: z.string().nullish(),
+      more_results_available: z.boolean().nullish(),
+    })
+    .nullish(),
+  web: z
+    .looseObject({
+      type: z.string().nullish(),
+      results: z.array(z.unknown()).nullish(),
+      family_friendly: z.boolean().nullish(),
+    })
+    .nullish(),
+})
+export type BraveSearchResponse = z.infer<typeof BraveSearchResponseSchema>
+
+/** Brave's error envelope: `{type: "ErrorResponse", error: {id, status, code, detail, meta}, time}`. */
+export const BraveErrorSchema = z.looseObject({
+  type: z.string().nullish(),
+  error: z.looseObject({
+    id: z.string().nullish(),
+    status: z.number().nullish(),
+    /** `SUBSCRIPTION_TOKEN_INVALID`, `VALIDATION`, `RATE_LIMITED`, `QUOTA_LIMITED`, `OPTION_NOT_IN_PLAN`… */
+    code: z.string().nullish(),
+    detail: z.string().nullish(),
+    meta: z.unknown().optional(),
+  }),
+  time: z.number().nullish(),
+})
+export type BraveError = z.infer<typeof BraveErrorSchema>
+
+/** The query string this package sends (documented for tests and readers; built by `buildBraveQuery`). */
+export const BraveSearchQuerySchema = z.object({
+  q: z.string().min(1).max(400),
+  count: z.number().int().min(1).max(20),
+  text_decorations: z.literal(false),
+  extra_snippets: z.boolean(),
+  safesearch: z.enum(['off', 'moderate', 'strict']),
+  freshness: z
+    .string()
+    .regex(/^(?:pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$/)
+    .optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$|^ALL$/)
+    .optional(),
+  search_lang: z.string().optional(),
+})
+export type BraveSearchQuery = z.infer<typeof BraveSearchQuerySchema>
