@@ -1,0 +1,110 @@
+import { parseArgs } from 'node:util'
+import { UsageError } from './_io.js'
+
+/** One flag of a command: how it parses and how help describes it. */
+export interface FlagSpec {
+  type: 'string' | 'boolean'
+  short?: string
+  /** `--queries a b c`: takes every following value up to the next flag. */
+  variadic?: boolean
+  /** Allowed values, checked and listed in errors and help. */
+  choices?: readonly string[]
+  valueHint?: string
+  description: string
+}
+
+export interface CommandSpec {
+  name: string
+  summary: string
+  /** `search-layer intent <query> [options]` */
+  usage: string
+  flags: Record<string, FlagSpec>
+  examples?: string[]
+}
+
+export interface ParsedCommandArgs {
+  values: Record<string, string | boolean | string[] | undefined>
+  positionals: string[]
+}
+
+// node's parseArgs wants `--queries a --queries b`; the original skill takes `--queries a b c`.
+function expandVariadic(argv: string[], flags: Record<string, FlagSpec>): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!
+    const name = token.startsWith('--') ? token.slice(2).split('=')[0]! : undefined
+    if (name && flags[name]?.variadic && !token.includes('=')) {
+      let taken = 0
+      while (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) {
+        out.push(`--${name}`, argv[++i]!)
+        taken++
+      }
+      if (taken === 0) out.push(token)
+      continue
+    }
+    out.push(token)
+  }
+  return out
+}
+
+/** Parses argv against a command's flags (strict): unknown flags, missing values and bad choices are `UsageError`s. */
+export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedCommandArgs {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {}
+  for (const [name, flag] of Object.entries(spec.flags)) {
+    options[name] = { type: flag.type, ...(flag.short && { short: flag.short }), ...(flag.variadic && { multiple: true }) }
+  }
+  let parsed: ReturnType<typeof parseArgs>
+  try {
+    parsed = parseArgs({ args: expandVariadic(argv, spec.flags), options, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError(explainParseError(error as Error & { code?: string }, spec), spec.name)
+  }
+  const values = parsed.values as ParsedCommandArgs['values']
+  for (const [name, flag] of Object.entries(spec.flags)) {
+    const value = values[name]
+    if (!flag.choices || value === undefined || typeof value === 'boolean') continue
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (!flag.choices.includes(v)) {
+        throw new UsageError(`--${name} must be one of ${flag.choices.join(', ')} (got "${v}")`, spec.name)
+      }
+    }
+  }
+  return { values, positionals: parsed.positionals }
+}
+
+function explainParseError(error: Error & { code?: string }, spec: CommandSpec): string {
+  const flagMatch = /'(-{1,2}[^' ]+)/.exec(error.message)
+  const flag = flagMatch?.[1]
+  const known = Object.keys(spec.flags)
+    .map((f) => `--${f}`)
+    .join(', ')
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${flag ?? ''} for "${spec.name}"; allowed: ${known}`
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const name = flag?.replace(/^-+/, '') ?? ''
+      const f = spec.flags[name]
+      if (f?.type === 'boolean') return `${flag} is a switch and takes no value`
+      return `${flag ?? 'an option'} needs a value${f?.choices ? ` (one of ${f.choices.join(', ')})` : f?.valueHint ? ` (${f.valueHint})` : ''}`
+    }
+    default:
+      return error.message
+  }
+}
+
+/** Help text for one command, generated from its flag specs. */
+export function renderCommandHelp(spec: CommandSpec): string {
+  const rows = Object.entries(spec.flags).map(([name, flag]) => {
+    const short = flag.short ? `-${flag.short}, ` : '    '
+    const hint = flag.type === 'string' ? ` <${flag.valueHint ?? (flag.choices ? flag.choices.join('|') : 'value')}>${flag.variadic ? '…' : ''}` : ''
+    return [`  ${short}--${name}${hint}`, flag.description]
+  })
+  const width = Math.min(40, Math.max(...rows.map((r) => r[0]!.length), 0) + 2)
+  const lines = [`${spec.summary}`, '', `Usage: ${spec.usage}`, '']
+  if (rows.length) {
+    lines.push('Options:')
+    for (const [left, right] of rows) lines.push(left!.length >= width ? `${left}\n${' '.repeat(width)}${right}` : `${left!.padEnd(width)}${right}`)
+  }
+  if (spec.examples?.length) lines.push('', 'Examples:', ...spec.examples.map((e) => `  ${e}`))
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,7 @@
+import type { CommandSpec, ParsedCommandArgs } from './_args.js'
+import type { CliIo } from './_io.js'
+
+/** A subcommand: its spec (flags, help) and what it does. Returns the exit code. */
+export interface Command extends CommandSpec {
+  run(args: ParsedCommandArgs, io: CliIo): Promise<number>
+}

@@ -1,0 +1,108 @@
+import { ConfigError, InputError, isProviderError, redactSecrets } from '@search-layer/core'
+import pkg from '../package.json' with { type: 'json' }
+import { parseCommandArgs, renderCommandHelp } from './_args.js'
+import type { Command } from './_command.js'
+import { type CliIo, EXIT, UsageError } from './_io.js'
+import { commands } from './commands/index.js'
+
+/** The CLI's version, from its package.json. */
+export const VERSION: string = pkg.version
+
+function mainHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length)) + 2
+  return [
+    `search-layer ${VERSION} — one search call over Brave, Exa, Tavily and Grok, for people and agents.`,
+    '',
+    'Usage: search-layer <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help     show help (also: search-layer <command> --help)',
+    '  -v, --version  print the version',
+    '',
+    'Keys come from BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY, XAI_API_KEY (or ~/.config/search-layer/config.json).',
+    '',
+  ].join('\n')
+}
+
+function defaultIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }
+}
+
+/**
+ * Runs the CLI with the given arguments (without `node` and the script) and returns the exit code.
+ * Never throws: every error becomes a message on stderr and a non-zero code.
+ */
+export async function runCli(argv: string[], ioOverrides: Partial<CliIo> = {}): Promise<number> {
+  const io: CliIo = { ...defaultIo(), ...ioOverrides }
+  const [first, ...rest] = argv
+  if (first === undefined) {
+    io.stderr.write(mainHelp())
+    return EXIT.usage
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const target = first === 'help' ? commands.find((c) => c.name === rest[0]) : undefined
+    io.stdout.write(target ? renderCommandHelp(target) : mainHelp())
+    return EXIT.ok
+  }
+  if (first === '--version' || first === '-v') {
+    io.stdout.write(`${VERSION}\n`)
+    return EXIT.ok
+  }
+  let command = commands.find((c) => c.name === first)
+  let commandArgv = rest
+  if (!command) {
+    // `search-layer "rust async"` is a search, as in the original skill — if search is available.
+    const search = commands.find((c) => c.name === 'search')
+    if (search && !first.startsWith('-')) {
+      command = search
+      commandArgv = argv
+    } else if (search && first.startsWith('--')) {
+      command = search
+      commandArgv = argv
+    } else {
+      io.stderr.write(`search-layer: unknown command "${first}"; available: ${commands.map((c) => c.name).join(', ')}\n`)
+      return EXIT.usage
+    }
+  }
+  return runCommand(command, commandArgv, io)
+}
+
+async function runCommand(command: Command, argv: string[], io: CliIo): Promise<number> {
+  try {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      io.stdout.write(renderCommandHelp(command))
+      return EXIT.ok
+    }
+    const args = parseCommandArgs(command, argv)
+    return await command.run(args, io)
+  } catch (error) {
+    return reportError(error, command, io)
+  }
+}
+
+function reportError(error: unknown, command: Command, io: CliIo): number {
+  const say = (text: string) => io.stderr.write(`search-layer ${command.name}: ${redactSecrets(text)}\n`)
+  if (error instanceof UsageError) {
+    say(error.message)
+    io.stderr.write(`Run "search-layer ${command.name} --help" for usage.\n`)
+    return EXIT.usage
+  }
+  if (error instanceof InputError) {
+    say(error.message)
+    return EXIT.usage
+  }
+  if (error instanceof ConfigError) {
+    say(`configuration error: ${error.message}`)
+    return EXIT.usage
+  }
+  if (isProviderError(error)) {
+    say(`${error.kind}: ${error.message}`)
+    return EXIT.failure
+  }
+  say(`unexpected error: ${(error as Error)?.message ?? String(error)}`)
+  if (io.env.SEARCH_LAYER_DEBUG) io.stderr.write(`${(error as Error)?.stack ?? ''}\n`)
+  return EXIT.failure
+}

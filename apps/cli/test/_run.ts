@@ -1,0 +1,33 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { PassThrough } from 'node:stream'
+import { runCli } from '../src/index.js'
+
+export const BIN = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+
+/** Runs the CLI in-process with captured streams. */
+export async function run(argv: string[], env: Record<string, string | undefined> = {}, stdinText?: string) {
+  let stdout = ''
+  let stderr = ''
+  const stdin = new PassThrough()
+  if (stdinText !== undefined) stdin.end(stdinText)
+  const code = await runCli(argv, {
+    stdout: { write: (s: string) => (stdout += s), isTTY: false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: false },
+    stdin,
+    env: { HOME: '/nonexistent-home', ...env },
+  })
+  return { code, stdout, stderr }
+}
+
+/** Runs the built bin in a fresh process, as a user would. */
+export function runBin(argv: string[], env: Record<string, string | undefined> = {}, input?: string) {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (npx pnpm@10 build)`)
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...argv], { env: { PATH: process.env.PATH, HOME: '/nonexistent-home', ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
+    })
+    if (input !== undefined) child.stdin?.end(input)
+  })
+}
