@@ -54,3 +54,4 @@ export type {
   ServiceDescription,
 } from './config.js'
 export { parseInput, formatIssues } from './validate.js'
+export { canonicalUrl } from './canonical-url.js'

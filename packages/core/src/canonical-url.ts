@@ -1,0 +1,165 @@
+import trackingParams from '../../../references/tracking-params.json'
+
+// The policy behind every rule below, and each test vector we deliberately differ on, is in
+// references/url-policy.md. The key is for deduplication only: callers keep the original URL for display.
+
+const TRACKING_NAMES = new Set(trackingParams.names.map((name) => name.toLowerCase()))
+const TRACKING_PREFIXES = trackingParams.prefixes.map((prefix) => prefix.toLowerCase())
+
+/** Host prefixes that serve the same page as the bare host (mobile and AMP mirrors, `www`). */
+const MIRROR_PREFIXES = ['www.', 'm.', 'mobile.', 'amp.']
+
+/** RFC 3986 unreserved characters: percent-encoding them never changes what the URL points at. */
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/
+
+/** A scheme-less string that starts like a host name ("example.com/x", "www.example.com"). */
+const HOST_LIKE = /^[^\s/?#:@.]+(?:\.[^\s/?#:@.]+)+\.?(?::\d+)?(?:[/?#]|$)/
+
+/** A key no real URL can collide with: serialised URLs never contain a space. */
+const INVALID_PREFIX = '(invalid) '
+
+/**
+ * The deduplication key of a URL: scheme and `www.`/`m.`/`amp.` folded, fragment, default port, tracking
+ * parameters and trailing slash dropped, query sorted. Never throws; a non-URL string gets a stable key of its own.
+ */
+export function canonicalUrl(url: string): string {
+  const text = typeof url === 'string' ? url : String(url ?? '')
+  const trimmed = text.trim()
+  const parsed = parseLoose(trimmed)
+  if (parsed === null) return INVALID_PREFIX + trimmed.replace(/\s+/g, ' ')
+  try {
+    return canonicalize(parsed, 0)
+  } catch {
+    // canonicalize only uses non-throwing steps, but a dedup key must never take the caller down.
+    return withoutHash(parsed)
+  }
+}
+
+function parseLoose(text: string): URL | null {
+  if (text === '') return null
+  const direct = tryParse(text)
+  // "example.com:8080/x" parses as scheme "example.com:"; a real scheme never contains a dot.
+  if (direct !== null && !direct.protocol.slice(0, -1).includes('.')) return direct
+  // http, not https: an explicit ":80" on a scheme-less URL then stays a default port.
+  if (text.startsWith('//')) return tryParse(`http:${text}`)
+  if (HOST_LIKE.test(text)) return tryParse(`http://${text}`)
+  return direct
+}
+
+function tryParse(text: string): URL | null {
+  try {
+    return new URL(text)
+  } catch {
+    return null
+  }
+}
+
+function canonicalize(url: URL, depth: number): string {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return withoutHash(url)
+
+  const host = foldHost(url.hostname)
+  const path = foldPath(url.pathname)
+
+  const embedded = depth === 0 ? ampCacheTarget(host, path) : null
+  if (embedded !== null) {
+    const target = tryParse(embedded)
+    if (target !== null) return canonicalize(target, depth + 1)
+  }
+
+  const port = url.port === '' ? '' : `:${url.port}`
+  const query = foldQuery(url.search)
+  const hash = keepHash(url.hash)
+  const built = `https://${host}${port}${path}${query === '' ? '' : `?${query}`}${hash}`
+  // Re-serialise so the key is exactly what `new URL` prints, which keeps canonicalUrl idempotent.
+  const reparsed = tryParse(built)
+  return reparsed === null ? withoutHash(url) : reparsed.href
+}
+
+function withoutHash(url: URL): string {
+  const hash = keepHash(url.hash)
+  const href = url.hash === '' ? url.href : url.href.slice(0, -url.hash.length)
+  // An opaque path loses its trailing spaces once the fragment is gone ("x:a  #b" → "x:a").
+  return hash === '' ? href.trimEnd() : href + hash
+}
+
+/** Hash-bang and hash-router fragments (`#!/a`, `#/a`) select a different page in single-page apps. */
+function keepHash(hash: string): string {
+  return hash.startsWith('#!') || hash.startsWith('#/') ? normalizePercent(hash) : ''
+}
+
+function foldHost(hostname: string): string {
+  let host = hostname
+  if (!host.startsWith('[')) host = host.replace(/\.+$/, '') || hostname
+  // Strip mirror prefixes, but never down to a single label ("www.com" stays).
+  for (let changed = true; changed; ) {
+    changed = false
+    for (const prefix of MIRROR_PREFIXES) {
+      const rest = host.slice(prefix.length)
+      if (host.startsWith(prefix) && rest.includes('.') && !/^[\d.]+$/.test(host)) {
+        host = rest
+        changed = true
+      }
+    }
+  }
+  return host
+}
+
+function foldPath(pathname: string): string {
+  let path = normalizePercent(pathname)
+  // Collapse "//" but keep the "scheme://" of a URL embedded in a path (web.archive.org/web/2020/https://…).
+  path = path.replace(/(?<!\b[a-z][a-z\d+\-.]{1,50}:)\/{2,}/gi, '/')
+  path = path.replace(/\/amp\/?$/i, '/')
+  while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
+  return path === '' ? '/' : path
+}
+
+/** Google's AMP viewer and the AMP CDN wrap the real page: `google.com/amp/s/example.com/a`. */
+function ampCacheTarget(host: string, path: string): string | null {
+  const google = /^(?:[a-z]+\.)?google\.[a-z.]+$/.test(host) ? /^\/amp\/(s\/)?(.+)$/i.exec(path) : null
+  if (google?.[2] !== undefined) return `${google[1] === undefined ? 'http' : 'https'}://${google[2]}`
+  const cdn = host.endsWith('.cdn.ampproject.org') ? /^\/[cv]\/(?:s\/)?(.+)$/i.exec(path) : null
+  if (cdn?.[1] !== undefined) return `https://${cdn[1]}`
+  return null
+}
+
+function foldQuery(search: string): string {
+  if (search.length <= 1) return ''
+  const kept: { name: string; part: string }[] = []
+  for (const raw of search.slice(1).split('&')) {
+    if (raw === '') continue
+    // In a query string "+" and "%20" both mean a space (application/x-www-form-urlencoded).
+    // "a=" and "a" both read as a="" to every form parser.
+    const part = normalizePercent(raw).replace(/%20/g, '+').replace(/^([^=]*)=$/, '$1')
+    const eq = part.indexOf('=')
+    const name = eq === -1 ? part : part.slice(0, eq)
+    const lowered = safeDecode(name).toLowerCase()
+    if (isTracking(lowered)) continue
+    if (lowered === 'amp') continue
+    kept.push({ name, part })
+  }
+  // Stable sort by name only: the order of repeated values (`?a=2&a=1`) can matter to the server.
+  kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  return kept.map((entry) => entry.part).join('&')
+}
+
+function isTracking(name: string): boolean {
+  if (TRACKING_NAMES.has(name)) return true
+  return TRACKING_PREFIXES.some((prefix) => name.startsWith(prefix))
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
+}
+
+/** Decode %XX of unreserved characters and upper-case the hex of every other escape (RFC 3986 §6.2.2). */
+function normalizePercent(text: string): string {
+  if (!text.includes('%')) return text
+  return text.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16))
+    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`
+  })
+}
