@@ -1,0 +1,203 @@
+import {
+  type HttpErrorResponse,
+  type ParsedProviderRequest,
+  ProviderError,
+  type RateLimitInfo,
+  type SearchResult,
+  retryHint,
+} from '@search-layer/core'
+import { hostMatches, toHttpUrl, toIsoDate, toPlainText } from './_text.js'
+import {
+  type ExaSearchRequest,
+  type ExaSearchResponse,
+  type ExaSearchType,
+  ExaErrorSchema,
+  ExaResultSchema,
+  ExaSearchResponseSchema,
+} from './schema.js'
+
+/** Exa returns at most this many results per call. */
+export const EXA_MAX_RESULTS = 100
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const WINDOW_DAYS = { pd: 1, pw: 7, pm: 30, py: 365 } as const
+
+/** Which page contents to ask for; snippets come from highlights first, then text. */
+export type ExaContents = 'highlights' | 'text' | 'highlights+text'
+
+/** Vendor options that shape the request body. */
+export interface ExaRequestOptions {
+  type?: ExaSearchType
+  contents?: ExaContents
+  /** Cap on characters of highlights and of text per result. */
+  maxCharacters?: number
+  /** Exa's `category` (`news`, `research paper`, `company`…). */
+  category?: string
+  /** The clock used for relative freshness windows. */
+  now?: Date
+}
+
+/** Exa's `startPublishedDate`/`endPublishedDate` for a freshness window or range. */
+export function toExaDateWindow(
+  freshness: ParsedProviderRequest['freshness'],
+  now: Date = new Date(),
+): Pick<ExaSearchRequest, 'startPublishedDate' | 'endPublishedDate'> {
+  if (freshness === undefined) return {}
+  if (typeof freshness === 'string') return { startPublishedDate: new Date(now.getTime() - WINDOW_DAYS[freshness] * DAY_MS).toISOString() }
+  return { startPublishedDate: `${freshness.from}T00:00:00.000Z`, endPublishedDate: `${freshness.to}T23:59:59.999Z` }
+}
+
+/** The JSON body for `POST /search`. Pure. */
+export function buildExaRequest(request: ParsedProviderRequest, options: ExaRequestOptions = {}): ExaSearchRequest {
+  const contents = options.contents ?? 'highlights+text'
+  const maxCharacters = options.maxCharacters ?? 1000
+  return {
+    query: request.query,
+    type: options.type ?? 'auto',
+    numResults: Math.min(Math.max(1, request.num), EXA_MAX_RESULTS),
+    // NOTE(exa): without `contents` Exa returns metadata only, i.e. empty snippets; ask explicitly and cap the size.
+    contents: {
+      ...(contents !== 'text' && { highlights: { maxCharacters } }),
+      ...(contents !== 'highlights' && { text: { maxCharacters } }),
+    },
+    ...(request.includeDomains?.length && { includeDomains: request.includeDomains }),
+    ...(request.excludeDomains?.length && { excludeDomains: request.excludeDomains }),
+    ...toExaDateWindow(request.freshness, options.now),
+    ...(request.country && { userLocation: request.country.toUpperCase() }),
+    ...(options.category && { category: options.category }),
+  }
+}
+
+/** Validates a response body against `ExaSearchResponseSchema`. Throws `ProviderError` (`bad_response`). */
+export function parseExaResponse(body: unknown): ExaSearchResponse {
+  const parsed = ExaSearchResponseSchema.safeParse(body)
+  if (parsed.success) return parsed.data
+  const where = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ')
+  throw new ProviderError(`exa response did not have the expected shape (${where})`, { kind: 'bad_response', provider: 'exa' })
+}
+
+function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text
+  const cut = text.slice(0, max)
+  const lastSpace = cut.lastIndexOf(' ')
+  return `${(lastSpace > max * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
+}
+
+/** Normalised results plus how many entries had no usable URL. */
+export interface MappedResults {
+  results: SearchResult[]
+  dropped: number
+}
+
+/**
+ * Normalises Exa's `results` into `SearchResult`s: snippet from highlights joined, else text truncated
+ * to `snippetMaxChars`, else summary. Pure; never throws.
+ */
+export function mapExaResults(
+  response: ExaSearchResponse,
+  request: Pick<ParsedProviderRequest, 'num' | 'includeDomains' | 'excludeDomains'>,
+  snippetMaxChars = 500,
+): MappedResults {
+  const results: SearchResult[] = []
+  let dropped = 0
+  response.results.forEach((entry, index) => {
+    const parsed = ExaResultSchema.safeParse(entry)
+    const url = parsed.success ? toHttpUrl(parsed.data.url) : undefined
+    if (!parsed.success || url === undefined) {
+      dropped++
+      return
+    }
+    const item = parsed.data
+    const hostname = new URL(url).hostname
+    if (request.includeDomains?.length && !request.includeDomains.some((d) => hostMatches(hostname, d))) return
+    if (request.excludeDomains?.some((d) => hostMatches(hostname, d))) return
+    const highlights = (item.highlights ?? []).map(toPlainText).filter((h) => h.length > 0)
+    const text = toPlainText(item.text)
+    const snippet = highlights.length > 0 ? highlights.join(' … ') : text ? truncateText(text, snippetMaxChars) : toPlainText(item.summary)
+    const extra: Record<string, unknown> = {}
+    if (item.id) extra.id = item.id
+    if (item.author) extra.author = toPlainText(item.author)
+    if (item.favicon) extra.favicon = item.favicon
+    if (item.image) extra.image = item.image
+    if (highlights.length > 1) extra.highlights = highlights
+    results.push({
+      // NOTE(exa): `title` is null for some pages; the hostname is a more useful label than an empty string.
+      title: toPlainText(item.title) || hostname,
+      url,
+      snippet,
+      publishedAt: toIsoDate(item.publishedDate),
+      provider: 'exa',
+      rank: index + 1,
+      ...(typeof item.score === 'number' && Number.isFinite(item.score) && { providerScore: item.score }),
+      ...(Object.keys(extra).length > 0 && { extra }),
+    })
+  })
+  return { results: results.slice(0, request.num), dropped }
+}
+
+/** `costDollars.total` as a reported cost, when Exa sent one. */
+export function exaCost(response: ExaSearchResponse): { usd: number; basis: 'reported' } | undefined {
+  const total = response.costDollars?.total
+  return typeof total === 'number' && Number.isFinite(total) && total >= 0 ? { usd: total, basis: 'reported' } : undefined
+}
+
+function headerNumber(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined
+  const n = Number(value.split(',')[0]?.trim())
+  return Number.isFinite(n) && n >= 0 ? n : undefined
+}
+
+/** Rate-limit hints from `X-RateLimit-*` headers when a gateway in front of Exa sends them; undefined otherwise. */
+export function parseExaRateLimit(headers: Readonly<Record<string, string>>): RateLimitInfo | undefined {
+  const limit = headerNumber(headers['x-ratelimit-limit'])
+  const remaining = headerNumber(headers['x-ratelimit-remaining'])
+  const reset = headerNumber(headers['x-ratelimit-reset'])
+  const info: RateLimitInfo = {
+    ...(limit !== undefined && { limit }),
+    ...(remaining !== undefined && { remaining }),
+    ...(reset !== undefined && { resetMs: reset * 1000 }),
+  }
+  return Object.keys(info).length > 0 ? info : undefined
+}
+
+function shortDetail(detail: string | null | undefined): string {
+  if (!detail) return ''
+  const flat = detail.replace(/\s+/g, ' ').trim()
+  return `: ${flat.length > 160 ? `${flat.slice(0, 159)}…` : flat}`
+}
+
+const QUOTA_TAGS = new Set(['NO_MORE_CREDITS', 'API_KEY_BUDGET_EXCEEDED', 'INSUFFICIENT_CREDITS'])
+
+/**
+ * Maps Exa's `{requestId, error, tag}` errors to `ProviderError`: 401/`INVALID_API_KEY` → `auth`, 402 → `quota`,
+ * 403 → `auth` (not allowed for this key), 429 → `rate_limited`, other 4xx → non-retryable `upstream`;
+ * undefined for 5xx (status-based default).
+ */
+export function mapExaError(response: HttpErrorResponse, secrets: readonly (string | undefined)[] = []): ProviderError | undefined {
+  const parsed = ExaErrorSchema.safeParse(response.json)
+  const body = parsed.success ? parsed.data : undefined
+  const tag = body?.tag ?? undefined
+  const status = response.status
+  const label = `HTTP ${status}${tag ? ` ${tag}` : ''}`
+  const detail = shortDetail(body?.error)
+  const requestId = body?.requestId ? ` [requestId ${body.requestId}]` : ''
+  const base = { provider: 'exa', status, code: tag, secrets }
+  if (status === 401 || tag === 'INVALID_API_KEY')
+    return new ProviderError(`exa rejected the API key (${label}); check EXA_API_KEY${requestId}`, { ...base, kind: 'auth' })
+  if (status === 402 || (tag !== undefined && QUOTA_TAGS.has(tag)))
+    return new ProviderError(`exa credits or key budget exhausted (${label})${detail}${requestId}`, { ...base, kind: 'quota' })
+  if (status === 403)
+    return new ProviderError(`exa refused this key for the request (${label})${detail}${requestId}`, { ...base, kind: 'auth' })
+  if (status === 429)
+    return new ProviderError(`exa rate limit hit (${label})${retryHint(response.retryAfterMs)}${requestId}`, {
+      ...base,
+      kind: 'rate_limited',
+      retryAfterMs: response.retryAfterMs,
+    })
+  if (status >= 400 && status < 500 && status !== 408)
+    return new ProviderError(`exa refused the request (${label})${detail}${requestId}`, { ...base, kind: 'upstream', retryable: false })
+  return undefined
+}
