@@ -50,17 +50,15 @@ describe('buildExaRequest', () => {
   })
 
   it('passes domain filters, country, type and category through', () => {
-    const body = buildExaRequest(req({ includeDomains: ['arxiv.org'], excludeDomains: ['medium.com'], country: 'us' }), {
-      type: 'deep',
-      category: 'research paper',
-    })
-    expect(body).toMatchObject({
-      type: 'deep',
-      includeDomains: ['arxiv.org'],
-      excludeDomains: ['medium.com'],
-      userLocation: 'US',
-      category: 'research paper',
-    })
+    const body = buildExaRequest(req({ excludeDomains: ['medium.com'], country: 'us' }), { type: 'deep', category: 'research paper' })
+    expect(body).toMatchObject({ type: 'deep', excludeDomains: ['medium.com'], userLocation: 'US', category: 'research paper' })
+    expect(buildExaRequest(req({ includeDomains: ['arxiv.org'] })).includeDomains).toEqual(['arxiv.org'])
+  })
+
+  it('sends only includeDomains when both filters are given (Exa refuses the combination)', () => {
+    const body = buildExaRequest(req({ includeDomains: ['example.org'], excludeDomains: ['blog.example.org'] }))
+    expect(body.includeDomains).toEqual(['example.org'])
+    expect(body).not.toHaveProperty('excludeDomains')
   })
 })
 

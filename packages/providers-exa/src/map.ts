@@ -61,7 +61,8 @@ export function buildExaRequest(request: ParsedProviderRequest, options: ExaRequ
       ...(contents !== 'highlights' && { text: { maxCharacters } }),
     },
     ...(request.includeDomains?.length && { includeDomains: request.includeDomains }),
-    ...(request.excludeDomains?.length && { excludeDomains: request.excludeDomains }),
+    // NOTE(exa): includeDomains and excludeDomains cannot be combined (400); with both, exclusions are applied to the results.
+    ...(!request.includeDomains?.length && request.excludeDomains?.length && { excludeDomains: request.excludeDomains }),
     ...toExaDateWindow(request.freshness, options.now),
     ...(request.country && { userLocation: request.country.toUpperCase() }),
     ...(options.category && { category: options.category }),
