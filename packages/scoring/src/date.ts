@@ -1,0 +1,153 @@
+import { DAY_MS, round4 } from './_math.js'
+
+export interface ParseDateOptions {
+  /** The clock for relative dates ("3 days ago"); defaults to the current time. */
+  now?: Date
+}
+
+const UNIT_MS: Record<string, number> = {
+  second: 1000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: DAY_MS,
+  week: 7 * DAY_MS,
+  // Calendar-free approximations: a relative date is only as precise as the provider's rounding anyway.
+  month: 30 * DAY_MS,
+  year: 365 * DAY_MS,
+}
+
+const UNIT_ALIASES: Record<string, string> = {
+  s: 'second',
+  sec: 'second',
+  secs: 'second',
+  m: 'minute',
+  min: 'minute',
+  mins: 'minute',
+  h: 'hour',
+  hr: 'hour',
+  hrs: 'hour',
+  d: 'day',
+  w: 'week',
+  wk: 'week',
+  mo: 'month',
+  y: 'year',
+  yr: 'year',
+}
+
+const CJK_UNITS: Record<string, string> = { 秒: 'second', 分钟: 'minute', 小时: 'hour', 天: 'day', 周: 'week', 星期: 'week', 个月: 'month', 月: 'month', 年: 'year' }
+
+const RELATIVE_EN = /^(\d+|an?|one)\s*([a-z]+?)s?\s+ago$/i
+const RELATIVE_ZH = /^(\d+)\s*(秒|分钟|小时|天|周|星期|个月|月|年)前$/
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/
+const ISO_NO_ZONE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/
+const ISO_ZONED = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}:?\d{2})$/i
+const SLASH_DATE = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/
+const ZH_DATE = /^(\d{4})年(\d{1,2})月(\d{1,2})日/
+const HAS_ZONE = /(?:\b(?:gmt|utc|z)\b|[+-]\d{2}:?\d{2}\b)/i
+const MIN_YEAR = 1900
+const MAX_YEAR = 2200
+
+function utcDate(year: number, month: number, day: number): Date | null {
+  const date = new Date(Date.UTC(year, month - 1, day))
+  // Date.UTC rolls 2024-02-30 over to March; a date that does not round-trip is not a calendar date.
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null
+}
+
+function relative(text: string, now: Date): Date | null {
+  const lower = text.toLowerCase()
+  if (lower === 'just now' || lower === 'now' || lower === 'today' || text === '刚刚' || text === '今天') return now
+  if (lower === 'yesterday' || text === '昨天') return new Date(now.getTime() - DAY_MS)
+  const en = RELATIVE_EN.exec(text)
+  if (en !== null) {
+    const count = /^\d+$/.test(en[1]!) ? Number(en[1]) : 1
+    const word = en[2]!.toLowerCase()
+    const unit = UNIT_MS[word] ?? UNIT_MS[UNIT_ALIASES[word] ?? '']
+    return unit === undefined ? null : new Date(now.getTime() - count * unit)
+  }
+  const zh = RELATIVE_ZH.exec(text)
+  if (zh !== null) return new Date(now.getTime() - Number(zh[1]) * UNIT_MS[CJK_UNITS[zh[2]!]!]!)
+  return null
+}
+
+function toDate(value: unknown, now: Date): Date | null {
+  if (value instanceof Date) return value
+  if (typeof value === 'number') {
+    // Unix seconds or milliseconds: anything below 1e11 cannot be milliseconds after 1973.
+    return Number.isFinite(value) ? new Date(value < 1e11 ? value * 1000 : value) : null
+  }
+  if (typeof value !== 'string') return null
+  const text = value.trim()
+  if (text === '') return null
+  if (/^\d{10}(?:\d{3})?$/.test(text)) return toDate(Number(text), now)
+  const dateOnly = DATE_ONLY.exec(text) ?? SLASH_DATE.exec(text) ?? ZH_DATE.exec(text)
+  if (dateOnly !== null) return utcDate(Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3]))
+  const zoned = ISO_ZONED.exec(text)
+  if (zoned !== null) {
+    const zone = zoned[3]!.toUpperCase() === 'Z' ? 'Z' : zoned[3]!.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2')
+    return new Date(`${zoned[1]}T${zoned[2]}${zone}`)
+  }
+  // NOTE(brave): `page_age` is ISO without a zone; we read it as UTC, never as this machine's local time.
+  const noZone = ISO_NO_ZONE.exec(text)
+  if (noZone !== null) return new Date(`${noZone[1]}T${noZone[2]}Z`)
+  const rel = relative(text, now)
+  if (rel !== null) return rel
+  // RFC 2822 / HTTP-date ("Wed, 01 May 2024 12:34:56 GMT") and "May 1, 2024": V8 parses these, but
+  // reads a zone-less one as local time, so pin it to UTC.
+  const parsed = Date.parse(HAS_ZONE.test(text) ? text : `${text} UTC`)
+  return Number.isNaN(parsed) ? null : new Date(parsed)
+}
+
+/**
+ * Parse any date a provider sends (ISO with or without milliseconds or zone, RFC 2822/HTTP-date, `YYYY-MM-DD`,
+ * "3 days ago", "3天前", Unix time) to an ISO 8601 string, or null when it is not a usable date. Never throws.
+ */
+export function parseDate(value: unknown, { now = new Date() }: ParseDateOptions = {}): string | null {
+  const date = toDate(value, now)
+  if (date === null || Number.isNaN(date.getTime())) return null
+  const year = date.getUTCFullYear()
+  return year < MIN_YEAR || year > MAX_YEAR ? null : date.toISOString()
+}
+
+export interface FreshnessOptions {
+  now?: Date
+  /** Age at which a dated result scores 0.5, like an undated one. Default 180 days. */
+  halfLifeDays?: number
+  /** Title + snippet, searched for a year when there is no date (a weak signal). */
+  text?: string | null
+}
+
+/** Results dated this far in the future are clock skew or junk: treated as undated. */
+const FUTURE_TOLERANCE_MS = 2 * DAY_MS
+const YEAR_IN_TEXT = /(?<!\d)(19[89]\d|20\d\d)(?!\d)/g
+
+function decay(ageMs: number, halfLifeDays: number): number {
+  return 2 ** (-Math.max(0, ageMs) / (halfLifeDays * DAY_MS))
+}
+
+/**
+ * Freshness in [0,1]: `2^(-age/halfLife)`, so today = 1, one half-life old = 0.5, no date = 0.5. Without a date,
+ * the latest year in `text` counts at half strength around 0.5. Never throws.
+ */
+export function freshnessScore(publishedAt: unknown, options: FreshnessOptions = {}): number {
+  const now = options.now ?? new Date()
+  const halfLifeDays = options.halfLifeDays !== undefined && options.halfLifeDays > 0 ? options.halfLifeDays : 180
+  const iso = parseDate(publishedAt, { now })
+  if (iso !== null) {
+    const age = now.getTime() - Date.parse(iso)
+    return age < -FUTURE_TOLERANCE_MS ? 0.5 : round4(decay(age, halfLifeDays))
+  }
+  const year = latestYear(options.text, now)
+  if (year === null) return 0.5
+  const mid = Math.min(now.getTime(), Date.UTC(year, 6, 1))
+  return round4(0.5 + (decay(now.getTime() - mid, halfLifeDays) - 0.5) / 2)
+}
+
+function latestYear(text: string | null | undefined, now: Date): number | null {
+  if (typeof text !== 'string' || text === '') return null
+  let best: number | null = null
+  for (const match of text.matchAll(YEAR_IN_TEXT)) {
+    const year = Number(match[1])
+    if (year <= now.getUTCFullYear() && (best === null || year > best)) best = year
+  }
+  return best
+}

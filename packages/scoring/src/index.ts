@@ -1,0 +1,18 @@
+export { merge } from './merge.js'
+export type { MergeableResult, MergedResult, MergeOptions, ResultBatch } from './merge.js'
+export { rank, scoreResult } from './rank.js'
+export type {
+  RankOptions,
+  ScorableResult,
+  ScoreBreakdown,
+  ScoreExplain,
+  ScoredResult,
+  ScoreOptions,
+  ScoreWeights,
+} from './rank.js'
+export { keywordScore } from './keyword.js'
+export type { TextFields } from './keyword.js'
+export { freshnessScore, parseDate } from './date.js'
+export type { FreshnessOptions, ParseDateOptions } from './date.js'
+export { authorityScore, authorityParts, createAuthorityScorer, normalizeDomain } from './authority.js'
+export type { AuthorityOptions, AuthorityParts, AuthorityScorer, AuthorityTable } from './authority.js'

@@ -1,0 +1,235 @@
+import { canonicalUrl, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import { parseDate } from './date.js'
+
+/** One provider result as merge reads it; tolerant of the null fields providers really send. */
+export interface MergeableResult {
+  title?: string | null
+  url: string
+  snippet?: string | null
+  publishedAt?: string | null
+  provider?: ProviderName
+  rank?: number
+  providerScore?: number
+  extra?: Record<string, unknown>
+}
+
+/** What one provider returned for one (sub-)query. */
+export interface ResultBatch {
+  query: string
+  provider: ProviderName
+  results: readonly MergeableResult[]
+}
+
+export interface MergeOptions {
+  /** Reciprocal-rank-fusion constant; larger flattens the advantage of the top ranks. Default 60. */
+  k?: number
+  /** The clock: dates more than a day after it are not reliable. Default: now. */
+  now?: Date
+  /** Order for `MergedResult.queries` (the user's query first); others follow alphabetically. */
+  queries?: readonly string[]
+}
+
+/** One page, after folding every provider's and sub-query's copy of it together. */
+export interface MergedResult {
+  title: string
+  /** The original URL of the best variant (https, not mobile/AMP, best ranked), for display. */
+  url: string
+  canonicalUrl: string
+  snippet: string
+  publishedAt: string | null
+  /** Providers that found it, in `PROVIDER_NAMES` order. */
+  sources: ProviderName[]
+  /** `sources` joined with ", ", as the original skill printed it. */
+  source: string
+  /** Best rank per provider. */
+  ranks: Partial<Record<ProviderName, number>>
+  /** Best provider score per provider, when providers send one. */
+  providerScores: Partial<Record<ProviderName, number>>
+  /** The (sub-)queries that found it. */
+  queries: string[]
+  /** Normalised reciprocal rank fusion in [0,1]: 1 = ranked first in every list. */
+  fusion: number
+}
+
+interface Occurrence {
+  provider: ProviderName
+  query: string
+  rank: number
+  result: MergeableResult
+}
+
+const PROVIDER_ORDER = new Map<string, number>(PROVIDER_NAMES.map((name, index) => [name, index]))
+const FUTURE_TOLERANCE_MS = 86_400_000
+const MIN_RELIABLE = Date.UTC(1990, 0, 1)
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function clean(text: unknown): string {
+  return typeof text === 'string' ? text.replace(/\s+/g, ' ').trim() : ''
+}
+
+function providerIndex(provider: ProviderName): number {
+  return PROVIDER_ORDER.get(provider) ?? PROVIDER_NAMES.length
+}
+
+function isMirror(url: string): boolean {
+  return /^[a-z]+:\/\/(?:www\.)?(?:m|mobile|amp)\./i.test(url) || /\/amp\/?(?:[?#]|$)|[?&]amp(?:=|&|$)/i.test(url)
+}
+
+/** Order occurrences best first; the final tie-breaks make the choice independent of arrival order. */
+function byRankThenProvider(a: Occurrence, b: Occurrence): number {
+  return a.rank - b.rank || providerIndex(a.provider) - providerIndex(b.provider) || cmp(a.query, b.query)
+}
+
+function pickUrl(occurrences: Occurrence[]): string {
+  const urls = occurrences.map((o) => ({ o, url: clean(o.result.url) }))
+  urls.sort(
+    (a, b) =>
+      Number(!/^https:/i.test(a.url)) - Number(!/^https:/i.test(b.url)) ||
+      Number(isMirror(a.url)) - Number(isMirror(b.url)) ||
+      byRankThenProvider(a.o, b.o) ||
+      a.url.length - b.url.length ||
+      cmp(a.url, b.url),
+  )
+  return urls[0]!.url
+}
+
+function isTruncated(text: string): boolean {
+  return /(?:\.\.\.|…)$/.test(text)
+}
+
+function pickTitle(occurrences: Occurrence[], url: string): string {
+  const titles = occurrences
+    .map((o) => ({ o, title: clean(o.result.title) }))
+    .filter((t) => t.title !== '' && !/^https?:\/\//i.test(t.title) && !/^untitled$/i.test(t.title))
+  titles.sort(
+    (a, b) =>
+      Number(isTruncated(a.title)) - Number(isTruncated(b.title)) ||
+      byRankThenProvider(a.o, b.o) ||
+      b.title.length - a.title.length ||
+      cmp(a.title, b.title),
+  )
+  if (titles[0] !== undefined) return titles[0].title
+  // No usable title from any provider: show where the page is rather than nothing.
+  try {
+    const u = new URL(url)
+    return `${u.hostname.replace(/^www\./, '')}${u.pathname === '/' ? '' : u.pathname}`
+  } catch {
+    return url
+  }
+}
+
+function pickSnippet(occurrences: Occurrence[], title: string): string {
+  const lowerTitle = title.toLowerCase()
+  const snippets = occurrences
+    .map((o) => ({ o, text: clean(o.result.snippet) }))
+    .filter((s) => s.text !== '' && s.text.toLowerCase() !== lowerTitle && !/^https?:\/\/\S+$/i.test(s.text))
+  snippets.sort((a, b) => b.text.length - a.text.length || byRankThenProvider(a.o, b.o) || cmp(a.text, b.text))
+  return snippets[0]?.text ?? ''
+}
+
+function pickDate(occurrences: Occurrence[], now: Date): string | null {
+  let earliest: string | null = null
+  for (const o of occurrences) {
+    const iso = parseDate(o.result.publishedAt, { now })
+    if (iso === null) continue
+    const time = Date.parse(iso)
+    // Earliest, because later dates are usually "updated" or crawl dates; future and pre-web dates are junk.
+    if (time > now.getTime() + FUTURE_TOLERANCE_MS || time < MIN_RELIABLE) continue
+    if (earliest === null || iso < earliest) earliest = iso
+  }
+  return earliest
+}
+
+/**
+ * Fold results from every provider and sub-query into one list, grouped by `canonicalUrl`, ordered by normalised
+ * reciprocal rank fusion (Σ 1/(k+rank) over the lists that found a page). The same batches in any order give
+ * the same output. Never throws.
+ */
+export function merge(batches: readonly ResultBatch[], options: MergeOptions = {}): MergedResult[] {
+  const k = options.k !== undefined && Number.isFinite(options.k) && options.k >= 0 ? options.k : 60
+  const now = options.now ?? new Date()
+  const queryOrder = new Map((options.queries ?? []).map((q, index) => [q, index]))
+  const groups = new Map<string, Occurrence[]>()
+  const lists = new Set<string>()
+
+  for (const batch of batches ?? []) {
+    if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.results)) continue
+    const query = typeof batch.query === 'string' ? batch.query : ''
+    lists.add(`${batch.provider}\u0000${query}`)
+    batch.results.forEach((result, index) => {
+      if (result === null || typeof result !== 'object') return
+      const url = clean(result.url)
+      if (url === '') return
+      const rank =
+        typeof result.rank === 'number' && Number.isInteger(result.rank) && result.rank >= 1 ? result.rank : index + 1
+      const key = canonicalUrl(url)
+      const occurrence: Occurrence = { provider: batch.provider, query, rank, result }
+      const group = groups.get(key)
+      if (group === undefined) groups.set(key, [occurrence])
+      else group.push(occurrence)
+    })
+  }
+
+  const listCount = Math.max(1, lists.size)
+  const merged: { result: MergedResult; raw: number; bestRank: number }[] = []
+  for (const [key, occurrences] of groups) {
+    occurrences.sort(byRankThenProvider)
+    // One vote per (provider, query) list, at its best rank: a list repeating a page does not count twice.
+    const bestPerList = new Map<string, number>()
+    const ranks: Partial<Record<ProviderName, number>> = {}
+    const scores: Partial<Record<ProviderName, number>> = {}
+    const queries = new Set<string>()
+    for (const o of occurrences) {
+      const list = `${o.provider}\u0000${o.query}`
+      bestPerList.set(list, Math.min(o.rank, bestPerList.get(list) ?? Number.POSITIVE_INFINITY))
+      queries.add(o.query)
+    }
+    const sources = PROVIDER_NAMES.filter((p) => occurrences.some((o) => o.provider === p))
+    for (const p of sources) {
+      const mine = occurrences.filter((o) => o.provider === p)
+      ranks[p] = Math.min(...mine.map((o) => o.rank))
+      const provided = mine.map((o) => o.result.providerScore).filter((s): s is number => Number.isFinite(s))
+      if (provided.length > 0) scores[p] = Math.max(...provided)
+    }
+    // Sum in a fixed order: float addition is not associative, and the output must not depend on arrival order.
+    const contributions = [...bestPerList.values()].sort((a, b) => a - b).map((r) => 1 / (k + r))
+    let raw = 0
+    for (const c of contributions) raw += c
+    raw /= listCount / (k + 1)
+
+    const url = pickUrl(occurrences)
+    const title = pickTitle(occurrences, url)
+    merged.push({
+      raw,
+      bestRank: occurrences[0]!.rank,
+      result: {
+        title,
+        url,
+        canonicalUrl: key,
+        snippet: pickSnippet(occurrences, title),
+        publishedAt: pickDate(occurrences, now),
+        sources,
+        source: sources.join(', '),
+        ranks,
+        providerScores: scores,
+        queries: [...queries].sort(
+          (a, b) =>
+            (queryOrder.get(a) ?? Number.MAX_SAFE_INTEGER) - (queryOrder.get(b) ?? Number.MAX_SAFE_INTEGER) || cmp(a, b),
+        ),
+        fusion: Math.round(Math.min(1, raw) * 10_000) / 10_000,
+      },
+    })
+  }
+
+  merged.sort(
+    (a, b) =>
+      b.raw - a.raw ||
+      b.result.sources.length - a.result.sources.length ||
+      a.bestRank - b.bestRank ||
+      cmp(a.result.canonicalUrl, b.result.canonicalUrl),
+  )
+  return merged.map((m) => m.result)
+}

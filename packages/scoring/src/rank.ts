@@ -1,0 +1,143 @@
+import { InputError } from '@search-layer/core'
+import { authorityParts } from './authority.js'
+import { freshnessScore } from './date.js'
+import { documentText, keywordFromPrepared, type PreparedQueries, prepareQueries } from './keyword.js'
+import { round4 } from './_math.js'
+import type { MergedResult } from './merge.js'
+
+/** How much each component counts; normalised to sum to 1, so the score stays in [0,1]. */
+export interface ScoreWeights {
+  keyword: number
+  freshness: number
+  authority: number
+}
+
+export interface ScoreOptions {
+  /** The user's query. */
+  query: string
+  /** The expanded sub-queries; their terms count too (see `keywordScore`). */
+  subQueries?: readonly string[]
+  weights: ScoreWeights
+  /** Domains that get +0.2 authority, capped at 1. */
+  domainBoost?: readonly string[]
+  /** The clock for freshness. Default: now. */
+  now?: Date
+  /** Freshness half-life in days. Default 180. */
+  halfLifeDays?: number
+}
+
+export interface RankOptions extends Omit<ScoreOptions, 'weights'> {
+  /** Intent weights; null or absent keeps the fused order and adds no score. */
+  weights?: ScoreWeights | null
+  /** Attach each result's score components. */
+  explain?: boolean
+}
+
+/** Why a result is where it is. `authority` excludes the boost; the score uses `min(1, authority + boost)`. */
+export interface ScoreExplain {
+  keyword: number
+  freshness: number
+  authority: number
+  boost: number
+  fusion: number
+}
+
+export interface ScoreBreakdown extends ScoreExplain {
+  score: number
+}
+
+export type ScoredResult = MergedResult & { score?: number; explain?: ScoreExplain }
+
+/** The fields scoring reads; `merge` output has all of them. */
+export interface ScorableResult {
+  title?: string | null
+  url: string
+  snippet?: string | null
+  publishedAt?: string | null
+  fusion?: number
+}
+
+function checkWeights(weights: ScoreWeights): ScoreWeights {
+  const entries = (['keyword', 'freshness', 'authority'] as const).map((name) => {
+    const value = (weights as Partial<ScoreWeights>)[name] ?? 0
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new InputError(`weights.${name} must be a number >= 0`, [
+        { path: `weights.${name}`, message: 'expected a finite number >= 0' },
+      ])
+    }
+    return value
+  })
+  const sum = entries[0]! + entries[1]! + entries[2]!
+  if (sum <= 0) throw new InputError('weights must not all be 0', [{ path: 'weights', message: 'sum must be > 0' }])
+  return { keyword: entries[0]! / sum, freshness: entries[1]! / sum, authority: entries[2]! / sum }
+}
+
+interface Context {
+  prepared: PreparedQueries
+  now: Date
+  halfLifeDays: number | undefined
+  domainBoost: readonly string[]
+}
+
+function components(result: ScorableResult, ctx: Context): ScoreExplain {
+  const fields = result ?? { url: '' }
+  const text = documentText(fields)
+  const authority = authorityParts(typeof fields.url === 'string' ? fields.url : '', { domainBoost: ctx.domainBoost })
+  return {
+    keyword: keywordFromPrepared(ctx.prepared, fields),
+    freshness: freshnessScore(fields.publishedAt, { now: ctx.now, halfLifeDays: ctx.halfLifeDays, text }),
+    authority: round4(authority.base),
+    boost: authority.boost,
+    fusion: round4(typeof fields.fusion === 'number' ? fields.fusion : 0),
+  }
+}
+
+function combine(parts: ScoreExplain, w: ScoreWeights): number {
+  return round4(
+    w.keyword * parts.keyword + w.freshness * parts.freshness + w.authority * Math.min(1, parts.authority + parts.boost),
+  )
+}
+
+function contextOf(options: Omit<ScoreOptions, 'weights'>): Context {
+  return {
+    prepared: prepareQueries(options.query, options.subQueries ?? []),
+    now: options.now ?? new Date(),
+    halfLifeDays: options.halfLifeDays,
+    domainBoost: options.domainBoost ?? [],
+  }
+}
+
+/**
+ * Score one result: `wK·keyword + wF·freshness + wA·min(1, authority + boost)`, weights normalised to sum 1,
+ * every part in [0,1] and rounded to 4 decimals. Throws `InputError` for negative or all-zero weights.
+ */
+export function scoreResult(result: ScorableResult, options: ScoreOptions): ScoreBreakdown {
+  const weights = checkWeights(options.weights)
+  const parts = components(result, contextOf(options))
+  return { score: combine(parts, weights), ...parts }
+}
+
+/**
+ * Order merged results by intent-weighted score (ties: fusion, then canonical URL). With no weights, keep the
+ * given (fused) order and add no score. Throws `InputError` for negative or all-zero weights.
+ */
+export function rank<T extends MergedResult>(merged: readonly T[], options: RankOptions): (T & ScoredResult)[] {
+  const weights = options.weights == null ? null : checkWeights(options.weights)
+  const list = (merged ?? []).filter((r) => r !== null && typeof r === 'object')
+  if (weights === null && options.explain !== true) return list.map((r) => ({ ...r }))
+  const ctx = contextOf(options)
+  const scored = list.map((r) => {
+    const parts = components(r, ctx)
+    const out: T & ScoredResult = { ...r }
+    if (weights !== null) out.score = combine(parts, weights)
+    if (options.explain === true) out.explain = parts
+    return out
+  })
+  if (weights === null) return scored
+  return scored.sort(
+    (a, b) =>
+      b.score! - a.score! ||
+      (b.fusion ?? 0) - (a.fusion ?? 0) ||
+      (a.canonicalUrl < b.canonicalUrl ? -1 : a.canonicalUrl > b.canonicalUrl ? 1 : 0),
+  )
+}
