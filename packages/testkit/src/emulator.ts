@@ -1,0 +1,103 @@
+import { EmulatorServer, SERVICE_PREFIX } from './_server.js'
+import { seedPages } from './_pages-seed.js'
+import { DEFAULT_KEYS, DEFAULT_NOW } from './keys.js'
+import { braveRoutes } from './routes/brave.js'
+import { exaRoutes } from './routes/exa.js'
+import { githubRoutes } from './routes/github.js'
+import { llmRoutes } from './routes/llm.js'
+import { pagesRoutes } from './routes/pages.js'
+import { tavilyRoutes } from './routes/tavily.js'
+import { xaiRoutes } from './routes/xai.js'
+import type { EmulatedService, Emulator, EmulatorOptions, KeyedService, LlmHandler } from './types.js'
+
+/** The model name the emulator advertises in `env` for xAI and the generic LLM. */
+export const EMULATOR_MODELS = { grok: 'grok-4-fast', llm: 'test-llm-mini' } as const
+
+/**
+ * Starts one loopback HTTP server that speaks Brave, Exa, Tavily, xAI, GitHub, plain pages and an
+ * OpenAI-compatible LLM, with fault injection. Rejects with the listen error (e.g. EADDRINUSE).
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const keys: Record<KeyedService, string> = { ...DEFAULT_KEYS, ...options.keys }
+  const fixed = new Date(DEFAULT_NOW)
+  const now = options.now ?? (() => new Date(fixed))
+  let llmHandler: LlmHandler | null = null
+  const pages = seedPages()
+  const github = githubRoutes(() => keys.github)
+  const server = new EmulatorServer({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    now,
+    latencyMs: options.latencyMs,
+    routes: {
+      brave: braveRoutes(() => keys.brave),
+      exa: exaRoutes(() => keys.exa),
+      tavily: tavilyRoutes(() => keys.tavily),
+      grok: xaiRoutes(() => keys.grok),
+      github,
+      pages: pagesRoutes(pages),
+      llm: llmRoutes(
+        () => keys.llm,
+        () => llmHandler,
+      ),
+    },
+  })
+  await server.listen()
+  const url = server.url
+  const base = (service: EmulatedService) => `${url}${SERVICE_PREFIX[service]}`
+  const urls: Record<EmulatedService, string> = {
+    brave: base('brave'),
+    exa: base('exa'),
+    tavily: base('tavily'),
+    grok: `${base('grok')}/v1`,
+    github: base('github'),
+    pages: base('pages'),
+    llm: `${base('llm')}/v1`,
+  }
+  const env: Record<string, string> = {
+    BRAVE_API_KEY: keys.brave,
+    BRAVE_API_URL: urls.brave,
+    EXA_API_KEY: keys.exa,
+    EXA_API_URL: urls.exa,
+    TAVILY_API_KEY: keys.tavily,
+    TAVILY_API_URL: urls.tavily,
+    XAI_API_KEY: keys.grok,
+    GROK_API_URL: urls.grok,
+    GROK_MODEL: EMULATOR_MODELS.grok,
+    GITHUB_TOKEN: keys.github,
+    GITHUB_API_URL: urls.github,
+    SEARCH_LAYER_LLM_URL: urls.llm,
+    SEARCH_LAYER_LLM_KEY: keys.llm,
+    SEARCH_LAYER_LLM_MODEL: EMULATOR_MODELS.llm,
+    SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '1',
+  }
+  return {
+    url,
+    urls,
+    env,
+    keys,
+    fault: (service, fault) => server.setFault(service, fault),
+    latency: (service, ms) => server.setLatency(service, ms),
+    get requests() {
+      return server.requests
+    },
+    count: (service) => server.count(service),
+    maxInFlight: (service) => server.maxInFlight(service),
+    reset() {
+      server.reset()
+      github.resetCounters()
+    },
+    github: { addIssue: (spec) => github.addIssue(spec) },
+    pages: {
+      set(path, page) {
+        pages.set(path.startsWith('/') ? path : `/${path}`, page)
+      },
+    },
+    llm: {
+      respond(handler) {
+        llmHandler = handler
+      },
+    },
+    close: () => server.close(),
+  }
+}

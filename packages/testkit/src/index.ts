@@ -1,0 +1,18 @@
+export { startEmulator, EMULATOR_MODELS } from './emulator.js'
+export { DEFAULT_KEYS, DEFAULT_NOW } from './keys.js'
+export { corpusFor, queryTerms, vendorUrl, hostMatches, snippet } from './corpus.js'
+export type { CorpusQueryOptions, RankedDoc, SearchVendor } from './corpus.js'
+export { CORPUS } from './corpus-data.js'
+export type { CorpusDoc } from './corpus-data.js'
+export type {
+  EmulatedService,
+  KeyedService,
+  EmulatorOptions,
+  Fault,
+  RecordedRequest,
+  GithubIssueSpec,
+  PageSpec,
+  LlmRequest,
+  LlmHandler,
+  Emulator,
+} from './types.js'

@@ -1,0 +1,14 @@
+import type { KeyedService } from './types.js'
+
+/** The fixed test keys the emulator accepts unless `keys` overrides them. */
+export const DEFAULT_KEYS: Readonly<Record<KeyedService, string>> = Object.freeze({
+  brave: 'BSAtest-brave-key-0001',
+  exa: 'exa-test-key-0001',
+  tavily: 'tvly-test-key-0001',
+  grok: 'xai-test-key-0001',
+  github: 'ghp_testtoken000000000000000000000001',
+  llm: 'sk-test-llm-0001',
+})
+
+/** The default clock: 2026-11-20T12:00:00Z. */
+export const DEFAULT_NOW = '2026-11-20T12:00:00Z'

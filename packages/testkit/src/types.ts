@@ -1,0 +1,119 @@
+/** The services the emulator speaks for. */
+export type EmulatedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'pages' | 'llm'
+
+/** Services that take a key or token. */
+export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm'
+
+/** Options of `startEmulator`. */
+export interface EmulatorOptions {
+  /** Port to listen on; default 0 (ephemeral). */
+  port?: number
+  /** Interface to bind; default `127.0.0.1`. */
+  host?: string
+  /** Keys the emulator accepts; defaults are `DEFAULT_KEYS`. */
+  keys?: Partial<Record<KeyedService, string>>
+  /** Delay before every answer, globally or per service. */
+  latencyMs?: number | Partial<Record<EmulatedService, number>>
+  /** Clock for generated dates; default fixed at 2026-11-20T12:00:00Z so the corpus is deterministic. */
+  now?: () => Date
+}
+
+/** A failure to inject into the next requests of one service. */
+export interface Fault {
+  /** HTTP status; the body is the vendor's real error format for it. */
+  status?: number
+  /** Vendor error code where one status has several (brave 429: `RATE_LIMITED` | `QUOTA_LIMITED`). */
+  code?: string
+  /** Sets `Retry-After` (seconds). */
+  retryAfterSec?: number
+  /** Accept the request and never answer (until the emulator closes). */
+  hang?: boolean
+  /** Destroy the socket without a response. */
+  reset?: boolean
+  /** 200 with truncated JSON and `content-type: application/json`. */
+  malformedJson?: boolean
+  /** 200 with an HTML error page. */
+  html?: boolean
+  /** 200 with a valid JSON body of exactly this many bytes. */
+  oversizedBytes?: number
+  /** 200 that streams bytes until the client hangs up. */
+  endlessBody?: boolean
+  /** Delay before answering. */
+  latencyMs?: number
+  /** Apply to the next N requests of the service only, then clear. */
+  times?: number
+}
+
+/** One request as the emulator saw it. */
+export interface RecordedRequest {
+  id: number
+  service: EmulatedService
+  method: string
+  path: string
+  query: Record<string, string | string[]>
+  headers: Record<string, string>
+  /** Parsed JSON, or the raw text when it is not JSON; undefined when empty. */
+  body: unknown
+  startedAt: number
+  endedAt?: number
+  status?: number
+}
+
+/** A GitHub issue or pull request to serve. */
+export interface GithubIssueSpec {
+  owner: string
+  repo: string
+  number: number
+  title?: string
+  body?: string
+  /** A count (generated bodies) or explicit comments. */
+  comments?: number | { body: string; user?: string }[]
+  isPull?: boolean
+  merged?: boolean
+  state?: 'open' | 'closed'
+  labels?: string[]
+  /** Raw timeline events, or a count of generated ones. */
+  timeline?: unknown[] | number
+  reviews?: { state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED'; body?: string; user?: string }[]
+  reviewComments?: { path: string; body: string; line?: number; user?: string }[]
+  /** Serve 404 or 410 for this issue. */
+  gone?: 404 | 410
+  /** Transferred: answer 301 with Location to the new API URL. */
+  movedTo?: { owner: string; repo: string; number: number }
+}
+
+/** A page the `pages` service serves. */
+export interface PageSpec {
+  body: string | Buffer
+  contentType?: string
+  status?: number
+  headers?: Record<string, string>
+}
+
+/** What a scripted LLM handler receives. */
+export interface LlmRequest {
+  messages: { role: string; content: string }[]
+  model: string
+  body: unknown
+}
+
+/** A scripted LLM reply: assistant text, or a raw status and body. */
+export type LlmHandler = (request: LlmRequest) => string | { status: number; body: unknown }
+
+/** A running emulator. */
+export interface Emulator {
+  url: string
+  urls: Record<EmulatedService, string>
+  env: Record<string, string>
+  keys: Record<KeyedService, string>
+  fault(service: EmulatedService, fault: Fault | null): void
+  latency(service: EmulatedService, ms: number): void
+  readonly requests: readonly RecordedRequest[]
+  count(service?: EmulatedService): number
+  maxInFlight(service?: EmulatedService): number
+  reset(): void
+  github: { addIssue(spec: GithubIssueSpec): void }
+  pages: { set(path: string, page: PageSpec): void }
+  llm: { respond(handler: LlmHandler | null): void }
+  close(): Promise<void>
+}
