@@ -115,7 +115,7 @@ export function sentenceAround(text: string, start: number, end: number): string
         to = p + 1
         break
       }
-  const sentence = markdownToPlain(text.slice(from, s) + text.slice(e, to))
+  const sentence = markdownToPlain(text.slice(from, s) + text.slice(e, to)).replace(/\s+([.,;:!?。！？])/g, '$1')
   return sentence.length > MAX_SNIPPET_CHARS ? `${sentence.slice(0, MAX_SNIPPET_CHARS - 1)}…` : sentence
 }
 
@@ -277,7 +277,8 @@ function citationSnippet(c: Cited): string {
   if (validIndexes && text.slice(c.start!, c.end!).includes('](')) return sentenceAround(text, c.start!, c.end!)
   const at = text.indexOf(c.url)
   if (at >= 0) {
-    const open = text.lastIndexOf('[', at)
+    const double = text.lastIndexOf('[[', at)
+    const open = double >= 0 ? double : text.lastIndexOf('[', at)
     const markerStart = open >= 0 && at - open < 320 ? open : at
     return sentenceAround(text, markerStart, at + c.url.length + 1)
   }
@@ -434,7 +435,7 @@ export function mapChatBody(text: string, options: GrokMapOptions): ProviderResp
       title: usableTitle(item.data.title, url),
       url,
       snippet: plainText(item.data.snippet ?? item.data.description ?? item.data.summary),
-      publishedAt: isoDate(item.data.published_at ?? item.data.publishedAt ?? item.data.date),
+      publishedAt: isoDate(item.data.published_at ?? item.data.published_date ?? item.data.publishedAt ?? item.data.date),
       provider: 'grok',
       rank: results.length + 1,
     })

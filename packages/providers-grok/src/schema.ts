@@ -104,6 +104,7 @@ export const GrokChatResultSchema = z.looseObject({
   description: z.string().nullish(),
   summary: z.string().nullish(),
   published_at: z.string().nullish(),
+  published_date: z.string().nullish(),
   publishedAt: z.string().nullish(),
   date: z.string().nullish(),
 })
