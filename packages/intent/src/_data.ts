@@ -1,0 +1,54 @@
+import { type FreshnessWindow, FreshnessWindowSchema, INTENTS, type Intent, type Mode, ModeSchema } from '@search-layer/core'
+import signalsJson from '../../../references/intent-signals.json'
+import strategiesJson from '../../../references/intent-strategies.json'
+
+export type Lang = 'en' | 'zh'
+
+export interface StrategyRow {
+  mode: Mode
+  freshness: FreshnessWindow | null
+  freshnessOptions: readonly FreshnessWindow[]
+  weights: { keyword: number; freshness: number; authority: number }
+}
+
+export interface SignalTable {
+  blocked: Record<Lang, readonly string[]>
+  intents: Record<Intent, { en: Record<string, number>; zh: Record<string, number>; patterns: Record<string, string> }>
+  timeHints: Record<FreshnessWindow, Record<Lang, readonly string[]>>
+}
+
+// The JSON files are data edited by hand; a bad edit must fail loudly at import (and in tests), never mid-query.
+function checkStrategies(raw: Record<string, unknown>): Record<Intent, StrategyRow> {
+  const out = {} as Record<Intent, StrategyRow>
+  for (const intent of INTENTS) {
+    const row = raw[intent] as StrategyRow | undefined
+    if (!row) throw new Error(`intent-strategies.json: missing row for ${intent}`)
+    ModeSchema.parse(row.mode)
+    if (row.freshness !== null) FreshnessWindowSchema.parse(row.freshness)
+    for (const w of row.freshnessOptions) FreshnessWindowSchema.parse(w)
+    const { keyword, freshness, authority } = row.weights
+    if (Math.abs(keyword + freshness + authority - 1) > 1e-9) throw new Error(`intent-strategies.json: weights of ${intent} do not sum to 1`)
+    out[intent] = Object.freeze({
+      mode: row.mode,
+      freshness: row.freshness,
+      freshnessOptions: Object.freeze([...row.freshnessOptions]),
+      weights: Object.freeze({ ...row.weights }),
+    })
+  }
+  return out
+}
+
+function checkSignals(raw: SignalTable): SignalTable {
+  for (const intent of INTENTS) {
+    const entry = raw.intents[intent]
+    if (!entry) throw new Error(`intent-signals.json: missing signals for ${intent}`)
+    for (const [term, weight] of [...Object.entries(entry.en), ...Object.entries(entry.zh)]) {
+      if (!(weight > 0 && weight <= 1)) throw new Error(`intent-signals.json: weight of "${term}" must be in (0, 1]`)
+    }
+    for (const source of Object.values(entry.patterns)) new RegExp(source, 'iu')
+  }
+  return raw
+}
+
+export const STRATEGIES: Readonly<Record<Intent, StrategyRow>> = checkStrategies(strategiesJson as Record<string, unknown>)
+export const SIGNALS: SignalTable = checkSignals(signalsJson as unknown as SignalTable)

@@ -1,0 +1,103 @@
+import type { Lang } from './_data.js'
+
+export interface TermHit<P> {
+  term: string
+  lang: Lang
+  payload: P
+}
+
+export interface TermMatcher<P> {
+  match(text: NormalizedText): TermHit<P>[]
+}
+
+/** A query prepared once for every matcher: normalised text and a Chinese word-boundary test. */
+export interface NormalizedText {
+  text: string
+  hasHan: boolean
+  /** True when a Chinese word boundary falls at this offset. */
+  isBoundary(offset: number): boolean
+}
+
+const HAN = /\p{Script=Han}/u
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' })
+
+/** Same normalisation for the query and for the data: NFKC folds full-width forms, case and spacing are ignored. */
+export function normalize(raw: string): NormalizedText {
+  const text = raw
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .trim()
+  return { text, hasHan: HAN.test(text), isBoundary: (offset) => isBoundary(text, offset) }
+}
+
+// Segmenting a whole long Chinese text is superlinear in ICU; a window around the offset decides the same boundary.
+const WINDOW = 12
+
+function isBoundary(text: string, offset: number): boolean {
+  if (offset <= 0 || offset >= text.length) return true
+  const start = Math.max(0, offset - WINDOW)
+  const local = offset - start
+  for (const seg of segmenter.segment(text.slice(start, Math.min(text.length, offset + WINDOW)))) {
+    if (seg.index === local) return true
+    if (seg.index > local) return false
+  }
+  return false
+}
+
+function escapeRegExp(term: string): string {
+  return term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+// Latin letters and digits only: a Han character next to an English term is a boundary ("Rust教程", "k8s部署").
+const EN_LEFT = "(?<![\\p{Script=Latin}\\p{N}_'])"
+const EN_RIGHT = "(?![\\p{Script=Latin}\\p{N}_]|'[\\p{Script=Latin}])"
+
+/**
+ * Compiles term tables into one alternation per language, longest term first, so a single left-to-right pass
+ * yields leftmost-longest, non-overlapping hits (a longer term shadows the shorter terms inside it).
+ */
+export function compileTerms<P>(entries: readonly { term: string; lang: Lang; payload: P }[]): TermMatcher<P> {
+  const byLang: Record<Lang, Map<string, P>> = { en: new Map(), zh: new Map() }
+  for (const { term, lang, payload } of entries) {
+    const key = normalize(term).text
+    if (key && !byLang[lang].has(key)) byLang[lang].set(key, payload)
+  }
+  const build = (lang: Lang): RegExp | undefined => {
+    const terms = [...byLang[lang].keys()].sort((a, b) => b.length - a.length)
+    if (terms.length === 0) return undefined
+    const alternation = terms.map((t) => escapeRegExp(t).replace(/ /g, '\\s+')).join('|')
+    return lang === 'en' ? new RegExp(`${EN_LEFT}(?:${alternation})${EN_RIGHT}`, 'gu') : new RegExp(`(?:${alternation})`, 'gu')
+  }
+  const en = build('en')
+  const zh = build('zh')
+  // Cheap pre-check so queries without any Chinese term never pay for segmentation.
+  return {
+    match(input) {
+      const hits: TermHit<P>[] = []
+      if (en) {
+        for (const m of input.text.matchAll(en)) {
+          const term = m[0].replace(/\s+/g, ' ')
+          const payload = byLang.en.get(term)
+          if (payload !== undefined) hits.push({ term, lang: 'en', payload })
+        }
+      }
+      if (zh && input.hasHan) {
+        for (const m of input.text.matchAll(zh)) {
+          const payload = byLang.zh.get(m[0])
+          if (payload === undefined) continue
+          if (isTerm(input, m.index + m[0].length)) hits.push({ term: m[0], lang: 'zh', payload })
+        }
+      }
+      return hits
+    },
+  }
+}
+
+// A Chinese term counts when it ends on a word boundary. Start is not required because Chinese compounds are
+// head-final (新手教程, 技术文档 end in the signal), while a term that merely begins a longer word (新闻学) does not
+// end on a boundary unless the segmenter splits it, which the data's blocked list covers.
+function isTerm(input: NormalizedText, end: number): boolean {
+  return input.isBoundary(end)
+}

@@ -1,0 +1,266 @@
+import { INTENTS, type Intent } from '@search-layer/core'
+import { describe, expect, it } from 'vitest'
+import { classifyIntent, INTENT_PRECEDENCE, strategyFor } from './index.js'
+
+// 15+ queries per intent, about half Chinese, mixing the spec's literal phrases with paraphrases.
+const TABLE: Record<Intent, readonly string[]> = {
+  factual: [
+    'what is WebTransport',
+    'What are WebAssembly components?',
+    'definition of eventual consistency',
+    'CRDT meaning',
+    'what does idempotent mean',
+    'what does CORS stand for',
+    'who invented the B-tree',
+    'ELI5 zero-knowledge proofs',
+    '什么是 WebTransport',
+    'Kubernetes 是什么',
+    '幂等的定义',
+    'CAP 定理什么意思',
+    'RAG 的全称',
+    '什么叫零拷贝',
+    '何为最终一致性',
+    'LLM 是啥',
+  ],
+  status: [
+    'latest Deno progress',
+    'current status of HTTP/3 adoption',
+    "what's new in Python 3.13",
+    'is Angular still maintained',
+    'Rust async roadmap',
+    'latest version of Node.js',
+    'what is the latest version of TypeScript',
+    'state of WebGPU support in browsers',
+    'Deno 最新进展',
+    'Rust 异步 现状',
+    'WebGPU 目前支持情况',
+    'Bun 近况',
+    '鸿蒙 最新版本',
+    'Vue 3 新特性',
+    'Python GIL 移除进度',
+    'React Server Components 怎么样了',
+  ],
+  comparison: [
+    'Bun vs Deno',
+    'Postgres versus MySQL',
+    'difference between TCP and UDP',
+    'what is the difference between let and const',
+    'pros and cons of GraphQL',
+    'Postgres or MySQL for analytics',
+    'should I use Bun or Node',
+    'Vite compared to webpack',
+    'React 和 Vue 的区别',
+    'Go 还是 Rust 写后端',
+    'Kafka 与 RabbitMQ 对比',
+    'MySQL PostgreSQL 哪个好',
+    'gRPC REST 优缺点',
+    'Redis 和 Memcached 有什么不同',
+    'Deno 相比 Node 的优势',
+    'Bun vs Deno 最新进展',
+  ],
+  tutorial: [
+    'how to deploy k8s on AWS',
+    'How do I set up a Rust workspace',
+    'Rust CLI tutorial',
+    'step by step guide to Docker networking',
+    'getting started with Astro',
+    'Kubernetes for beginners',
+    'build a REST API from scratch in Go',
+    'how to use GitHub Actions',
+    'how to compare two strings in Java',
+    '怎么用 Rust 写 CLI',
+    '如何部署 Kubernetes',
+    'Rust 异步编程 教程',
+    'Python 入门',
+    'Docker 新手教程',
+    '手把手搭建博客',
+    '零基础学习 TypeScript',
+    'Vite 配置 示例',
+  ],
+  exploratory: [
+    'RISC-V',
+    'deep dive into the Linux scheduler',
+    'Rust ecosystem',
+    'everything about WebAssembly',
+    'the landscape of vector databases',
+    'how does garbage collection work in Go',
+    'Postgres internals',
+    'tell me about Zig',
+    '深入了解 eBPF',
+    'Rust 生态',
+    '前端生态系统',
+    '深入理解 Go 调度器',
+    '向量数据库 综述',
+    'Rust 怎么样',
+    '大模型 应用场景',
+    'Go 还是不行',
+  ],
+  news: [
+    'AI news',
+    'Rust news this week',
+    'OpenAI announcement',
+    'breaking: npm outage',
+    'what happened in tech today',
+    'latest React news today',
+    'Apple WWDC headlines',
+    'GitHub press release',
+    'AI 新闻',
+    '本周 Rust 新闻',
+    '今天 科技 新闻',
+    'OpenAI 发布会',
+    '英伟达 最新消息',
+    'AI 快讯',
+    '苹果 宣布',
+    '这周 前端 资讯',
+  ],
+  resource: [
+    'Anthropic MCP official documentation',
+    'Rust official site',
+    'k8s GitHub',
+    'React docs',
+    'Python download',
+    'TypeScript API reference',
+    'SQLite source code',
+    'HTTP/3 RFC',
+    'Vue 官网',
+    'Rust 官方文档',
+    'Python 下载',
+    'Linux 内核 源码',
+    'MNIST 数据集',
+    'Go 标准库 手册',
+    'Kubernetes 中文文档',
+    'Node.js 安装包',
+  ],
+}
+
+const ROWS = INTENTS.flatMap((intent) => TABLE[intent].map((query) => ({ intent, query })))
+
+describe('classifyIntent', () => {
+  it.each(INTENTS)('has at least 15 queries for %s, about half of them Chinese', (intent) => {
+    const queries = TABLE[intent]
+    expect(queries.length).toBeGreaterThanOrEqual(15)
+    expect(queries.filter((q) => /\p{Script=Han}/u.test(q)).length).toBeGreaterThanOrEqual(Math.floor(queries.length / 2))
+  })
+
+  it.each(ROWS)('$query → $intent', ({ intent, query }) => {
+    const result = classifyIntent(query)
+    expect(result.intent).toBe(intent)
+    const strategy = strategyFor(intent)
+    expect(result.mode).toBe(strategy.mode)
+    expect(result.weights).toEqual(strategy.weights)
+  })
+
+  it.each([
+    // [query, winner, loser]: both intents matched, the more specific (or stronger) one won.
+    ['what is the difference between let and const', 'comparison', 'factual'],
+    ['what is the latest version of TypeScript', 'status', 'factual'],
+    ['latest React news today', 'news', 'status'],
+    ['how to use GitHub Actions', 'tutorial', 'resource'],
+    ['Bun vs Deno 最新进展', 'comparison', 'status'],
+    ['how to compare two strings in Java', 'tutorial', 'comparison'],
+    ['什么是 Rust 生态', 'factual', 'exploratory'],
+  ] as const)('tie-break: %s → %s over %s', (query, winner, loser) => {
+    const result = classifyIntent(query)
+    expect(result.intent).toBe(winner)
+    expect(result.signals.some((s) => s.intent === loser)).toBe(true)
+    expect(result.signals[0]?.intent).toBe(winner)
+  })
+
+  it('lists precedence with every intent exactly once', () => {
+    expect([...INTENT_PRECEDENCE].sort()).toEqual([...INTENTS].sort())
+  })
+
+  it('reports what matched, with language', () => {
+    expect(classifyIntent('Rust 异步编程 教程 step by step').signals).toEqual(
+      expect.arrayContaining([
+        { intent: 'tutorial', term: '教程', lang: 'zh' },
+        { intent: 'tutorial', term: 'step by step', lang: 'en' },
+      ]),
+    )
+  })
+
+  it.each([
+    ['Go to the store', 'go to'],
+    ['godocs', 'docs'],
+    ['newsletter templates', 'news'],
+    ['howto', 'how to'],
+    ['canvas', 'vs'],
+  ])('matches English on word boundaries: %s has no "%s" signal', (query, term) => {
+    expect(classifyIntent(query).signals.map((s) => s.term)).not.toContain(term)
+  })
+
+  it.each([
+    ['新闻学 专业', '新闻'],
+    ['我还是不懂', '还是'],
+    ['Rust 怎么样', '怎么'],
+  ])('matches Chinese as terms: %s has no "%s" signal', (query, term) => {
+    expect(classifyIntent(query).signals.map((s) => s.term)).not.toContain(term)
+  })
+
+  it('matches English next to Chinese and full-width forms', () => {
+    expect(classifyIntent('Bun ｖｓ Deno').intent).toBe('comparison')
+    expect(classifyIntent('React教程').intent).toBe('tutorial')
+    expect(classifyIntent('Rust的GitHub').intent).toBe('resource')
+  })
+
+  it('defaults to exploratory with low confidence when nothing matches', () => {
+    expect(classifyIntent('RISC-V')).toMatchObject({ intent: 'exploratory', mode: 'deep', freshness: null, signals: [] })
+    expect(classifyIntent('RISC-V').confidence).toBeLessThan(0.5)
+  })
+
+  it('is more confident for one clear signal than for a contested or weak one', () => {
+    const clear = classifyIntent('Bun vs Deno').confidence
+    const weak = classifyIntent('React docs').confidence
+    const contested = classifyIntent('what is the latest version of TypeScript').confidence
+    expect(clear).toBeGreaterThan(weak)
+    expect(weak).toBeGreaterThan(contested)
+    expect(contested).toBeGreaterThan(classifyIntent('RISC-V').confidence)
+  })
+
+  it.each([
+    ['Rust news today', 'pd'],
+    ['breaking: npm outage', 'pd'],
+    ['今天 科技 新闻', 'pd'],
+    ['AI news', 'pw'],
+    ['本周 Rust 新闻', 'pw'],
+    ['AI news this month', 'pw'],
+    ['latest Deno progress', 'pm'],
+    ['Deno 最新进展', 'pm'],
+    ['Deno progress this week', 'pw'],
+    ['Deno 最近 进展', 'pw'],
+    ['Deno 本月 进展', 'pm'],
+    ['current status of Deno right now', 'pw'],
+    ['current status of Deno today', 'pd'],
+    ['Deno status this year', 'pm'],
+    ['Bun vs Deno today', 'py'],
+    ['what is Deno', null],
+  ] as const)('freshness window: %s → %s', (query, window) => {
+    expect(classifyIntent(query).freshness).toBe(window)
+  })
+
+  it('drops signals below minSignalWeight', () => {
+    expect(classifyIntent('about Rust').intent).toBe('exploratory')
+    expect(classifyIntent('about Rust', { minSignalWeight: 0.5 }).signals).toEqual([])
+    expect(classifyIntent('React docs', { minSignalWeight: 0.7 }).intent).toBe('exploratory')
+  })
+})
+
+describe('strategyFor', () => {
+  it.each([
+    ['factual', 'answer', null, [0.4, 0.1, 0.5]],
+    ['status', 'deep', 'pm', [0.3, 0.5, 0.2]],
+    ['comparison', 'deep', 'py', [0.4, 0.2, 0.4]],
+    ['tutorial', 'answer', 'py', [0.4, 0.1, 0.5]],
+    ['exploratory', 'deep', null, [0.3, 0.2, 0.5]],
+    ['news', 'deep', 'pw', [0.3, 0.6, 0.1]],
+    ['resource', 'fast', null, [0.5, 0.1, 0.4]],
+  ] as const)('%s → %s, %s, %j', (intent, mode, freshness, [keyword, fresh, authority]) => {
+    expect(strategyFor(intent)).toMatchObject({ intent, mode, freshness, weights: { keyword, freshness: fresh, authority } })
+  })
+
+  it('returns a copy the caller may change without affecting later calls', () => {
+    const row = strategyFor('news')
+    row.weights.keyword = 1
+    expect(strategyFor('news').weights.keyword).toBe(0.3)
+  })
+})

@@ -1,0 +1,103 @@
+import { type ProviderErrorKind, isProviderError, requestJson } from '@search-layer/core'
+import { ChatCompletionSchema, LlmVerdictSchema } from './_llm-schema.js'
+import { normalize } from './_matcher.js'
+import { type ClassifyIntentOptions, type IntentClassification, classifyIntent, freshnessFor, strategyFor } from './classify.js'
+
+/** An OpenAI-compatible chat endpoint. `url` is the API base (`https://host/v1`) or the full `/chat/completions` URL. */
+export interface LlmEndpoint {
+  url: string
+  apiKey?: string
+  model: string
+}
+
+export interface ClassifyIntentWithLlmOptions extends ClassifyIntentOptions {
+  /** The model to ask; without it the rules decide alone. */
+  llm?: LlmEndpoint
+  signal?: AbortSignal
+  /** Deadline for the model call (ms). Default 8000. */
+  timeoutMs?: number
+  /** The model is asked only when the rules' confidence is below this. Default 0.65. */
+  minConfidence?: number
+}
+
+/** A classification plus who made it; `llmError` says why the model's answer was not used. */
+export interface LlmIntentClassification extends IntentClassification {
+  source: 'rules' | 'llm'
+  llmError?: ProviderErrorKind
+}
+
+const DEFAULT_LLM_CONFIDENCE = 0.7
+const MAX_QUERY_CHARS = 2000
+
+const SYSTEM_PROMPT = [
+  'You classify web search queries (any language) into exactly one intent:',
+  'factual (a definition or a fact: "what is X"), status (the current state or latest progress of X),',
+  'comparison (X versus Y), tutorial (how to do something), exploratory (broad understanding of a topic),',
+  'news (recent events, time-bound), resource (a specific site, docs, repository or download).',
+  'Reply with only a JSON object: {"intent": "<one of the seven>", "confidence": <number 0..1>}.',
+].join(' ')
+
+function chatUrl(base: string): string {
+  const trimmed = base.replace(/\/+$/, '')
+  return trimmed.endsWith('/chat/completions') ? trimmed : `${trimmed}/chat/completions`
+}
+
+// Models wrap JSON in code fences or prose often enough that the first {...} block is the contract.
+function parseVerdict(content: string | null): ReturnType<typeof LlmVerdictSchema.safeParse> | undefined {
+  if (!content) return undefined
+  const start = content.indexOf('{')
+  const end = content.lastIndexOf('}')
+  if (start < 0 || end <= start) return undefined
+  try {
+    return LlmVerdictSchema.safeParse(JSON.parse(content.slice(start, end + 1)))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Classifies with the rules and, only when they are not confident, asks an OpenAI-compatible model.
+ * Never rejects: any model failure (network, timeout, bad reply) falls back to the rules' answer.
+ */
+export async function classifyIntentWithLlm(query: string, options: ClassifyIntentWithLlmOptions = {}): Promise<LlmIntentClassification> {
+  const rules = classifyIntent(query, options)
+  const { llm, minConfidence = 0.65, timeoutMs = 8000 } = options
+  if (!llm || rules.confidence >= minConfidence || typeof query !== 'string' || query.trim() === '') return { ...rules, source: 'rules' }
+  try {
+    const { data } = await requestJson({
+      service: 'llm',
+      url: chatUrl(llm.url),
+      method: 'POST',
+      headers: { authorization: llm.apiKey ? `Bearer ${llm.apiKey}` : undefined },
+      json: {
+        model: llm.model,
+        temperature: 0,
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: query.slice(0, MAX_QUERY_CHARS) },
+        ],
+      },
+      schema: ChatCompletionSchema,
+      timeoutMs,
+      deadlineAt: Date.now() + timeoutMs,
+      retries: 1,
+      signal: options.signal,
+      secrets: [llm.apiKey],
+    })
+    const verdict = parseVerdict(data.choices[0]?.message.content ?? null)
+    if (!verdict?.success) return { ...rules, source: 'rules', llmError: 'bad_response' }
+    const { intent, confidence } = verdict.data
+    const strategy = strategyFor(intent)
+    return {
+      intent,
+      mode: strategy.mode,
+      freshness: freshnessFor(intent, normalize(query)),
+      weights: strategy.weights,
+      confidence: Math.min(1, Math.max(0, confidence ?? DEFAULT_LLM_CONFIDENCE)),
+      signals: rules.signals,
+      source: 'llm',
+    }
+  } catch (error) {
+    return { ...rules, source: 'rules', llmError: isProviderError(error) ? error.kind : 'network' }
+  }
+}
