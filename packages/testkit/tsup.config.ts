@@ -1,10 +1,19 @@
 import { defineConfig } from 'tsup'
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  target: 'node20',
-  sourcemap: true,
-})
+export default defineConfig([
+  {
+    entry: ['src/index.ts'],
+    format: ['esm'],
+    dts: true,
+    clean: true,
+    target: 'node20',
+    sourcemap: true,
+  },
+  {
+    entry: ['src/bin.ts'],
+    format: ['esm'],
+    target: 'node20',
+    sourcemap: true,
+    banner: { js: '#!/usr/bin/env node' },
+  },
+])

@@ -16,3 +16,5 @@ export type {
   LlmHandler,
   Emulator,
 } from './types.js'
+export { parseEmulatorArgs, runEmulatorCli } from './cli.js'
+export type { EmulatorCliArgs, CliIo } from './cli.js'
