@@ -50,8 +50,10 @@ function search(ctx: RouteContext): Reply {
     return errorReply(400, 'INVALID_REQUEST_BODY', ctx, 'Invalid request body: numResults: Number must be between 1 and 100')
   }
   const type = str(body, 'type') ?? 'auto'
-  if (!['auto', 'neural', 'keyword', 'fast', 'deep'].includes(type)) {
-    return errorReply(400, 'INVALID_REQUEST_BODY', ctx, `Invalid request body: type: Invalid enum value. Expected 'auto' | 'neural' | 'keyword' | 'fast' | 'deep', received '${type}'`)
+  // NOTE(exa): current types per https://exa.ai/docs/search/quickstart; `neural`/`keyword` are still accepted.
+  const TYPES = ['auto', 'fast', 'instant', 'deep-lite', 'deep', 'deep-reasoning', 'neural', 'keyword']
+  if (!TYPES.includes(type)) {
+    return errorReply(400, 'INVALID_REQUEST_BODY', ctx, `Invalid request body: type: Invalid enum value. Expected ${TYPES.map((t) => `'${t}'`).join(' | ')}, received '${type}'`)
   }
   const after = dateField(body, 'startPublishedDate')
   const before = dateField(body, 'endPublishedDate')
