@@ -100,6 +100,7 @@ describe('createBraveProvider against the emulator', () => {
       excludeDomains: ['medium.com'],
     })
     expect(lastRequest().query.q).toBe('react hooks (site:react.dev OR site:github.com) -site:medium.com')
+    expect(res.results.length).toBeGreaterThan(0)
     for (const r of res.results) expect(new URL(r.url).hostname).toMatch(/(^|\.)(react\.dev|github\.com)$/)
   })
 

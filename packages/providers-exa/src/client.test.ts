@@ -96,6 +96,7 @@ describe('createExaProvider against the emulator', () => {
     const body = lastRequest().body
     expect(body).toMatchObject(expected)
     for (const key of absent) expect(body).not.toHaveProperty(key)
+    expect(res.results.length).toBeGreaterThan(0)
     for (const r of res.results) {
       const host = new URL(r.url).hostname
       if (filters.includeDomains) expect(filters.includeDomains.some((d) => host === d || host.endsWith(`.${d}`))).toBe(true)
@@ -118,6 +119,12 @@ describe('createExaProvider against the emulator', () => {
     })
     await createExaProvider({ env: emu.env, contents: 'text' }).search({ query: 'x y' }, { now })
     expect(lastRequest().body).toMatchObject({ contents: { text: { maxCharacters: 1000 } } })
+  })
+
+  it.each(['auto', 'fast', 'instant', 'neural', 'keyword', 'deep-lite', 'deep', 'deep-reasoning'] as const)('sends type %s and gets results', async (type) => {
+    const res = await createExaProvider({ env: emu.env, type }).search({ query: 'vector databases compared' }, { now })
+    expect(lastRequest().body).toMatchObject({ type })
+    expect(res.results.length).toBeGreaterThan(0)
   })
 
   it('reads the key at call time and reports config when none is set', async () => {
