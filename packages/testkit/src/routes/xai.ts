@@ -68,9 +68,11 @@ function responses(ctx: RouteContext): Reply {
   if (!text) return errorReply(422, 'Failed to deserialize the JSON body into the target type: input: invalid type.')
   const tools = Array.isArray(field(body, 'tools')) ? (field(body, 'tools') as unknown[]) : []
   const webTool = tools.find((t) => str(t, 'type') === 'web_search')
+  // NOTE(grok): xAI takes `allowed_domains` / `excluded_domains` directly on the tool (max 5 each), unlike
+  // OpenAI's nested `filters`; the nested form is still read for OpenAI-shaped clients.
   const filters = field(webTool, 'filters')
-  const allowed = strList(field(filters, 'allowed_domains'))
-  const excluded = strList(field(filters, 'excluded_domains'))
+  const allowed = strList(field(webTool, 'allowed_domains')) ?? strList(field(filters, 'allowed_domains'))
+  const excluded = strList(field(webTool, 'excluded_domains')) ?? strList(field(filters, 'excluded_domains'))
   if (allowed?.length && excluded?.length) return errorReply(400, 'Only one of allowed_domains and excluded_domains can be set.')
   const query = searchQuery(text)
   const id = digest(`grok-responses\u0000${ctx.rawBody.toString('utf8')}`, 32)
@@ -210,7 +212,9 @@ export function xaiRoutes(key: () => string): ServiceRoutes {
       if (ctx.path === '/v1/chat/completions') return chat(ctx)
       return errorReply(404, `No route for ${ctx.method} ${ctx.path}.`)
     },
-    error(status) {
+    error(status, code) {
+      // NOTE(grok): xAI answers 429 both for request-rate limits and for exhausted credits / spending limit.
+      if (status === 429 && code === 'rate_limited') return errorReply(429, 'Too many requests. Please slow down and retry later.')
       return errorReply(status)
     },
   }
