@@ -1,0 +1,107 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { freshnessScore, parseDate } from './index.js'
+
+const now = new Date('2026-03-15T12:00:00.000Z')
+
+describe('parseDate', () => {
+  it.each([
+    ['Exa ISO with milliseconds', '2025-11-02T08:15:30.123Z', '2025-11-02T08:15:30.123Z'],
+    ['ISO without milliseconds', '2025-11-02T08:15:30Z', '2025-11-02T08:15:30.000Z'],
+    ['ISO with an offset', '2025-11-02T08:15:30+02:00', '2025-11-02T06:15:30.000Z'],
+    ['ISO with a compact offset', '2025-11-02T08:15:30.5+0000', '2025-11-02T08:15:30.500Z'],
+    ['Brave page_age without a zone, read as UTC', '2025-11-02T08:15:30', '2025-11-02T08:15:30.000Z'],
+    ['ISO with a space and no zone', '2025-11-02 08:15', '2025-11-02T08:15:00.000Z'],
+    ['YYYY-MM-DD', '2025-11-02', '2025-11-02T00:00:00.000Z'],
+    ['YYYY/MM/DD', '2025/11/2', '2025-11-02T00:00:00.000Z'],
+    ['Chinese date', '2025年11月2日', '2025-11-02T00:00:00.000Z'],
+    ['RFC 2822 (Tavily)', 'Sun, 02 Nov 2025 08:15:30 GMT', '2025-11-02T08:15:30.000Z'],
+    ['RFC 2822 with an offset', 'Sun, 02 Nov 2025 08:15:30 +0100', '2025-11-02T07:15:30.000Z'],
+    ['a month name without a zone, read as UTC', 'November 2, 2025', '2025-11-02T00:00:00.000Z'],
+    ['3 days ago', '3 days ago', '2026-03-12T12:00:00.000Z'],
+    ['an hour ago', 'an hour ago', '2026-03-15T11:00:00.000Z'],
+    ['2 weeks ago', '2 weeks ago', '2026-03-01T12:00:00.000Z'],
+    ['5d ago', '5d ago', '2026-03-10T12:00:00.000Z'],
+    ['yesterday', 'Yesterday', '2026-03-14T12:00:00.000Z'],
+    ['3天前', '3天前', '2026-03-12T12:00:00.000Z'],
+    ['2小时前', '2小时前', '2026-03-15T10:00:00.000Z'],
+    ['Unix seconds', 1_700_000_000, '2023-11-14T22:13:20.000Z'],
+    ['Unix milliseconds as text', '1700000000000', '2023-11-14T22:13:20.000Z'],
+  ])('reads %s', (_name, input, expected) => {
+    expect(parseDate(input, { now })).toBe(expected)
+  })
+
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['empty', ''],
+    ['garbage', 'last Tuesday-ish'],
+    ['a non-calendar date', '2025-02-30'],
+    ['a month 13', '2025-13-01'],
+    ['an object', { date: '2025-01-01' }],
+    ['NaN', Number.NaN],
+    ['an absurd year', '0001-01-01'],
+    ['an unknown unit', '3 fortnights ago'],
+  ])('returns null for %s', (_name, input) => {
+    expect(parseDate(input, { now })).toBeNull()
+  })
+
+  it('never throws and returns ISO or null for any input', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.date()), (value) => {
+        const out = parseDate(value, { now })
+        expect(out === null || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(out)).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('round-trips its own output', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('1990-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), (d) => {
+        const iso = d.toISOString()
+        expect(parseDate(iso)).toBe(iso)
+      }),
+    )
+  })
+})
+
+describe('freshnessScore', () => {
+  it.each([
+    ['today', '2026-03-15T12:00:00Z', 1],
+    ['one half-life (180 days) old', '2025-09-16T12:00:00Z', 0.5],
+    ['two half-lives old', '2025-03-20T12:00:00Z', 0.25],
+    ['no date', null, 0.5],
+    ['an unparseable date', 'sometime', 0.5],
+    ['a date far in the future (unreliable)', '2027-01-01', 0.5],
+    ['a date a few hours ahead (clock skew)', '2026-03-15T20:00:00Z', 1],
+  ])('scores %s', (_name, date, expected) => {
+    expect(freshnessScore(date, { now })).toBe(expected)
+  })
+
+  it('decays smoothly: never increases with age and stays in [0,1]', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 0, max: 20_000 }), (a, b) => {
+        const [younger, older] = a <= b ? [a, b] : [b, a]
+        const at = (days: number) => freshnessScore(new Date(now.getTime() - days * 86_400_000).toISOString(), { now })
+        expect(at(younger)).toBeGreaterThanOrEqual(at(older))
+        expect(at(older)).toBeGreaterThanOrEqual(0)
+        expect(at(younger)).toBeLessThanOrEqual(1)
+      }),
+    )
+  })
+
+  it('honours a shorter half-life for news', () => {
+    expect(freshnessScore('2026-03-08T12:00:00Z', { now, halfLifeDays: 7 })).toBe(0.5)
+  })
+
+  it('uses a year in the text as a weak fallback', () => {
+    const thisYear = freshnessScore(null, { now, text: 'Deno 2 release notes (2026)' })
+    const old = freshnessScore(null, { now, text: 'Written in 2019, updated 2020' })
+    expect(thisYear).toBeGreaterThan(0.5)
+    expect(thisYear).toBeLessThan(freshnessScore('2026-01-01', { now }))
+    expect(old).toBeLessThan(0.5)
+    expect(old).toBeGreaterThanOrEqual(0.25)
+    expect(freshnessScore(null, { now, text: 'see issue 12345 and year 3000' })).toBe(0.5)
+  })
+})

@@ -1,0 +1,58 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { keywordScore } from './index.js'
+
+describe('keywordScore', () => {
+  it.each([
+    ['all terms present', 'rust async tutorial', 'Async Rust: a tutorial', '', 1],
+    ['case-insensitive', 'RUST', 'rust in production', '', 1],
+    ['"rust" does not match "trust"', 'rust', 'Building trust in teams', 'We trust our rusty tools', 0],
+    ['half the terms', 'rust tokio', 'Rust book', 'chapter one', 0.5],
+    ['terms in the snippet count', 'tokio runtime', 'Guide', 'The tokio runtime explained', 1],
+    ['stopwords are ignored', 'what is the tokio runtime', 'Tokio runtime', '', 1],
+    ['a query of stopwords keeps them', 'what is it', 'What is it?', '', 1],
+    ['Go is kept', 'Go generics', 'Generics in Go 1.18', '', 1],
+    ['Go does not match "good"', 'go', 'A good read', '', 0],
+    ['JS and AI are kept', 'JS AI', 'AI tooling for JS developers', '', 1],
+    ['C# is its own token', 'C# records', 'Records in C# 9', '', 1],
+    ['C# does not match C', 'C#', 'The C programming language', '', 0],
+    ['C++ is its own token', 'c++ modules', 'Modules in C++20', 'C++ modules are here', 1],
+    ['k8s is kept', 'k8s ingress', 'K8s Ingress explained', '', 1],
+    ['node.js matches', 'node.js streams', 'Node.js Streams', '', 1],
+    ['a compound matches its parts', 'gpt 4o', 'GPT-4o system card', '', 1],
+    ['plurals fold', 'tutorial', 'Rust tutorials', '', 1],
+    ['CJK 异步 and 教程 count', 'Rust 异步编程教程', 'Rust 异步编程入门教程', '', 1],
+    ['CJK 进展 counts', 'Deno 最新进展', 'Deno 2.0 的最新进展', '', 1],
+    ['CJK terms missing', '异步教程', 'Rust 同步编程', '', 0],
+    ['full-width letters fold (NFKC)', 'rust', 'ＲＵＳＴ 入门', '', 1],
+  ])('%s', (_name, query, title, snippet, expected) => {
+    expect(keywordScore({ title, snippet }, query)).toBe(expected)
+  })
+
+  it('survives null title and snippet', () => {
+    expect(keywordScore({ title: null, snippet: null }, 'rust')).toBe(0)
+    expect(keywordScore({}, 'rust')).toBe(0)
+    expect(keywordScore({ title: 'rust' }, '')).toBe(0)
+  })
+
+  it('counts every sub-query, not only the first', () => {
+    const result = { title: 'Deno 2.0 release notes', snippet: 'What changed in the runtime' }
+    const alone = keywordScore(result, 'deno roadmap status')
+    const withSubs = keywordScore(result, 'deno roadmap status', ['deno blog', 'deno 2.0 release notes'])
+    expect(alone).toBeCloseTo(1 / 3, 3)
+    expect(withSubs).toBeCloseTo((1 / 3 + 1) / 2, 3)
+    expect(keywordScore(result, 'deno roadmap status', ['deno 2.0 release notes', 'deno blog'])).toBe(withSubs)
+  })
+
+  it('is always in [0,1] with 4 decimals and never throws', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.option(fc.string()), fc.option(fc.string()), fc.array(fc.string()), (q, t, s, subs) => {
+        const score = keywordScore({ title: t, snippet: s }, q, subs)
+        expect(score).toBeGreaterThanOrEqual(0)
+        expect(score).toBeLessThanOrEqual(1)
+        expect(Math.round(score * 10_000) / 10_000).toBe(score)
+      }),
+      { numRuns: 1000 },
+    )
+  })
+})
