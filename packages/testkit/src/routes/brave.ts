@@ -35,6 +35,14 @@ const DEFAULT_CODE: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
 }
 
+// https://api-dashboard.search.brave.com/app/documentation/web-search/codes
+const SEARCH_LANGS = new Set(
+  'ar eu bn bg ca zh-hans zh-hant hr cs da nl en en-gb et fi fr gl de gu he hi hu is it jp kn ko lv lt ms ml mr nb pl pt-br pt-pt pa ro ru sr sk sl es sv ta te th tr uk vi'.split(' '),
+)
+const COUNTRIES = new Set(
+  'ALL AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US'.split(' '),
+)
+
 function rateHeaders(remaining: [number, number]): Record<string, string> {
   return {
     'x-ratelimit-limit': '1, 15000',
@@ -128,6 +136,15 @@ function search(ctx: RouteContext): Reply {
   const range = freshnessRange(ctx.query.get('freshness'), ctx.now)
   if (range === null) {
     return validation(ctx, 'freshness', 'value_error', 'Value error, invalid freshness value', ctx.query.get('freshness'))
+  }
+  // NOTE(brave): `search_lang` and `country` are enums; anything else is a 422 VALIDATION.
+  const lang = ctx.query.get('search_lang')
+  if (lang !== null && !SEARCH_LANGS.has(lang)) {
+    return validation(ctx, 'search_lang', 'enum', 'Input should be a supported search language code', lang)
+  }
+  const countryParam = ctx.query.get('country')
+  if (countryParam !== null && !COUNTRIES.has(countryParam.toUpperCase())) {
+    return validation(ctx, 'country', 'enum', 'Input should be a supported country code', countryParam)
   }
   const decorations = ctx.query.get('text_decorations') !== 'false' && ctx.query.get('text_decorations') !== '0'
   const extra = ctx.query.get('extra_snippets') === 'true' || ctx.query.get('extra_snippets') === '1'
