@@ -93,6 +93,23 @@ describe('createBraveProvider against the emulator', () => {
     expect(lastRequest().query).not.toHaveProperty('country')
   })
 
+  it.each([
+    ['ja', 'jp', 'jp', 'JP'],
+    ['zh-CN', 'zh-hans', 'cn', 'CN'],
+    ['zh-Hant-TW', 'zh-hant', 'tw', 'TW'],
+    ['pt-BR', 'pt-br', 'br', 'BR'],
+    ['pt', 'pt-pt', 'pt', 'PT'],
+    ['en-GB', 'en-gb', 'uk', 'GB'],
+    ['no', 'nb', 'no', 'NO'],
+    ['tlh', undefined, 'ng', undefined],
+  ])('language %s → search_lang %s, country %s → %s, accepted by Brave', async (language, searchLang, country, braveCountry) => {
+    const res = await createBraveProvider({ env: emu.env, retries: 0 }).search({ query: 'open source search', language, country })
+    const sent = lastRequest().query
+    expect(sent.search_lang).toBe(searchLang)
+    expect(sent.country).toBe(braveCountry)
+    expect(res.results.length).toBeGreaterThan(0)
+  })
+
   it('sends domain filters as site: operators and enforces them on the results', async () => {
     const res = await createBraveProvider({ env: emu.env }).search({
       query: 'react hooks',
