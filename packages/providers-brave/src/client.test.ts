@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderErrorKind, isProviderError } from '@search-layer/core'
+import { type ProviderErrorKind, ProviderResponseSchema, isProviderError } from '@search-layer/core'
 import { startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createBraveProvider } from './client.js'
@@ -64,6 +64,7 @@ describe('createBraveProvider against the emulator', () => {
       if (i > 0) expect(r.rank).toBeGreaterThan(res.results[i - 1]!.rank)
     })
     expect(res.cost).toEqual({ usd: 0.005, credits: 1, basis: 'estimated' })
+    expect(ProviderResponseSchema.parse(res)).toMatchObject({ dropped: 0 })
     expect(res.rateLimit).toMatchObject({ limit: 1, quotaLimit: 15000, resetMs: 1000 })
     expect(res.rateLimit?.quotaRemaining).toEqual(expect.any(Number))
   })

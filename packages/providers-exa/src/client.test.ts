@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderError, type ProviderErrorKind, isProviderError } from '@search-layer/core'
+import { type ProviderError, type ProviderErrorKind, ProviderResponseSchema, isProviderError } from '@search-layer/core'
 import { startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createExaProvider } from './client.js'
@@ -70,6 +70,7 @@ describe('createExaProvider against the emulator', () => {
       if (i > 0) expect(r.rank).toBeGreaterThan(res.results[i - 1]!.rank)
     })
     expect(res.cost).toEqual({ usd: expect.any(Number), basis: 'reported' })
+    expect(ProviderResponseSchema.parse(res)).toMatchObject({ dropped: 0 })
     expect(res.cost?.usd).toBeGreaterThan(0)
   })
 
