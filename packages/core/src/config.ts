@@ -14,8 +14,8 @@ export const DEFAULT_BASE_URLS = {
   github: 'https://api.github.com',
 } as const
 
-/** A current xAI model that supports server-side web search. */
-export const DEFAULT_GROK_MODEL = 'grok-4-fast'
+/** A current xAI model that supports server-side web search (grok-4-fast was retired on 2026-05-15). */
+export const DEFAULT_GROK_MODEL = 'grok-4.3'
 
 const entryObject = z.looseObject({
   apiKey: z.string().optional(),

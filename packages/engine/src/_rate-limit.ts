@@ -1,0 +1,88 @@
+import { ProviderError } from '@search-layer/core'
+
+export interface RateLimit {
+  /** Sustained requests per second. */
+  perSecond: number
+  /** Requests allowed at once after an idle period. */
+  burst: number
+  /** Most calls in flight at the same time. */
+  maxConcurrent: number
+}
+
+/**
+ * A token bucket plus a concurrency cap. Callers wait in FIFO order instead of failing;
+ * a caller whose wait would pass its deadline is refused with a `timeout` error.
+ */
+export class RateLimiter {
+  private tokens: number
+  private lastRefill: number
+  private active = 0
+  private readonly waiters: { resolve: () => void; reject: (e: Error) => void; deadlineAt?: number; timer?: NodeJS.Timeout }[] = []
+  private pumpTimer: NodeJS.Timeout | undefined
+
+  constructor(
+    readonly provider: string,
+    private readonly limit: RateLimit,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.tokens = limit.burst
+    this.lastRefill = now()
+  }
+
+  /** Waits for a slot; call the returned function when the call has finished. */
+  async acquire(options: { deadlineAt?: number; signal?: AbortSignal } = {}): Promise<() => void> {
+    if (this.waiters.length === 0 && this.tryTake()) return this.releaser()
+    await new Promise<void>((resolve, reject) => {
+      const waiter: (typeof this.waiters)[number] = { resolve, reject, deadlineAt: options.deadlineAt }
+      const refuse = () => {
+        const i = this.waiters.indexOf(waiter)
+        if (i >= 0) this.waiters.splice(i, 1)
+        reject(new ProviderError(`${this.provider} call not started: its rate limit queue outlasted the deadline`, { kind: 'timeout', provider: this.provider, retryable: false }))
+      }
+      if (options.deadlineAt !== undefined) waiter.timer = setTimeout(refuse, Math.max(0, options.deadlineAt - this.now()))
+      options.signal?.addEventListener('abort', refuse, { once: true })
+      this.waiters.push(waiter)
+      this.schedule()
+    })
+    return this.releaser()
+  }
+
+  private releaser(): () => void {
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.active--
+      this.schedule()
+    }
+  }
+
+  private refill(): void {
+    const t = this.now()
+    this.tokens = Math.min(this.limit.burst, this.tokens + ((t - this.lastRefill) / 1000) * this.limit.perSecond)
+    this.lastRefill = t
+  }
+
+  private tryTake(): boolean {
+    this.refill()
+    if (this.tokens < 1 || this.active >= this.limit.maxConcurrent) return false
+    this.tokens -= 1
+    this.active++
+    return true
+  }
+
+  private schedule(): void {
+    while (this.waiters.length > 0 && this.tryTake()) {
+      const waiter = this.waiters.shift()!
+      if (waiter.timer) clearTimeout(waiter.timer)
+      waiter.resolve()
+    }
+    if (this.waiters.length === 0 || this.pumpTimer || this.active >= this.limit.maxConcurrent) return
+    const waitMs = Math.max(1, Math.ceil(((1 - this.tokens) / this.limit.perSecond) * 1000))
+    this.pumpTimer = setTimeout(() => {
+      this.pumpTimer = undefined
+      this.schedule()
+    }, waitMs)
+    this.pumpTimer.unref?.()
+  }
+}

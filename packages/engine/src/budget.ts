@@ -1,0 +1,67 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { dirname } from 'node:path'
+
+/** Counts provider calls per calendar month; memory, a file, or a shared store such as Redis. */
+export interface UsageStore {
+  /** Adds `by` calls and returns the new total for that provider and month. */
+  increment(provider: string, month: string, by: number): Promise<number>
+  get(provider: string, month: string): Promise<number>
+}
+
+/** `2026-11`, the budget period a date falls in (UTC). */
+export function monthOf(date: Date): string {
+  return date.toISOString().slice(0, 7)
+}
+
+/** Usage counted in memory (one process). */
+export function createMemoryUsageStore(): UsageStore {
+  const counts = new Map<string, number>()
+  return {
+    async increment(provider, month, by) {
+      const key = `${provider}:${month}`
+      const next = (counts.get(key) ?? 0) + by
+      counts.set(key, next)
+      return next
+    },
+    async get(provider, month) {
+      return counts.get(`${provider}:${month}`) ?? 0
+    },
+  }
+}
+
+/**
+ * Usage counted in a JSON file (`{"2026-11": {"brave": 120}}`), so monthly budgets hold across CLI runs.
+ * Writes are serialised within the process and atomic on disk.
+ */
+export function createFileUsageStore({ file }: { file: string }): UsageStore {
+  let chain: Promise<unknown> = Promise.resolve()
+  const read = async (): Promise<Record<string, Record<string, number>>> => {
+    try {
+      const data = JSON.parse(await readFile(file, 'utf8')) as unknown
+      return data && typeof data === 'object' ? (data as Record<string, Record<string, number>>) : {}
+    } catch {
+      return {}
+    }
+  }
+  return {
+    increment(provider, month, by) {
+      const next = chain.then(async () => {
+        const data = await read()
+        const bucket = data[month] ?? {}
+        data[month] = bucket
+        bucket[provider] = (bucket[provider] ?? 0) + by
+        await mkdir(dirname(file), { recursive: true })
+        const temp = `${file}.${randomUUID()}.tmp`
+        await writeFile(temp, JSON.stringify(data, null, 2))
+        await rename(temp, file)
+        return bucket[provider]!
+      })
+      chain = next.catch(() => undefined)
+      return next
+    },
+    async get(provider, month) {
+      return (await read())[month]?.[provider] ?? 0
+    },
+  }
+}

@@ -1,0 +1,60 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createFileUsageStore, monthOf } from './budget.js'
+import { createFileCache, createMemoryCache, defaultCacheDir } from './cache.js'
+
+describe.each([
+  ['memory', () => createMemoryCache({ maxEntries: 10 })],
+  ['file', () => createFileCache({ dir: mkdtempSync(join(tmpdir(), 'sl-cache-')) })],
+])('%s cache', (_name, make) => {
+  it('stores, expires and deletes', async () => {
+    const cache = make()
+    await cache.set('k', { a: 1 }, 60_000)
+    expect(await cache.get('k')).toEqual({ a: 1 })
+    await cache.set('short', 1, 1)
+    await new Promise((r) => setTimeout(r, 10))
+    expect(await cache.get('short')).toBeUndefined()
+    await cache.delete('k')
+    expect(await cache.get('k')).toBeUndefined()
+  })
+})
+
+describe('file cache', () => {
+  it('survives concurrent writers and leaves no temp files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-cache-'))
+    const cache = createFileCache({ dir })
+    await Promise.all(Array.from({ length: 20 }, (_, i) => cache.set('same', { i }, 60_000)))
+    expect(await cache.get('same')).toMatchObject({ i: expect.any(Number) })
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([])
+  })
+
+  it('an unwritable directory is a miss, not a crash', async () => {
+    // A directory path that runs through a regular file can never be created (ENOTDIR).
+    const file = join(mkdtempSync(join(tmpdir(), 'sl-cache-')), 'plain-file')
+    writeFileSync(file, 'x')
+    const cache = createFileCache({ dir: join(file, 'cache') })
+    await cache.set('k', 1, 1000)
+    expect(await cache.get('k')).toBeUndefined()
+  })
+
+  it('defaults to SEARCH_LAYER_CACHE_DIR, else XDG, else ~/.cache', () => {
+    expect(defaultCacheDir({ SEARCH_LAYER_CACHE_DIR: '/x' })).toBe('/x')
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/search-layer')
+    expect(defaultCacheDir({ HOME: '/home/me' })).toBe('/home/me/.cache/search-layer')
+  })
+})
+
+describe('file usage store', () => {
+  it('counts per provider and month across instances', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sl-usage-')), 'usage.json')
+    const a = createFileUsageStore({ file })
+    await Promise.all([a.increment('brave', '2026-11', 1), a.increment('brave', '2026-11', 2), a.increment('exa', '2026-11', 1)])
+    const b = createFileUsageStore({ file })
+    expect(await b.get('brave', '2026-11')).toBe(3)
+    expect(await b.get('exa', '2026-11')).toBe(1)
+    expect(await b.get('brave', '2026-12')).toBe(0)
+    expect(monthOf(new Date('2026-11-30T23:59:59Z'))).toBe('2026-11')
+  })
+})

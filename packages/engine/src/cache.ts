@@ -1,0 +1,68 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import type { Env } from '@search-layer/core'
+import { LRUCache } from 'lru-cache'
+
+/** Where cached search responses live: memory, disk, or a shared store such as Redis. */
+export interface CacheStore {
+  get(key: string): Promise<unknown | undefined>
+  set(key: string, value: unknown, ttlMs: number): Promise<void>
+  delete(key: string): Promise<void>
+}
+
+/** An in-process LRU (lru-cache) with per-entry TTL. */
+export function createMemoryCache({ maxEntries = 500 }: { maxEntries?: number } = {}): CacheStore {
+  const lru = new LRUCache<string, { value: unknown }>({ max: maxEntries, ttlAutopurge: false })
+  return {
+    async get(key) {
+      return lru.get(key)?.value
+    },
+    async set(key, value, ttlMs) {
+      lru.set(key, { value }, { ttl: ttlMs })
+    },
+    async delete(key) {
+      lru.delete(key)
+    },
+  }
+}
+
+/** The user cache directory: `SEARCH_LAYER_CACHE_DIR`, else `$XDG_CACHE_HOME/search-layer`, else `~/.cache/search-layer`. */
+export function defaultCacheDir(env: Env = process.env): string {
+  if (env.SEARCH_LAYER_CACHE_DIR) return env.SEARCH_LAYER_CACHE_DIR
+  return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), '.cache'), 'search-layer')
+}
+
+/**
+ * A disk cache for one-shot processes (the CLI): one JSON file per key, written atomically
+ * (temp file + rename) so concurrent commands never read half a file. Unreadable entries are misses.
+ */
+export function createFileCache({ dir }: { dir: string }): CacheStore {
+  const pathFor = (key: string) => join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.json`)
+  return {
+    async get(key) {
+      try {
+        const entry = JSON.parse(await readFile(pathFor(key), 'utf8')) as { key: string; expiresAt: number; value: unknown }
+        if (entry.key !== key || entry.expiresAt <= Date.now()) return undefined
+        return entry.value
+      } catch {
+        return undefined
+      }
+    },
+    async set(key, value, ttlMs) {
+      try {
+        await mkdir(dir, { recursive: true })
+        const file = pathFor(key)
+        const temp = `${file}.${randomUUID()}.tmp`
+        await writeFile(temp, JSON.stringify({ key, expiresAt: Date.now() + ttlMs, value }))
+        await rename(temp, file)
+      } catch {
+        // A cache that cannot be written is a slower run, not a failed one.
+      }
+    },
+    async delete(key) {
+      await rm(pathFor(key), { force: true })
+    },
+  }
+}

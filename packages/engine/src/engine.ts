@@ -1,0 +1,470 @@
+import {
+  ConfigError,
+  type Env,
+  type Intent,
+  type Mode,
+  PROVIDER_NAMES,
+  type Provider,
+  ProviderError,
+  type ProviderName,
+  type SearchResult,
+  isProviderError,
+  parseInput,
+} from '@search-layer/core'
+import { expandQuery } from '@search-layer/expand'
+import { type IntentClassification, classifyIntent, strategyFor } from '@search-layer/intent'
+import { createBraveProvider } from '@search-layer/providers-brave'
+import { createExaProvider } from '@search-layer/providers-exa'
+import { createGrokProvider } from '@search-layer/providers-grok'
+import { createTavilyProvider } from '@search-layer/providers-tavily'
+import { merge, rank } from '@search-layer/scoring'
+import { CircuitBreaker, type CircuitOptions, type CircuitState } from './_circuit.js'
+import { KEY_ENV, SOURCE_MATRIX } from './_matrix.js'
+import { type RateLimit, RateLimiter } from './_rate-limit.js'
+import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
+import { type CacheStore, createMemoryCache } from './cache.js'
+import { type ParsedSearchRequest, type SearchRequest, SearchRequestSchema } from './request.js'
+import type { ProviderReport, SearchProgress, SearchResponse, SearchResultOut } from './response.js'
+
+/** Free-tier friendly defaults: Brave's free plan allows 1 request/s. */
+export const DEFAULT_RATE_LIMITS: Record<ProviderName, RateLimit> = {
+  brave: { perSecond: 1, burst: 1, maxConcurrent: 4 },
+  exa: { perSecond: 5, burst: 5, maxConcurrent: 8 },
+  tavily: { perSecond: 2, burst: 5, maxConcurrent: 8 },
+  grok: { perSecond: 1, burst: 4, maxConcurrent: 4 },
+}
+
+/** Cache lifetimes by intent: news goes stale in minutes, evergreen answers last a day. */
+export const CACHE_TTL_MS: Record<Intent | 'none', number> = {
+  news: 10 * 60_000,
+  status: 60 * 60_000,
+  none: 60 * 60_000,
+  factual: 24 * 60 * 60_000,
+  comparison: 24 * 60 * 60_000,
+  tutorial: 24 * 60 * 60_000,
+  exploratory: 24 * 60 * 60_000,
+  resource: 24 * 60 * 60_000,
+}
+/** A response some providers failed to contribute to is kept only briefly. */
+export const PARTIAL_CACHE_TTL_MS = 60_000
+
+export interface SearchLayerOptions {
+  /** Where provider keys are read from (at call time). Default `process.env`. */
+  env?: Env
+  /** Replace the built-in providers (tests, custom providers); keyed by name. */
+  providers?: Partial<Record<ProviderName, Provider>>
+  /** Per-attempt timeout handed to each built-in provider (ms). Default 8000. */
+  providerTimeoutMs?: number
+  /** Retries inside one provider call (the overall deadline still applies). Default 1. */
+  providerRetries?: number
+  /** Per-provider token buckets; `false` turns rate limiting off. */
+  rateLimits?: Partial<Record<ProviderName, Partial<RateLimit>>> | false
+  circuit?: Partial<CircuitOptions>
+  /** Response cache; `false` disables it. Default an in-memory LRU. */
+  cache?: CacheStore | false
+  /** Most provider calls one search may make. Default 24. */
+  maxCallsPerRequest?: number
+  /** Monthly call budgets per provider, counted in `usage`. */
+  monthlyBudgets?: Partial<Record<ProviderName, number>>
+  usage?: UsageStore
+  /** The clock (epoch ms), for tests. */
+  now?: () => number
+}
+
+export interface SearchCallOptions {
+  signal?: AbortSignal
+  onProgress?: (event: SearchProgress) => void
+}
+
+/** Provider health for status pages and agents. */
+export interface ProviderStatus {
+  name: ProviderName
+  configured: boolean
+  circuit: CircuitState
+  budget?: { month: string; used: number; limit: number }
+}
+
+export interface SearchLayer {
+  /** Runs one search. Throws `InputError` for a bad request and `ConfigError` when no provider can be used. */
+  search(request: SearchRequest, options?: SearchCallOptions): Promise<SearchResponse>
+  /** Which providers are configured, resting or over budget. */
+  status(): Promise<ProviderStatus[]>
+}
+
+interface CallOutcome {
+  provider: ProviderName
+  query: string
+  results?: SearchResult[]
+  answer?: string
+  error?: ProviderError
+  ms: number
+  cost?: { usd?: number; credits?: number }
+}
+
+const toProviderError = (provider: ProviderName, error: unknown): ProviderError =>
+  isProviderError(error)
+    ? error
+    : new ProviderError(`${provider} failed unexpectedly: ${(error as Error)?.message ?? String(error)}`, { kind: 'bad_response', provider, cause: error })
+
+/**
+ * Creates the search layer: classify → expand → parallel provider calls → merge → score,
+ * with a cache, single-flight, rate limits, circuit breakers, budgets and one overall deadline.
+ */
+export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer {
+  const env = options.env ?? process.env
+  const now = options.now ?? Date.now
+  const cache = options.cache === false ? undefined : (options.cache ?? createMemoryCache())
+  const usage = options.usage ?? createMemoryUsageStore()
+  const maxCalls = options.maxCallsPerRequest ?? 24
+  const circuitOptions: CircuitOptions = { failureThreshold: 3, cooldownMs: 30_000, maxCooldownMs: 5 * 60_000, ...options.circuit }
+  const circuits = new Map(PROVIDER_NAMES.map((name) => [name, new CircuitBreaker(circuitOptions, now)]))
+  const limiters = new Map<ProviderName, RateLimiter>()
+  if (options.rateLimits !== false) {
+    for (const name of PROVIDER_NAMES) limiters.set(name, new RateLimiter(name, { ...DEFAULT_RATE_LIMITS[name], ...options.rateLimits?.[name] }, now))
+  }
+  const inflight = new Map<string, Promise<SearchResponse>>()
+
+  const common = { env, timeoutMs: options.providerTimeoutMs ?? 8000, retries: options.providerRetries ?? 1 }
+  const builtIn: Record<ProviderName, Provider> = {
+    brave: createBraveProvider(common),
+    exa: createExaProvider(common),
+    tavily: createTavilyProvider(common),
+    grok: createGrokProvider(common),
+  }
+  const tavilyWithAnswer = createTavilyProvider({ ...common, includeAnswer: true })
+  const providerFor = (name: ProviderName, mode: Mode): Provider =>
+    options.providers?.[name] ?? (name === 'tavily' && mode === 'answer' ? tavilyWithAnswer : builtIn[name])
+
+  async function status(): Promise<ProviderStatus[]> {
+    const month = monthOf(new Date(now()))
+    return Promise.all(
+      PROVIDER_NAMES.map(async (name) => {
+        const limit = options.monthlyBudgets?.[name]
+        return {
+          name,
+          configured: providerFor(name, 'deep').isConfigured(env),
+          circuit: circuits.get(name)!.state(),
+          ...(limit !== undefined && { budget: { month, used: await usage.get(name, month), limit } }),
+        }
+      }),
+    )
+  }
+
+  async function search(request: SearchRequest, callOptions: SearchCallOptions = {}): Promise<SearchResponse> {
+    const started = now()
+    const req = parseInput(SearchRequestSchema, request, 'search request')
+    const key = cacheKey(req)
+    if (req.cache && cache) {
+      const hit = (await cache.get(key)) as SearchResponse | undefined
+      if (hit) return { ...hit, cached: true, timing: { total_ms: now() - started } }
+    }
+    let shared = inflight.get(key)
+    if (!shared) {
+      shared = run(req, callOptions.onProgress).finally(() => inflight.delete(key))
+      inflight.set(key, shared)
+    }
+    const response = await raceSignal(shared, callOptions.signal)
+    if (req.cache && cache && !response.cached) {
+      const allFailed = Object.values(response.providers).every((p) => p.status !== 'ok')
+      if (!allFailed) {
+        const ttl = response.partial ? PARTIAL_CACHE_TTL_MS : CACHE_TTL_MS[response.intent ?? 'none']
+        await cache.set(key, response, ttl)
+      }
+    }
+    return response
+  }
+
+  async function run(req: ParsedSearchRequest, onProgress?: (event: SearchProgress) => void): Promise<SearchResponse> {
+    const started = now()
+    const deadlineAt = started + req.deadlineMs
+    const emit = (event: SearchProgress) => {
+      try {
+        onProgress?.(event)
+      } catch {
+        // A broken progress listener must not break the search.
+      }
+    }
+    const warnings: string[] = []
+    const baseQuery = req.query ?? req.queries![0]!
+
+    // 1. Intent and strategy. Explicit mode without intent keeps the original skill's v1 behaviour: no scoring.
+    const intentSetting = req.intent ?? (req.mode ? 'none' : 'auto')
+    let classification: IntentClassification | null = null
+    if (intentSetting === 'auto') classification = classifyIntent(baseQuery)
+    else if (intentSetting !== 'none') {
+      const row = strategyFor(intentSetting)
+      classification = { intent: row.intent, mode: row.mode, freshness: row.freshness, weights: row.weights, confidence: 1, signals: [] }
+    }
+    const intent = classification?.intent ?? null
+    const mode: Mode = req.mode ?? classification?.mode ?? 'deep'
+    const freshness = req.freshness ?? classification?.freshness ?? null
+
+    // 2. Sub-queries.
+    let queries: string[]
+    if (req.queries) queries = [...new Set(req.queries)]
+    else if (classification) {
+      queries = expandQuery(baseQuery, classification, { maxQueries: req.maxQueries, now: () => new Date(now()) }).queries.map((q) => q.query)
+    } else queries = [baseQuery]
+
+    // 3. Who takes part.
+    const reports = Object.fromEntries(
+      PROVIDER_NAMES.map((name) => [name, { status: 'skipped', results: 0, ms: 0, calls: 0, reason: `not used in ${mode} mode` } as ProviderReport]),
+    ) as Record<ProviderName, ProviderReport>
+    const matrix = SOURCE_MATRIX[mode]
+    const allowed = (name: ProviderName) => !req.sources || req.sources.includes(name)
+    const primary = req.sources ? req.sources : matrix.primary
+    const fallbacksOf = (name: ProviderName) => (matrix.fallbacks[name] ?? []).filter(allowed)
+    const month = monthOf(new Date(started))
+
+    const unavailable = async (name: ProviderName): Promise<string | undefined> => {
+      if (!providerFor(name, mode).isConfigured(env)) return `not configured: set ${KEY_ENV[name]}`
+      const circuit = circuits.get(name)!.state()
+      if (circuit.open) {
+        const seconds = Math.ceil(((circuit.until ?? now()) - now()) / 1000)
+        return `cooling down for ${seconds}s after repeated failures (last: ${circuit.lastError?.kind ?? 'unknown'})`
+      }
+      const limit = options.monthlyBudgets?.[name]
+      if (limit !== undefined && (await usage.get(name, month)) >= limit) return `monthly budget of ${limit} calls used up (raise monthlyBudgets.${name})`
+      return undefined
+    }
+
+    const active = new Map<ProviderName, ProviderName | undefined>() // provider → who it stands in for
+    const tried = new Set<ProviderName>()
+    const activate = async (name: ProviderName, standIn?: ProviderName): Promise<boolean> => {
+      if (tried.has(name)) return active.has(name)
+      tried.add(name)
+      const reason = await unavailable(name)
+      if (reason) {
+        reports[name] = { status: 'skipped', results: 0, ms: 0, calls: 0, reason, ...(standIn && { fallback_for: standIn }) }
+        emit({ type: 'skipped', provider: name, reason })
+        for (const next of fallbacksOf(name)) if (await activate(next, name)) break
+        return false
+      }
+      active.set(name, standIn)
+      reports[name] = { status: 'ok', results: 0, ms: 0, calls: 0, ...(standIn && { fallback_for: standIn }) }
+      return true
+    }
+    for (const name of primary) await activate(name)
+    if (active.size === 0) {
+      const configured = PROVIDER_NAMES.filter((n) => providerFor(n, mode).isConfigured(env))
+      if (configured.length === 0) {
+        throw new ConfigError(
+          `no search provider is configured: set at least one of ${PROVIDER_NAMES.map((n) => KEY_ENV[n]).join(', ')} (or add keys to ~/.config/search-layer/config.json)`,
+        )
+      }
+    }
+
+    // Budget monthly usage warnings before spending.
+    for (const name of active.keys()) {
+      const limit = options.monthlyBudgets?.[name]
+      if (limit === undefined) continue
+      const used = await usage.get(name, month)
+      const share = (used + queries.length) / limit
+      if (share >= 0.9) warnings.push(`${name}: ${used} of ${limit} monthly calls used (≥90%)`)
+      else if (share >= 0.75) warnings.push(`${name}: ${used} of ${limit} monthly calls used (≥75%)`)
+    }
+
+    // Cap calls per request: drop trailing sub-queries first (they are the least important).
+    const maxQueries = Math.max(1, Math.floor(maxCalls / Math.max(1, active.size)))
+    if (queries.length > maxQueries) {
+      warnings.push(`only the first ${maxQueries} of ${queries.length} queries were run (maxCallsPerRequest ${maxCalls})`)
+      queries = queries.slice(0, maxQueries)
+    }
+
+    // 4. Fan out: every (query × provider) call starts now, limited only by each provider's own rate limit.
+    const controller = new AbortController()
+    const outcomes: CallOutcome[] = []
+    let pending = 0
+    let finish: () => void = () => {}
+    const allDone = new Promise<void>((resolve) => {
+      finish = resolve
+    })
+    const launched = new Set<string>()
+    let callsMade = 0
+
+    const launch = (name: ProviderName, query: string) => {
+      const id = `${name}\u0000${query}`
+      if (launched.has(id)) return
+      if (callsMade >= maxCalls) {
+        warnings.push(`${name} was not asked "${query}": maxCallsPerRequest ${maxCalls} reached`)
+        return
+      }
+      launched.add(id)
+      callsMade++
+      pending++
+      void callProvider(name, query).finally(() => {
+        if (--pending === 0) finish()
+      })
+    }
+
+    const callProvider = async (name: ProviderName, query: string): Promise<void> => {
+      const t0 = now()
+      emit({ type: 'started', provider: name, query })
+      let release: (() => void) | undefined
+      try {
+        release = await limiters.get(name)?.acquire({ deadlineAt, signal: controller.signal })
+        if (options.monthlyBudgets?.[name] !== undefined) await usage.increment(name, month, 1)
+        const response = await providerFor(name, mode).search(
+          {
+            query,
+            num: req.num,
+            ...(freshness && { freshness }),
+            ...(req.includeDomains && { includeDomains: req.includeDomains }),
+            ...(req.excludeDomains && { excludeDomains: req.excludeDomains }),
+          },
+          { signal: controller.signal, deadlineAt, env, now: () => new Date(now()) },
+        )
+        const ms = now() - t0
+        circuits.get(name)!.success()
+        outcomes.push({
+          provider: name,
+          query,
+          results: response.results,
+          ms,
+          ...(response.answer && { answer: response.answer }),
+          ...(response.cost && { cost: { usd: response.cost.usd, credits: response.cost.credits } }),
+        })
+        emit({ type: 'done', provider: name, query, results: response.results.length, ms })
+      } catch (caught) {
+        const error = toProviderError(name, caught)
+        const ms = now() - t0
+        if (!controller.signal.aborted) circuits.get(name)!.failure(error)
+        outcomes.push({ provider: name, query, error, ms })
+        emit({ type: 'failed', provider: name, query, kind: error.kind, message: error.message, ms })
+        // The mode's stand-in takes over this query (and is activated for later ones).
+        if (!controller.signal.aborted) {
+          for (const next of fallbacksOf(name)) {
+            if (active.has(next) && active.get(next) === undefined) break // already a primary: it has this query
+            if (await activate(next, name)) {
+              launch(next, query)
+              break
+            }
+          }
+        }
+      } finally {
+        release?.()
+      }
+    }
+
+    for (const name of [...active.keys()]) for (const query of queries) launch(name, query)
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - now()))
+    })
+    const ended = pending === 0 ? 'done' : await Promise.race([allDone.then(() => 'done' as const), deadline])
+    clearTimeout(timer)
+    if (ended === 'deadline') controller.abort(new Error('search deadline reached'))
+
+    // 5. Reports per provider.
+    for (const name of active.keys()) {
+      const mine = outcomes.filter((o) => o.provider === name)
+      const okCalls = mine.filter((o) => o.results)
+      const failed = mine.filter((o) => o.error)
+      const unanswered = [...launched].filter((id) => id.startsWith(`${name}\u0000`)).length - mine.length
+      const report = reports[name]
+      report.calls = mine.length + unanswered
+      report.results = okCalls.reduce((n, o) => n + o.results!.length, 0)
+      report.ms = mine.length ? Math.max(...mine.map((o) => o.ms)) : now() - started
+      const usd = okCalls.reduce((n, o) => n + (o.cost?.usd ?? 0), 0)
+      const credits = okCalls.reduce((n, o) => n + (o.cost?.credits ?? 0), 0)
+      if (usd || credits) report.cost = { ...(usd && { usd: Math.round(usd * 1e6) / 1e6 }), ...(credits && { credits }) }
+      if (okCalls.length === 0) {
+        report.status = 'error'
+        const last = failed.at(-1)?.error
+        report.error = last
+          ? { kind: last.kind, message: last.message }
+          : { kind: 'timeout', message: `${name} did not answer before the ${req.deadlineMs} ms deadline` }
+      } else if (failed.length || unanswered) {
+        const last = failed.at(-1)?.error
+        report.error = last ? { kind: last.kind, message: `${failed.length} of ${report.calls} calls failed: ${last.message}` } : { kind: 'timeout', message: `${unanswered} of ${report.calls} calls did not answer before the deadline` }
+      }
+    }
+
+    // 6. Merge, dedupe, score.
+    const batches = outcomes.filter((o) => o.results).map((o) => ({ query: o.query, provider: o.provider, results: o.results! }))
+    const merged = merge(batches, { now: new Date(now()), queries })
+    const ranked = rank(merged, {
+      query: baseQuery,
+      subQueries: queries,
+      weights: classification ? classification.weights : null,
+      domainBoost: req.domainBoost,
+      now: new Date(now()),
+      explain: req.explain,
+    })
+    const results: SearchResultOut[] = ranked.map((r) => ({
+      title: r.title,
+      url: r.url,
+      snippet: r.snippet,
+      published_date: r.publishedAt,
+      source: r.source,
+      sources: r.sources,
+      ...(r.score !== undefined && { score: r.score }),
+      ...(req.explain && r.explain && { explain: { ...r.explain } }),
+    }))
+    const answerFrom = (['tavily', 'grok'] as const).map((p) => outcomes.find((o) => o.provider === p && o.answer)).find(Boolean)
+    const partial = [...active.keys()].some((name) => reports[name].error !== undefined)
+
+    return {
+      query: baseQuery,
+      mode,
+      intent,
+      intent_source: intentSetting === 'auto' ? 'auto' : intentSetting === 'none' ? 'none' : 'explicit',
+      ...(classification && intentSetting === 'auto' && { confidence: classification.confidence, signals: classification.signals }),
+      queries,
+      count: results.length,
+      results,
+      ...(answerFrom?.answer && { answer: answerFrom.answer, answer_source: answerFrom.provider }),
+      freshness_filter: freshness,
+      providers: reports,
+      partial,
+      cached: false,
+      warnings: [...new Set(warnings)],
+      timing: { total_ms: now() - started },
+    }
+  }
+
+  return { search, status }
+}
+
+function normaliseQuery(q: string): string {
+  return q.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
+/** The cache and single-flight key: everything that changes the answer, normalised. */
+export function cacheKey(req: ParsedSearchRequest): string {
+  const sorted = (list?: readonly string[]) => (list ? [...list].sort() : undefined)
+  return JSON.stringify({
+    v: 1,
+    q: req.query ? normaliseQuery(req.query) : undefined,
+    qs: req.queries?.map(normaliseQuery),
+    mode: req.mode,
+    intent: req.intent,
+    freshness: req.freshness,
+    num: req.num,
+    boost: sorted(req.domainBoost),
+    inc: sorted(req.includeDomains),
+    exc: sorted(req.excludeDomains),
+    src: sorted(req.sources),
+    maxQueries: req.maxQueries,
+    explain: req.explain,
+  })
+}
+
+function raceSignal<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise
+  if (signal.aborted) return Promise.reject(new ProviderError('search was cancelled', { kind: 'timeout', retryable: false }))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new ProviderError('search was cancelled', { kind: 'timeout', retryable: false }))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(v)
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(e)
+      },
+    )
+  })
+}

@@ -1,0 +1,255 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ConfigError, InputError, type ProviderName } from '@search-layer/core'
+import { canonicalUrl } from '@search-layer/core'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type SearchLayerOptions, type SearchProgress, createSearchLayer, createMemoryUsageStore } from '../src/index.js'
+
+let emu: Emulator
+let home: string
+beforeAll(async () => {
+  emu = await startEmulator()
+  home = mkdtempSync(join(tmpdir(), 'sl-engine-'))
+})
+afterAll(async () => {
+  await emu.close()
+})
+beforeEach(() => emu.reset())
+
+const layer = (overrides: SearchLayerOptions = {}) =>
+  createSearchLayer({ env: { ...emu.env, HOME: home }, cache: false, rateLimits: false, providerRetries: 0, ...overrides })
+
+const searchCalls = () => emu.requests.filter((r) => ['brave', 'exa', 'tavily', 'grok'].includes(r.service))
+
+describe('deep search over all four providers', () => {
+  it('merges, dedupes URL variants, keeps every source tag and scores by intent', async () => {
+    const res = await layer().search({ query: 'rust async runtime tokio', mode: 'deep', intent: 'exploratory', maxQueries: 1 })
+    expect(res.mode).toBe('deep')
+    expect(res.intent).toBe('exploratory')
+    for (const name of ['brave', 'exa', 'tavily', 'grok'] as const) expect(res.providers[name]).toMatchObject({ status: 'ok', calls: 1 })
+    const keys = res.results.map((r) => canonicalUrl(r.url))
+    expect(new Set(keys).size).toBe(keys.length)
+    const shared = res.results.find((r) => r.sources.length >= 3)
+    expect(shared, 'a page every vendor found appears once with all its sources').toBeDefined()
+    expect(shared!.source).toBe(shared!.sources.join(', '))
+    const scores = res.results.map((r) => r.score!)
+    expect(scores.every((s) => s >= 0 && s <= 1)).toBe(true)
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores)
+    expect(res.partial).toBe(false)
+  })
+
+  it('auto intent classifies, expands and picks the strategy', async () => {
+    const res = await layer().search({ query: 'Bun vs Deno' })
+    expect(res.intent).toBe('comparison')
+    expect(res.intent_source).toBe('auto')
+    expect(res.mode).toBe('deep')
+    expect(res.freshness_filter).toBe('py')
+    expect(res.queries[0]).toBe('Bun vs Deno')
+    expect(res.queries.length).toBeGreaterThan(1)
+    // Every sub-query went to every provider.
+    expect(searchCalls()).toHaveLength(res.queries.length * 4)
+  })
+
+  it('explicit mode without intent behaves like v1: fused order, no scores, no expansion', async () => {
+    const res = await layer().search({ query: 'kubernetes operator', mode: 'deep' })
+    expect(res.intent).toBeNull()
+    expect(res.intent_source).toBe('none')
+    expect(res.queries).toEqual(['kubernetes operator'])
+    expect(res.results.every((r) => r.score === undefined)).toBe(true)
+  })
+})
+
+describe('modes', () => {
+  it('answer mode leads with the Tavily answer and asks Tavily for it', async () => {
+    const res = await layer().search({ query: 'what is WebTransport', mode: 'answer', intent: 'factual', maxQueries: 1 })
+    expect(res.answer).toBeTruthy()
+    expect(res.answer_source).toBe('tavily')
+    const tavily = emu.requests.find((r) => r.service === 'tavily')!
+    expect((tavily.body as { include_answer?: boolean }).include_answer).toBe(true)
+    expect(res.providers.exa.status).toBe('skipped')
+    expect(res.providers.brave.status).toBe('ok')
+  })
+
+  it('fast mode falls back to Grok when Exa fails', async () => {
+    emu.fault('exa', { status: 500 })
+    const res = await layer().search({ query: 'postgres vacuum', mode: 'fast' })
+    expect(res.providers.exa).toMatchObject({ status: 'error', error: { kind: 'upstream' } })
+    expect(res.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(res.results.some((r) => r.sources.includes('grok'))).toBe(true)
+  })
+
+  it('fast mode uses Grok when Exa has no key, never calling Exa', async () => {
+    const { EXA_API_KEY: _drop, ...env } = emu.env
+    const res = await createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false }).search({ query: 'postgres vacuum', mode: 'fast' })
+    expect(res.providers.exa).toMatchObject({ status: 'skipped', reason: 'not configured: set EXA_API_KEY' })
+    expect(res.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(emu.count('exa')).toBe(0)
+  })
+})
+
+describe('failure isolation: each provider failing in turn', () => {
+  const faults = [
+    ['401', { status: 401 }, 'auth'],
+    ['422', { status: 422 }, 'auth'],
+    ['429', { status: 429, retryAfterSec: 30 }, 'rate_limited'],
+    ['432', { status: 432 }, 'quota'],
+    ['503', { status: 503 }, 'upstream'],
+    ['hang', { hang: true }, 'timeout'],
+    ['reset', { reset: true }, 'network'],
+    ['malformed', { malformedJson: true }, 'bad_response'],
+  ] as const
+  const providers: ProviderName[] = ['brave', 'exa', 'tavily', 'grok']
+  const cases = providers.flatMap((p) => faults.map(([label, fault, kind]) => [p, label, fault, kind] as const))
+  // Vendors answer some statuses in their own way (Brave's bad key is a 422, Tavily's plan limit a 432).
+  const expectedKind = (p: ProviderName, label: string, kind: string) => {
+    if (label === '422' && p !== 'brave') return ['auth', 'upstream', 'bad_response']
+    if (label === '432' && p !== 'tavily') return ['quota', 'upstream', 'rate_limited', 'auth']
+    if (label === '401' && p === 'grok') return ['auth']
+    // xAI's 429 usually means the team's credits or spending limit ran out, not a request rate.
+    if (label === '429' && p === 'grok') return ['rate_limited', 'quota']
+    return [kind]
+  }
+  it.each(cases)('%s %s → others still answer', async (provider, label, fault, kind) => {
+    emu.fault(provider, fault)
+    const res = await layer({ providerTimeoutMs: 1500 }).search({ query: 'react server components', mode: 'deep', intent: 'none', deadlineMs: 4000 })
+    expect(res.providers[provider].status).toBe('error')
+    expect(expectedKind(provider, label, kind)).toContain(res.providers[provider].error!.kind)
+    for (const other of providers.filter((p) => p !== provider)) expect(res.providers[other].status).toBe('ok')
+    expect(res.results.length).toBeGreaterThan(0)
+    expect(res.partial).toBe(true)
+    expect(JSON.stringify(res)).not.toContain(emu.keys[provider === 'grok' ? 'grok' : provider])
+  })
+})
+
+describe('fan-out, deadline, cache', () => {
+  it('starts every sub-query × provider call at once', async () => {
+    for (const s of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(s, 200)
+    const started = Date.now()
+    const res = await layer().search({ queries: ['rust async', 'tokio runtime', 'async-std'], mode: 'deep', intent: 'exploratory' })
+    const elapsed = Date.now() - started
+    expect(searchCalls()).toHaveLength(12)
+    for (const s of ['brave', 'exa', 'tavily', 'grok'] as const) expect(emu.maxInFlight(s)).toBe(3)
+    // All twelve overlapped: every call started before any answered.
+    const firstEnd = Math.min(...searchCalls().map((r) => r.endedAt ?? Number.POSITIVE_INFINITY))
+    expect(searchCalls().every((r) => r.startedAt < firstEnd)).toBe(true)
+    expect(res.providers.brave.calls).toBe(3)
+    expect(elapsed).toBeLessThan(200 * 12)
+  })
+
+  it('returns what arrived at the deadline and reports the provider that hung', async () => {
+    emu.fault('tavily', { hang: true })
+    const started = Date.now()
+    const res = await layer({ providerTimeoutMs: 30_000 }).search({ query: 'deno deploy', mode: 'deep', intent: 'none', deadlineMs: 600 })
+    expect(Date.now() - started).toBeLessThan(3000)
+    expect(res.providers.tavily).toMatchObject({ status: 'error', error: { kind: 'timeout' } })
+    expect(res.providers.brave.status).toBe('ok')
+  })
+
+  it('a cached repeat makes zero upstream calls', async () => {
+    const l = layer({ cache: undefined })
+    const first = await l.search({ query: 'python asyncio gather', mode: 'fast' })
+    const calls = searchCalls().length
+    expect(calls).toBeGreaterThan(0)
+    const second = await l.search({ query: '  Python   asyncio gather ', mode: 'fast' })
+    expect(searchCalls()).toHaveLength(calls)
+    expect(second.cached).toBe(true)
+    expect(second.results).toEqual(first.results)
+  })
+
+  it('identical concurrent searches share one fan-out', async () => {
+    for (const s of ['brave', 'exa'] as const) emu.latency(s, 100)
+    const l = layer({ cache: undefined })
+    await Promise.all([l.search({ query: 'single flight', mode: 'fast' }), l.search({ query: 'single flight', mode: 'fast' })])
+    expect(emu.count('brave')).toBe(1)
+    expect(emu.count('exa')).toBe(1)
+  })
+
+  it('does not cache a result in which every provider failed', async () => {
+    for (const s of ['brave', 'exa', 'grok', 'tavily'] as const) emu.fault(s, { status: 503, times: 1 })
+    const l = layer({ cache: undefined })
+    const first = await l.search({ query: 'all down', mode: 'fast' })
+    expect(Object.values(first.providers).every((p) => p.status !== 'ok')).toBe(true)
+    const second = await l.search({ query: 'all down', mode: 'fast' })
+    expect(second.cached).toBe(false)
+    expect(second.providers.brave.status).toBe('ok')
+  })
+
+  it('reports progress for every call', async () => {
+    const events: SearchProgress[] = []
+    await layer().search({ query: 'vite plugin', mode: 'fast' }, { onProgress: (e) => events.push(e) })
+    expect(events.filter((e) => e.type === 'started').map((e) => (e as { provider: string }).provider).sort()).toEqual(['brave', 'exa'])
+    expect(events.filter((e) => e.type === 'done')).toHaveLength(2)
+  })
+})
+
+describe('protection: rate limits, circuit breaker, budgets', () => {
+  it('queues calls over the rate limit instead of failing them', async () => {
+    const res = await layer({ rateLimits: { brave: { perSecond: 10, burst: 1 } } }).search({
+      queries: ['a one', 'b two', 'c three'],
+      sources: ['brave'],
+      intent: 'none',
+    })
+    expect(res.providers.brave).toMatchObject({ status: 'ok', calls: 3 })
+    const starts = emu.requests.filter((r) => r.service === 'brave').map((r) => r.startedAt)
+    expect(starts[2]! - starts[0]!).toBeGreaterThanOrEqual(150)
+  })
+
+  it('rests a provider that keeps failing and stops calling it', async () => {
+    emu.fault('exa', { status: 503 })
+    const l = layer({ circuit: { failureThreshold: 2, cooldownMs: 60_000 } })
+    await l.search({ query: 'first', mode: 'deep', intent: 'none' })
+    await l.search({ query: 'second', mode: 'deep', intent: 'none' })
+    const before = emu.count('exa')
+    const third = await l.search({ query: 'third', mode: 'deep', intent: 'none' })
+    expect(emu.count('exa')).toBe(before)
+    expect(third.providers.exa.status).toBe('skipped')
+    expect(third.providers.exa.reason).toMatch(/cooling down/)
+    const status = await l.status()
+    expect(status.find((s) => s.name === 'exa')!.circuit.open).toBe(true)
+  })
+
+  it('refuses a provider over its monthly budget and warns near it', async () => {
+    const usage = createMemoryUsageStore()
+    const l = layer({ monthlyBudgets: { brave: 4 }, usage })
+    const first = await l.search({ query: 'budget one', sources: ['brave', 'exa'], intent: 'none' })
+    expect(first.providers.brave.status).toBe('ok')
+    await l.search({ queries: ['budget two', 'budget three'], sources: ['brave', 'exa'], intent: 'none' })
+    const third = await l.search({ query: 'budget four', sources: ['brave', 'exa'], intent: 'none' })
+    expect(third.warnings.join(' ')).toMatch(/brave: 3 of 4 monthly calls/)
+    const fourth = await l.search({ query: 'budget five', sources: ['brave', 'exa'], intent: 'none' })
+    expect(fourth.providers.brave).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/monthly budget of 4/) })
+    expect(fourth.providers.exa.status).toBe('ok')
+  })
+
+  it('caps provider calls per request', async () => {
+    const res = await layer({ maxCallsPerRequest: 4 }).search({ queries: ['a', 'b', 'c'], mode: 'deep', intent: 'none' })
+    expect(searchCalls()).toHaveLength(4)
+    expect(res.queries).toEqual(['a'])
+    expect(res.warnings.join(' ')).toMatch(/maxCallsPerRequest 4/)
+  })
+})
+
+describe('errors', () => {
+  it('no configured provider is a ConfigError listing the variables', async () => {
+    const l = createSearchLayer({ env: { HOME: home }, cache: false })
+    await expect(l.search({ query: 'x' })).rejects.toBeInstanceOf(ConfigError)
+    await expect(l.search({ query: 'x' })).rejects.toThrow(/BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY, XAI_API_KEY/)
+  })
+
+  it.each([
+    [{ query: '' }, 'query'],
+    [{ query: 'x', mode: 'turbo' }, 'mode'],
+    [{ query: 'x', num: 0 }, 'num'],
+    [{ query: 'x', sources: ['bing'] }, 'sources'],
+    [{}, 'query'],
+    [{ query: 'x', unknown: 1 }, 'unknown'],
+  ])('%j is an InputError naming %s', async (request, field) => {
+    const error = await layer()
+      .search(request as never)
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(InputError)
+    expect((error as InputError).issues.map((i) => i.path).join(' ') + (error as Error).message).toContain(field)
+  })
+})
