@@ -29,7 +29,8 @@ describe('search-layer (built bin)', () => {
 
 describe('usage errors', () => {
   it.each([
-    [['nope'], /unknown command "nope"/],
+    [['--bogus'], /unknown option --bogus for "search"/],
+    [['nope'], /no search provider is configured/],
     [['providers', '--bogus'], /unknown option --bogus.*allowed: --json, --help/],
     [['providers', '--json=1'], /--json is a switch/],
   ])('%j exits 2 with an explanation', async (argv, message) => {

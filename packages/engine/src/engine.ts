@@ -204,6 +204,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     if (req.queries) queries = [...new Set(req.queries)]
     else if (classification) {
       queries = expandQuery(baseQuery, classification, { maxQueries: req.maxQueries, now: () => new Date(now()) }).queries.map((q) => q.query)
+      if (queries.length === 0) queries = [baseQuery]
     } else queries = [baseQuery]
 
     // 3. Who takes part.

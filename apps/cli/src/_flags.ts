@@ -1,0 +1,39 @@
+import { type Freshness, INTENTS, MODES, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import { UsageError } from './_io.js'
+
+/** `pd|pw|pm|py`, or a date range `2026-01-01to2026-03-31` (Brave's form) or `2026-01-01..2026-03-31`. */
+export function parseFreshnessFlag(value: string): Freshness {
+  if (['pd', 'pw', 'pm', 'py'].includes(value)) return value as Freshness
+  const range = /^(\d{4}-\d{2}-\d{2})(?:to|\.\.)(\d{4}-\d{2}-\d{2})$/.exec(value)
+  if (range) return { from: range[1]!, to: range[2]! }
+  throw new UsageError(`--freshness must be pd, pw, pm, py or a range like 2026-01-01to2026-03-31 (got "${value}")`)
+}
+
+/** A comma (or space) separated list flag. */
+export function parseList(value: string | undefined): string[] {
+  return value ? value.split(/[,\s]+/).filter(Boolean) : []
+}
+
+/** `--source brave,exa`, checked against the provider names. */
+export function parseSources(value: string | undefined): ProviderName[] | undefined {
+  if (value === undefined) return undefined
+  const list = parseList(value)
+  for (const name of list) {
+    if (!(PROVIDER_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(`--source takes a comma list of ${PROVIDER_NAMES.join(', ')} (got "${name}")`)
+    }
+  }
+  if (list.length === 0) throw new UsageError(`--source needs at least one of ${PROVIDER_NAMES.join(', ')}`)
+  return list as ProviderName[]
+}
+
+/** A positive integer flag within bounds. */
+export function parseIntFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`)
+  return n
+}
+
+export const INTENT_CHOICES = ['auto', 'none', ...INTENTS] as const
+export const MODE_CHOICES = MODES

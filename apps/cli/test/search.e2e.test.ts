@@ -1,0 +1,192 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { canonicalUrl } from '@search-layer/core'
+import { type Emulator, type Fault, startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { run, runBin } from './_run.js'
+
+let emu: Emulator
+beforeAll(async () => {
+  emu = await startEmulator()
+})
+afterAll(async () => {
+  await emu.close()
+})
+beforeEach(() => emu.reset())
+
+const env = (extra: Record<string, string> = {}) => ({
+  ...emu.env,
+  HOME: mkdtempSync(join(tmpdir(), 'sl-cli-home-')),
+  SEARCH_LAYER_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sl-cli-cache-')),
+  SEARCH_LAYER_RATE_LIMITS: 'off',
+  ...extra,
+})
+const searchCalls = () => emu.requests.filter((r) => ['brave', 'exa', 'tavily', 'grok'].includes(r.service))
+type Json = {
+  mode: string
+  intent: string | null
+  queries: string[]
+  results: { url: string; source: string; sources: string[]; score?: number; title: string }[]
+  answer?: string
+  providers: Record<string, { status: string; error?: { kind: string; message: string }; fallback_for?: string; reason?: string }>
+  cached: boolean
+}
+
+describe('search-layer search (built bin, emulator)', () => {
+  it('searches all four providers, dedupes URL variants and tags sources', async () => {
+    const r = await runBin(['rust async runtime', '--mode', 'deep', '--intent', 'exploratory', '--max-queries', '1', '--json'], env())
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(Object.values(out.providers).map((p) => p.status)).toEqual(['ok', 'ok', 'ok', 'ok'])
+    const keys = out.results.map((x) => canonicalUrl(x.url))
+    expect(new Set(keys).size).toBe(keys.length)
+    expect(out.results.some((x) => x.sources.length > 1 && x.source === x.sources.join(', '))).toBe(true)
+    expect(out.results.every((x) => typeof x.score === 'number')).toBe(true)
+  })
+
+  it('prints JSON when piped, even without --json', async () => {
+    const r = await runBin(['what is WebTransport'], env())
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.intent).toBe('factual')
+    expect(out.mode).toBe('answer')
+    expect(out.answer).toBeTruthy()
+  })
+
+  it('markdown output: answer first, numbered results with [sources] and ⭐score', async () => {
+    const r = await runBin(['what is WebTransport', '--format', 'markdown'], env())
+    expect(r.code).toBe(0)
+    const lines = r.stdout.split('\n')
+    expect(lines[0]).not.toMatch(/^1\./)
+    expect(lines[0]!.toLowerCase()).not.toContain('i searched')
+    expect(r.stdout).toMatch(/^1\. \[.+\]\(https?:\/\/.+\) — .+ `\[(brave|tavily)(, \w+)*\]` ⭐\d\.\d\d$/m)
+  })
+
+  it('fast mode: Grok stands in when Exa fails', async () => {
+    emu.fault('exa', { status: 503 })
+    const r = await runBin(['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'], env())
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.providers.exa!.error!.kind).toBe('upstream')
+    expect(out.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+  })
+
+  const faults: [string, Fault, string[]][] = [
+    ['401', { status: 401 }, ['auth']],
+    ['422', { status: 422 }, ['auth', 'upstream', 'bad_response']],
+    ['429', { status: 429, retryAfterSec: 30 }, ['rate_limited', 'quota']],
+    ['432', { status: 432 }, ['quota', 'upstream', 'rate_limited', 'auth']],
+    ['500', { status: 500 }, ['upstream']],
+    ['timeout', { hang: true }, ['timeout']],
+    ['reset', { reset: true }, ['network']],
+    ['malformed', { malformedJson: true }, ['bad_response']],
+  ]
+  const matrix = (['brave', 'exa', 'tavily', 'grok'] as const).flatMap((p) => faults.map(([label, fault, kinds]) => [p, label, fault, kinds] as const))
+  it.each(matrix)('%s %s: the others still print, the failing one is reported with its kind', async (provider, _label, fault, kinds) => {
+    emu.fault(provider, fault)
+    const r = await runBin(['react hooks', '--mode', 'deep', '--intent', 'none', '--timeout', '2500', '--json'], env())
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.providers[provider]!.status).toBe('error')
+    expect(kinds).toContain(out.providers[provider]!.error!.kind)
+    expect(out.results.length).toBeGreaterThan(0)
+    for (const other of ['brave', 'exa', 'tavily', 'grok'].filter((p) => p !== provider)) expect(out.providers[other]!.status).toBe('ok')
+    expect(r.stdout + r.stderr).not.toContain(emu.keys[provider])
+  })
+
+  it('exit 3 when every provider fails, with the JSON and each error', async () => {
+    for (const p of ['brave', 'exa', 'tavily', 'grok'] as const) emu.fault(p, { status: 500 })
+    const r = await runBin(['anything', '--mode', 'deep', '--json'], env())
+    expect(r.code).toBe(3)
+    const out = JSON.parse(r.stdout) as Json
+    expect(Object.values(out.providers).every((p) => p.status === 'error' && p.error?.kind === 'upstream')).toBe(true)
+    expect(r.stderr).toContain('every provider failed')
+  })
+
+  it('exit 2 with the variables to set when no provider is configured', async () => {
+    const r = await runBin(['anything'], { HOME: mkdtempSync(join(tmpdir(), 'sl-empty-')) })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY, XAI_API_KEY')
+    expect(r.stderr).not.toContain('    at ')
+  })
+
+  it('fans out in parallel: every sub-query × provider call in flight at once', async () => {
+    for (const p of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(p, 200)
+    const r = await runBin(['--queries', 'tokio runtime', 'async-std', 'smol executor', '--mode', 'deep', '--intent', 'exploratory', '--json'], env())
+    expect(r.code).toBe(0)
+    expect(searchCalls()).toHaveLength(12)
+    for (const p of ['brave', 'exa', 'tavily', 'grok'] as const) expect(emu.maxInFlight(p)).toBe(3)
+    const firstEnd = Math.min(...searchCalls().map((c) => c.endedAt ?? Number.POSITIVE_INFINITY))
+    expect(searchCalls().every((c) => c.startedAt < firstEnd)).toBe(true)
+  })
+
+  it('a cached repeat (disk cache, new process) makes zero upstream calls', async () => {
+    const e = env()
+    const first = await runBin(['vite plugin api', '--json'], e)
+    expect(first.code).toBe(0)
+    const calls = searchCalls().length
+    expect(calls).toBeGreaterThan(0)
+    const second = await runBin(['vite plugin api', '--json'], e)
+    expect(second.code).toBe(0)
+    expect(searchCalls()).toHaveLength(calls)
+    expect((JSON.parse(second.stdout) as Json).cached).toBe(true)
+    const bypass = await runBin(['vite plugin api', '--json', '--no-cache'], e)
+    expect(bypass.code).toBe(0)
+    expect(searchCalls().length).toBeGreaterThan(calls)
+  })
+})
+
+describe('search usage errors (exit 2, actionable)', () => {
+  it.each([
+    [['q', '--mode', 'turbo'], /--mode must be one of fast, deep, answer \(got "turbo"\)/],
+    [['q', '--intent', 'why'], /--intent must be one of auto, none, factual/],
+    [['q', '--freshness', 'yesterday'], /--freshness must be pd, pw, pm, py or a range/],
+    [['q', '--num', '99'], /--num must be a whole number from 1 to 20/],
+    [['q', '--source', 'brave,bing'], /--source takes a comma list of brave, exa, tavily, grok \(got "bing"\)/],
+    [['q', '--timeout', 'soon'], /--timeout must be a whole number/],
+    [['q', '--domain-boost', 'not a domain!'], /domainBoost/],
+    [['search'], /give a query/],
+  ])('%j', async (argv, message) => {
+    const r = await run(argv, env())
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(message)
+  })
+})
+
+describe('intent and expand commands', () => {
+  it('intent --json explains the classification', async () => {
+    const r = await run(['intent', 'Bun vs Deno', '--json'])
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out).toMatchObject({ query: 'Bun vs Deno', intent: 'comparison', mode: 'deep', freshness: 'py' })
+    expect(out.signals.length).toBeGreaterThan(0)
+  })
+
+  it('intent --stdin prints JSON Lines in order', async () => {
+    const r = await run(['intent', '--stdin'], {}, 'Bun vs Deno\n\nRust 异步编程 教程\nOpenAI news today\n')
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines.map((l) => l.query)).toEqual(['Bun vs Deno', 'Rust 异步编程 教程', 'OpenAI news today'])
+    expect(lines.map((l) => l.intent)).toEqual(['comparison', 'tutorial', 'news'])
+  })
+
+  it('expand splits a comparison and adds synonyms', async () => {
+    const r = await run(['expand', 'Bun vs Deno', '--json'])
+    const out = JSON.parse(r.stdout)
+    expect(out.queries.map((q: { query: string }) => q.query)).toEqual(['Bun vs Deno', 'Bun advantages', 'Deno advantages'])
+    const k8s = JSON.parse((await run(['expand', 'k8s operator', '--intent', 'resource', '--json'])).stdout)
+    expect(k8s.queries.some((q: { query: string }) => q.query.includes('Kubernetes'))).toBe(true)
+  })
+
+  it('expand --stdin and a bad --intent', async () => {
+    const r = await run(['expand', '--stdin', '--max-queries', '2'], {}, 'Rust 异步编程\n')
+    const line = JSON.parse(r.stdout.trim())
+    expect(line.queries.length).toBeLessThanOrEqual(2)
+    expect(line.queries.some((q: { query: string }) => /async/i.test(q.query))).toBe(true)
+    const bad = await run(['expand', 'x', '--intent', 'nope'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--intent must be one of factual, status/)
+  })
+})
