@@ -1,4 +1,6 @@
-// Tokenisation shared by keyword scoring. Matching is on whole tokens, so "rust" never matches "trust";
+import { round4 } from './_math.js'
+
+// Keyword matching. Query terms are found in the text as whole words, so "rust" never matches "trust";
 // CJK has no spaces, so CJK terms come from Intl.Segmenter and match as substrings of the text.
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/
@@ -6,7 +8,6 @@ const NON_ASCII = /[^\x00-\x7f]/
 /** Technical names whose punctuation is part of the name; word segmentation would cut them to "c", "f", "net". */
 const SYMBOL_TOKENS = /(?<![\p{L}\p{N}])(c\+\+|c#|f#|j#|\.net)(?![\p{L}\p{N}+#])/giu
 /** Latin words, numbers and dotted or dashed compounds: node.js, gpt-4o, k8s, 1.22. */
-const SYMBOL_TOKEN = /^(?:c\+\+|c#|f#|j#|\.net)$/
 const ASCII_WORD = /[a-z0-9]+(?:[._'+-][a-z0-9]+)*/g
 
 const STOPWORDS = new Set([
@@ -25,7 +26,7 @@ function segment(text: string): string[] {
   return out
 }
 
-/** Light plural folding, applied to both sides, so "tutorials" meets "tutorial" without a stemmer. */
+/** Light plural folding of query terms; `containsWord` accepts the folded term plus "s", so "tutorials" meets "tutorial". */
 function fold(token: string): string {
   return token.length > 3 && token.endsWith('s') && !token.endsWith('ss') && !NON_ASCII.test(token)
     ? token.slice(0, -1)
@@ -33,20 +34,32 @@ function fold(token: string): string {
 }
 
 export function normalizeText(text: string): string {
-  return text.normalize('NFKC').toLowerCase()
+  // NFKC folds full-width letters (ＲＵＳＴ → rust); ASCII is already in NFKC, so skip the cost there.
+  return (NON_ASCII.test(text) ? text.normalize('NFKC') : text).toLowerCase()
 }
 
-/** Raw word tokens of normalised text, symbol names first. */
-function rawTokens(text: string): string[] {
-  const tokens: string[] = []
+/** Words of non-CJK query text: letters and digits in any script, joined by . _ ' + - (node.js, gpt-4o, k8s). */
+const WORD = /[\p{L}\p{N}]+(?:[._'+-][\p{L}\p{N}]+)*/gu
+
+function words(text: string, into: string[]): string[] {
   const rest = text.replace(SYMBOL_TOKENS, (match) => {
-    tokens.push(match)
+    into.push(match)
     return ' '
   })
-  if (!NON_ASCII.test(rest)) {
-    for (const match of rest.matchAll(ASCII_WORD)) tokens.push(match[0])
-    return tokens
-  }
+  if (NON_ASCII.test(rest)) for (const match of rest.matchAll(WORD)) into.push(match[0])
+  else for (const match of rest.matchAll(ASCII_WORD)) into.push(match[0])
+  return into
+}
+
+/** Query tokens: CJK runs are cut into words by Intl.Segmenter, the rest by `words`. */
+function rawTokens(text: string): string[] {
+  if (!CJK.test(text)) return words(text, [])
+  const tokens: string[] = []
+  const symbols: string[] = []
+  const rest = text.replace(SYMBOL_TOKENS, (match) => {
+    symbols.push(match)
+    return ' '
+  })
   // Segmenter splits unknown CJK words into single characters (编程 → 编, 程): rejoin such runs into one term.
   let run = ''
   for (const word of segment(rest)) {
@@ -57,11 +70,10 @@ function rawTokens(text: string): string[] {
     if (run !== '') tokens.push(run)
     run = ''
     if (CJK.test(word)) tokens.push(word)
-    else for (const match of word.matchAll(ASCII_WORD)) tokens.push(match[0])
-    if (!CJK.test(word) && !/^[a-z0-9._'+-]+$/.test(word)) tokens.push(word)
+    else words(word, tokens)
   }
   if (run !== '') tokens.push(run)
-  return tokens
+  return [...symbols, ...tokens]
 }
 
 /** A query's distinct terms; stopwords go unless nothing else is left. */
@@ -72,29 +84,76 @@ export function queryTerms(query: string): string[] {
 }
 
 export interface IndexedText {
-  tokens: Set<string>
   text: string
 }
 
-/** Index title + snippet once; compounds also index their parts so "gpt 4o" finds "GPT-4o". */
+/** Normalise title + snippet once; terms are then found with indexOf, without tokenising the document. */
 export function indexText(text: string): IndexedText {
-  const normalized = normalizeText(text)
-  const tokens = new Set<string>()
-  for (const token of rawTokens(normalized)) {
-    tokens.add(fold(token))
-    if (/[._'+-]/.test(token) && !SYMBOL_TOKEN.test(token)) {
-      for (const part of token.split(/[._'+-]+/)) if (part !== '') tokens.add(fold(part))
-    }
-  }
-  return { tokens, text: normalized }
+  return { text: normalizeText(text) }
 }
 
-/** Share of terms found in the indexed text: whole tokens for Latin script, substrings for CJK. */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
+
+/** True when `term` occurs in `text` as a whole word: no letter or digit before it, none (nor # or +) after it. */
+function containsWord(text: string, term: string): boolean {
+  for (let at = text.indexOf(term); at !== -1; at = text.indexOf(term, at + 1)) {
+    if (at > 0 && LETTER_OR_DIGIT.test(text[at - 1]!)) continue
+    let end = at + term.length
+    // The plural of a folded term ("tutorial" → "tutorials"), mirroring `fold` on the query side.
+    if (text[end] === 's' && !isWordTail(text[end + 1])) end++
+    if (!isWordTail(text[end])) return true
+  }
+  return false
+}
+
+function isWordTail(char: string | undefined): boolean {
+  return char !== undefined && (LETTER_OR_DIGIT.test(char) || char === '#' || char === '+')
+}
+
+/** Share of terms found in the indexed text: whole words for Latin script, substrings for CJK. */
 export function coverage(terms: readonly string[], doc: IndexedText): number {
   if (terms.length === 0) return 0
   let found = 0
   for (const term of terms) {
-    if (doc.tokens.has(term) || (CJK.test(term) && doc.text.includes(term))) found++
+    if (CJK.test(term) ? doc.text.includes(term) : containsWord(doc.text, term)) found++
   }
   return found / terms.length
+}
+
+/** Title and snippet of a result; either may be missing. */
+export interface TextFields {
+  title?: string | null
+  snippet?: string | null
+}
+
+/** Pre-split query terms, so scoring many results tokenises each query once. */
+export interface PreparedQueries {
+  main: string[]
+  subs: string[][]
+}
+
+export function prepareQueries(query: string, subQueries: readonly string[] = []): PreparedQueries {
+  const main = queryTerms(typeof query === 'string' ? query : '')
+  const subs = subQueries
+    .filter((q): q is string => typeof q === 'string' && q.trim() !== '' && q !== query)
+    .map(queryTerms)
+    .filter((terms) => terms.length > 0)
+  return { main, subs }
+}
+
+export function documentText(fields: TextFields): string {
+  const title = typeof fields.title === 'string' ? fields.title : ''
+  const snippet = typeof fields.snippet === 'string' ? fields.snippet : ''
+  return `${title}\n${snippet}`
+}
+
+export function keywordFromPrepared(prepared: PreparedQueries, fields: TextFields): number {
+  const doc = indexText(documentText(fields))
+  const main = coverage(prepared.main, doc)
+  if (prepared.subs.length === 0) return round4(main)
+  // Half for the user's own query, half for the best of all queries: a result that fully answers one
+  // sub-query still counts, but never outranks one that covers what the user actually typed.
+  let best = main
+  for (const terms of prepared.subs) best = Math.max(best, coverage(terms, doc))
+  return round4((main + best) / 2)
 }

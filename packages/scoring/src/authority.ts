@@ -31,7 +31,7 @@ export interface AuthorityScorer {
   parts(url: string, options?: AuthorityOptions): AuthorityParts
 }
 
-export const DOMAIN_BOOST = 0.2
+const DOMAIN_BOOST = 0.2
 const CACHE_LIMIT = 50_000
 
 interface Rule {

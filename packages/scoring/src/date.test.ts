@@ -105,3 +105,16 @@ describe('freshnessScore', () => {
     expect(freshnessScore(null, { now, text: 'see issue 12345 and year 3000' })).toBe(0.5)
   })
 })
+
+describe('parseDate on canonical ISO input', () => {
+  it.each([
+    ['2024-02-29T10:00:00.000Z', '2024-02-29T10:00:00.000Z'],
+    ['2024-02-30T10:00:00.000Z', null],
+    ['2023-02-29T10:00:00.000Z', null],
+    ['2024-04-31T00:00:00.000Z', null],
+    ['2024-13-01T00:00:00.000Z', null],
+    ['1899-12-31T00:00:00.000Z', null],
+  ])('%s → %s', (input, expected) => {
+    expect(parseDate(input)).toBe(expected)
+  })
+})

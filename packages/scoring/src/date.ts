@@ -44,6 +44,7 @@ const ISO_ZONED = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*
 const SLASH_DATE = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/
 const ZH_DATE = /^(\d{4})年(\d{1,2})月(\d{1,2})日/
 const HAS_ZONE = /(?:\b(?:gmt|utc|z)\b|[+-]\d{2}:?\d{2}\b)/i
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const MIN_YEAR = 1900
 const MAX_YEAR = 2200
 
@@ -79,13 +80,13 @@ function toDate(value: unknown, now: Date): Date | null {
   const text = value.trim()
   if (text === '') return null
   if (/^\d{10}(?:\d{3})?$/.test(text)) return toDate(Number(text), now)
-  const dateOnly = DATE_ONLY.exec(text) ?? SLASH_DATE.exec(text) ?? ZH_DATE.exec(text)
-  if (dateOnly !== null) return utcDate(Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3]))
   const zoned = ISO_ZONED.exec(text)
   if (zoned !== null) {
     const zone = zoned[3]!.toUpperCase() === 'Z' ? 'Z' : zoned[3]!.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2')
     return new Date(`${zoned[1]}T${zoned[2]}${zone}`)
   }
+  const dateOnly = DATE_ONLY.exec(text) ?? SLASH_DATE.exec(text) ?? ZH_DATE.exec(text)
+  if (dateOnly !== null) return utcDate(Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3]))
   // NOTE(brave): `page_age` is ISO without a zone; we read it as UTC, never as this machine's local time.
   const noZone = ISO_NO_ZONE.exec(text)
   if (noZone !== null) return new Date(`${noZone[1]}T${noZone[2]}Z`)
@@ -101,8 +102,16 @@ function toDate(value: unknown, now: Date): Date | null {
  * Parse any date a provider sends (ISO with or without milliseconds or zone, RFC 2822/HTTP-date, `YYYY-MM-DD`,
  * "3 days ago", "3天前", Unix time) to an ISO 8601 string, or null when it is not a usable date. Never throws.
  */
-export function parseDate(value: unknown, { now = new Date() }: ParseDateOptions = {}): string | null {
-  const date = toDate(value, now)
+export function parseDate(value: unknown, options: ParseDateOptions = {}): string | null {
+  // Fast path for what most providers send and what we emit: already canonical ISO. V8 rolls 02-30 over to
+  // March instead of failing, so the day must survive the round trip.
+  if (typeof value === 'string' && CANONICAL_ISO.test(value)) {
+    const time = Date.parse(value)
+    const year = Number(value.slice(0, 4))
+    if (Number.isNaN(time) || new Date(time).getUTCDate() !== Number(value.slice(8, 10))) return null
+    return year < MIN_YEAR || year > MAX_YEAR ? null : value
+  }
+  const date = toDate(value, options.now ?? new Date())
   if (date === null || Number.isNaN(date.getTime())) return null
   const year = date.getUTCFullYear()
   return year < MIN_YEAR || year > MAX_YEAR ? null : date.toISOString()

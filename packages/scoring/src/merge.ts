@@ -67,7 +67,9 @@ function cmp(a: string, b: string): number {
 }
 
 function clean(text: unknown): string {
-  return typeof text === 'string' ? text.replace(/\s+/g, ' ').trim() : ''
+  if (typeof text !== 'string') return ''
+  // Most provider text is already clean; skip the rewrite (and its garbage) when it is.
+  return /\s\s|[\t\n\r\f\v\u00a0]/.test(text) ? text.replace(/\s+/g, ' ').trim() : text.trim()
 }
 
 function providerIndex(provider: ProviderName): number {
@@ -154,6 +156,8 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const queryOrder = new Map((options.queries ?? []).map((q, index) => [q, index]))
   const groups = new Map<string, Occurrence[]>()
   const lists = new Set<string>()
+  // Providers and sub-queries return the same URL strings over and over: canonicalise each string once.
+  const keys = new Map<string, string>()
 
   for (const batch of batches ?? []) {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.results)) continue
@@ -165,7 +169,11 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
       if (url === '') return
       const rank =
         typeof result.rank === 'number' && Number.isInteger(result.rank) && result.rank >= 1 ? result.rank : index + 1
-      const key = canonicalUrl(url)
+      let key = keys.get(url)
+      if (key === undefined) {
+        key = canonicalUrl(url)
+        keys.set(url, key)
+      }
       const occurrence: Occurrence = { provider: batch.provider, query, rank, result }
       const group = groups.get(key)
       if (group === undefined) groups.set(key, [occurrence])

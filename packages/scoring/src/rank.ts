@@ -1,7 +1,7 @@
 import { InputError } from '@search-layer/core'
 import { authorityParts } from './authority.js'
 import { freshnessScore } from './date.js'
-import { documentText, keywordFromPrepared, type PreparedQueries, prepareQueries } from './keyword.js'
+import { documentText, keywordFromPrepared, type PreparedQueries, prepareQueries } from './_text.js'
 import { round4 } from './_math.js'
 import type { MergedResult } from './merge.js'
 
