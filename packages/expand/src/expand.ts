@@ -12,6 +12,7 @@ export interface ExpandClassification {
 /** Why a sub-query exists. */
 export type SubQueryKind = 'original' | 'synonym' | 'translation' | 'intent'
 
+/** One sub-query to send to providers, with why it was generated. */
 export interface SubQuery {
   query: string
   kind: SubQueryKind
@@ -19,10 +20,12 @@ export interface SubQuery {
   reason: string
 }
 
+/** The sub-queries in order, the original first. */
 export interface ExpandResult {
   queries: SubQuery[]
 }
 
+/** Options for `expandQuery`. */
 export interface ExpandQueryOptions {
   /** Most sub-queries returned, the original included. Default 3. */
   maxQueries?: number
@@ -30,6 +33,7 @@ export interface ExpandQueryOptions {
   now?: () => Date
 }
 
+/** Options for `expandQueryWithLlm`: `expandQuery`'s plus the translation hook and its deadline. */
 export interface ExpandQueryWithLlmOptions extends ExpandQueryOptions {
   /** Translates Chinese text to English; used only when the glossary cannot cover it. */
   translate?: (zh: string, options: { signal: AbortSignal }) => Promise<string>

@@ -38,6 +38,7 @@ export interface IntentStrategy {
   weights: IntentWeights
 }
 
+/** Options for `classifyIntent`. */
 export interface ClassifyIntentOptions {
   /** Signals below this weight are ignored (0..1). Default 0: every listed signal counts. */
   minSignalWeight?: number

@@ -10,6 +10,7 @@ export interface LlmEndpoint {
   model: string
 }
 
+/** Options for `classifyIntentWithLlm`: the rule options plus the model endpoint and its deadline. */
 export interface ClassifyIntentWithLlmOptions extends ClassifyIntentOptions {
   /** The model to ask; without it the rules decide alone. */
   llm?: LlmEndpoint
