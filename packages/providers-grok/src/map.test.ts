@@ -148,6 +148,10 @@ describe('text helpers', () => {
     const start = text.indexOf('[[')
     expect(sentenceAround(text, start, text.indexOf(')') + 1)).toBe('The claim continues here.')
   })
+  it('drops markdown list markers and emphasis from a bulleted answer', () => {
+    const text = 'Sources say:\n\n- **Bun 1.3**: adds a Redis client [[1]](https://bun.sh/blog). \n- **Deno 2.5**: config permissions.'
+    expect(sentenceAround(text, text.indexOf('[['), text.indexOf(')') + 1)).toBe('Bun 1.3: adds a Redis client.')
+  })
   it('works for Chinese punctuation', () => {
     const text = '第一句。Grok 4.3 已发布[[1]](https://x.ai/news)。第三句。'
     expect(sentenceAround(text, text.indexOf('[['), text.indexOf(')') + 1)).toBe('Grok 4.3 已发布。')

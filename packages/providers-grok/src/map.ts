@@ -81,6 +81,8 @@ export function stripCitationMarkers(text: string): string {
 function markdownToPlain(text: string): string {
   return plainText(
     stripCitationMarkers(text)
+      // List markers start a bullet, they are not part of what it says.
+      .replace(/^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+/gm, '')
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/[*_`#>]+/g, ' '),
   )

@@ -53,8 +53,14 @@ function userText(value: unknown): string | undefined {
   return undefined
 }
 
-/** The search query the model "issues": the first line of the prompt, without boilerplate. */
+/**
+ * The search query the model "issues": a tag-delimited block (clients wrap untrusted queries as
+ * `<search_query>…</search_query>`, and a real model searches for the content, not the tags), else the
+ * first line of the prompt without boilerplate.
+ */
 function searchQuery(text: string): string {
+  const tagged = /<([a-z][a-z0-9_-]*)>([\s\S]*?)<\/\1>/i.exec(text)
+  if (tagged?.[2]?.trim()) return tagged[2].trim().slice(0, 200)
   const line = text.split('\n').find((l) => l.trim()) ?? text
   return line.replace(/^\s*(please\s+)?(search( the web)?( for)?|find|look up)\s*:?\s*/i, '').trim().slice(0, 200)
 }
