@@ -89,13 +89,14 @@ function keepHash(hash: string): string {
 
 function foldHost(hostname: string): string {
   let host = hostname
-  if (!host.startsWith('[')) host = host.replace(/\.+$/, '') || hostname
+  if (host.endsWith('.') && !host.startsWith('[')) host = host.replace(/\.+$/, '') || hostname
   // Strip mirror prefixes, but never down to a single label ("www.com" stays).
   for (let changed = true; changed; ) {
     changed = false
     for (const prefix of MIRROR_PREFIXES) {
+      if (!host.startsWith(prefix)) continue
       const rest = host.slice(prefix.length)
-      if (host.startsWith(prefix) && rest.includes('.') && !/^[\d.]+$/.test(host)) {
+      if (rest.includes('.')) {
         host = rest
         changed = true
       }
@@ -107,14 +108,15 @@ function foldHost(hostname: string): string {
 function foldPath(pathname: string): string {
   let path = normalizePercent(pathname)
   // Collapse "//" but keep the "scheme://" of a URL embedded in a path (web.archive.org/web/2020/https://…).
-  path = path.replace(/(?<!\b[a-z][a-z\d+\-.]{1,50}:)\/{2,}/gi, '/')
-  path = path.replace(/\/amp\/?$/i, '/')
+  if (path.includes('//')) path = path.replace(/(?<!\b[a-z][a-z\d+\-.]{1,50}:)\/{2,}/gi, '/')
+  if (/\/amp\/?$/i.test(path)) path = path.replace(/\/amp\/?$/i, '/')
   while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
   return path === '' ? '/' : path
 }
 
 /** Google's AMP viewer and the AMP CDN wrap the real page: `google.com/amp/s/example.com/a`. */
 function ampCacheTarget(host: string, path: string): string | null {
+  if (!path.startsWith('/amp/') && !path.startsWith('/c/') && !path.startsWith('/v/')) return null
   const google = /^(?:[a-z]+\.)?google\.[a-z.]+$/.test(host) ? /^\/amp\/(s\/)?(.+)$/i.exec(path) : null
   if (google?.[2] !== undefined) return `${google[1] === undefined ? 'http' : 'https'}://${google[2]}`
   const cdn = host.endsWith('.cdn.ampproject.org') ? /^\/[cv]\/(?:s\/)?(.+)$/i.exec(path) : null

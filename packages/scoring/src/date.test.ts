@@ -114,6 +114,9 @@ describe('parseDate on canonical ISO input', () => {
     ['2024-04-31T00:00:00.000Z', null],
     ['2024-13-01T00:00:00.000Z', null],
     ['1899-12-31T00:00:00.000Z', null],
+    ['2000-02-29T23:59:59.999Z', '2000-02-29T23:59:59.999Z'],
+    ['1900-02-29T00:00:00.000Z', null],
+    ['2024-01-01T24:00:00.000Z', null],
   ])('%s → %s', (input, expected) => {
     expect(parseDate(input)).toBe(expected)
   })

@@ -48,6 +48,11 @@ const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const MIN_YEAR = 1900
 const MAX_YEAR = 2200
 
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+}
+
 function utcDate(year: number, month: number, day: number): Date | null {
   const date = new Date(Date.UTC(year, month - 1, day))
   // Date.UTC rolls 2024-02-30 over to March; a date that does not round-trip is not a calendar date.
@@ -103,13 +108,23 @@ function toDate(value: unknown, now: Date): Date | null {
  * "3 days ago", "3天前", Unix time) to an ISO 8601 string, or null when it is not a usable date. Never throws.
  */
 export function parseDate(value: unknown, options: ParseDateOptions = {}): string | null {
-  // Fast path for what most providers send and what we emit: already canonical ISO. V8 rolls 02-30 over to
-  // March instead of failing, so the day must survive the round trip.
+  // Fast path for what most providers send and what we emit: already canonical ISO, checked field by field
+  // (V8's Date.parse would roll 02-30 over to March instead of failing).
   if (typeof value === 'string' && CANONICAL_ISO.test(value)) {
-    const time = Date.parse(value)
     const year = Number(value.slice(0, 4))
-    if (Number.isNaN(time) || new Date(time).getUTCDate() !== Number(value.slice(8, 10))) return null
-    return year < MIN_YEAR || year > MAX_YEAR ? null : value
+    const month = Number(value.slice(5, 7))
+    const day = Number(value.slice(8, 10))
+    const valid =
+      year >= MIN_YEAR &&
+      year <= MAX_YEAR &&
+      month >= 1 &&
+      month <= 12 &&
+      day >= 1 &&
+      day <= daysInMonth(year, month) &&
+      Number(value.slice(11, 13)) < 24 &&
+      Number(value.slice(14, 16)) < 60 &&
+      Number(value.slice(17, 19)) < 60
+    return valid ? value : null
   }
   const date = toDate(value, options.now ?? new Date())
   if (date === null || Number.isNaN(date.getTime())) return null

@@ -54,6 +54,8 @@ export interface MergedResult {
 interface Occurrence {
   provider: ProviderName
   query: string
+  /** Which (provider, query) list it came from. */
+  list: number
   rank: number
   result: MergeableResult
 }
@@ -77,7 +79,9 @@ function providerIndex(provider: ProviderName): number {
 }
 
 function isMirror(url: string): boolean {
-  return /^[a-z]+:\/\/(?:www\.)?(?:m|mobile|amp)\./i.test(url) || /\/amp\/?(?:[?#]|$)|[?&]amp(?:=|&|$)/i.test(url)
+  const lower = url.toLowerCase()
+  if (/^[a-z]+:\/\/(?:www\.)?(?:m|mobile|amp)\./.test(lower)) return true
+  return lower.includes('amp') && /\/amp\/?(?:[?#]|$)|[?&]amp(?:=|&|#|$)/.test(lower)
 }
 
 /** Order occurrences best first; the final tie-breaks make the choice independent of arrival order. */
@@ -85,35 +89,63 @@ function byRankThenProvider(a: Occurrence, b: Occurrence): number {
   return a.rank - b.rank || providerIndex(a.provider) - providerIndex(b.provider) || cmp(a.query, b.query)
 }
 
+/** The best item under `better` in one pass: no sorting, no intermediate arrays. */
+function best<T>(items: readonly T[], better: (a: T, b: T) => number): T | undefined {
+  let winner: T | undefined
+  for (const item of items) if (winner === undefined || better(item, winner) < 0) winner = item
+  return winner
+}
+
+interface Candidate {
+  o: Occurrence
+  text: string
+}
+
+function candidates(occurrences: Occurrence[], field: 'url' | 'title' | 'snippet'): Candidate[] {
+  const out: Candidate[] = []
+  for (const o of occurrences) {
+    const text = clean(o.result[field])
+    if (text !== '') out.push({ o, text })
+  }
+  return out
+}
+
 function pickUrl(occurrences: Occurrence[]): string {
-  const urls = occurrences.map((o) => ({ o, url: clean(o.result.url) }))
-  urls.sort(
+  if (occurrences.length === 1) return clean(occurrences[0]!.result.url)
+  const winner = best(
+    candidates(occurrences, 'url').map((c) => ({
+      o: c.o,
+      text: c.text,
+      https: c.text.startsWith('https:') || /^https:/i.test(c.text),
+      mirror: isMirror(c.text),
+    })),
     (a, b) =>
-      Number(!/^https:/i.test(a.url)) - Number(!/^https:/i.test(b.url)) ||
-      Number(isMirror(a.url)) - Number(isMirror(b.url)) ||
+      Number(b.https) - Number(a.https) ||
+      Number(a.mirror) - Number(b.mirror) ||
       byRankThenProvider(a.o, b.o) ||
-      a.url.length - b.url.length ||
-      cmp(a.url, b.url),
+      a.text.length - b.text.length ||
+      cmp(a.text, b.text),
   )
-  return urls[0]!.url
+  return winner?.text ?? ''
 }
 
 function isTruncated(text: string): boolean {
-  return /(?:\.\.\.|…)$/.test(text)
+  return text.endsWith('...') || text.endsWith('…')
 }
 
 function pickTitle(occurrences: Occurrence[], url: string): string {
-  const titles = occurrences
-    .map((o) => ({ o, title: clean(o.result.title) }))
-    .filter((t) => t.title !== '' && !/^https?:\/\//i.test(t.title) && !/^untitled$/i.test(t.title))
-  titles.sort(
-    (a, b) =>
-      Number(isTruncated(a.title)) - Number(isTruncated(b.title)) ||
-      byRankThenProvider(a.o, b.o) ||
-      b.title.length - a.title.length ||
-      cmp(a.title, b.title),
+  const usable = candidates(occurrences, 'title').filter(
+    (t) => !/^https?:\/\//i.test(t.text) && t.text.toLowerCase() !== 'untitled',
   )
-  if (titles[0] !== undefined) return titles[0].title
+  const winner = best(
+    usable,
+    (a, b) =>
+      Number(isTruncated(a.text)) - Number(isTruncated(b.text)) ||
+      byRankThenProvider(a.o, b.o) ||
+      b.text.length - a.text.length ||
+      cmp(a.text, b.text),
+  )
+  if (winner !== undefined) return winner.text
   // No usable title from any provider: show where the page is rather than nothing.
   try {
     const u = new URL(url)
@@ -125,11 +157,11 @@ function pickTitle(occurrences: Occurrence[], url: string): string {
 
 function pickSnippet(occurrences: Occurrence[], title: string): string {
   const lowerTitle = title.toLowerCase()
-  const snippets = occurrences
-    .map((o) => ({ o, text: clean(o.result.snippet) }))
-    .filter((s) => s.text !== '' && s.text.toLowerCase() !== lowerTitle && !/^https?:\/\/\S+$/i.test(s.text))
-  snippets.sort((a, b) => b.text.length - a.text.length || byRankThenProvider(a.o, b.o) || cmp(a.text, b.text))
-  return snippets[0]?.text ?? ''
+  const usable = candidates(occurrences, 'snippet').filter(
+    (s) => s.text.toLowerCase() !== lowerTitle && !/^https?:\/\/\S+$/i.test(s.text),
+  )
+  const winner = best(usable, (a, b) => b.text.length - a.text.length || byRankThenProvider(a.o, b.o) || cmp(a.text, b.text))
+  return winner?.text ?? ''
 }
 
 function pickDate(occurrences: Occurrence[], now: Date): string | null {
@@ -155,18 +187,24 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const now = options.now ?? new Date()
   const queryOrder = new Map((options.queries ?? []).map((q, index) => [q, index]))
   const groups = new Map<string, Occurrence[]>()
-  const lists = new Set<string>()
+  const lists = new Map<string, number>()
   // Providers and sub-queries return the same URL strings over and over: canonicalise each string once.
   const keys = new Map<string, string>()
 
   for (const batch of batches ?? []) {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.results)) continue
     const query = typeof batch.query === 'string' ? batch.query : ''
-    lists.add(`${batch.provider}\u0000${query}`)
-    batch.results.forEach((result, index) => {
-      if (result === null || typeof result !== 'object') return
+    const listKey = `${batch.provider}\u0000${query}`
+    let list = lists.get(listKey)
+    if (list === undefined) {
+      list = lists.size
+      lists.set(listKey, list)
+    }
+    for (let index = 0; index < batch.results.length; index++) {
+      const result = batch.results[index]
+      if (result === null || typeof result !== 'object') continue
       const url = clean(result.url)
-      if (url === '') return
+      if (url === '') continue
       const rank =
         typeof result.rank === 'number' && Number.isInteger(result.rank) && result.rank >= 1 ? result.rank : index + 1
       let key = keys.get(url)
@@ -174,38 +212,47 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
         key = canonicalUrl(url)
         keys.set(url, key)
       }
-      const occurrence: Occurrence = { provider: batch.provider, query, rank, result }
+      const occurrence: Occurrence = { provider: batch.provider, query, list, rank, result }
       const group = groups.get(key)
       if (group === undefined) groups.set(key, [occurrence])
       else group.push(occurrence)
-    })
+    }
   }
 
   const listCount = Math.max(1, lists.size)
   const merged: { result: MergedResult; raw: number; bestRank: number }[] = []
   for (const [key, occurrences] of groups) {
-    occurrences.sort(byRankThenProvider)
-    // One vote per (provider, query) list, at its best rank: a list repeating a page does not count twice.
-    const bestPerList = new Map<string, number>()
+    if (occurrences.length > 1) occurrences.sort(byRankThenProvider)
+    // Best first, so the first occurrence per list and per provider carries its best rank. One vote per
+    // (provider, query) list: a list repeating a page does not count twice.
+    const seenLists: number[] = []
+    const listRanks: number[] = []
     const ranks: Partial<Record<ProviderName, number>> = {}
     const scores: Partial<Record<ProviderName, number>> = {}
-    const queries = new Set<string>()
+    const queries: string[] = []
     for (const o of occurrences) {
-      const list = `${o.provider}\u0000${o.query}`
-      bestPerList.set(list, Math.min(o.rank, bestPerList.get(list) ?? Number.POSITIVE_INFINITY))
-      queries.add(o.query)
+      if (!seenLists.includes(o.list)) {
+        seenLists.push(o.list)
+        listRanks.push(o.rank)
+      }
+      if (!queries.includes(o.query)) queries.push(o.query)
+      if (ranks[o.provider] === undefined) ranks[o.provider] = o.rank
+      const score = o.result.providerScore
+      if (typeof score === 'number' && Number.isFinite(score) && !(score <= (scores[o.provider] ?? Number.NEGATIVE_INFINITY))) {
+        scores[o.provider] = score
+      }
     }
-    const sources = PROVIDER_NAMES.filter((p) => occurrences.some((o) => o.provider === p))
+    const sources = PROVIDER_NAMES.filter((p) => ranks[p] !== undefined)
+    const orderedRanks: Partial<Record<ProviderName, number>> = {}
+    const orderedScores: Partial<Record<ProviderName, number>> = {}
     for (const p of sources) {
-      const mine = occurrences.filter((o) => o.provider === p)
-      ranks[p] = Math.min(...mine.map((o) => o.rank))
-      const provided = mine.map((o) => o.result.providerScore).filter((s): s is number => Number.isFinite(s))
-      if (provided.length > 0) scores[p] = Math.max(...provided)
+      orderedRanks[p] = ranks[p]
+      if (scores[p] !== undefined) orderedScores[p] = scores[p]
     }
-    // Sum in a fixed order: float addition is not associative, and the output must not depend on arrival order.
-    const contributions = [...bestPerList.values()].sort((a, b) => a - b).map((r) => 1 / (k + r))
+    // listRanks is already ascending (occurrences are sorted by rank), so the float sum has a fixed order:
+    // addition is not associative, and the output must not depend on arrival order.
     let raw = 0
-    for (const c of contributions) raw += c
+    for (const r of listRanks) raw += 1 / (k + r)
     raw /= listCount / (k + 1)
 
     const url = pickUrl(occurrences)
@@ -221,9 +268,9 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
         publishedAt: pickDate(occurrences, now),
         sources,
         source: sources.join(', '),
-        ranks,
-        providerScores: scores,
-        queries: [...queries].sort(
+        ranks: orderedRanks,
+        providerScores: orderedScores,
+        queries: queries.sort(
           (a, b) =>
             (queryOrder.get(a) ?? Number.MAX_SAFE_INTEGER) - (queryOrder.get(b) ?? Number.MAX_SAFE_INTEGER) || cmp(a, b),
         ),
