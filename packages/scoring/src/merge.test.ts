@@ -147,6 +147,16 @@ describe('merge', () => {
     expect(out[0]!.ranks).toEqual({ brave: 3 })
   })
 
+  it('shows a variant without tracking parameters, then https, then not mobile or AMP', () => {
+    const show = (...urls: string[]) =>
+      merge(urls.map((url, i) => ({ provider: 'brave' as const, query: `q${i}`, results: [{ url, rank: 1 }] })))[0]!.url
+    expect(show('https://tokio.rs/?utm_source=brave', 'http://www.tokio.rs/')).toBe('http://www.tokio.rs/')
+    expect(show('http://example.com/a', 'https://example.com/a')).toBe('https://example.com/a')
+    expect(show('https://m.example.com/a', 'https://example.com/a/amp', 'https://example.com/a')).toBe(
+      'https://example.com/a',
+    )
+  })
+
   it('counts a page once per list even when the list repeats it', () => {
     const out = merge([
       {

@@ -1,4 +1,5 @@
 import { canonicalUrl, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import tracking from '../../../references/tracking-params.json'
 import { parseDate } from './date.js'
 
 /** One provider result as merge reads it; tolerant of the null fields providers really send. */
@@ -32,7 +33,7 @@ export interface MergeOptions {
 /** One page, after folding every provider's and sub-query's copy of it together. */
 export interface MergedResult {
   title: string
-  /** The original URL of the best variant (https, not mobile/AMP, best ranked), for display. */
+  /** The original URL of the best variant (no tracking parameters, https, not mobile/AMP, best ranked), for display. */
   url: string
   canonicalUrl: string
   snippet: string
@@ -78,6 +79,20 @@ function providerIndex(provider: ProviderName): number {
   return PROVIDER_ORDER.get(provider) ?? PROVIDER_NAMES.length
 }
 
+const TRACKING_NAMES = new Set(tracking.names.map((n) => n.toLowerCase()))
+const TRACKING_PREFIXES = tracking.prefixes.map((p) => p.toLowerCase())
+
+/** A variant carrying click-tracking parameters is a worse URL to show, even though it is the same page. */
+function hasTracking(url: string): boolean {
+  const query = url.indexOf('?')
+  if (query === -1) return false
+  for (const pair of url.slice(query + 1).split(/[&#]/)) {
+    const name = (pair.split('=', 1)[0] ?? '').toLowerCase()
+    if (TRACKING_NAMES.has(name) || TRACKING_PREFIXES.some((p) => name.startsWith(p))) return true
+  }
+  return false
+}
+
 function isMirror(url: string): boolean {
   const lower = url.toLowerCase()
   if (/^[a-z]+:\/\/(?:www\.)?(?:m|mobile|amp)\./.test(lower)) return true
@@ -118,8 +133,10 @@ function pickUrl(occurrences: Occurrence[]): string {
       text: c.text,
       https: c.text.startsWith('https:') || /^https:/i.test(c.text),
       mirror: isMirror(c.text),
+      tracking: hasTracking(c.text),
     })),
     (a, b) =>
+      Number(a.tracking) - Number(b.tracking) ||
       Number(b.https) - Number(a.https) ||
       Number(a.mirror) - Number(b.mirror) ||
       byRankThenProvider(a.o, b.o) ||
