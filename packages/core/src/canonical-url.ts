@@ -70,7 +70,11 @@ function canonicalize(url: URL, depth: number): string {
   const query = foldQuery(url.search)
   const hash = keepHash(url.hash)
   const built = `https://${host}${port}${path}${query === '' ? '' : `?${query}`}${hash}`
-  // Re-serialise so the key is exactly what `new URL` prints, which keeps canonicalUrl idempotent.
+  // Every step above keeps the parser's own serialisation except two: an http URL on port 443 (https's default
+  // port) and a folded host that now ends in a number, which WHATWG parses as IPv4 ("foo.09.." → "foo.09" is
+  // invalid). Re-serialising only then halves the cost; the WHATWG idempotence tests guard this.
+  const endsInNumber = host !== url.hostname && /(?:^|\.)(?:\d+|0x[0-9a-f]*)$/i.test(host)
+  if (url.port !== '443' && !endsInNumber) return built
   const reparsed = tryParse(built)
   return reparsed === null ? withoutHash(url) : reparsed.href
 }
@@ -132,6 +136,7 @@ function foldQuery(search: string): string {
     // In a query string "+" and "%20" both mean a space (application/x-www-form-urlencoded).
     // "a=" and "a" both read as a="" to every form parser.
     const part = normalizePercent(raw).replace(/%20/g, '+').replace(/^([^=]*)=$/, '$1')
+    if (part === '') continue
     const eq = part.indexOf('=')
     const name = eq === -1 ? part : part.slice(0, eq)
     const lowered = safeDecode(name).toLowerCase()
