@@ -3,7 +3,7 @@ import { type AddressInfo, type Socket, connect } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ProviderError } from './errors.js'
-import { errorFromStatus, parseRetryAfter, requestJson } from './http.js'
+import { errorFromStatus, parseRetryAfter, requestJson, requestText } from './http.js'
 
 type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void
 let server: Server
@@ -189,6 +189,18 @@ describe('requestJson', () => {
     )
     expect(error).toMatchObject({ kind: 'auth', code: 'SUBSCRIPTION_TOKEN_INVALID', status: 422 })
     expect(error.message).not.toContain('BSAsecretsecretsecret1')
+  })
+})
+
+describe('requestText', () => {
+  it('returns a 2xx body as text (an SSE stream) and maps errors like requestJson', async () => {
+    handler = (_req, res, hit) =>
+      hit === 1 ? json(res, 503, { error: 'busy' }) : res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"a":1}\n\ndata: [DONE]\n\n')
+    const res = await requestText({ service: 'grok', url: base, json: { stream: true }, backoffBaseMs: 1 })
+    expect(res.text).toBe('data: {"a":1}\n\ndata: [DONE]\n\n')
+    expect(res.attempts).toBe(2)
+    handler = (_req, res) => json(res, 401, { error: 'bad key' })
+    expect((await rejection(requestText({ service: 'grok', url: base, retries: 0 }))).kind).toBe('auth')
   })
 })
 

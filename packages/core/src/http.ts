@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici'
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici'
 import type { z } from 'zod'
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env } from './provider.js'
@@ -171,11 +171,59 @@ function networkError(service: string, error: unknown, timedOut: boolean, cancel
   })
 }
 
+/** A 2xx answer as text, for bodies that are not one JSON document (SSE streams, HTML, NDJSON). */
+export interface HttpTextResponse {
+  text: string
+  status: number
+  headers: Readonly<Record<string, string>>
+  attempts: number
+  ms: number
+}
+
+/**
+ * One call returning the 2xx body as text, with the same timeout, size cap, retry and error policy as
+ * `requestJson` (error bodies still go through `mapError`). Rejects only with `ProviderError`.
+ */
+export async function requestText(options: Omit<HttpRequestOptions<string>, 'schema'>): Promise<HttpTextResponse> {
+  const res = await request<string>(options, (text) => text)
+  return { text: res.data, status: res.status, headers: res.headers, attempts: res.attempts, ms: res.ms }
+}
+
 /**
  * One JSON call with timeout, size cap, schema validation and retries with jittered exponential backoff
  * (honouring `Retry-After`, never past the deadline). Rejects only with `ProviderError`.
  */
 export async function requestJson<T = unknown>(options: HttpRequestOptions<T>): Promise<HttpResponse<T>> {
+  return request(options, (text, meta) => parseJsonBody(options, text, meta))
+}
+
+type BodyMeta = { status: number; headers: Readonly<Record<string, string>> }
+
+function parseJsonBody<T>(options: HttpRequestOptions<T>, text: string, { status, headers }: BodyMeta): T {
+  const { service } = options
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    const looksHtml = /^\s*</.test(text)
+    throw new ProviderError(
+      `${service} returned ${looksHtml ? 'HTML' : text.length === 0 ? 'an empty body' : 'malformed JSON'} instead of JSON (content-type ${headers['content-type'] ?? 'none'}, ${text.length} bytes)`,
+      { kind: 'bad_response', provider: service, status },
+    )
+  }
+  if (!options.schema) return json as T
+  const parsed = options.schema.safeParse(json)
+  if (!parsed.success) {
+    const where = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ')
+    throw new ProviderError(`${service} response did not have the expected shape (${where})`, { kind: 'bad_response', provider: service, status })
+  }
+  return parsed.data
+}
+
+async function request<T>(options: HttpRequestOptions<T>, readBody: (text: string, meta: BodyMeta) => T): Promise<HttpResponse<T>> {
   const {
     service,
     method = options.json === undefined ? 'GET' : 'POST',
@@ -228,7 +276,7 @@ export async function requestJson<T = unknown>(options: HttpRequestOptions<T>): 
     const signal = options.signal ? AbortSignal.any([options.signal, timeoutSignal]) : timeoutSignal
     let res: Dispatcher.ResponseData
     try {
-      res = await request(url, { method, headers, body, signal, dispatcher })
+      res = await undiciRequest(url, { method, headers, body, signal, dispatcher })
     } catch (e) {
       throw networkError(service, e, timeoutSignal.aborted, options.signal?.aborted ?? false, attemptTimeout)
     }
@@ -244,15 +292,13 @@ export async function requestJson<T = unknown>(options: HttpRequestOptions<T>): 
     } catch (e) {
       throw networkError(service, e, timeoutSignal.aborted, options.signal?.aborted ?? false, attemptTimeout)
     }
-    let json: unknown
-    let isJson = false
-    try {
-      json = text.length > 0 ? JSON.parse(text) : undefined
-      isJson = text.length > 0
-    } catch {
-      json = undefined
-    }
     if (res.statusCode < 200 || res.statusCode >= 300) {
+      let json: unknown
+      try {
+        json = text.length > 0 ? JSON.parse(text) : undefined
+      } catch {
+        json = undefined
+      }
       const response: HttpErrorResponse = {
         status: res.statusCode,
         headers: resHeaders,
@@ -262,26 +308,6 @@ export async function requestJson<T = unknown>(options: HttpRequestOptions<T>): 
       }
       throw options.mapError?.(response) ?? errorFromStatus(service, res.statusCode, { retryAfterMs: response.retryAfterMs, secrets: options.secrets })
     }
-    if (!isJson) {
-      const looksHtml = /^\s*</.test(text)
-      throw new ProviderError(
-        `${service} returned ${looksHtml ? 'HTML' : text.length === 0 ? 'an empty body' : 'malformed JSON'} instead of JSON (content-type ${resHeaders['content-type'] ?? 'none'}, ${text.length} bytes)`,
-        { kind: 'bad_response', provider: service, status: res.statusCode },
-      )
-    }
-    if (!options.schema) return { data: json as T, status: res.statusCode, headers: resHeaders }
-    const parsed = options.schema.safeParse(json)
-    if (!parsed.success) {
-      const where = parsed.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-        .join('; ')
-      throw new ProviderError(`${service} response did not have the expected shape (${where})`, {
-        kind: 'bad_response',
-        provider: service,
-        status: res.statusCode,
-      })
-    }
-    return { data: parsed.data, status: res.statusCode, headers: resHeaders }
+    return { data: readBody(text, { status: res.statusCode, headers: resHeaders }), status: res.statusCode, headers: resHeaders }
   }
 }

@@ -32,8 +32,8 @@ export type { Env, Provider, ProviderContext } from './provider.js'
 export { ProviderError, ConfigError, InputError, isProviderError, PROVIDER_ERROR_KINDS } from './errors.js'
 export type { ProviderErrorKind, ProviderErrorOptions } from './errors.js'
 export { redactSecrets } from './redact.js'
-export { requestJson, parseRetryAfter, errorFromStatus, retryHint, dispatcherFor } from './http.js'
-export type { HttpRequestOptions, HttpResponse, HttpErrorResponse } from './http.js'
+export { requestJson, requestText, parseRetryAfter, errorFromStatus, retryHint, dispatcherFor } from './http.js'
+export type { HttpRequestOptions, HttpResponse, HttpErrorResponse, HttpTextResponse } from './http.js'
 export {
   resolveConfig,
   describeConfig,
@@ -55,3 +55,4 @@ export type {
 } from './config.js'
 export { parseInput, formatIssues } from './validate.js'
 export { canonicalUrl } from './canonical-url.js'
+export { plainText, httpUrl, isoDate, hostMatches } from './text.js'

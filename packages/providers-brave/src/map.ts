@@ -6,7 +6,7 @@ import {
   type SearchResult,
   retryHint,
 } from '@search-layer/core'
-import { hostMatches, toHttpUrl, toIsoDate, toPlainText } from './_text.js'
+import { hostMatches, httpUrl, isoDate, plainText } from '@search-layer/core'
 import {
   type BraveSearchQuery,
   type BraveSearchResponse,
@@ -146,7 +146,7 @@ export function mapBraveResults(
   let dropped = 0
   raw.forEach((entry, index) => {
     const parsed = BraveWebResultSchema.safeParse(entry)
-    const url = parsed.success ? toHttpUrl(parsed.data.url) : undefined
+    const url = parsed.success ? (httpUrl(parsed.data.url) ?? undefined) : undefined
     if (!parsed.success || url === undefined) {
       dropped++
       return
@@ -156,19 +156,19 @@ export function mapBraveResults(
     // Brave's `site:` operators are best-effort; enforce the filters on what comes back as well.
     if (request.includeDomains?.length && !request.includeDomains.some((d) => hostMatches(hostname, d))) return
     if (request.excludeDomains?.some((d) => hostMatches(hostname, d))) return
-    const extraSnippets = (item.extra_snippets ?? []).map(toPlainText).filter((s) => s.length > 0)
-    const description = toPlainText(item.description)
+    const extraSnippets = (item.extra_snippets ?? []).map(plainText).filter((s) => s.length > 0)
+    const description = plainText(item.description)
     const extra: Record<string, unknown> = {}
     if (extraSnippets.length > 0) extra.extraSnippets = extraSnippets
     if (item.age) extra.age = item.age
     if (item.language) extra.language = item.language
-    if (item.profile?.name) extra.siteName = toPlainText(item.profile.name)
+    if (item.profile?.name) extra.siteName = plainText(item.profile.name)
     if (item.meta_url?.favicon) extra.favicon = item.meta_url.favicon
     results.push({
-      title: toPlainText(item.title) || hostname,
+      title: plainText(item.title) || hostname,
       url,
       snippet: description || extraSnippets[0] || '',
-      publishedAt: toIsoDate(item.page_age),
+      publishedAt: isoDate(item.page_age),
       provider: 'brave',
       rank: index + 1,
       ...(Object.keys(extra).length > 0 && { extra }),

@@ -6,7 +6,7 @@ import {
   type SearchResult,
   retryHint,
 } from '@search-layer/core'
-import { hostMatches, toHttpUrl, toIsoDate, toPlainText } from './_text.js'
+import { hostMatches, httpUrl, isoDate, plainText } from '@search-layer/core'
 import {
   type ExaSearchRequest,
   type ExaSearchResponse,
@@ -106,7 +106,7 @@ export function mapExaResults(
   let dropped = 0
   response.results.forEach((entry, index) => {
     const parsed = ExaResultSchema.safeParse(entry)
-    const url = parsed.success ? toHttpUrl(parsed.data.url) : undefined
+    const url = parsed.success ? (httpUrl(parsed.data.url) ?? undefined) : undefined
     if (!parsed.success || url === undefined) {
       dropped++
       return
@@ -115,21 +115,21 @@ export function mapExaResults(
     const hostname = new URL(url).hostname
     if (request.includeDomains?.length && !request.includeDomains.some((d) => hostMatches(hostname, d))) return
     if (request.excludeDomains?.some((d) => hostMatches(hostname, d))) return
-    const highlights = (item.highlights ?? []).map(toPlainText).filter((h) => h.length > 0)
-    const text = toPlainText(item.text)
-    const snippet = highlights.length > 0 ? highlights.join(' … ') : text ? truncateText(text, snippetMaxChars) : toPlainText(item.summary)
+    const highlights = (item.highlights ?? []).map(plainText).filter((h) => h.length > 0)
+    const text = plainText(item.text)
+    const snippet = highlights.length > 0 ? highlights.join(' … ') : text ? truncateText(text, snippetMaxChars) : plainText(item.summary)
     const extra: Record<string, unknown> = {}
     if (item.id) extra.id = item.id
-    if (item.author) extra.author = toPlainText(item.author)
+    if (item.author) extra.author = plainText(item.author)
     if (item.favicon) extra.favicon = item.favicon
     if (item.image) extra.image = item.image
     if (highlights.length > 1) extra.highlights = highlights
     results.push({
       // NOTE(exa): `title` is null for some pages; the hostname is a more useful label than an empty string.
-      title: toPlainText(item.title) || hostname,
+      title: plainText(item.title) || hostname,
       url,
       snippet,
-      publishedAt: toIsoDate(item.publishedDate),
+      publishedAt: isoDate(item.publishedDate),
       provider: 'exa',
       rank: index + 1,
       ...(typeof item.score === 'number' && Number.isFinite(item.score) && { providerScore: item.score }),

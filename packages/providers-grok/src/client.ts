@@ -11,9 +11,9 @@ import {
   formatIssues,
   isProviderError,
   requestJson,
+  requestText,
   resolveConfig,
 } from '@search-layer/core'
-import { postForText } from './_request-text.js'
 import { buildChatRequest, buildResponsesRequest, mapChatBody, mapGrokError, mapResponsesBody } from './map.js'
 
 /** `responses`: xAI Responses API with server-side web search. `chat`: OpenAI-compatible `/chat/completions` proxies. */
@@ -102,7 +102,8 @@ export function createGrokProvider({ apiKey, baseUrl, model, mode, timeoutMs = 3
         }
         const mapOptions = { model: callModel, request: parsed }
         if (callMode === 'chat') {
-          const res = await postForText({ ...common, url: `${service.baseUrl}/chat/completions`, json: buildChatRequest(parsed, { model: callModel, now }) })
+          // NOTE(grok): OpenAI-compatible proxies may answer with an SSE body even when not asked to stream.
+          const res = await requestText({ ...common, url: `${service.baseUrl}/chat/completions`, method: 'POST', json: buildChatRequest(parsed, { model: callModel, now }), env })
           return mapChatBody(res.text, { ...mapOptions, headers: res.headers })
         }
         const res = await requestJson<unknown>({

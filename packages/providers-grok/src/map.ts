@@ -10,7 +10,7 @@ import {
   redactSecrets,
   retryHint,
 } from '@search-layer/core'
-import { httpUrl, isoDate, plainText } from './_text.js'
+import { hostMatches, httpUrl, isoDate, plainText } from '@search-layer/core'
 import { chatPrompt, responsesPrompt } from './prompt.js'
 import {
   GrokChatCompletionSchema,
@@ -145,12 +145,6 @@ function usableTitle(title: string | null | undefined, url: string): string {
   // NOTE(grok): inline-citation annotations often carry the marker number ("1") or the URL itself as title.
   if (!t || /^\[?\d+\]?$/.test(t) || t === url) return titleFromUrl(url)
   return t
-}
-
-function hostMatches(host: string, domain: string): boolean {
-  const d = domain.toLowerCase().replace(/^www\./, '')
-  const h = host.toLowerCase().replace(/^www\./, '')
-  return h === d || h.endsWith(`.${d}`)
 }
 
 /** Whether a URL passes the request's include/exclude domain filters. */

@@ -9,7 +9,7 @@ import {
   redactSecrets,
   retryHint,
 } from '@search-layer/core'
-import { httpUrl, isoDate, plainText } from './_text.js'
+import { httpUrl, isoDate, plainText } from '@search-layer/core'
 import { tavilyCountry } from './countries.js'
 import { TavilyErrorSchema, type TavilySearchRequest, TavilyResultSchema, TavilySearchResponseSchema } from './schema.js'
 

@@ -33,42 +33,46 @@ function decodeEntities(text: string): string {
   })
 }
 
-/** Plain text from a vendor string: tags removed, entities decoded, whitespace collapsed; never null. */
-export function toPlainText(value: string | null | undefined): string {
-  if (!value) return ''
+/** Plain text from a vendor string: tags removed, entities decoded, whitespace collapsed; `''` for non-strings. */
+export function plainText(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) return ''
   // Vendors promise plain text but snippets still carry <strong>/<em> and entities now and then.
-  const stripped = value.replace(/<\/?[a-z][^<>]*>/gi, ' ')
+  const stripped = value.replace(/<\/?[a-z][^<>]{0,500}>/gi, ' ')
   return decodeEntities(stripped).replace(/\s+/g, ' ').trim()
 }
 
-/** The URL as an absolute http(s) string, or undefined when it is not one. */
-export function toHttpUrl(value: string | null | undefined): string | undefined {
-  if (!value) return undefined
+/** The value as an absolute http(s) URL with a host, or null when it is not one. */
+export function httpUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null
   let url: URL
   try {
     url = new URL(value.trim())
   } catch {
-    return undefined
+    return null
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
-  if (!url.hostname) return undefined
-  return url.toString()
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return null
+  return url.href
 }
 
-/** ISO 8601 from a vendor date; a date-time without an offset is read as UTC. Null when unusable. */
-export function toIsoDate(value: string | null | undefined): string | null {
-  if (!value) return null
+/**
+ * ISO 8601 from a vendor date: ISO with or without milliseconds, an ISO date-time without an offset
+ * (read as UTC, as Brave's `page_age`), or an HTTP-date (Tavily). Null when unusable.
+ */
+export function isoDate(value: unknown): string | null {
+  if (typeof value !== 'string') return null
   const trimmed = value.trim()
+  if (trimmed === '') return null
   const hasZone = /(?:z|[+-]\d{2}:?\d{2})$/i.test(trimmed)
   const candidate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed) && !hasZone ? `${trimmed}Z` : trimmed
-  if (!/^\d{4}-\d{2}-\d{2}/.test(candidate)) return null
   const ms = Date.parse(candidate)
   if (Number.isNaN(ms)) return null
   const date = new Date(ms)
-  return Number.isNaN(date.getTime()) ? null : date.toISOString()
+  // Years outside 4 digits are parse artefacts, not publication dates.
+  const year = date.getUTCFullYear()
+  return year < 1000 || year > 9999 ? null : date.toISOString()
 }
 
-/** Whether a hostname is the domain or one of its subdomains. */
+/** Whether a hostname is the domain or one of its subdomains (`www.` ignored on both). */
 export function hostMatches(hostname: string, domain: string): boolean {
   const host = hostname.toLowerCase().replace(/^www\./, '')
   const d = domain.toLowerCase().replace(/^www\./, '')

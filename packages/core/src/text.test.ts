@@ -1,0 +1,51 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { hostMatches, httpUrl, isoDate, plainText } from './text.js'
+
+describe('plainText', () => {
+  it.each([
+    ['<strong>Rust</strong> &amp; async', 'Rust & async'],
+    ['a&nbsp;b &#39;c&#39; &#x4E2D;', "a b 'c' 中"],
+    ['bad &#xD800; &#99999999; &unknown;', 'bad &#xD800; &#99999999; &unknown;'],
+    [null, ''],
+    [42, ''],
+    ['  many \n\t spaces ', 'many spaces'],
+  ])('%j → %j', (input, expected) => expect(plainText(input)).toBe(expected))
+
+  it('never throws and never returns tags', () => {
+    fc.assert(fc.property(fc.string(), (s) => !/<\/?[a-z][^<>]*>/i.test(plainText(`<b>${s}</b>`).replace(s, ''))))
+  })
+})
+
+describe('httpUrl', () => {
+  it.each([
+    ['https://example.com/a?b=1', 'https://example.com/a?b=1'],
+    [' http://x.org ', 'http://x.org/'],
+    ['ftp://x.org/file', null],
+    ['javascript:alert(1)', null],
+    ['/relative', null],
+    [undefined, null],
+  ])('%j → %j', (input, expected) => expect(httpUrl(input)).toBe(expected))
+})
+
+describe('isoDate', () => {
+  it.each([
+    ['2026-11-18T09:12:00', '2026-11-18T09:12:00.000Z'],
+    ['2026-11-18T00:00:00.000Z', '2026-11-18T00:00:00.000Z'],
+    ['2026-11-18T09:12:00+08:00', '2026-11-18T01:12:00.000Z'],
+    ['Tue, 18 Nov 2026 09:12:00 GMT', '2026-11-18T09:12:00.000Z'],
+    ['2026-11-18', '2026-11-18T00:00:00.000Z'],
+    ['yesterday', null],
+    ['', null],
+    [null, null],
+  ])('%j → %j', (input, expected) => expect(isoDate(input)).toBe(expected))
+})
+
+describe('hostMatches', () => {
+  it.each([
+    ['www.github.com', 'github.com', true],
+    ['docs.github.com', 'github.com', true],
+    ['notgithub.com', 'github.com', false],
+    ['github.com', 'www.github.com', true],
+  ])('%s ~ %s = %s', (host, domain, expected) => expect(hostMatches(host, domain)).toBe(expected))
+})
