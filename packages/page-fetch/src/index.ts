@@ -1,0 +1,8 @@
+export { safeFetch, DEFAULT_ALLOWED_CONTENT_TYPES } from './safe-fetch.js'
+export type { SafeFetchOptions, FetchedResource } from './safe-fetch.js'
+export { FetchError, isFetchError, FETCH_ERROR_KINDS } from './errors.js'
+export type { FetchErrorKind, FetchErrorOptions } from './errors.js'
+export { isBlockedAddress, blockedAddressReason, parseHostLiteral } from './address.js'
+export type { HostLiteral } from './address.js'
+export { detectCharset, decodeBody, normalizeCharset, charsetFromContentType } from './charset.js'
+export type { CharsetSource } from './charset.js'
