@@ -69,10 +69,12 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+const MESSY_SPACE = /\s\s|[\t\n\r\f\v\u00a0\u2000-\u200a\u2028\u2029\u3000]/
+
 function clean(text: unknown): string {
   if (typeof text !== 'string') return ''
   // Most provider text is already clean; skip the rewrite (and its garbage) when it is.
-  return /\s\s|[\t\n\r\f\v\u00a0]/.test(text) ? text.replace(/\s+/g, ' ').trim() : text.trim()
+  return MESSY_SPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text.trim()
 }
 
 function providerIndex(provider: ProviderName): number {
@@ -152,7 +154,7 @@ function isTruncated(text: string): boolean {
 
 function pickTitle(occurrences: Occurrence[], url: string): string {
   const usable = candidates(occurrences, 'title').filter(
-    (t) => !/^https?:\/\//i.test(t.text) && t.text.toLowerCase() !== 'untitled',
+    (t) => !/^https?:\/\//i.test(t.text) && !(t.text.length === 8 && t.text.toLowerCase() === 'untitled'),
   )
   const winner = best(
     usable,
@@ -173,9 +175,9 @@ function pickTitle(occurrences: Occurrence[], url: string): string {
 }
 
 function pickSnippet(occurrences: Occurrence[], title: string): string {
-  const lowerTitle = title.toLowerCase()
+  const sameAsTitle = (text: string) => text.length === title.length && text.toLowerCase() === title.toLowerCase()
   const usable = candidates(occurrences, 'snippet').filter(
-    (s) => s.text.toLowerCase() !== lowerTitle && !/^https?:\/\/\S+$/i.test(s.text),
+    (s) => !sameAsTitle(s.text) && !(s.text.startsWith('http') && /^https?:\/\/\S+$/i.test(s.text)),
   )
   const winner = best(usable, (a, b) => b.text.length - a.text.length || byRankThenProvider(a.o, b.o) || cmp(a.text, b.text))
   return winner?.text ?? ''
