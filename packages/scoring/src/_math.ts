@@ -4,4 +4,5 @@ export function round4(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000
 }
 
+/** Milliseconds in a day. */
 export const DAY_MS = 86_400_000

@@ -33,6 +33,7 @@ function fold(token: string): string {
     : token
 }
 
+/** Lower-case, NFKC-folded text for matching. */
 export function normalizeText(text: string): string {
   // NFKC folds full-width letters (ＲＵＳＴ → rust); ASCII is already in NFKC, so skip the cost there.
   return (NON_ASCII.test(text) ? text.normalize('NFKC') : text).toLowerCase()
@@ -132,6 +133,7 @@ export interface PreparedQueries {
   subs: string[][]
 }
 
+/** Split the query and sub-queries into terms once per `rank` call. */
 export function prepareQueries(query: string, subQueries: readonly string[] = []): PreparedQueries {
   const main = queryTerms(typeof query === 'string' ? query : '')
   const subs = subQueries
@@ -141,12 +143,14 @@ export function prepareQueries(query: string, subQueries: readonly string[] = []
   return { main, subs }
 }
 
+/** Title and snippet as one searchable string; missing fields are empty. */
 export function documentText(fields: TextFields): string {
   const title = typeof fields.title === 'string' ? fields.title : ''
   const snippet = typeof fields.snippet === 'string' ? fields.snippet : ''
   return `${title}\n${snippet}`
 }
 
+/** `keywordScore` on pre-split queries. */
 export function keywordFromPrepared(prepared: PreparedQueries, fields: TextFields): number {
   const doc = indexText(documentText(fields))
   const main = coverage(prepared.main, doc)
