@@ -6,3 +6,6 @@ export { isBlockedAddress, blockedAddressReason, parseHostLiteral } from './addr
 export type { HostLiteral } from './address.js'
 export { detectCharset, decodeBody, normalizeCharset, charsetFromContentType } from './charset.js'
 export type { CharsetSource } from './charset.js'
+export { extractReadable, pageFromBody } from './extract.js'
+export type { ReadablePage, PageLink, ExtractReadableOptions } from './extract.js'
+export { fetchPage } from './fetch-page.js'
