@@ -221,7 +221,8 @@ function findLang(doc: Doc): string | null {
   return (
     orNull(doc.documentElement?.getAttribute('lang')) ??
     orNull(doc.documentElement?.getAttribute('xml:lang')) ??
-    metaContent(doc, ['meta[http-equiv="content-language" i]', 'meta[name="language"]', 'meta[property="og:locale"]'])
+    metaContent(doc, ['meta[http-equiv="content-language" i]', 'meta[name="language"]', 'meta[property="og:locale"]'])?.replace(/_/g, '-') ??
+    null
   )
 }
 
