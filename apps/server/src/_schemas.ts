@@ -1,0 +1,106 @@
+import { z } from '@hono/zod-openapi'
+import { FreshnessSchema, IntentSchema, ModeSchema, PROVIDER_ERROR_KINDS, ProviderNameSchema } from '@search-layer/core'
+
+const ProviderErrorKindSchema = z.enum(PROVIDER_ERROR_KINDS as [string, ...string[]])
+
+/** The error body of every non-2xx response. */
+export const ErrorBodySchema = z
+  .object({
+    error: z.string(),
+    code: z.string(),
+    requestId: z.string().optional(),
+    kind: ProviderErrorKindSchema.optional(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi('Error')
+
+/** One search result (the engine's `SearchResultOut`). */
+export const SearchResultOutSchema = z.object({
+  title: z.string(),
+  url: z.string(),
+  snippet: z.string(),
+  published_date: z.string().nullable(),
+  source: z.string(),
+  sources: z.array(ProviderNameSchema),
+  score: z.number().optional(),
+  explain: z.record(z.string(), z.number()).optional(),
+})
+
+const ProviderReportSchema = z.object({
+  status: z.enum(['ok', 'error', 'skipped']),
+  results: z.number(),
+  ms: z.number(),
+  calls: z.number(),
+  reason: z.string().optional(),
+  fallback_for: ProviderNameSchema.optional(),
+  error: z.object({ kind: ProviderErrorKindSchema, message: z.string() }).optional(),
+  cost: z.object({ usd: z.number().optional(), credits: z.number().optional() }).optional(),
+})
+
+/** The engine's `SearchResponse`. */
+export const SearchResponseSchema = z
+  .object({
+    query: z.string(),
+    mode: ModeSchema,
+    intent: IntentSchema.nullable(),
+    intent_source: z.enum(['auto', 'explicit', 'none']),
+    confidence: z.number().optional(),
+    signals: z.array(z.object({ intent: IntentSchema, term: z.string(), lang: z.string() })).optional(),
+    queries: z.array(z.string()),
+    count: z.number(),
+    results: z.array(SearchResultOutSchema),
+    answer: z.string().optional(),
+    answer_source: ProviderNameSchema.optional(),
+    freshness_filter: FreshnessSchema.nullable(),
+    providers: z.record(ProviderNameSchema, ProviderReportSchema),
+    partial: z.boolean(),
+    cached: z.boolean(),
+    warnings: z.array(z.string()),
+    timing: z.object({ total_ms: z.number() }),
+  })
+  .openapi('SearchResponse')
+
+/** `GET /v1/search` query parameters: the common subset of the POST body. */
+export const SearchQuerySchema = z.object({
+  q: z.string().openapi({ description: 'The query.' }),
+  mode: ModeSchema.optional(),
+  intent: z.union([z.literal('auto'), z.literal('none'), IntentSchema]).optional(),
+  freshness: z.enum(['pd', 'pw', 'pm', 'py']).optional(),
+  num: z.coerce.number().int().min(1).max(20).optional(),
+  sources: z
+    .string()
+    .optional()
+    .openapi({ description: 'Comma list of providers: brave,exa,tavily,grok.' }),
+  cache: z.enum(['true', 'false']).optional(),
+})
+
+/** One history entry. */
+export const HistoryEntrySchema = z
+  .object({
+    query: z.string(),
+    intent: z.string().nullable(),
+    mode: z.string(),
+    when: z.string().openapi({ description: 'ISO 8601 time the search finished.' }),
+    count: z.number(),
+    cached: z.boolean(),
+    who: z.string().openapi({ description: 'The client identity: the API-key name or a short hash, never the key.' }),
+  })
+  .openapi('HistoryEntry')
+
+/** A tool as `GET /api/tools` lists it. */
+export const ToolDescriptionSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    parameters: z.record(z.string(), z.unknown()).openapi({ description: 'JSON Schema (draft 2020-12) of the arguments.' }),
+  })
+  .openapi('Tool')
+
+/** The result of `POST /api/tools/{name}`. */
+export const ToolResultSchema = z
+  .object({
+    content: z.string().openapi({ description: 'Text for the model to read.' }),
+    data: z.unknown().openapi({ description: 'The structured result, or {error: {kind, message}}.' }),
+    isError: z.boolean(),
+  })
+  .openapi('ToolResult')

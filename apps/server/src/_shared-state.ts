@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto'
+import { type CacheStore, type UsageStore, createMemoryCache, createMemoryUsageStore } from '@search-layer/engine'
+import { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+
+/** Redis as an optional accelerator: every call has a deadline and an in-process fallback. */
+export interface SharedState {
+  /** True when a Redis URL was configured. */
+  readonly configured: boolean
+  /** True when Redis is connected right now. */
+  up(): boolean
+  /** The last Redis problem, for `/readyz`. */
+  lastError(): string | undefined
+  /** Waits (bounded) for the first connection, so the first requests already share state. */
+  ready(timeoutMs: number): Promise<boolean>
+  /** Runs `op` on Redis within the deadline; on no Redis, a timeout or an error, runs `fallback` instead. */
+  guard<T>(what: string, op: (redis: Redis) => Promise<T>, fallback: () => T | Promise<T>): Promise<T>
+  ping(): Promise<{ ok: boolean; ms: number; error?: string }>
+  key(...parts: string[]): string
+  close(): Promise<void>
+}
+
+export interface SharedStateOptions {
+  redisUrl?: string
+  prefix: string
+  timeoutMs: number
+  logger: Logger
+}
+
+class RedisTimeout extends Error {
+  override readonly name = 'RedisTimeout'
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RedisTimeout(`redis ${what} took longer than ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** A Redis URL safe to log: the password is replaced. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = 'redacted'
+    return parsed.toString()
+  } catch {
+    return 'redis://(unparseable url)'
+  }
+}
+
+/** Connects to Redis when a URL is given; without one every `guard` runs its fallback. */
+export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: SharedStateOptions): SharedState {
+  let lastError: string | undefined
+  let lastWarnAt = 0
+  const warn = (message: string) => {
+    lastError = message
+    // A down Redis fails every request; one warning per 5 s keeps the log readable.
+    if (Date.now() - lastWarnAt > 5000) {
+      lastWarnAt = Date.now()
+      logger.warn({ redis: redisUrl ? redactRedisUrl(redisUrl) : undefined }, `redis degraded, using in-process state: ${message}`)
+    }
+  }
+  const redis = redisUrl
+    ? new Redis(redisUrl, {
+        enableOfflineQueue: false,
+        connectTimeout: Math.max(500, timeoutMs * 4),
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+        // Keep trying in the background; requests meanwhile use the fallbacks.
+        retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
+      })
+    : undefined
+  redis?.on('error', (error: NodeJS.ErrnoException) => warn(error.code ?? error.message))
+  redis?.on('ready', () => {
+    if (lastError) logger.info('redis connection restored')
+    lastError = undefined
+  })
+
+  const up = () => redis?.status === 'ready'
+  let closed = false
+
+  return {
+    configured: redis !== undefined,
+    up,
+    lastError: () => (redis && !up() ? (lastError ?? `connection ${redis.status}`) : lastError),
+    async ready(waitMs) {
+      if (!redis) return false
+      if (up()) return true
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          redis.off('ready', onReady)
+          resolve(false)
+        }, waitMs)
+        const onReady = () => {
+          clearTimeout(timer)
+          resolve(true)
+        }
+        redis.once('ready', onReady)
+      })
+    },
+    async guard(what, op, fallback) {
+      if (!redis || !up()) return fallback()
+      try {
+        return await withTimeout(op(redis), timeoutMs, what)
+      } catch (error) {
+        warn(`${what}: ${(error as Error).message}`)
+        return fallback()
+      }
+    },
+    async ping() {
+      const started = Date.now()
+      if (!redis) return { ok: false, ms: 0, error: 'not configured' }
+      try {
+        if (!up()) throw new Error(lastError ?? `connection ${redis.status}`)
+        await withTimeout(redis.ping(), timeoutMs, 'ping')
+        return { ok: true, ms: Date.now() - started }
+      } catch (error) {
+        return { ok: false, ms: Date.now() - started, error: (error as Error).message }
+      }
+    },
+    key: (...parts) => prefix + parts.join(':'),
+    async close() {
+      if (!redis || closed) return
+      closed = true
+      try {
+        await withTimeout(redis.quit(), timeoutMs * 4, 'quit')
+      } catch {
+        // Quitting a dead connection fails; disconnect() stops the reconnect loop either way.
+      }
+      redis.disconnect()
+    },
+  }
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32)
+
+/** The engine's cache in Redis (JSON, PX ttl), mirrored in a memory LRU that serves while Redis is down. */
+export function createSharedCache(state: SharedState, { maxEntries = 500 }: { maxEntries?: number } = {}): CacheStore {
+  const memory = createMemoryCache({ maxEntries })
+  const keyOf = (key: string) => state.key('cache', digest(key))
+  return {
+    async get(key) {
+      return state.guard(
+        'cache get',
+        async (redis) => {
+          const raw = await redis.get(keyOf(key))
+          return raw === null ? undefined : (JSON.parse(raw) as unknown)
+        },
+        () => memory.get(key),
+      )
+    },
+    async set(key, value, ttlMs) {
+      await memory.set(key, value, ttlMs)
+      await state.guard(
+        'cache set',
+        async (redis) => {
+          await redis.set(keyOf(key), JSON.stringify(value), 'PX', Math.max(1, Math.round(ttlMs)))
+        },
+        () => undefined,
+      )
+    },
+    async delete(key) {
+      await memory.delete(key)
+      await state.guard(
+        'cache delete',
+        async (redis) => {
+          await redis.del(keyOf(key))
+        },
+        () => undefined,
+      )
+    },
+  }
+}
+
+/** Monthly provider usage in a Redis hash per month; counted in memory while Redis is down. */
+export function createSharedUsageStore(state: SharedState): UsageStore {
+  const memory = createMemoryUsageStore()
+  return {
+    increment(provider, month, by) {
+      return state.guard(
+        'usage increment',
+        (redis) => redis.hincrby(state.key('usage', month), provider, by),
+        () => memory.increment(provider, month, by),
+      )
+    },
+    get(provider, month) {
+      return state.guard(
+        'usage get',
+        async (redis) => Number((await redis.hget(state.key('usage', month), provider)) ?? 0),
+        () => memory.get(provider, month),
+      )
+    },
+  }
+}
+
+/**
+ * Cross-instance single-flight: the first instance to claim a search runs it; the others wait (bounded)
+ * for the claim to go away and then read the shared cache. Without Redis every claim succeeds and the
+ * engine's in-process single-flight does the job.
+ */
+export interface SearchClaims {
+  claim(key: string, ttlMs: number): Promise<{ owner: boolean; release(): Promise<void> }>
+  /** Resolves when nobody holds the claim any more, or after `maxWaitMs`. */
+  waitFor(key: string, maxWaitMs: number, signal?: AbortSignal): Promise<void>
+}
+
+/** Claims as `SET NX PX` keys; a crashed owner's claim expires with its ttl. */
+export function createSearchClaims(state: SharedState, instanceId: string): SearchClaims {
+  const keyOf = (key: string) => state.key('inflight', digest(key))
+  return {
+    async claim(key, ttlMs) {
+      const k = keyOf(key)
+      const owner = await state.guard('claim', async (redis) => (await redis.set(k, instanceId, 'PX', ttlMs, 'NX')) === 'OK', () => true)
+      return {
+        owner,
+        release: async () => {
+          if (!owner) return
+          await state.guard(
+            'release',
+            async (redis) => {
+              // Only delete our own claim: after a ttl expiry someone else may hold it.
+              await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, k, instanceId)
+            },
+            () => undefined,
+          )
+        },
+      }
+    },
+    async waitFor(key, maxWaitMs, signal) {
+      const k = keyOf(key)
+      const until = Date.now() + maxWaitMs
+      let delay = 20
+      while (Date.now() < until && !signal?.aborted) {
+        const held = await state.guard('claim check', async (redis) => (await redis.exists(k)) === 1, () => false)
+        if (!held) return
+        await new Promise((resolve) => setTimeout(resolve, delay))
+        delay = Math.min(delay * 2, 200)
+      }
+    },
+  }
+}

@@ -1,0 +1,465 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import type { HttpBindings } from '@hono/node-server'
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi'
+import { type Env, InputError, PROVIDER_NAMES, type ProviderName, formatIssues, parseInput, redactSecrets } from '@search-layer/core'
+import {
+  type SearchLayer,
+  type SearchProgress,
+  type SearchRequest,
+  SearchRequestSchema,
+  type SearchResponse,
+  cacheKey,
+  createSearchLayer,
+  monthOf,
+} from '@search-layer/engine'
+import type { Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import pino, { type DestinationStream, type Logger } from 'pino'
+import { createAuthenticator } from './_auth.js'
+import { createClientLimiter } from './_client-limit.js'
+import { type ErrorCode, ERROR_STATUS, describeError } from './errors.js'
+import { createHistoryStore } from './_history.js'
+import { createMetrics, renderGauge } from './_metrics.js'
+import {
+  ErrorBodySchema,
+  HistoryEntrySchema,
+  SearchQuerySchema,
+  SearchResponseSchema,
+  ToolDescriptionSchema,
+  ToolResultSchema,
+} from './_schemas.js'
+import { createSearchClaims, createSharedCache, createSharedState, createSharedUsageStore } from './_shared-state.js'
+import { type Tool, type ToolResult, describeTool, webSearchTool } from './tools.js'
+import { type ServerOptions, resolveServerOptions } from './settings.js'
+
+/** Per-request values the middleware chain hands to routes. */
+export interface AppVariables {
+  requestId: string
+  /** The API-key identity, or `anonymous` when auth is off. */
+  who: string
+  /** Aborted when the request times out or the client goes away. */
+  signal: AbortSignal
+}
+
+/** The Hono environment of the app (node-server bindings + request variables). */
+export type AppEnv = { Bindings: HttpBindings; Variables: AppVariables }
+
+/** What extra route mounts (the MCP endpoint) can use: the same tools and search as the HTTP routes. */
+export interface AppContext {
+  tools: readonly Tool[]
+  /** Runs one tool; throws `InputError` for bad arguments. */
+  runTool(name: string, args: unknown, call: { who: string; signal: AbortSignal }): Promise<ToolResult>
+  /** Runs one search with cross-instance single-flight, metrics and history. */
+  search(request: SearchRequest, call: { who: string; signal: AbortSignal }): Promise<SearchResponse>
+  logger: Logger
+}
+
+/** Options of `createApp`: every `ServerOptions` field plus the wiring. */
+export interface CreateAppOptions extends Partial<ServerOptions> {
+  /** Provider keys and base URLs are read from here (at call time). Default `process.env`. */
+  env?: Env
+  /** A pino logger; default one at `logLevel` writing JSON lines to `logStream` or stdout. */
+  logger?: Logger
+  logStream?: DestinationStream
+  /** Use this engine instead of building one from the options. */
+  layer?: SearchLayer
+  /** Mounts more routes (e.g. `/mcp`) behind the same auth, rate limit, logging and error handling. */
+  routes?: (app: OpenAPIHono<AppEnv>, context: AppContext) => void
+}
+
+/** The wired app. */
+export interface ServerApp {
+  app: OpenAPIHono<AppEnv>
+  context: AppContext
+  options: ServerOptions
+  /** Waits (bounded) for Redis' first connection; resolves false when it did not come up. */
+  ready(timeoutMs?: number): Promise<boolean>
+  /** Closes Redis; in-flight requests are the HTTP server's business. */
+  close(): Promise<void>
+}
+
+const PUBLIC_PATHS = new Set(['/healthz', '/readyz'])
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+function errorJson(c: Context, code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+  return c.json({ error: message, code, requestId: c.get('requestId') as string | undefined, ...extra }, ERROR_STATUS[code])
+}
+
+/** Wires the engine, Redis-or-memory state, auth, limits, metrics and routes into a Hono app. Throws `ConfigError` for bad options. */
+export function createApp(options: CreateAppOptions = {}): ServerApp {
+  const env = options.env ?? process.env
+  const settings = resolveServerOptions(options, env)
+  const logger =
+    options.logger ??
+    pino(
+      {
+        level: settings.logLevel,
+        base: { service: 'search-layer' },
+        // Belt and braces: nothing we log carries these, but a future field must not leak them.
+        redact: { paths: ['authorization', '*.authorization', 'headers.authorization', 'apiKey', '*.apiKey', 'key', '*.key'], censor: '[redacted]' },
+      },
+      options.logStream ?? pino.destination(1),
+    )
+  const instanceId = randomUUID()
+  const shared = createSharedState({ redisUrl: settings.redisUrl, prefix: settings.redisPrefix, timeoutMs: settings.redisTimeoutMs, logger })
+  const claims = createSearchClaims(shared, instanceId)
+  const history = createHistoryStore(shared, { file: join(settings.dataDir, 'history.jsonl'), max: settings.historyMax })
+  const limiter = createClientLimiter(shared, { limit: settings.clientRateLimit, windowMs: settings.clientRateWindowMs })
+  const auth = createAuthenticator(settings.apiKeys)
+  const metrics = createMetrics()
+  const providerRateLimits =
+    settings.providerRateLimits === false
+      ? false
+      : settings.providerRateLimits
+        ? Object.fromEntries(Object.entries(settings.providerRateLimits).map(([p, n]) => [p, { perSecond: n, burst: Math.max(1, Math.ceil(n)) }]))
+        : undefined
+  const layer =
+    options.layer ??
+    createSearchLayer({
+      env,
+      cache: createSharedCache(shared),
+      usage: createSharedUsageStore(shared),
+      providerTimeoutMs: settings.providerTimeoutMs,
+      ...(providerRateLimits !== undefined && { rateLimits: providerRateLimits }),
+      ...(settings.monthlyBudgets && { monthlyBudgets: settings.monthlyBudgets }),
+    })
+
+  const onProgress = (event: SearchProgress) => {
+    if (event.type === 'done') {
+      metrics.providerCalls.inc({ provider: event.provider, outcome: 'ok' })
+      metrics.providerLatency.observe({ provider: event.provider }, event.ms / 1000)
+    } else if (event.type === 'failed') {
+      metrics.providerCalls.inc({ provider: event.provider, outcome: event.kind })
+      metrics.providerLatency.observe({ provider: event.provider }, event.ms / 1000)
+    } else if (event.type === 'skipped') metrics.providerCalls.inc({ provider: event.provider, outcome: 'skipped' })
+  }
+
+  const checkQueryLength = (request: SearchRequest) => {
+    const issues: { path: string; message: string }[] = []
+    if (typeof request.query === 'string' && request.query.length > settings.maxQueryChars) {
+      issues.push({ path: 'query', message: `must be at most ${settings.maxQueryChars} characters` })
+    }
+    request.queries?.forEach((q, i) => {
+      if (typeof q === 'string' && q.length > settings.maxQueryChars) issues.push({ path: `queries.${i}`, message: `must be at most ${settings.maxQueryChars} characters` })
+    })
+    if (issues.length) throw new InputError(`Invalid search request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
+  }
+
+  async function search(request: SearchRequest, call: { who: string; signal: AbortSignal }): Promise<SearchResponse> {
+    checkQueryLength(request)
+    const parsed = parseInput(SearchRequestSchema, request, 'search request')
+    let release: (() => Promise<void>) | undefined
+    if (parsed.cache && shared.configured) {
+      const key = cacheKey(parsed)
+      const claim = await claims.claim(key, parsed.deadlineMs + 5000)
+      if (claim.owner) release = claim.release
+      // Another instance is running this very search: wait for it to fill the shared cache.
+      else await claims.waitFor(key, parsed.deadlineMs + 1000, call.signal)
+    }
+    let response: SearchResponse
+    try {
+      response = await layer.search(parsed, { signal: call.signal, onProgress })
+    } finally {
+      await release?.()
+    }
+    metrics.cache.inc({ result: response.cached ? 'hit' : 'miss' })
+    try {
+      await history.add({
+        query: response.query,
+        intent: response.intent,
+        mode: response.mode,
+        when: new Date().toISOString(),
+        count: response.count,
+        cached: response.cached,
+        who: call.who,
+      })
+    } catch (error) {
+      // History is a convenience: a full disk must not fail the search.
+      logger.warn({ err: redactSecrets((error as Error).message) }, 'could not record history')
+    }
+    return response
+  }
+
+  const tools: Tool[] = [webSearchTool({ maxQueryChars: settings.maxQueryChars })]
+  async function runTool(name: string, args: unknown, call: { who: string; signal: AbortSignal }): Promise<ToolResult> {
+    const tool = tools.find((t) => t.name === name)
+    if (!tool) throw new InputError(`Unknown tool "${name}"; available: ${tools.map((t) => t.name).join(', ')}`, [{ path: 'name', message: 'unknown tool' }])
+    return tool.run(args, { search: (request) => search(request, call), providerStatus: () => layer.status(), signal: call.signal })
+  }
+  const context: AppContext = { tools, runTool, search, logger }
+
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const issues = formatIssues(result.error)
+        return errorJson(c, 'invalid_input', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues })
+      }
+    },
+  })
+
+  // Request id, access log and HTTP metrics wrap everything, errors included.
+  app.use('*', async (c, next) => {
+    const started = performance.now()
+    const incoming = c.req.header('x-request-id')
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    c.set('requestId', requestId)
+    c.set('who', 'anonymous')
+    await next()
+    c.res.headers.set('x-request-id', requestId)
+    const route = c.res.status === 404 && c.req.routePath === '/*' ? '(unmatched)' : c.req.routePath
+    const seconds = (performance.now() - started) / 1000
+    metrics.requests.inc({ route, method: c.req.method, status: String(c.res.status) })
+    metrics.latency.observe({ route }, seconds)
+    logger.info(
+      { reqId: requestId, method: c.req.method, path: redactSecrets(c.req.path), status: c.res.status, ms: Math.round(seconds * 1000), who: c.get('who') },
+      'request',
+    )
+  })
+
+  app.use('*', async (c, next) => {
+    if (!auth.enabled || PUBLIC_PATHS.has(c.req.path)) return next()
+    const who = auth.identify(c.req.header('authorization'))
+    if (!who) {
+      c.header('WWW-Authenticate', 'Bearer realm="search-layer"')
+      return errorJson(c, 'unauthorized', 'Missing or invalid API key: send Authorization: Bearer <key>')
+    }
+    c.set('who', who)
+    return next()
+  })
+
+  app.use('*', async (c, next) => {
+    if (settings.clientRateLimit === 0 || UNLIMITED_PATHS.has(c.req.path)) return next()
+    const client = auth.enabled ? `key:${c.get('who')}` : `ip:${c.env?.incoming?.socket?.remoteAddress ?? 'local'}`
+    const verdict = await limiter.hit(client)
+    c.header('RateLimit-Limit', String(verdict.limit))
+    c.header('RateLimit-Remaining', String(verdict.remaining))
+    c.header('RateLimit-Reset', String(Math.ceil(verdict.resetMs / 1000)))
+    if (!verdict.allowed) {
+      metrics.rateLimited.inc({})
+      const retryAfter = Math.max(1, Math.ceil(verdict.resetMs / 1000))
+      c.header('Retry-After', String(retryAfter))
+      return errorJson(c, 'rate_limited', `Rate limit of ${verdict.limit} requests per ${settings.clientRateWindowMs / 1000} s reached; retry in ${retryAfter} s`)
+    }
+    return next()
+  })
+
+  app.use(
+    '*',
+    bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorJson(c, 'body_too_large', `Request body is larger than ${settings.bodyLimitBytes} bytes`) }),
+  )
+
+  app.use('*', async (c, next) => {
+    const controller = new AbortController()
+    // The response's 'close' before it finished means the client went away: stop spending provider calls on it.
+    const outgoing = c.env?.outgoing
+    outgoing?.once?.('close', () => {
+      if (!outgoing.writableFinished) controller.abort(new Error('client closed the connection'))
+    })
+    c.set('signal', controller.signal)
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort(new Error('request timeout'))
+        reject(new HTTPException(504, { message: `Request did not finish within ${settings.requestTimeoutMs} ms` }))
+      }, settings.requestTimeoutMs)
+    })
+    try {
+      await Promise.race([next(), timedOut])
+    } finally {
+      clearTimeout(timer)
+    }
+  })
+
+  app.onError((error, c) => {
+    const { status, body, retryAfterSec, expected } = describeError(error)
+    if (retryAfterSec) c.header('Retry-After', String(retryAfterSec))
+    const requestId = c.get('requestId')
+    if (!expected) logger.error({ reqId: requestId, err: { name: (error as Error).name, message: redactSecrets(String((error as Error).message)), stack: redactSecrets(String((error as Error).stack)) } }, 'unhandled error')
+    return c.json({ ...body, requestId }, status as 400)
+  })
+  app.notFound((c) => errorJson(c, 'not_found', `No route for ${c.req.method} ${redactSecrets(c.req.path)}`))
+
+  const errors = (...codes: ErrorCode[]) =>
+    Object.fromEntries(codes.map((code) => [ERROR_STATUS[code], { description: code, content: { 'application/json': { schema: ErrorBodySchema } } }]))
+  const common = errors('unauthorized', 'rate_limited', 'timeout')
+  const security = auth.enabled ? [{ bearer: [] }] : []
+
+  const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } })
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/search',
+      summary: 'Search: classify, expand, fan out to the providers, merge and score.',
+      security,
+      request: { body: { required: true, content: { 'application/json': { schema: SearchRequestSchema } } } },
+      responses: { 200: json(SearchResponseSchema, 'The engine response'), ...errors('invalid_input', 'body_too_large', 'not_configured'), ...common },
+    }),
+    async (c) => c.json((await search(c.req.valid('json'), { who: c.get('who'), signal: c.get('signal') })) as z.infer<typeof SearchResponseSchema>, 200),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/search',
+      summary: 'Search with query parameters (q, mode, intent, freshness, num, sources, cache).',
+      security,
+      request: { query: SearchQuerySchema },
+      responses: { 200: json(SearchResponseSchema, 'The engine response'), ...errors('invalid_input', 'not_configured'), ...common },
+    }),
+    async (c) => {
+      const q = c.req.valid('query')
+      const request: SearchRequest = {
+        query: q.q,
+        ...(q.mode && { mode: q.mode }),
+        ...(q.intent && { intent: q.intent }),
+        ...(q.freshness && { freshness: q.freshness }),
+        ...(q.num !== undefined && { num: q.num }),
+        ...(q.sources && { sources: q.sources.split(',').map((s) => s.trim()) as ProviderName[] }),
+        ...(q.cache && { cache: q.cache === 'true' }),
+      }
+      return c.json((await search(request, { who: c.get('who'), signal: c.get('signal') })) as z.infer<typeof SearchResponseSchema>, 200)
+    },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/tools',
+      summary: 'The agent tools with JSON Schema parameters (OpenAI function-calling shape).',
+      security,
+      responses: { 200: json(z.object({ tools: z.array(ToolDescriptionSchema) }), 'The tools'), ...common },
+    }),
+    (c) => c.json({ tools: tools.map(describeTool) }, 200),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/tools/{name}',
+      summary: 'Runs one tool with its function-call arguments. Tool failures are 200 with isError and a friendly sentence in content.',
+      security,
+      request: {
+        params: z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'web_search' }) }),
+        body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+      },
+      responses: { 200: json(ToolResultSchema, 'The tool result'), ...errors('invalid_input', 'not_found', 'body_too_large'), ...common },
+    }),
+    async (c) => {
+      const { name } = c.req.valid('param')
+      if (!tools.some((t) => t.name === name)) return errorJson(c, 'not_found', `Unknown tool "${name}"; available: ${tools.map((t) => t.name).join(', ')}`) as never
+      return c.json(await runTool(name, c.req.valid('json'), { who: c.get('who'), signal: c.get('signal') }), 200)
+    },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/history',
+      summary: "The caller's recent searches, newest first.",
+      security,
+      request: { query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50) }) },
+      responses: { 200: json(z.object({ entries: z.array(HistoryEntrySchema) }), 'Recent searches'), ...errors('invalid_input'), ...common },
+    }),
+    async (c) => c.json({ entries: await history.list(c.get('who'), c.req.valid('query').limit) }, 200),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/v1/history',
+      summary: "Forgets the caller's searches.",
+      security,
+      responses: { 200: json(z.object({ deleted: z.number() }), 'How many entries were removed'), ...common },
+    }),
+    async (c) => c.json({ deleted: await history.clear(c.get('who')) }, 200),
+  )
+
+  app.openapi(
+    createRoute({ method: 'get', path: '/healthz', summary: 'The process is up.', responses: { 200: json(z.object({ status: z.literal('ok') }), 'Up') } }),
+    (c) => c.json({ status: 'ok' as const }, 200),
+  )
+
+  const ReadySchema = z.object({
+    status: z.enum(['ready', 'degraded', 'not_ready']),
+    providers: z.array(z.object({ name: z.string(), configured: z.boolean(), resting: z.boolean() })),
+    redis: z.object({ configured: z.boolean(), up: z.boolean(), error: z.string().optional() }),
+    warnings: z.array(z.string()),
+  })
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/readyz',
+      summary: 'Dependencies reachable and providers configured. Redis down is "degraded" (200): requests are served in-process.',
+      responses: { 200: json(ReadySchema, 'Ready or degraded'), 503: json(ReadySchema, 'No provider configured') },
+    }),
+    async (c) => {
+      const statuses = await layer.status()
+      const warnings: string[] = []
+      const redis = shared.configured ? await shared.ping() : { ok: false, ms: 0 }
+      if (shared.configured && !redis.ok) warnings.push(`redis unreachable (${redis.error ?? 'unknown'}): cache, rate limits, budgets and history are per-instance until it is back`)
+      const configured = statuses.filter((s) => s.configured)
+      if (configured.length === 0) warnings.push('no search provider is configured: set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY')
+      for (const s of statuses) if (s.configured && s.circuit.open) warnings.push(`${s.name} is resting after repeated failures`)
+      const status = configured.length === 0 ? 'not_ready' : warnings.length ? 'degraded' : 'ready'
+      const body = {
+        status,
+        providers: statuses.map((s) => ({ name: s.name, configured: s.configured, resting: s.circuit.open })),
+        redis: { configured: shared.configured, up: shared.configured && redis.ok, ...(shared.configured && !redis.ok && { error: redis.error ?? 'unreachable' }) },
+        warnings,
+      } as const
+      return status === 'not_ready' ? c.json(body, 503) : c.json(body, 200)
+    },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/metrics',
+      summary: 'Prometheus text format: requests, latencies, provider calls by outcome, cache hits, budget use.',
+      security,
+      responses: { 200: { description: 'Prometheus exposition format 0.0.4', content: { 'text/plain': { schema: z.string() } } }, ...common },
+    }),
+    async (c) => {
+      const statuses = await layer.status()
+      const month = monthOf(new Date())
+      const budgets = statuses.flatMap((s) => (s.budget ? [s] : []))
+      const text = [
+        metrics.requests.render(),
+        metrics.latency.render(),
+        metrics.providerCalls.render(),
+        metrics.providerLatency.render(),
+        metrics.cache.render(),
+        metrics.rateLimited.render(),
+        renderGauge('search_layer_budget_used_calls', 'Provider calls counted this month against the budget.', budgets.map((s) => ({ labels: { provider: s.name, month: s.budget!.month }, value: s.budget!.used }))),
+        renderGauge('search_layer_budget_limit_calls', 'Monthly call budget per provider.', budgets.map((s) => ({ labels: { provider: s.name, month }, value: s.budget!.limit }))),
+        renderGauge('search_layer_provider_configured', 'Provider has a key (1) or not (0).', PROVIDER_NAMES.map((name) => ({ labels: { provider: name }, value: statuses.find((s) => s.name === name)?.configured ? 1 : 0 }))),
+        renderGauge('search_layer_redis_up', 'Redis reachable (1), down or not configured (0).', [{ labels: {}, value: shared.up() ? 1 : 0 }]),
+      ].join('\n\n')
+      return c.text(`${text}\n`, 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' })
+    },
+  )
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
+  options.routes?.(app, context)
+
+  app.get('/openapi.json', (c) =>
+    c.json(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'search-layer', version: '0.1.0', description: 'One search API over Brave, Exa, Tavily and Grok.' },
+      }),
+    ),
+  )
+
+  return {
+    app,
+    context,
+    options: settings,
+    ready: (timeoutMs = Math.max(1000, settings.redisTimeoutMs * 8)) => shared.ready(timeoutMs),
+    close: () => shared.close(),
+  }
+}

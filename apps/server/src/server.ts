@@ -1,0 +1,89 @@
+import type { AddressInfo } from 'node:net'
+import { type ServerType, serve } from '@hono/node-server'
+import { type CreateAppOptions, createApp } from './app.js'
+
+/** Options of `startServer`: those of `createApp`, plus signal handling. */
+export interface StartServerOptions extends CreateAppOptions {
+  /** Shut down gracefully on SIGTERM and SIGINT. Default true. */
+  handleSignals?: boolean
+}
+
+/** A listening server. */
+export interface RunningServer {
+  url: string
+  port: number
+  /** Stops accepting, lets in-flight requests finish (bounded by `shutdownTimeoutMs`), then closes Redis. */
+  close(): Promise<void>
+}
+
+/** Starts the HTTP server on @hono/node-server. Rejects with the listen error (e.g. `EADDRINUSE`); throws `ConfigError` for bad options. */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const wired = createApp(options)
+  const { app, options: settings } = wired
+  const logger = wired.context.logger
+  if (settings.redisUrl && !(await wired.ready())) logger.warn('redis did not answer at startup: serving in-process until it does')
+
+  let inFlight = 0
+  let idle: (() => void) | undefined
+  let server: ServerType
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve(
+        {
+          fetch: async (request, env) => {
+            inFlight++
+            try {
+              return await app.fetch(request, env)
+            } finally {
+              if (--inFlight === 0) idle?.()
+            }
+          },
+          port: settings.port,
+          hostname: settings.host,
+        },
+        () => resolve(s),
+      )
+      s.once('error', reject)
+    })
+  } catch (error) {
+    await wired.close()
+    throw error
+  }
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const url = `http://${host}:${address.port}`
+  logger.info({ url, redis: Boolean(settings.redisUrl), auth: settings.apiKeys.length > 0 }, 'search-layer server listening')
+
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= (async () => {
+      process.off('SIGTERM', onSignal)
+      process.off('SIGINT', onSignal)
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      // Keep-alive sockets would hold close() open; idle ones can go now, busy ones after their response.
+      if ('closeIdleConnections' in server) server.closeIdleConnections()
+      const drained = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve))
+      let timer: NodeJS.Timeout | undefined
+      const bounded = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), settings.shutdownTimeoutMs)
+      })
+      const outcome = await Promise.race([drained.then(() => 'drained' as const), bounded])
+      clearTimeout(timer)
+      if (outcome === 'timeout') logger.warn({ inFlight }, 'shutdown timeout: cutting the remaining connections')
+      if ('closeAllConnections' in server) server.closeAllConnections()
+      await closed
+      await wired.close()
+      logger.info('search-layer server stopped')
+    })()
+    return closing
+  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down')
+    void close()
+  }
+  if (options.handleSignals !== false) {
+    process.once('SIGTERM', onSignal)
+    process.once('SIGINT', onSignal)
+  }
+  return { url, port: address.port, close }
+}

@@ -1,0 +1,385 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { FRIENDLY_SEARCH_ERRORS } from '../src/index.js'
+import { type Booted, TAVILY_ONLY, boot, upstreamCalls } from './_helpers.js'
+
+let emu: Emulator
+const servers: Booted[] = []
+const start = async (options: Parameters<typeof boot>[1] = {}) => {
+  const server = await boot(emu, options)
+  servers.push(server)
+  return server
+}
+
+beforeAll(async () => {
+  emu = await startEmulator()
+})
+afterAll(async () => {
+  await emu.close()
+})
+beforeEach(() => emu.reset())
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+
+describe('search routes', () => {
+  it('POST /v1/search returns the engine response and echoes the request id', async () => {
+    const srv = await start()
+    const res = await srv.call('/v1/search', { json: { query: 'rust async runtime tokio', mode: 'deep', intent: 'exploratory', maxQueries: 1 }, headers: { 'x-request-id': 'req-123' } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-request-id')).toBe('req-123')
+    const body = await res.json()
+    expect(body).toMatchObject({ query: 'rust async runtime tokio', mode: 'deep', intent: 'exploratory', cached: false })
+    expect(body.results.length).toBeGreaterThan(0)
+    expect(body.providers.brave.status).toBe('ok')
+    expect(upstreamCalls(emu)).toBe(4)
+    const line = srv.logs.lines().find((l) => l.msg === 'request' && l.reqId === 'req-123')
+    expect(line).toMatchObject({ method: 'POST', path: '/v1/search', status: 200, who: 'anonymous' })
+  })
+
+  it('GET /v1/search takes q, mode, num and sources as query parameters', async () => {
+    const srv = await start()
+    const res = await srv.call('/v1/search?q=postgres%20vacuum&mode=fast&num=3&sources=brave')
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body.mode).toBe('fast')
+    expect(body.providers.brave).toMatchObject({ status: 'ok' })
+    expect(body.providers.exa.status).toBe('skipped')
+    expect(emu.requests.filter((r) => r.service === 'brave').every((r) => r.query.count === '3')).toBe(true)
+  })
+
+  it('a repeated search is a cache hit with no upstream calls', async () => {
+    const srv = await start()
+    const request = { query: 'kubernetes operator', mode: 'fast' }
+    await (await srv.call('/v1/search', { json: request })).json()
+    const before = upstreamCalls(emu)
+    const second = await (await srv.call('/v1/search', { json: request })).json()
+    expect(second.cached).toBe(true)
+    expect(upstreamCalls(emu)).toBe(before)
+  })
+
+  it('answers 503 with a clear message when no provider is configured', async () => {
+    const srv = await start({ envOverride: { ...TAVILY_ONLY, TAVILY_API_KEY: undefined } })
+    const res = await srv.call('/v1/search', { json: { query: 'anything' } })
+    expect(res.status).toBe(503)
+    const body = await res.json()
+    expect(body.code).toBe('not_configured')
+    expect(body.error).toMatch(/TAVILY_API_KEY/)
+  })
+})
+
+describe('validation and errors', () => {
+  it.each([
+    ['no query', { mode: 'fast' }, 'query'],
+    ['num out of range', { query: 'x', num: 99 }, 'num'],
+    ['unknown field', { query: 'x', colour: 'red' }, ''],
+    ['bad mode', { query: 'x', mode: 'slow' }, 'mode'],
+    ['query longer than maxQueryChars', { query: 'a'.repeat(501) }, 'query'],
+  ])('POST /v1/search with %s is 400 with {path, message} issues', async (_name, body, path) => {
+    const srv = await start()
+    const res = await srv.call('/v1/search', { json: body })
+    expect(res.status).toBe(400)
+    const json = await res.json()
+    expect(json.code).toBe('invalid_input')
+    expect(json.issues.length).toBeGreaterThan(0)
+    for (const issue of json.issues) expect(issue).toEqual({ path: expect.any(String), message: expect.any(String) })
+    if (path) expect(json.issues.map((i: { path: string }) => i.path)).toContain(path)
+    expect(JSON.stringify(json)).not.toMatch(/at .*\.ts:\d+/)
+    expect(upstreamCalls(emu)).toBe(0)
+  })
+
+  it('GET /v1/search without q is 400', async () => {
+    const srv = await start()
+    const res = await srv.call('/v1/search?mode=fast')
+    expect(res.status).toBe(400)
+    expect((await res.json()).issues[0].path).toBe('q')
+  })
+
+  it('malformed JSON is 400, not 500', async () => {
+    const srv = await start()
+    const res = await srv.call('/v1/search', { method: 'POST', body: '{"query": ', headers: { 'content-type': 'application/json' } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).code).toBe('invalid_input')
+  })
+
+  it('a body over the limit is 413', async () => {
+    const srv = await start({ bodyLimitBytes: 1024 })
+    const res = await srv.call('/v1/search', { json: { query: 'x', domainBoost: Array.from({ length: 50 }, (_, i) => `domain-number-${i}.example.com`) } })
+    expect(res.status).toBe(413)
+    expect((await res.json()).code).toBe('body_too_large')
+  })
+
+  it('unknown routes are 404 JSON', async () => {
+    const srv = await start()
+    const res = await srv.call('/v2/nothing-here')
+    expect(res.status).toBe(404)
+    expect(res.headers.get('content-type')).toMatch(/application\/json/)
+    expect(await res.json()).toMatchObject({ code: 'not_found', error: 'No route for GET /v2/nothing-here' })
+  })
+
+  it('a request running past requestTimeoutMs is 504 and its upstream calls are cancelled', async () => {
+    const srv = await start({ requestTimeoutMs: 300 })
+    emu.latency('brave', 5000)
+    emu.latency('exa', 5000)
+    const started = Date.now()
+    const res = await srv.call('/v1/search', { json: { query: 'slow upstream', mode: 'fast', deadlineMs: 10_000 } })
+    expect(res.status).toBe(504)
+    expect((await res.json()).code).toBe('timeout')
+    expect(Date.now() - started).toBeLessThan(3000)
+  })
+})
+
+describe('auth', () => {
+  const keys = 'alice:sk-alice-0123456789abcdef,tvly-bob-secret-0123456789'
+
+  it.each([
+    ['no header', undefined, 401],
+    ['a wrong key', 'sk-wrong-0123456789abcdef', 401],
+    ["alice's key", 'sk-alice-0123456789abcdef', 200],
+    ["bob's unnamed key", 'tvly-bob-secret-0123456789', 200],
+  ])('with %s /api/tools answers %s', async (_name, key, status) => {
+    const srv = await start({ apiKeys: keys.split(',').map((entry) => (entry.includes(':') ? { name: entry.split(':')[0]!, key: entry.split(':')[1]! } : { name: 'key-bob', key: entry })) })
+    const res = await srv.call('/api/tools', { ...(key && { key }) })
+    expect(res.status).toBe(status)
+    if (status === 401) {
+      expect(res.headers.get('www-authenticate')).toMatch(/Bearer/)
+      expect((await res.json()).code).toBe('unauthorized')
+    }
+  })
+
+  it('health routes need no key; identity (not the key) is logged and used for history', async () => {
+    const srv = await start({ apiKeys: [{ name: 'alice', key: 'sk-alice-0123456789abcdef' }] })
+    expect((await srv.call('/healthz')).status).toBe(200)
+    expect((await srv.call('/readyz')).status).toBe(200)
+    expect((await srv.call('/metrics')).status).toBe(401)
+    const res = await srv.call('/v1/search', { json: { query: 'react server components', mode: 'fast' }, key: 'sk-alice-0123456789abcdef' })
+    expect(res.status).toBe(200)
+    const history = await (await srv.call('/v1/history', { key: 'sk-alice-0123456789abcdef' })).json()
+    expect(history.entries[0]).toMatchObject({ query: 'react server components', who: 'alice' })
+    // A wrong key must not leak into the log either.
+    await srv.call('/v1/history', { key: 'sk-mallory-0123456789abcdef' })
+    const log = srv.logs.text()
+    expect(log).toContain('"who":"alice"')
+    expect(log).not.toContain('sk-alice-0123456789abcdef')
+    expect(log).not.toContain('sk-mallory-0123456789abcdef')
+    expect(log).not.toContain(emu.keys.tavily)
+    expect(log).not.toContain(emu.keys.brave)
+  })
+
+  it('provider keys never reach responses or logs, even when a provider rejects them', async () => {
+    emu.fault('tavily', { status: 401 })
+    const srv = await start({ envOverride: TAVILY_ONLY })
+    const res = await srv.call('/v1/search', { json: { query: 'bun runtime', mode: 'deep' } })
+    const text = await res.text()
+    expect(text).not.toContain(emu.keys.tavily)
+    expect(srv.logs.text()).not.toContain(emu.keys.tavily)
+  })
+})
+
+describe('rate limiting', () => {
+  it('answers 429 with Retry-After after the per-client limit', async () => {
+    const srv = await start({ clientRateLimit: 2, clientRateWindowMs: 30_000 })
+    expect((await srv.call('/api/tools')).status).toBe(200)
+    const second = await srv.call('/api/tools')
+    expect(second.headers.get('ratelimit-remaining')).toBe('0')
+    const third = await srv.call('/api/tools')
+    expect(third.status).toBe(429)
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(Number(third.headers.get('retry-after'))).toBeLessThanOrEqual(30)
+    expect((await third.json()).code).toBe('rate_limited')
+    // Health checks are never limited.
+    expect((await srv.call('/healthz')).status).toBe(200)
+  })
+
+  it('counts each API key separately', async () => {
+    const apiKeys = [
+      { name: 'a', key: 'key-a-0123456789' },
+      { name: 'b', key: 'key-b-0123456789' },
+    ]
+    const srv = await start({ apiKeys, clientRateLimit: 1 })
+    expect((await srv.call('/api/tools', { key: 'key-a-0123456789' })).status).toBe(200)
+    expect((await srv.call('/api/tools', { key: 'key-a-0123456789' })).status).toBe(429)
+    expect((await srv.call('/api/tools', { key: 'key-b-0123456789' })).status).toBe(200)
+  })
+})
+
+describe('agent tools', () => {
+  it('GET /api/tools lists web_search with a JSON Schema for its arguments', async () => {
+    const srv = await start()
+    const { tools } = await (await srv.call('/api/tools')).json()
+    const webSearch = tools.find((t: { name: string }) => t.name === 'web_search')
+    expect(webSearch.description).toMatch(/Search the web/)
+    expect(webSearch.parameters).toMatchObject({
+      type: 'object',
+      properties: { query: { type: 'string' }, max_results: { type: 'integer', default: 5 } },
+      required: ['query'],
+      additionalProperties: false,
+    })
+  })
+
+  it('web_search lists number, title, URL, snippet and relevance per result', async () => {
+    const srv = await start()
+    const res = await srv.call('/api/tools/web_search', { json: { query: 'rust async runtime tokio' } })
+    expect(res.status).toBe(200)
+    const { content, data, isError } = await res.json()
+    expect(isError).toBe(false)
+    expect(data.results).toHaveLength(5)
+    expect(content).toMatch(/^Search results for "rust async runtime tokio" \(5\):/)
+    data.results.forEach((r: { title: string; url: string; score: number }, i: number) => {
+      expect(content).toContain(`${i + 1}. ${r.title}\n   URL: ${r.url}\n`)
+      expect(content).toContain(`Relevance: ${r.score.toFixed(2)}`)
+    })
+  })
+
+  it.each([
+    [1, 1],
+    [7, 7],
+    [50, 10],
+  ])('web_search with max_results %i returns %i results', async (asked, got) => {
+    const srv = await start()
+    const { data } = await (await srv.call('/api/tools/web_search', { json: { query: 'kubernetes operator pattern', max_results: asked } })).json()
+    expect(data.results).toHaveLength(got)
+  })
+
+  it.each([
+    ['invalid key (401)', { status: 401 }, 'auth'],
+    ['rate limit (429)', { status: 429, retryAfterSec: 1 }, 'rate_limited'],
+    ['quota exhausted (432)', { status: 432 }, 'quota'],
+    ['quota exhausted (433)', { status: 433 }, 'quota'],
+    ['timeout', { hang: true }, 'timeout'],
+  ] as const)('web_search turns %s into a friendly sentence', async (_name, fault, kind) => {
+    emu.fault('tavily', fault)
+    const srv = await start({ envOverride: TAVILY_ONLY, providerTimeoutMs: 300 })
+    const res = await srv.call('/api/tools/web_search', { json: { query: 'latest langchain version' } })
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body).toMatchObject({ isError: true, content: FRIENDLY_SEARCH_ERRORS[kind], data: { error: { kind } } })
+    expect(JSON.stringify(body)).not.toContain(emu.keys.tavily)
+  })
+
+  it('web_search says so when no provider is configured', async () => {
+    const srv = await start({ envOverride: { ...TAVILY_ONLY, TAVILY_API_KEY: undefined } })
+    const body = await (await srv.call('/api/tools/web_search', { json: { query: 'x' } })).json()
+    expect(body).toMatchObject({ isError: true, content: FRIENDLY_SEARCH_ERRORS.not_configured })
+  })
+
+  it.each([
+    ['missing query', {}, 'query'],
+    ['empty query', { query: '  ' }, 'query'],
+    ['max_results 0', { query: 'x', max_results: 0 }, 'max_results'],
+    ['max_results not a number', { query: 'x', max_results: 'five' }, 'max_results'],
+  ])('web_search with %s is 400 naming the argument', async (_name, args, path) => {
+    const srv = await start()
+    const res = await srv.call('/api/tools/web_search', { json: args })
+    expect(res.status).toBe(400)
+    expect((await res.json()).issues.map((i: { path: string }) => i.path)).toContain(path)
+  })
+
+  it('an unknown tool is 404', async () => {
+    const srv = await start()
+    const res = await srv.call('/api/tools/web_teleport', { json: {} })
+    expect(res.status).toBe(404)
+    expect((await res.json()).error).toMatch(/web_search/)
+  })
+})
+
+describe('history', () => {
+  it('records searches newest first, per client, in a JSONL file without Redis; DELETE forgets them', async () => {
+    const srv = await start()
+    await srv.call('/v1/search', { json: { query: 'bun vs deno', mode: 'fast' } })
+    await srv.call('/api/tools/web_search', { json: { query: 'what is webtransport' } })
+    const { entries } = await (await srv.call('/v1/history')).json()
+    expect(entries.map((e: { query: string }) => e.query)).toEqual(['what is webtransport', 'bun vs deno'])
+    expect(entries[0]).toMatchObject({ who: 'anonymous', cached: false, count: expect.any(Number), mode: expect.any(String) })
+    expect(new Date(entries[0].when).getTime()).toBeGreaterThan(Date.now() - 60_000)
+    const file = join(srv.dataDir, 'history.jsonl')
+    expect(existsSync(file)).toBe(true)
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2)
+    const limited = await (await srv.call('/v1/history?limit=1')).json()
+    expect(limited.entries).toHaveLength(1)
+    expect(await (await srv.call('/v1/history', { method: 'DELETE' })).json()).toEqual({ deleted: 2 })
+    expect((await (await srv.call('/v1/history')).json()).entries).toEqual([])
+  })
+
+  it('keeps at most historyMax entries per client', async () => {
+    const srv = await start({ historyMax: 2 })
+    for (const q of ['one query', 'two query', 'three query']) await srv.call('/v1/search', { json: { query: q, mode: 'fast' } })
+    const { entries } = await (await srv.call('/v1/history?limit=10')).json()
+    expect(entries.map((e: { query: string }) => e.query)).toEqual(['three query', 'two query'])
+  })
+})
+
+describe('health, readiness, metrics and OpenAPI', () => {
+  it('/readyz reports providers and 503 when none is configured', async () => {
+    const ok = await start()
+    const ready = await (await ok.call('/readyz')).json()
+    expect(ready).toMatchObject({ status: 'ready', redis: { configured: false, up: false }, warnings: [] })
+    expect(ready.providers.every((p: { configured: boolean }) => p.configured)).toBe(true)
+    const none = await start({ envOverride: { ...TAVILY_ONLY, TAVILY_API_KEY: undefined } })
+    const res = await none.call('/readyz')
+    expect(res.status).toBe(503)
+    expect((await res.json()).status).toBe('not_ready')
+  })
+
+  it('/metrics counts requests, latencies, provider calls by outcome, cache hits and budget use', async () => {
+    const srv = await start({ monthlyBudgets: { brave: 100 } })
+    emu.fault('exa', { status: 500, times: 5 })
+    await srv.call('/v1/search', { json: { query: 'postgres vacuum', mode: 'fast' } })
+    await srv.call('/v1/search', { json: { query: 'postgres vacuum', mode: 'fast' } })
+    await srv.call('/nope')
+    const res = await srv.call('/metrics')
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0.0.4/)
+    const text = await res.text()
+    expect(text).toContain('search_layer_http_requests_total{route="/v1/search",method="POST",status="200"} 2')
+    expect(text).toContain('search_layer_http_requests_total{route="(unmatched)",method="GET",status="404"} 1')
+    expect(text).toMatch(/search_layer_http_request_duration_seconds_bucket\{route="\/v1\/search",le="\+Inf"\} 2/)
+    expect(text).toMatch(/search_layer_provider_calls_total\{provider="brave",outcome="ok"\} [1-9]/)
+    expect(text).toMatch(/search_layer_provider_calls_total\{provider="exa",outcome="upstream"\} [1-9]/)
+    expect(text).toContain('search_layer_cache_requests_total{result="miss"} 1')
+    expect(text).toContain('search_layer_cache_requests_total{result="hit"} 1')
+    expect(text).toMatch(/search_layer_budget_used_calls\{provider="brave",month="\d{4}-\d{2}"\} [1-9]/)
+    expect(text).toMatch(/search_layer_budget_limit_calls\{provider="brave",month="\d{4}-\d{2}"\} 100/)
+    expect(text).toContain('search_layer_redis_up 0')
+  })
+
+  it('/openapi.json documents every route from the zod schemas', async () => {
+    const srv = await start()
+    const doc = await (await srv.call('/openapi.json')).json()
+    expect(doc.openapi).toBe('3.1.0')
+    expect(Object.keys(doc.paths).sort()).toEqual(['/api/tools', '/api/tools/{name}', '/healthz', '/metrics', '/readyz', '/v1/history', '/v1/search'])
+    expect(Object.keys(doc.paths['/v1/search'])).toEqual(['post', 'get'])
+    expect(doc.paths['/v1/search'].post.requestBody.content['application/json'].schema.properties.query).toMatchObject({ type: 'string', maxLength: 2000 })
+    expect(doc.components.schemas.SearchResponse).toBeDefined()
+  })
+})
+
+describe('graceful shutdown', () => {
+  it('finishes in-flight requests, then stops accepting', async () => {
+    const srv = await boot(emu)
+    emu.latency('brave', 400)
+    const inFlight = srv.call('/v1/search', { json: { query: 'graceful shutdown test', mode: 'fast', sources: ['brave'] } })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const closed = srv.close()
+    const res = await inFlight
+    expect(res.status).toBe(200)
+    expect((await res.json()).results.length).toBeGreaterThan(0)
+    await closed
+    await expect(fetch(`${srv.url}/healthz`)).rejects.toThrow()
+  })
+
+  it('cuts requests that outlive shutdownTimeoutMs', async () => {
+    const srv = await boot(emu, { shutdownTimeoutMs: 200 })
+    emu.latency('brave', 3000)
+    const inFlight = srv.call('/v1/search', { json: { query: 'too slow to finish', mode: 'fast', sources: ['brave'] } }).then(
+      (r) => r.status,
+      () => 'cut',
+    )
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const started = Date.now()
+    await srv.close()
+    expect(Date.now() - started).toBeLessThan(1500)
+    expect(await inFlight).toBe('cut')
+  })
+})
