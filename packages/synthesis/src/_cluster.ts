@@ -1,0 +1,144 @@
+import { flatten, HAN_STOP, hasHan, type Term, terms } from './_text.js'
+
+/** A result as the clusterer sees it. */
+export interface ClusterDoc {
+  title: string
+  snippet: string
+}
+
+/** A cluster: member indexes (ascending) and the terms that label it (display forms). */
+export interface Cluster {
+  members: number[]
+  terms: string[]
+  /** True for the catch-all of results that share no salient term with any topic. */
+  other: boolean
+}
+
+interface DocTerms {
+  keys: Set<string>
+  titleKeys: Set<string>
+  text: string
+}
+
+/**
+ * Greedy topic clustering: repeatedly take the salient term shared by most unassigned results (not a query
+ * term, not in nearly every result), make its results a topic, then attach leftovers to the topic they share
+ * most terms with. Deterministic: every tie is broken by term key order, members stay in rank order.
+ */
+export function cluster(docs: readonly ClusterDoc[], query: string, maxGroups: number): Cluster[] {
+  const queryKeys = new Set(terms(query).map((t) => t.key))
+  const display = new Map<string, string>()
+  const info: DocTerms[] = docs.map((d) => {
+    const titleTerms = terms(d.title)
+    const all: Term[] = [...titleTerms, ...terms(d.snippet)]
+    for (const t of all) if (!display.has(t.key)) display.set(t.key, t.display)
+    return { keys: new Set(all.map((t) => t.key)), titleKeys: new Set(titleTerms.map((t) => t.key)), text: flatten(`${d.title} ${d.snippet}`) }
+  })
+  const df = new Map<string, number>()
+  for (const d of info) for (const k of d.keys) df.set(k, (df.get(k) ?? 0) + 1)
+  const n = docs.length
+  const salient = (k: string) => !queryKeys.has(k) && (df.get(k) ?? 0) >= 2
+  // A term in (almost) every result says nothing about topics; it only becomes a seed when nothing else does.
+  const broadCap = Math.max(2, Math.ceil(n * 0.6))
+
+  const unassigned = new Set(docs.map((_, i) => i))
+  const clusters: Cluster[] = []
+  const seedsUsed = new Set<string>()
+  while (clusters.length < maxGroups && unassigned.size >= 2) {
+    const counts = new Map<string, { count: number; inTitle: number }>()
+    for (const i of unassigned) {
+      const d = info[i]!
+      for (const k of d.keys) {
+        if (!salient(k) || seedsUsed.has(k)) continue
+        const c = counts.get(k) ?? { count: 0, inTitle: 0 }
+        c.count++
+        if (d.titleKeys.has(k)) c.inTitle++
+        counts.set(k, c)
+      }
+    }
+    const candidates = [...counts.entries()].filter(([, c]) => c.count >= 2)
+    if (candidates.length === 0) break
+    const narrow = candidates.filter(([k]) => (df.get(k) ?? 0) <= broadCap)
+    const pool = narrow.length > 0 ? narrow : candidates
+    pool.sort(([ka, a], [kb, b]) => b.count - a.count || b.inTitle - a.inTitle || Array.from(kb).length - Array.from(ka).length || (ka < kb ? -1 : ka > kb ? 1 : 0))
+    const seed = pool[0]![0]
+    seedsUsed.add(seed)
+    const members = [...unassigned].filter((i) => info[i]!.keys.has(seed)).sort((a, b) => a - b)
+    for (const i of members) unassigned.delete(i)
+    clusters.push({ members, terms: [seed], other: false })
+  }
+
+  // Leftovers join the topic whose members they share most salient terms with; the rest form "other".
+  const leftovers: number[] = []
+  for (const i of [...unassigned].sort((a, b) => a - b)) {
+    let best = -1
+    let bestShared = 0
+    clusters.forEach((c, ci) => {
+      const groupKeys = new Set<string>()
+      for (const m of c.members) for (const k of info[m]!.keys) if (salient(k)) groupKeys.add(k)
+      let shared = 0
+      for (const k of info[i]!.keys) if (groupKeys.has(k)) shared++
+      if (shared > bestShared) {
+        best = ci
+        bestShared = shared
+      }
+    })
+    if (best >= 0 && bestShared >= 1) clusters[best]!.members.push(i)
+    else leftovers.push(i)
+  }
+  for (const c of clusters) c.members.sort((a, b) => a - b)
+
+  const labelled = clusters.map((c) => ({ ...c, terms: labelTerms(c, info, salient, display) }))
+  labelled.sort((a, b) => a.members[0]! - b.members[0]!)
+  if (leftovers.length > 0) labelled.push({ members: leftovers, terms: [], other: true })
+  return labelled
+}
+
+function labelTerms(c: Cluster, info: DocTerms[], salient: (k: string) => boolean, display: Map<string, string>): string[] {
+  const seed = c.terms[0]!
+  const counts = new Map<string, number>()
+  for (const m of c.members) for (const k of info[m]!.keys) if (salient(k) && k !== seed) counts.set(k, (counts.get(k) ?? 0) + 1)
+  const need = Math.max(2, Math.ceil(c.members.length * 0.6))
+  const extra = [...counts.entries()]
+    .filter(([, count]) => count >= need)
+    .sort(([ka, a], [kb, b]) => b - a || (ka < kb ? -1 : ka > kb ? 1 : 0))
+    .map(([k]) => k)
+  const keys = [seed, ...extra]
+  const texts = c.members.map((m) => info[m]!.text)
+  const out: string[] = []
+  for (const k of keys) {
+    const shown = hasHan(k) ? extendHan(k, texts) : (display.get(k) ?? k)
+    // A bigram already inside a longer Han label adds nothing.
+    if (out.some((o) => o.includes(shown) || (hasHan(k) && o.includes(k)))) continue
+    out.push(shown)
+    if (out.length === 3) break
+  }
+  return out
+}
+
+const HAN_CHAR = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]$/u
+
+// Grows a Han bigram to the longest run every member containing it agrees on ("运行" → "运行时"), up to 6 chars.
+function extendHan(bigram: string, texts: readonly string[]): string {
+  let label = bigram
+  const holders = texts.filter((t) => t.includes(bigram))
+  for (let step = 0; step < 4; step++) {
+    const grown = grow(label, holders, 'right') ?? grow(label, holders, 'left')
+    if (!grown) break
+    label = grown
+  }
+  return label
+}
+
+function grow(label: string, texts: readonly string[], side: 'left' | 'right'): string | undefined {
+  let common: string | undefined
+  for (const t of texts) {
+    const at = t.indexOf(label)
+    const ch = side === 'right' ? t[at + label.length] : t[at - 1]
+    if (!ch || !HAN_CHAR.test(ch) || HAN_STOP.has(ch)) return undefined
+    if (common === undefined) common = ch
+    else if (common !== ch) return undefined
+  }
+  if (common === undefined) return undefined
+  return side === 'right' ? label + common : common + label
+}
