@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import type { Env } from '@search-layer/core'
+
+/**
+ * The `oauth_token` that `gh auth login` stored for `host` in `hosts.yml`, if any. gh writes a tiny, flat YAML
+ * (`host:` blocks with indented `key: value` lines, newer versions nest per-user blocks under `users:`), so a
+ * line scanner is enough; tokens kept in the OS keyring are not readable here and yield undefined.
+ */
+export function readGhToken(host: string, options: { env?: Env; homeDir?: string } = {}): string | undefined {
+  const env = options.env ?? process.env
+  const home = options.homeDir ?? env.HOME ?? homedir()
+  const dir = env.GH_CONFIG_DIR ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'gh')
+  let text: string
+  try {
+    text = readFileSync(join(dir, 'hosts.yml'), 'utf8')
+  } catch {
+    return undefined
+  }
+  return parseGhHosts(text, host)
+}
+
+/** Pure part of `readGhToken`: the first `oauth_token` inside the top-level block of `host`. */
+export function parseGhHosts(text: string, host: string): string | undefined {
+  let inHost = false
+  for (const raw of text.split(/\r?\n/)) {
+    if (raw.trim() === '' || raw.trimStart().startsWith('#')) continue
+    if (!/^\s/.test(raw)) {
+      const key = unquote(raw.replace(/:\s*$/, '').trim())
+      inHost = key.toLowerCase() === host.toLowerCase()
+      continue
+    }
+    if (!inHost) continue
+    const m = /^\s+oauth_token:\s*(.+?)\s*$/.exec(raw)
+    if (m?.[1]) {
+      const value = unquote(m[1])
+      if (value) return value
+    }
+  }
+  return undefined
+}
+
+function unquote(value: string): string {
+  const v = value.replace(/\s+#.*$/, '')
+  return /^(['"]).*\1$/.test(v) ? v.slice(1, -1) : v
+}
