@@ -128,11 +128,16 @@ async function vetHost(url: URL, requested: string, allowPrivate: boolean, resol
     if (reason) throw new FetchError(`refused to fetch ${describe(url)}: ${reason}; ${ALLOW_HINT}`, { kind: 'blocked', url: requested })
     return [literal]
   }
+  // RFC 6761: localhost names are loopback whatever a resolver says (`localhost.` may not resolve at all).
+  const localName = /(^|\.)localhost\.?$/i.test(url.hostname)
+  const refuseLocalName = () =>
+    new FetchError(`refused to fetch ${describe(url)}: ${url.hostname} is a loopback address; ${ALLOW_HINT}`, { kind: 'blocked', url: requested })
   let answers: readonly { address: string; family: number }[]
   try {
     answers = await raceAbort(resolve(url.hostname), signal)
   } catch (cause) {
     if (signal.aborted) throw cause
+    if (localName && !allowPrivate) throw refuseLocalName()
     const code = (cause as { code?: string }).code
     throw new FetchError(`could not resolve ${url.hostname} (${code ?? 'lookup failed'})`, { kind: 'network', url: requested, retryable: code === 'EAI_AGAIN', cause })
   }
@@ -147,6 +152,7 @@ async function vetHost(url: URL, requested: string, allowPrivate: boolean, resol
     }
     pins.push(parsed)
   }
+  if (localName && !allowPrivate) throw refuseLocalName()
   if (pins.length === 0) throw new FetchError(`could not resolve ${url.hostname} (no addresses)`, { kind: 'network', url: requested, retryable: false })
   return pins
 }
