@@ -54,6 +54,7 @@ export function redactRedisUrl(url: string): string {
 export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: SharedStateOptions): SharedState {
   let lastError: string | undefined
   let lastWarnAt = 0
+  let closed = false
   const warn = (message: string) => {
     lastError = message
     // A down Redis fails every request; one warning per 5 s keeps the log readable.
@@ -73,13 +74,18 @@ export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: Share
       })
     : undefined
   redis?.on('error', (error: NodeJS.ErrnoException) => warn(error.code ?? error.message))
+  let wasReady = false
   redis?.on('ready', () => {
-    if (lastError) logger.info('redis connection restored')
+    if (wasReady || lastError) logger.info('redis connection restored')
+    wasReady = true
     lastError = undefined
+  })
+  redis?.on('close', () => {
+    // Logged at once: the 'error' event only follows with the first failed reconnect.
+    if (wasReady && !closed) warn('connection lost')
   })
 
   const up = () => redis?.status === 'ready'
-  let closed = false
 
   return {
     configured: redis !== undefined,

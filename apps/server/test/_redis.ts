@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+
+/** A redis-server child process on a free loopback port. */
+export interface RedisProcess {
+  url: string
+  port: number
+  stop(): Promise<void>
+  /** Starts it again on the same port (after `stop`). */
+  restart(): Promise<void>
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+
+const MISSING = 'redis-server is not installed: install it (Debian/Ubuntu: apt-get install -y redis-server) — the scale-out tests need a real Redis'
+
+function launch(port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.env.REDIS_SERVER_BIN ?? 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`redis-server did not become ready on port ${port} within 10 s:\n${output}`))
+    }, 10_000)
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer)
+      reject(new Error(error.code === 'ENOENT' ? MISSING : `redis-server failed to start: ${error.message}`))
+    })
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer)
+        resolve(child)
+      }
+    })
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`))
+    })
+  })
+}
+
+/** Starts a throwaway redis-server; rejects with install instructions when the binary is missing. */
+export async function startRedis(): Promise<RedisProcess> {
+  const port = await freePort()
+  let child: ChildProcess | undefined = await launch(port)
+  const stop = async () => {
+    const running = child
+    child = undefined
+    if (!running || running.exitCode !== null) return
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve())
+      running.kill('SIGKILL')
+    })
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    async restart() {
+      await stop()
+      child = await launch(port)
+    },
+  }
+}
