@@ -22,7 +22,7 @@ interface RawClaim {
 }
 
 const NAME = '(?<![A-Za-z0-9+#.-])([A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Z])'
-const VERSION_FILLER = '(?:latest|current|stable|newest|new|version|release[sd]?|is|was|now|at|to|the|最新|稳定|正式|当前|版本号|版本|版|发布|为|是|已|到|了|:|：|,|，)'
+const VERSION_FILLER = '(?:latest|current|stable|newest|new|version|release[sd]?|is|was|now|at|to|the|最新|稳定|正式|当前|版本号|版本|版|发布|为|是|的|已|到|了|:|：|,|，)'
 const VERSION_RE = new RegExp(
   String.raw`${NAME}\s*(?:${VERSION_FILLER}\s*){0,5}[vV]?(\d+\.\d+(?:\.\d+){0,2})(?![\d.]*\d)(?!\s*(?:%|x\b|×|倍|ms\b|GB|MB|times|万|亿))`,
   'gu',
