@@ -1,0 +1,39 @@
+import { type ProviderErrorKind, redactSecrets } from '@search-layer/core'
+
+const KEY_ENV: Record<string, string> = {
+  brave: 'BRAVE_API_KEY',
+  exa: 'EXA_API_KEY',
+  tavily: 'TAVILY_API_KEY',
+  grok: 'XAI_API_KEY',
+  github: 'GITHUB_TOKEN',
+}
+
+const label = (provider: string | undefined): string =>
+  provider ? (provider === 'github' ? 'GitHub' : provider.charAt(0).toUpperCase() + provider.slice(1)) : 'The service'
+
+/** One sentence an agent (and its user) can act on, by error kind; never a key, never a stack. */
+export function describeProviderFailure(kind: ProviderErrorKind | string, provider?: string, retryAfterMs?: number, detail?: string): string {
+  const who = label(provider)
+  const env = provider ? KEY_ENV[provider] : undefined
+  const retry = retryAfterMs !== undefined && retryAfterMs > 0 ? ` Retry in about ${Math.ceil(retryAfterMs / 1000)} s.` : ' Retry in a little while.'
+  switch (kind) {
+    case 'timeout':
+      return `${who} did not answer in time (timeout). Try again, or ask for fewer queries or results.`
+    case 'auth':
+      return `${who} rejected its API key (invalid, expired or revoked)${env ? `: check ${env}` : ''}.`
+    case 'rate_limited':
+      return `${who} is rate-limiting requests (too many in a short time).${retry}`
+    case 'quota':
+      return `${who}'s quota or credits are used up for this period; it will work again once the quota resets or the plan is raised.`
+    case 'network':
+      return `${who} could not be reached (network error).${retry}`
+    case 'upstream':
+      return `${who} had a server error.${retry}`
+    case 'bad_response':
+      return `${who} sent an answer that could not be read.`
+    case 'config':
+      return `${who} is not configured${env ? `: set ${env}` : ''}.`
+    default:
+      return `${who} failed${detail ? `: ${redactSecrets(detail)}` : '.'}`
+  }
+}

@@ -1,0 +1,78 @@
+import { type Env, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import { type SearchLayer, createSearchLayer } from '@search-layer/engine'
+import type { z } from 'zod'
+import { ExtractRefsInputSchema, FetchThreadInputSchema, MAX_QUERIES, MAX_RESULTS_CAP, type ToolName, WebFetchInputSchema, webSearchInputSchemaFor } from './schemas.js'
+
+/** One tool as every format needs it: name, title, description, zod input schema and MCP annotations. */
+export interface ToolDefinition {
+  name: ToolName
+  title: string
+  description: string
+  inputSchema: z.ZodType
+  annotations: { readOnlyHint: true; openWorldHint: true; idempotentHint: boolean }
+}
+
+const KEY_HINT = 'BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY'
+
+/**
+ * The providers that can be used right now (a key is configured), from `layer.status()`; only these go into the
+ * `sources` enum and the descriptions. Never throws: a failing status check yields every provider.
+ */
+export async function liveSources({ layer, env }: { layer?: SearchLayer; env?: Env } = {}): Promise<ProviderName[]> {
+  try {
+    const status = await (layer ?? createSearchLayer({ ...(env && { env }) })).status()
+    return status.filter((s) => s.configured).map((s) => s.name)
+  } catch {
+    return [...PROVIDER_NAMES]
+  }
+}
+
+/** The four tool definitions, with `web_search` advertising only `sources` (the live providers). */
+export function toolDefinitions(sources: readonly ProviderName[]): ToolDefinition[] {
+  const live =
+    sources.length > 0
+      ? `Live engines: ${sources.join(', ')}.`
+      : `No search engine is configured right now (set ${KEY_HINT}), so this tool will report an error.`
+  return [
+    {
+      name: 'web_search',
+      title: 'Web search',
+      description:
+        'Search the web with several engines at once; results are merged, deduplicated and ranked for the kind of question ' +
+        '(fact, status, comparison, tutorial, news, resource). Use it for anything current or anything you are not sure of. ' +
+        `Pass \`queries\` (up to ${MAX_QUERIES}) to search several angles in one call rather than calling repeatedly. ` +
+        `Returns an answer when an engine gives one, then up to ${MAX_RESULTS_CAP} numbered results (title, URL, date, snippet); ` +
+        `snippets are short, so read a page in full with web_fetch. ${live}`,
+      inputSchema: webSearchInputSchemaFor(sources),
+      annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
+    },
+    {
+      name: 'web_fetch',
+      title: 'Read a web page',
+      description:
+        'Read one web page as clean markdown: the main content with title, site, date and links, without navigation or ads. ' +
+        'Use it when a search snippet is not enough or when you are given a URL. Long pages are cut to fit; private and local addresses are refused.',
+      inputSchema: WebFetchInputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+    },
+    {
+      name: 'fetch_thread',
+      title: 'Read a discussion thread',
+      description:
+        'Read a whole discussion: a GitHub issue or pull request (body, comments, reviews, timeline), a Hacker News, Reddit or V2EX thread, ' +
+        'or any page, plus the references in it (linked issues and PRs with fixes/closes/duplicate relations, commits, URLs). ' +
+        'Use it to follow a bug, a decision or a release to its source.',
+      inputSchema: FetchThreadInputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+    },
+    {
+      name: 'extract_refs',
+      title: 'Collect references',
+      description:
+        'Collect only the references (issues, PRs, commits, URLs, each with its relation such as fixes or duplicate) from 1-10 threads or pages at once. ' +
+        'Cheaper than fetch_thread when you only need where discussions point.',
+      inputSchema: ExtractRefsInputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+    },
+  ]
+}

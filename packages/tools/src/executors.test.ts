@@ -1,0 +1,249 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createSearchLayer } from '@search-layer/engine'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type ToolExecutorOptions, type ToolResult, createToolExecutors } from './executors.js'
+
+let emu: Emulator
+let env: Record<string, string>
+
+beforeAll(async () => {
+  emu = await startEmulator()
+  env = { ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-tools-')) }
+})
+afterAll(() => emu.close())
+beforeEach(() => emu.reset())
+
+// A fresh layer per executor set: no cache or circuit state leaks between cases.
+const executors = (options: Partial<ToolExecutorOptions> = {}) =>
+  createToolExecutors({ layer: createSearchLayer({ env: options.env ?? env, rateLimits: false, providerRetries: 0 }), env, ...options })
+
+const SEARCH_SERVICES = ['brave', 'exa', 'tavily', 'grok'] as const
+
+function expectNoSecrets(result: ToolResult) {
+  const text = `${result.content}\n${JSON.stringify(result.data)}`
+  for (const key of Object.values(emu.keys)) expect(text).not.toContain(key)
+}
+
+describe('web_search', () => {
+  it('returns numbered, ranked results as text with the structured response beside it', async () => {
+    const res = await executors().web_search({ query: 'rust async runtime' })
+    expect(res.isError).toBeUndefined()
+    const data = res.data as { results: { url: string; title: string }[]; queries: string[]; providers: Record<string, { status: string }> }
+    expect(data.results).toHaveLength(5)
+    expect(res.content).toContain('[1] ')
+    expect(res.content).toContain(data.results[0]!.url)
+    expect(res.content).toMatch(/^Engines: brave \d+ · exa \d+/m)
+    expect(res.content.length).toBeLessThanOrEqual(12_000)
+    expectNoSecrets(res)
+  })
+
+  it('runs an array of queries side by side in one call', async () => {
+    const queries = ['Bun vs Deno performance', 'PostgreSQL 17 release notes', 'kubernetes operator tutorial']
+    const res = await executors().web_search({ queries, max_results: 8 })
+    expect(res.isError).toBeUndefined()
+    const data = res.data as { queries: string[]; results: unknown[] }
+    expect(data.queries).toEqual(queries)
+    expect(data.results.length).toBeLessThanOrEqual(8)
+    expect(data.results.length).toBeGreaterThan(5)
+  })
+
+  it.each([
+    [1, 1],
+    [3, 3],
+    [10, 10],
+  ])('max_results %i returns %i results', async (max, expected) => {
+    const res = await executors().web_search({ query: 'kubernetes', max_results: max })
+    expect((res.data as { results: unknown[] }).results).toHaveLength(expected)
+  })
+
+  it('reads null as "not given", as strict-mode models send it', async () => {
+    const res = await executors().web_search({
+      query: 'WebTransport',
+      queries: null,
+      intent: null,
+      freshness: null,
+      max_results: null,
+      include_domains: null,
+      exclude_domains: null,
+      sources: null,
+    })
+    expect(res.isError).toBeUndefined()
+    expect((res.data as { results: unknown[] }).results).toHaveLength(5)
+  })
+
+  it('passes intent, freshness, domains and sources to the engine', async () => {
+    const res = await executors().web_search({ query: 'AI news', intent: 'news', freshness: 'pw', sources: ['brave'], exclude_domains: ['example.com'] })
+    expect(res.isError).toBeUndefined()
+    const data = res.data as { intent: string; providers: Record<string, { status: string }> }
+    expect(data.intent).toBe('news')
+    expect(data.providers.brave!.status).toBe('ok')
+    expect(emu.count('exa') + emu.count('tavily') + emu.count('grok')).toBe(0)
+    const brave = emu.requests.find((r) => r.service === 'brave')!
+    expect(brave.query.freshness).toBe('pw')
+  })
+
+  it.each([
+    [{}, /give `query` or `queries`/],
+    [{ query: '   ' }, /query: must not be empty/],
+    [{ queries: [] }, /queries: give at least one query/],
+    [{ queries: ['a', 'b', 'c', 'd', 'e', 'f'] }, /queries: at most 5 queries/],
+    [{ query: 'x', max_results: 11 }, /max_results: at most 10/],
+    [{ query: 'x', sources: ['bing'] }, /sources\.0/],
+    [{ query: 'x', freshness: 'yesterday' }, /freshness/],
+    [{ query: 'x', colour: 'red' }, /colour/],
+    ['not an object', /Invalid web_search arguments/],
+  ])('rejects %j with a sentence naming the field', async (args, message) => {
+    const res = await executors().web_search(args)
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(message)
+    expect(res.content).toMatch(/Fix the arguments and call again\.$/)
+    expect(res.data).toMatchObject({ error: { kind: 'input' } })
+    expect(emu.count()).toBe(0)
+  })
+
+  it.each([
+    ['invalid key', { status: 401 }, /rejected its API key/, 'auth'],
+    ['rate limit', { status: 429, retryAfterSec: 7 }, /rate-limiting requests/, 'rate_limited'],
+    ['server error', { status: 503 }, /server error/, 'upstream'],
+  ])('every engine failing (%s) is one readable tool error', async (_name, fault, message) => {
+    for (const s of SEARCH_SERVICES) emu.fault(s, fault)
+    const res = await executors().web_search({ query: 'rust async runtime' })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/^The search failed: every engine it tried failed\./)
+    expect(res.content).toMatch(message)
+    expectNoSecrets(res)
+  })
+
+  it('names an exhausted quota (Tavily 432)', async () => {
+    emu.fault('tavily', { status: 432 })
+    const res = await executors().web_search({ query: 'what is WebTransport', sources: ['tavily'] })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/Tavily's quota or credits are used up/)
+  })
+
+  it('times out into a readable error when no engine answers before the deadline', async () => {
+    for (const s of SEARCH_SERVICES) emu.fault(s, { hang: true })
+    const res = await executors({ searchDeadlineMs: 600 }).web_search({ query: 'rust async runtime' })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/did not answer in time|ran out of time/)
+  })
+
+  it('keeps the results of the engines that answered and says which failed', async () => {
+    emu.fault('brave', { status: 401 })
+    const res = await executors().web_search({ query: 'rust async runtime', intent: 'exploratory' })
+    expect(res.isError).toBeUndefined()
+    expect((res.data as { partial: boolean }).partial).toBe(true)
+    expect(res.content).toMatch(/brave failed: Brave rejected its API key/)
+    expect((res.data as { results: unknown[] }).results.length).toBeGreaterThan(0)
+  })
+
+  it.each([1500, 3000, 6000])('fits the content into maxChars %i', async (maxChars) => {
+    const res = await executors({ maxChars }).web_search({ queries: ['rust async', 'tokio runtime', 'async-std'], max_results: 10 })
+    expect(res.isError).toBeUndefined()
+    expect(res.content.length).toBeLessThanOrEqual(maxChars)
+  })
+
+  it('turns a cancelled call into a tool error', async () => {
+    for (const s of SEARCH_SERVICES) emu.fault(s, { hang: true })
+    const controller = new AbortController()
+    const pending = executors().web_search({ query: 'rust' }, { signal: controller.signal })
+    setTimeout(() => controller.abort(), 50)
+    const res = await pending
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/cancelled|time/)
+  })
+
+  it('reports progress events from the engine', async () => {
+    const events: string[] = []
+    await executors().web_search({ query: 'Bun vs Deno' }, { onProgress: (e) => events.push(e.type) })
+    expect(events).toContain('started')
+    expect(events).toContain('done')
+  })
+})
+
+describe('web_fetch', () => {
+  it('reads a page as markdown with its metadata', async () => {
+    const res = await executors().web_fetch({ url: `${emu.urls.pages}/article` })
+    expect(res.isError).toBeUndefined()
+    expect(res.content).toMatch(/^# Structured concurrency in async Rust: a field guide\nSource: http:\/\/127\.0\.0\.1:\d+\/pages\/article · Jane Doe · published 2026-11-18/)
+    expect(res.content).toContain('[JoinSet](https://docs.rs/tokio/latest/tokio/task/struct.JoinSet.html)')
+    expect(res.data).toMatchObject({ title: 'Structured concurrency in async Rust: a field guide', truncated: false })
+    expect((res.data as { links: unknown[] }).links.length).toBeGreaterThan(2)
+  })
+
+  it('cuts a long page to maxChars and says so', async () => {
+    emu.pages.set('/long', { contentType: 'text/markdown', body: Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum '.repeat(8)}`).join('\n\n') })
+    const res = await executors({ maxChars: 2000 }).web_fetch({ url: `${emu.urls.pages}/long` })
+    expect(res.isError).toBeUndefined()
+    expect(res.content.length).toBeLessThanOrEqual(2000)
+    expect(res.content).toMatch(/\[… \d+ more characters not shown\]$/)
+    expect(res.data).toMatchObject({ truncated: true })
+  })
+
+  it.each([
+    ['a missing page', () => `${emu.urls.pages}/nope`, /The site answered HTTP 404/, undefined],
+    ['a private address', () => `${emu.urls.pages}/article`, /private or local/, { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '0' }],
+    ['a binary file', () => `${emu.urls.pages}/binary`, /not a readable page/, undefined],
+    ['a non-http URL', () => 'ftp://example.com/file', /expected an http\(s\) URL/, undefined],
+  ])('%s is a readable tool error', async (_name, url, message, envPatch) => {
+    const res = await executors(envPatch ? { env: { ...env, ...envPatch } } : {}).web_fetch({ url: url() })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(message)
+  })
+})
+
+describe('fetch_thread', () => {
+  it('reads a GitHub issue with its references, references kept when the comments are cut', async () => {
+    const res = await executors({ maxChars: 4000 }).fetch_thread({ url: 'https://github.com/octo/demo/issues/1' })
+    expect(res.isError).toBeUndefined()
+    expect(res.content.length).toBeLessThanOrEqual(4000)
+    expect(res.content).toMatch(/^# Client hangs forever when the server resets the connection mid-response\n/)
+    expect(res.content).toContain('## References\n- duplicate: https://github.com/octo/demo/issues/17')
+    const data = res.data as { type: string; refs: { type: string }[]; truncated: boolean; commentCount: number }
+    expect(data.type).toBe('github_issue')
+    expect(data.truncated).toBe(true)
+    expect(data.refs.map((r) => r.type)).toEqual(expect.arrayContaining(['duplicate', 'fixes', 'commit', 'url']))
+    expectNoSecrets(res)
+  })
+
+  it('honours max_comments', async () => {
+    const res = await executors().fetch_thread({ url: 'https://github.com/octo/demo/issues/1', max_comments: 5 })
+    expect((res.data as { commentCount: number }).commentCount).toBe(5)
+  })
+
+  it('turns a missing issue into a readable tool error', async () => {
+    const res = await executors().fetch_thread({ url: 'https://github.com/octo/demo/issues/404' })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/GitHub/)
+    expectNoSecrets(res)
+  })
+})
+
+describe('extract_refs', () => {
+  it('lists references per URL and explains the ones it could not read', async () => {
+    const res = await executors().extract_refs({ urls: ['https://github.com/octo/demo/issues/1', 'https://github.com/octo/demo/issues/404'] })
+    expect(res.isError).toBeUndefined()
+    expect(res.content).toMatch(/^## Client hangs forever.* — https:\/\/github\.com\/octo\/demo\/issues\/1\n- duplicate: /)
+    expect(res.content).toMatch(/## https:\/\/github\.com\/octo\/demo\/issues\/404\nCould not read it: /)
+    const data = res.data as { results: { url: string; refs: unknown[]; error?: unknown }[] }
+    expect(data.results).toHaveLength(2)
+    expect(data.results[1]!.error).toBeDefined()
+  })
+
+  it('is a tool error when no URL could be read', async () => {
+    const res = await executors().extract_refs({ urls: ['https://github.com/octo/demo/issues/404'] })
+    expect(res.isError).toBe(true)
+  })
+
+  it.each([[{ urls: [] }], [{ urls: Array.from({ length: 11 }, (_, i) => `https://example.com/${i}`) }], [{ url: 'https://example.com' }]])(
+    'rejects %j',
+    async (args) => {
+      const res = await executors().extract_refs(args)
+      expect(res.isError).toBe(true)
+      expect(res.data).toMatchObject({ error: { kind: 'input' } })
+    },
+  )
+})

@@ -1,0 +1,277 @@
+import { type Env, InputError, type ProviderName, isProviderError, parseInput } from '@search-layer/core'
+import { type SearchLayer, type SearchProgress, type SearchRequest, type SearchResponse, createSearchLayer } from '@search-layer/engine'
+import { fetchPage, isFetchError } from '@search-layer/page-fetch'
+import { synthesize, toText } from '@search-layer/synthesis'
+import { type Thread, type UrlRefs, extractRefsFromUrls, fetchThread } from '@search-layer/thread-fetch'
+import { describeProviderFailure } from './_errors.js'
+import { fitText, oneLine } from './_text.js'
+import { dropNulls } from './json-schema.js'
+import { ExtractRefsInputSchema, FetchThreadInputSchema, type ToolName, WebFetchInputSchema, WebSearchInputSchema } from './schemas.js'
+
+/** Default size of a tool result's `content` (characters): about 3-4k tokens, far below the common 25k-token tool-result caps. */
+export const DEFAULT_MAX_CHARS = 12_000
+
+/** What every tool returns: text sized for the model, the structured data beside it, and whether it failed. */
+export interface ToolResult {
+  /** Text for the model, at most `maxChars` characters. */
+  content: string
+  /** The structured result (or `{error: {kind, message}}`). */
+  data: unknown
+  /** True when the call failed; `content` then says why in one or two sentences. */
+  isError?: boolean
+}
+
+/** Options of `createToolExecutors`. */
+export interface ToolExecutorOptions {
+  /** The search layer to use; default `createSearchLayer({ env })`, created once per executor set. */
+  layer?: SearchLayer
+  /** Where keys and base URLs are read; default `process.env`. */
+  env?: Env
+  /** Largest `content` (characters). Default `DEFAULT_MAX_CHARS`. */
+  maxChars?: number
+  /** Cancels every call made through these executors. */
+  signal?: AbortSignal
+  /** Overall deadline of one `web_search` (ms): what arrived by then is returned. Default 15 000. */
+  searchDeadlineMs?: number
+  /** Deadline of one `web_fetch`, `fetch_thread` or `extract_refs` call (ms). Default 30 000. */
+  fetchDeadlineMs?: number
+}
+
+/** Per-call options: a cancel signal and, for `web_search`, the engine's progress events. */
+export interface ToolCallOptions {
+  signal?: AbortSignal
+  onProgress?: (event: SearchProgress) => void
+}
+
+/** One executor per tool; each validates its own arguments and never throws. */
+export type ToolExecutors = Record<ToolName, (args: unknown, options?: ToolCallOptions) => Promise<ToolResult>>
+
+/**
+ * Creates the four executors (`web_search`, `web_fetch`, `fetch_thread`, `extract_refs`). Each parses its arguments
+ * with the tool's zod schema (a model's `null` counts as absent) and resolves to a `ToolResult`; failures, including
+ * invalid arguments, become `isError` results with a readable sentence, never a thrown error.
+ */
+export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExecutors {
+  const env = options.env ?? process.env
+  const maxChars = Math.max(500, Math.floor(options.maxChars ?? DEFAULT_MAX_CHARS))
+  const searchDeadlineMs = options.searchDeadlineMs ?? 15_000
+  const fetchDeadlineMs = options.fetchDeadlineMs ?? 30_000
+  let layer = options.layer
+  const getLayer = (): SearchLayer => {
+    layer ??= createSearchLayer({ env })
+    return layer
+  }
+  const signalFor = (call: ToolCallOptions | undefined, deadlineMs?: number): AbortSignal | undefined => {
+    const signals = [options.signal, call?.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs)].filter(
+      (s): s is AbortSignal => s !== undefined,
+    )
+    return signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals)
+  }
+
+  return {
+    web_search: (args, call) =>
+      guarded(async () => {
+        const input = parseInput(WebSearchInputSchema, dropNulls(args), 'web_search arguments')
+        const queries = [...new Set([...(input.query ? [input.query] : []), ...(input.queries ?? [])])]
+        const request: SearchRequest = {
+          ...(queries.length === 1 ? { query: queries[0] } : { queries }),
+          ...(input.intent && { intent: input.intent }),
+          ...(input.freshness && { freshness: input.freshness }),
+          num: input.max_results,
+          ...(input.include_domains && { includeDomains: input.include_domains }),
+          ...(input.exclude_domains && { excludeDomains: input.exclude_domains }),
+          ...(input.sources && { sources: input.sources }),
+          deadlineMs: searchDeadlineMs,
+        }
+        const signal = signalFor(call)
+        const response = await getLayer().search(request, {
+          ...(signal && { signal }),
+          ...(call?.onProgress && { onProgress: call.onProgress }),
+        })
+        return searchResult(response, input.max_results, maxChars)
+      }),
+
+    web_fetch: (args, call) =>
+      guarded(async () => {
+        const input = parseInput(WebFetchInputSchema, dropNulls(args), 'web_fetch arguments')
+        const signal = signalFor(call, fetchDeadlineMs)
+        const page = await fetchPage(input.url, { ...(signal && { signal }), env: env as Record<string, string | undefined> })
+        const head = [
+          `# ${page.title ?? page.finalUrl}`,
+          [`Source: ${page.finalUrl}`, page.siteName, page.byline, page.publishedAt && `published ${page.publishedAt.slice(0, 10)}`]
+            .filter(Boolean)
+            .join(' · '),
+        ].join('\n')
+        const body = fitText(page.markdown, Math.max(200, maxChars - head.length - 2))
+        return {
+          content: `${head}\n\n${body.text}`,
+          data: {
+            url: page.url,
+            finalUrl: page.finalUrl,
+            title: page.title,
+            byline: page.byline,
+            siteName: page.siteName,
+            lang: page.lang,
+            publishedAt: page.publishedAt,
+            excerpt: page.excerpt,
+            readerable: page.readerable,
+            markdown: body.text,
+            truncated: body.truncated,
+            totalChars: page.markdown.length,
+            links: page.links.slice(0, 50),
+          },
+        }
+      }),
+
+    fetch_thread: (args, call) =>
+      guarded(async () => {
+        const input = parseInput(FetchThreadInputSchema, dropNulls(args), 'fetch_thread arguments')
+        const signal = signalFor(call)
+        const thread = await fetchThread(input.url, {
+          env,
+          deadlineMs: fetchDeadlineMs,
+          ...(signal && { signal }),
+          ...(input.max_comments !== undefined && { maxComments: input.max_comments }),
+        })
+        return threadResult(thread, maxChars)
+      }),
+
+    extract_refs: (args, call) =>
+      guarded(async () => {
+        const input = parseInput(ExtractRefsInputSchema, dropNulls(args), 'extract_refs arguments')
+        const signal = signalFor(call)
+        const list = await extractRefsFromUrls(input.urls, { env, deadlineMs: fetchDeadlineMs, ...(signal && { signal }) })
+        return refsResult(list, maxChars)
+      }),
+  }
+}
+
+async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
+  try {
+    return await run()
+  } catch (error) {
+    return errorResult(error)
+  }
+}
+
+/** A failure as an `isError` result: a sentence for the model, `{error: {kind, message}}` for programs. */
+export function errorResult(error: unknown): ToolResult {
+  const { kind, message } = describeError(error)
+  return { content: message, data: { error: { kind, message } }, isError: true }
+}
+
+function describeError(error: unknown): { kind: string; message: string } {
+  if (error instanceof InputError) {
+    return { kind: 'input', message: `${oneLine(error.message, 400)} Fix the arguments and call again.` }
+  }
+  if (isProviderError(error)) {
+    const friendly = describeProviderFailure(error.kind, error.provider, error.retryAfterMs)
+    return { kind: error.kind, message: `${friendly} (${oneLine(error.message, 300)})` }
+  }
+  if (isFetchError(error)) {
+    const detail = oneLine(error.message, 300)
+    const text: Record<typeof error.kind, string> = {
+      bad_url: 'That is not a URL that can be fetched.',
+      blocked: 'That address is private or local, so it is not fetched.',
+      too_large: 'The page is too large to fetch.',
+      unsupported_type: 'That URL is not a readable page (its content type is not text, HTML, JSON or XML).',
+      http: `The site answered HTTP ${error.status ?? 'error'}.`,
+      timeout: 'The page did not load in time (timeout). Try again later.',
+      network: 'The site could not be reached (network error).',
+    }
+    return { kind: error.kind, message: `${text[error.kind]} (${detail})` }
+  }
+  if (error instanceof Error && error.name === 'ConfigError') return { kind: 'config', message: `Not configured: ${oneLine(error.message, 400)}` }
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+    return { kind: 'timeout', message: 'The call was cancelled or ran out of time before it finished. Try again, or ask for less.' }
+  const detail = error instanceof Error ? error.message : String(error)
+  return { kind: 'internal', message: `The tool failed unexpectedly: ${oneLine(detail, 300)}` }
+}
+
+function engineLine(response: SearchResponse): string {
+  const parts: string[] = []
+  for (const [name, report] of Object.entries(response.providers) as [ProviderName, SearchResponse['providers'][ProviderName]][]) {
+    if (report.status === 'ok') parts.push(`${name} ${report.results}`)
+    else if (report.status === 'error' && report.error) parts.push(`${name} failed: ${describeProviderFailure(report.error.kind, name)}`)
+  }
+  return parts.length > 0 ? `Engines: ${parts.join(' · ')}` : ''
+}
+
+function searchResult(response: SearchResponse, maxResults: number, maxChars: number): ToolResult {
+  const reports = Object.entries(response.providers) as [ProviderName, SearchResponse['providers'][ProviderName]][]
+  const failed = reports.filter(([, r]) => r.status === 'error')
+  const ok = reports.filter(([, r]) => r.status === 'ok')
+  const results = response.results.slice(0, maxResults)
+  const data = {
+    query: response.query,
+    queries: response.queries,
+    intent: response.intent,
+    mode: response.mode,
+    answer: response.answer ?? null,
+    results,
+    providers: response.providers,
+    partial: response.partial,
+    cached: response.cached,
+    warnings: response.warnings,
+  }
+  if (results.length === 0 && ok.length === 0 && failed.length > 0) {
+    const why = failed.map(([name, r]) => describeProviderFailure(r.error?.kind ?? 'upstream', name)).join(' ')
+    return { content: `The search failed: every engine it tried failed. ${why}`, data, isError: true }
+  }
+  const footer = [engineLine(response), ...response.warnings.map((w) => `Note: ${oneLine(w, 200)}`)].filter(Boolean).join('\n')
+  const budget = Math.max(200, maxChars - footer.length - 2)
+  const text =
+    results.length === 0
+      ? `No results for ${JSON.stringify(response.query)}. Try other words, a wider freshness window or fewer domain filters.`
+      : toText(
+          synthesize(
+            { query: response.query, results, answer: response.answer ?? null, answer_source: response.answer_source, intent: response.intent },
+            { maxChars: budget },
+          ),
+        )
+  return { content: footer ? `${text}\n\n${footer}` : text, data }
+}
+
+function threadResult(thread: Thread, maxChars: number): ToolResult {
+  const meta = [thread.type.replace('_', ' '), thread.state, thread.labels.length > 0 && `labels: ${thread.labels.join(', ')}`, `${thread.comments.length} comments`, `${thread.refs.length} references`]
+    .filter(Boolean)
+    .join(' · ')
+  const refs = thread.refs.slice(0, 40).map((r) => `- ${r.type}: ${r.url ?? r.text}${r.title ? ` — ${oneLine(r.title, 100)}` : ''}${r.count > 1 ? ` (×${r.count})` : ''}`)
+  const refBlock = refs.length > 0 ? `\n\n## References\n${refs.join('\n')}${thread.refs.length > refs.length ? `\n- … ${thread.refs.length - refs.length} more` : ''}` : ''
+  // References are the point of this tool, so they keep their room and the comments give way first.
+  const refText = fitText(refBlock, Math.floor(maxChars / 3))
+  const comments = thread.comments.map((c) => `### ${c.author ?? 'someone'}${c.createdAt ? ` · ${c.createdAt.slice(0, 10)}` : ''}${c.kind !== 'comment' ? ` · ${c.kind.replace('_', ' ')}` : ''}\n${c.body.trim()}`)
+  const main = `# ${thread.title || thread.url}\n${thread.url}\n${meta}\n\n${thread.body.trim()}${comments.length > 0 ? `\n\n## Comments\n\n${comments.join('\n\n')}` : ''}`
+  const body = fitText(main, Math.max(200, maxChars - refText.text.length))
+  return {
+    content: `${body.text}${refText.text}`,
+    data: {
+      url: thread.url,
+      type: thread.type,
+      title: thread.title,
+      state: thread.state,
+      labels: thread.labels,
+      commentCount: thread.comments.length,
+      refs: thread.refs,
+      metadata: thread.metadata,
+      truncated: body.truncated || refText.truncated,
+      ...(thread.error && { error: thread.error }),
+    },
+  }
+}
+
+function refsResult(list: UrlRefs[], maxChars: number): ToolResult {
+  const sections = list.map((entry) => {
+    const head = `## ${entry.title ? `${oneLine(entry.title, 120)} — ` : ''}${entry.url}`
+    if (entry.error) return `${head}\nCould not read it: ${describeProviderFailure(entry.error.kind, undefined, undefined, entry.error.message)} (${oneLine(entry.error.message, 200)})`
+    if (entry.refs.length === 0) return `${head}\nNo references found.`
+    return `${head}\n${entry.refs.map((r) => `- ${r.type}: ${r.url ?? r.text}${r.title ? ` — ${oneLine(r.title, 100)}` : ''}`).join('\n')}`
+  })
+  const fitted = fitText(sections.join('\n\n'), maxChars)
+  const failed = list.filter((e) => e.error)
+  return {
+    content: fitted.text,
+    data: { results: list, truncated: fitted.truncated },
+    ...(failed.length === list.length && list.length > 0 && { isError: true }),
+  }
+}

@@ -1,0 +1,25 @@
+export {
+  TOOL_NAMES,
+  MAX_RESULTS_CAP,
+  MAX_QUERIES,
+  WebSearchInputSchema,
+  WebFetchInputSchema,
+  FetchThreadInputSchema,
+  ExtractRefsInputSchema,
+  TOOL_INPUT_SCHEMAS,
+  webSearchInputSchemaFor,
+} from './schemas.js'
+export type { ToolName, WebSearchInput, WebFetchInput, FetchThreadInput, ExtractRefsInput } from './schemas.js'
+export { createToolExecutors, errorResult, DEFAULT_MAX_CHARS } from './executors.js'
+export type { ToolResult, ToolExecutors, ToolExecutorOptions, ToolCallOptions } from './executors.js'
+export { toolDefinitions, liveSources } from './definitions.js'
+export type { ToolDefinition } from './definitions.js'
+export { toolJsonSchema, dropNulls } from './json-schema.js'
+export type { JsonSchemaObject, ToolJsonSchemaOptions } from './json-schema.js'
+export { openAiTools } from './openai.js'
+export type { OpenAiTools, OpenAiToolsOptions, OpenAiChatTool, OpenAiResponsesTool, OpenAiToolCall, OpenAiFunctionCall } from './openai.js'
+export { anthropicTools, runAnthropicToolUse } from './anthropic.js'
+export type { AnthropicTools, AnthropicTool, AnthropicToolUseBlock, AnthropicToolResultBlock } from './anthropic.js'
+export { aiSdkTools } from './ai-sdk.js'
+export { runTool, buildToolSet } from './toolset.js'
+export type { ToolSetOptions, ToolSet } from './toolset.js'
