@@ -34,7 +34,7 @@ function systemPrompt(language: 'en' | 'zh'): string {
 
 // Untrusted text is flattened to one line (no fake headers or turns) and cannot close the data block.
 function neutralise(text: string, max: number): string {
-  return clip(flatten(text).replace(/<{2,}|>{2,}/g, ' ').replace(/\b(?:RESULTS|END)\b(?=\s*>)/g, ''), max)
+  return clip(flatten(text.replace(/<{2,}|>{2,}|[‹›«»]{2,}/g, ' ')), max)
 }
 
 function userPrompt(query: string, results: readonly SynthesizedResult[], providerAnswer: string | undefined): string {
