@@ -105,10 +105,10 @@ describe('web_search', () => {
   })
 
   it.each([
-    ['invalid key', { status: 401 }, /rejected its API key/, 'auth'],
-    ['rate limit', { status: 429, retryAfterSec: 7 }, /rate-limiting requests/, 'rate_limited'],
-    ['server error', { status: 503 }, /server error/, 'upstream'],
-  ])('every engine failing (%s) is one readable tool error', async (_name, fault, message) => {
+    ['invalid key', { status: 401 }, /rejected its API key/],
+    ['rate limit', { status: 429, retryAfterSec: 7 }, /rate-limiting requests/],
+    ['server error', { status: 503 }, /server error/],
+  ] as [string, { status: number; retryAfterSec?: number }, RegExp][])('every engine failing (%s) is one readable tool error', async (_name, fault, message) => {
     for (const s of SEARCH_SERVICES) emu.fault(s, fault)
     const res = await executors().web_search({ query: 'rust async runtime' })
     expect(res.isError).toBe(true)
