@@ -28,7 +28,7 @@ const QUERY = `query($owner: String!, $name: String!, $number: Int!, $after: Str
 }`
 
 const Author = z.looseObject({ login: z.string() }).nullable().optional()
-const Reply = z.looseObject({ id: z.string(), body: z.string(), url: z.string().optional(), createdAt: z.string().nullable().optional(), author: Author })
+const Reply = z.looseObject({ id: z.string(), body: z.string(), url: z.string().nullable().optional(), createdAt: z.string().nullable().optional(), author: Author })
 const Comment = Reply.extend({ isAnswer: z.boolean().nullable().optional(), replies: z.looseObject({ totalCount: z.number(), nodes: z.array(Reply) }).optional() })
 const ResponseSchema = z.looseObject({
   data: z
@@ -84,6 +84,7 @@ export async function fetchGithubDiscussion(target: GithubTarget, url: string, o
   let discussion: Discussion | undefined
   let after: string | null = null
   let total = 0
+  let answerId: string | undefined
   // Cursor pagination cannot be parallelised: each page names the next.
   for (;;) {
     const res: { data: GraphqlResponse } = await ghGet(ctx, endpoint, ResponseSchema, undefined, { query: QUERY, variables: { owner: target.owner, name: target.repo, number: target.number, after } })
@@ -99,6 +100,7 @@ export async function fetchGithubDiscussion(target: GithubTarget, url: string, o
     discussion ??= d
     total = d.comments.totalCount
     for (const c of d.comments.nodes) {
+      if (c.isAnswer) answerId = c.id
       comments.push({ id: c.id, kind: 'comment', author: c.author?.login ?? null, body: c.body, createdAt: c.createdAt ?? null, ...(c.url && { url: c.url }), depth: 0 })
       for (const r of c.replies?.nodes ?? [])
         comments.push({ id: r.id, kind: 'reply', author: r.author?.login ?? null, body: r.body, createdAt: r.createdAt ?? null, ...(r.url && { url: r.url }), depth: 1, parentId: c.id })
@@ -112,7 +114,6 @@ export async function fetchGithubDiscussion(target: GithubTarget, url: string, o
     ...findRefs(discussion.body, { repo, source: 'body', contextChars }),
     ...kept.flatMap((c) => findRefs(c.body, { repo, source: `${c.kind}:${c.id}`, contextChars })),
   ]
-  const answered = comments.find((c) => c.kind === 'comment' && discussion.comments.nodes.some((n) => n.id === c.id && n.isAnswer))
   return {
     url: discussion.url,
     type: 'github_discussion',
@@ -132,7 +133,7 @@ export async function fetchGithubDiscussion(target: GithubTarget, url: string, o
       updatedAt: discussion.updatedAt ?? null,
       category: discussion.category?.name ?? null,
       answered: discussion.isAnswered ?? false,
-      ...(answered && { answerId: answered.id }),
+      ...(answerId && { answerId }),
       commentCount: total,
       ...(comments.length > kept.length && { truncated: { comments: { returned: kept.length, cut: comments.length - kept.length } } }),
       requests: ctx.requests,
