@@ -9,7 +9,8 @@ export const ErrorBodySchema = z
     error: z.string(),
     code: z.string(),
     requestId: z.string().optional(),
-    kind: ProviderErrorKindSchema.optional(),
+    kind: z.string().optional().openapi({ description: 'The upstream error kind (provider or page-fetch).' }),
+    status: z.number().optional().openapi({ description: "The upstream's HTTP status." }),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   })
   .openapi('Error')
@@ -104,3 +105,51 @@ export const ToolResultSchema = z
     isError: z.boolean(),
   })
   .openapi('ToolResult')
+
+/** `POST /v1/fetch` body. */
+export const FetchBodySchema = z
+  .object({
+    url: z.string().trim().min(1).openapi({ example: 'https://example.com/article' }),
+    maxChars: z.number().int().min(200).max(1_000_000).optional().openapi({ description: 'Cut markdown and text at this many characters.' }),
+  })
+  .strict()
+
+/** A readable page (page-fetch's `ReadablePage`). */
+export const ReadablePageSchema = z
+  .object({
+    url: z.string(),
+    finalUrl: z.string(),
+    title: z.string().nullable(),
+    byline: z.string().nullable(),
+    siteName: z.string().nullable(),
+    lang: z.string().nullable(),
+    publishedAt: z.string().nullable(),
+    excerpt: z.string().nullable(),
+    markdown: z.string(),
+    text: z.string(),
+    links: z.array(z.object({ url: z.string(), text: z.string(), context: z.string() })),
+    readerable: z.boolean(),
+    truncated: z.boolean(),
+  })
+  .openapi('ReadablePage')
+
+/** `POST /v1/thread` body. */
+export const ThreadBodySchema = z
+  .object({
+    url: z.string().trim().min(1).openapi({ example: 'https://github.com/octo/demo/issues/1' }),
+    maxComments: z.number().int().min(0).max(1000).default(100),
+  })
+  .strict()
+
+/** `POST /v1/refs` body. */
+export const RefsBodySchema = z
+  .object({
+    urls: z.array(z.string().trim().min(1)).min(1).max(50, 'at most 50 URLs'),
+  })
+  .strict()
+
+/** `format` and `maxChars` query parameters of the search routes. */
+export const SearchFormatSchema = z.object({
+  format: z.enum(['json', 'markdown', 'text']).optional().openapi({ description: "Return synthesis' answer-first form instead of the engine response." }),
+  maxChars: z.coerce.number().int().min(200).max(200_000).optional().openapi({ description: 'Fit the synthesis into this many characters.' }),
+})

@@ -13,6 +13,9 @@ import {
   createSearchLayer,
   monthOf,
 } from '@search-layer/engine'
+import { fetchPage } from '@search-layer/page-fetch'
+import { synthesize, toJSON, toMarkdown, toText } from '@search-layer/synthesis'
+import { RefSchema, ThreadErrorSchema, ThreadSchema, ThreadTypeSchema, extractRefsFromUrls, fetchThread } from '@search-layer/thread-fetch'
 import type { Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
@@ -24,14 +27,19 @@ import { createHistoryStore } from './_history.js'
 import { createMetrics, renderGauge } from './_metrics.js'
 import {
   ErrorBodySchema,
+  FetchBodySchema,
   HistoryEntrySchema,
+  ReadablePageSchema,
+  RefsBodySchema,
+  SearchFormatSchema,
+  ThreadBodySchema,
   SearchQuerySchema,
   SearchResponseSchema,
   ToolDescriptionSchema,
   ToolResultSchema,
 } from './_schemas.js'
 import { createSearchClaims, createSharedCache, createSharedState, createSharedUsageStore } from './_shared-state.js'
-import { type Tool, type ToolResult, describeTool, webSearchTool } from './tools.js'
+import { type Tool, type ToolResult, describeTool, fetchThreadTool, webFetchTool, webSearchTool } from './tools.js'
 import { type ServerOptions, resolveServerOptions } from './settings.js'
 
 /** Per-request values the middleware chain hands to routes. */
@@ -183,7 +191,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     return response
   }
 
-  const tools: Tool[] = [webSearchTool({ maxQueryChars: settings.maxQueryChars })]
+  const tools: Tool[] = [webSearchTool({ maxQueryChars: settings.maxQueryChars }), webFetchTool({ env }), fetchThreadTool({ env })]
   async function runTool(name: string, args: unknown, call: { who: string; signal: AbortSignal }): Promise<ToolResult> {
     const tool = tools.find((t) => t.name === name)
     if (!tool) throw new InputError(`Unknown tool "${name}"; available: ${tools.map((t) => t.name).join(', ')}`, [{ path: 'name', message: 'unknown tool' }])
@@ -288,6 +296,22 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   const security = auth.enabled ? [{ bearer: [] }] : []
 
   const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } })
+  const searchOk = {
+    description: 'The engine response; with format=json|markdown|text the synthesis (answer first, topic groups, conflicts) instead',
+    content: {
+      'application/json': { schema: z.union([SearchResponseSchema, z.record(z.string(), z.unknown())]) },
+      'text/markdown': { schema: z.string() },
+      'text/plain': { schema: z.string() },
+    },
+  }
+  // The engine's response as is, or one of synthesis' forms of it.
+  const respondSearch = (c: Context<AppEnv>, response: SearchResponse, form: z.infer<typeof SearchFormatSchema>) => {
+    if (!form.format) return c.json(response, 200)
+    const synthesis = synthesize(response, { ...(form.maxChars !== undefined && { maxChars: form.maxChars }) })
+    if (form.format === 'json') return c.json(toJSON(synthesis), 200)
+    if (form.format === 'markdown') return c.body(toMarkdown(synthesis), 200, { 'content-type': 'text/markdown; charset=utf-8' })
+    return c.text(toText(synthesis), 200)
+  }
 
   app.openapi(
     createRoute({
@@ -295,20 +319,20 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       path: '/v1/search',
       summary: 'Search: classify, expand, fan out to the providers, merge and score.',
       security,
-      request: { body: { required: true, content: { 'application/json': { schema: SearchRequestSchema } } } },
-      responses: { 200: json(SearchResponseSchema, 'The engine response'), ...errors('invalid_input', 'body_too_large', 'not_configured'), ...common },
+      request: { query: SearchFormatSchema, body: { required: true, content: { 'application/json': { schema: SearchRequestSchema } } } },
+      responses: { 200: searchOk, ...errors('invalid_input', 'body_too_large', 'not_configured'), ...common },
     }),
-    async (c) => c.json((await search(c.req.valid('json'), { who: c.get('who'), signal: c.get('signal') })) as z.infer<typeof SearchResponseSchema>, 200),
+    async (c) => respondSearch(c, await search(c.req.valid('json'), { who: c.get('who'), signal: c.get('signal') }), c.req.valid('query')) as never,
   )
 
   app.openapi(
     createRoute({
       method: 'get',
       path: '/v1/search',
-      summary: 'Search with query parameters (q, mode, intent, freshness, num, sources, cache).',
+      summary: 'Search with query parameters (q, mode, intent, freshness, num, sources, cache, format, maxChars).',
       security,
-      request: { query: SearchQuerySchema },
-      responses: { 200: json(SearchResponseSchema, 'The engine response'), ...errors('invalid_input', 'not_configured'), ...common },
+      request: { query: SearchQuerySchema.extend(SearchFormatSchema.shape) },
+      responses: { 200: searchOk, ...errors('invalid_input', 'not_configured'), ...common },
     }),
     async (c) => {
       const q = c.req.valid('query')
@@ -321,8 +345,62 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
         ...(q.sources && { sources: q.sources.split(',').map((s) => s.trim()) as ProviderName[] }),
         ...(q.cache && { cache: q.cache === 'true' }),
       }
-      return c.json((await search(request, { who: c.get('who'), signal: c.get('signal') })) as z.infer<typeof SearchResponseSchema>, 200)
+      return respondSearch(c, await search(request, { who: c.get('who'), signal: c.get('signal') }), q) as never
     },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/fetch',
+      summary: 'Fetches one URL (SSRF-guarded, size-capped) and returns its readable content.',
+      security,
+      request: { body: { required: true, content: { 'application/json': { schema: FetchBodySchema } } } },
+      responses: { 200: json(ReadablePageSchema, 'The readable page'), ...errors('invalid_input', 'blocked', 'upstream', 'body_too_large'), ...common },
+    }),
+    async (c) => {
+      const { url, maxChars } = c.req.valid('json')
+      const page = await fetchPage(url, { signal: c.get('signal'), env })
+      const cut = (text: string) => (maxChars !== undefined && text.length > maxChars ? text.slice(0, maxChars) : text)
+      const truncated = maxChars !== undefined && (page.markdown.length > maxChars || page.text.length > maxChars)
+      return c.json({ ...page, markdown: cut(page.markdown), text: cut(page.text), truncated }, 200)
+    },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/thread',
+      summary: 'Reads a GitHub issue/PR, Hacker News, Reddit or V2EX thread (or any page) with comments and typed references.',
+      security,
+      request: { body: { required: true, content: { 'application/json': { schema: ThreadBodySchema } } } },
+      responses: { 200: json(ThreadSchema, 'The thread'), ...errors('invalid_input', 'blocked', 'upstream', 'body_too_large'), ...common },
+    }),
+    async (c) => {
+      const { url, maxComments } = c.req.valid('json')
+      return c.json(await fetchThread(url, { signal: c.get('signal'), env, maxComments }), 200)
+    },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/refs',
+      summary: "Each URL's typed references (issues, PRs, commits, links); one URL's failure is reported in its entry.",
+      security,
+      request: { body: { required: true, content: { 'application/json': { schema: RefsBodySchema } } } },
+      responses: {
+        200: json(
+          z.object({
+            results: z.array(z.object({ url: z.string(), title: z.string().optional(), type: ThreadTypeSchema.optional(), refs: z.array(RefSchema), error: ThreadErrorSchema.optional() })),
+          }),
+          'References per URL, in request order',
+        ),
+        ...errors('invalid_input', 'body_too_large'),
+        ...common,
+      },
+    }),
+    async (c) => c.json({ results: await extractRefsFromUrls(c.req.valid('json').urls, { signal: c.get('signal'), env }) }, 200),
   )
 
   app.openapi(

@@ -1,10 +1,12 @@
 import { ConfigError, InputError, type ProviderErrorKind, isProviderError, redactSecrets } from '@search-layer/core'
+import { type FetchErrorKind, isFetchError } from '@search-layer/page-fetch'
 import { HTTPException } from 'hono/http-exception'
 
 /** The error codes a response body can carry. */
 export type ErrorCode =
   | 'invalid_input'
   | 'unauthorized'
+  | 'blocked'
   | 'not_found'
   | 'body_too_large'
   | 'rate_limited'
@@ -14,9 +16,10 @@ export type ErrorCode =
   | 'internal'
 
 /** The one table from error to HTTP status. */
-export const ERROR_STATUS: Record<ErrorCode, 400 | 401 | 404 | 413 | 429 | 500 | 502 | 503 | 504> = {
+export const ERROR_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504> = {
   invalid_input: 400,
   unauthorized: 401,
+  blocked: 403,
   not_found: 404,
   body_too_large: 413,
   rate_limited: 429,
@@ -38,13 +41,26 @@ const PROVIDER_KIND_CODE: Record<ProviderErrorKind, ErrorCode> = {
   config: 'not_configured',
 }
 
+/** page-fetch's error kinds: the URL is the caller's input, the page is the upstream. */
+const FETCH_KIND_CODE: Record<FetchErrorKind, ErrorCode> = {
+  bad_url: 'invalid_input',
+  blocked: 'blocked',
+  too_large: 'upstream',
+  unsupported_type: 'upstream',
+  http: 'upstream',
+  timeout: 'timeout',
+  network: 'upstream',
+}
+
 /** The JSON body of every error response. */
 export interface ErrorBody {
   error: string
   code: ErrorCode
   requestId?: string
   issues?: { path: string; message: string }[]
-  kind?: ProviderErrorKind
+  kind?: ProviderErrorKind | FetchErrorKind
+  /** The upstream's HTTP status, when an upstream answered with an error. */
+  status?: number
 }
 
 /** Maps anything thrown by a handler to a status, body and optional Retry-After (seconds); never a stack. */
@@ -56,10 +72,17 @@ export function describeError(error: unknown): { status: number; body: ErrorBody
     // The engine raises ConfigError only for server-side setup (no provider key): the caller cannot fix it.
     return { status: ERROR_STATUS.not_configured, body: { error: error.message, code: 'not_configured' }, expected: true }
   }
+  if (isFetchError(error)) {
+    const code = FETCH_KIND_CODE[error.kind]
+    const issues = code === 'invalid_input' ? { issues: [{ path: 'url', message: error.message }] } : {}
+    return { status: ERROR_STATUS[code], body: { error: error.message, code, kind: error.kind, ...(error.status !== undefined && { status: error.status }), ...issues }, expected: true }
+  }
   if (isProviderError(error)) {
-    const code = PROVIDER_KIND_CODE[error.kind]
+    // thread-fetch keeps page-fetch's kind in `code`: a refused private address is the caller's doing.
+    const code = error.code === 'blocked' ? 'blocked' : PROVIDER_KIND_CODE[error.kind]
     const retryAfterSec = error.retryAfterMs !== undefined ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined
-    return { status: ERROR_STATUS[code], body: { error: error.message, code, kind: error.kind }, ...(retryAfterSec && { retryAfterSec }), expected: true }
+    const body: ErrorBody = { error: error.message, code, kind: error.kind, ...(error.status !== undefined && { status: error.status }) }
+    return { status: ERROR_STATUS[code], body, ...(retryAfterSec && { retryAfterSec }), expected: true }
   }
   if (error instanceof HTTPException) {
     const status = error.status

@@ -348,7 +348,7 @@ describe('health, readiness, metrics and OpenAPI', () => {
     const srv = await start()
     const doc = await (await srv.call('/openapi.json')).json()
     expect(doc.openapi).toBe('3.1.0')
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/tools', '/api/tools/{name}', '/healthz', '/metrics', '/readyz', '/v1/history', '/v1/search'])
+    expect(Object.keys(doc.paths).sort()).toEqual(['/api/tools', '/api/tools/{name}', '/healthz', '/metrics', '/readyz', '/v1/fetch', '/v1/history', '/v1/refs', '/v1/search', '/v1/thread'])
     expect(Object.keys(doc.paths['/v1/search'])).toEqual(['post', 'get'])
     expect(doc.paths['/v1/search'].post.requestBody.content['application/json'].schema.properties.query).toMatchObject({ type: 'string', maxLength: 2000 })
     expect(doc.components.schemas.SearchResponse).toBeDefined()

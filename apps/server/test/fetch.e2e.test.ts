@@ -1,0 +1,175 @@
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { FRIENDLY_FETCH_ERRORS } from '../src/index.js'
+import { type Booted, boot } from './_helpers.js'
+
+let emu: Emulator
+const servers: Booted[] = []
+const start = async (options: Parameters<typeof boot>[1] = {}) => {
+  const server = await boot(emu, options)
+  servers.push(server)
+  return server
+}
+const issue = (n: number) => `https://github.com/octo/demo/issues/${n}`
+
+beforeAll(async () => {
+  emu = await startEmulator()
+})
+afterAll(async () => {
+  await emu.close()
+})
+beforeEach(() => emu.reset())
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+
+describe('POST /v1/fetch', () => {
+  it('returns the readable page', async () => {
+    const srv = await start()
+    const res = await srv.call('/v1/fetch', { json: { url: `${emu.urls.pages}/article` } })
+    expect(res.status).toBe(200)
+    const page = await res.json()
+    expect(page.title).toMatch(/Structured concurrency in async Rust/)
+    expect(page.markdown.length).toBeGreaterThan(200)
+    expect(page.truncated).toBe(false)
+  })
+
+  it('cuts markdown and text at maxChars', async () => {
+    const srv = await start()
+    const page = await (await srv.call('/v1/fetch', { json: { url: `${emu.urls.pages}/article`, maxChars: 300 } })).json()
+    expect(page.markdown.length).toBe(300)
+    expect(page.truncated).toBe(true)
+  })
+
+  it.each([
+    ['a private address without SEARCH_LAYER_ALLOW_PRIVATE_HOSTS', '/article', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: undefined }, 403, 'blocked'],
+    ['an upstream 404', '/not-found', {}, 502, 'upstream'],
+    ['a binary body', '/binary', {}, 502, 'upstream'],
+    ['a file: URL', 'file:///etc/passwd', {}, 403, 'blocked'],
+  ])('maps %s to %s', async (_name, path, envOverride, status, code) => {
+    const srv = await start({ envOverride })
+    const res = await srv.call('/v1/fetch', { json: { url: path.startsWith('/') ? `${emu.urls.pages}${path}` : path } })
+    expect(res.status).toBe(status)
+    const body = await res.json()
+    expect(body.code).toBe(code)
+    expect(body.kind).toEqual(expect.any(String))
+  })
+
+  it.each([
+    ['not a URL', { url: 'not a url' }],
+    ['no url', {}],
+  ])('%s is 400', async (_name, json) => {
+    const srv = await start()
+    const res = await srv.call('/v1/fetch', { json })
+    expect(res.status).toBe(400)
+    expect((await res.json()).issues[0].path).toBe('url')
+  })
+})
+
+describe('POST /v1/thread and /v1/refs', () => {
+  it('reads a GitHub issue with comments cut at maxComments and typed references', async () => {
+    const srv = await start()
+    const res = await srv.call('/v1/thread', { json: { url: issue(1), maxComments: 10 } })
+    expect(res.status).toBe(200)
+    const thread = await res.json()
+    expect(thread.type).toBe('github_issue')
+    expect(thread.comments).toHaveLength(10)
+    expect(thread.refs.length).toBeGreaterThan(0)
+  })
+
+  it('a missing issue is a 502 carrying the upstream 404', async () => {
+    const srv = await start()
+    const res = await srv.call('/v1/thread', { json: { url: issue(404) } })
+    expect(res.status).toBe(502)
+    expect(await res.json()).toMatchObject({ code: 'upstream', status: 404 })
+  })
+
+  it('/v1/refs returns references per URL in order, with per-URL errors', async () => {
+    const srv = await start()
+    const urls = [issue(1), `${emu.urls.pages}/article`, issue(404)]
+    const { results } = await (await srv.call('/v1/refs', { json: { urls } })).json()
+    expect(results.map((r: { url: string }) => r.url)).toEqual(urls)
+    expect(results[0].refs.length).toBeGreaterThan(0)
+    expect(results[2].error).toMatchObject({ kind: 'upstream' })
+  })
+
+  it('/v1/refs refuses more than 50 URLs', async () => {
+    const srv = await start()
+    const res = await srv.call('/v1/refs', { json: { urls: Array.from({ length: 51 }, (_, i) => `https://example.com/${i}`) } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).issues[0].path).toBe('urls')
+  })
+})
+
+describe('web_fetch and fetch_thread tools', () => {
+  it('are listed with their JSON Schemas', async () => {
+    const srv = await start()
+    const { tools } = await (await srv.call('/api/tools')).json()
+    expect(tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread'])
+    expect(tools[1].parameters).toMatchObject({ properties: { url: { type: 'string' }, max_chars: { default: 20_000 } }, required: ['url'] })
+    expect(tools[2].parameters).toMatchObject({ properties: { url: { type: 'string' }, max_comments: { default: 100 } }, required: ['url'] })
+  })
+
+  it('web_fetch returns the page as markdown', async () => {
+    const srv = await start()
+    const body = await (await srv.call('/api/tools/web_fetch', { json: { url: `${emu.urls.pages}/article`, max_chars: 500 } })).json()
+    expect(body.isError).toBe(false)
+    expect(body.content).toMatch(/^# Structured concurrency in async Rust/)
+    expect(body.content).toContain(`URL: ${emu.urls.pages}/article`)
+    expect(body.content).toMatch(/\[… cut at 500 of \d+ characters\]$/)
+  })
+
+  it('fetch_thread returns the thread with comments and references', async () => {
+    const srv = await start()
+    const body = await (await srv.call('/api/tools/fetch_thread', { json: { url: issue(1), max_comments: 3 } })).json()
+    expect(body.isError).toBe(false)
+    expect(body.content).toContain('## Comments (3)')
+    expect(body.content).toMatch(/## References \(\d+\)/)
+    expect(body.data.type).toBe('github_issue')
+  })
+
+  it.each([
+    ['web_fetch', { url: 'nonsense' }, 'bad_url', {}],
+    ['web_fetch', { url: `/not-found` }, 'not_found', {}],
+    ['web_fetch', { url: `/binary` }, 'unsupported_type', {}],
+    ['web_fetch', { url: `/article` }, 'blocked', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: undefined }],
+    ['fetch_thread', { url: issue(404) }, 'not_found', {}],
+    ['fetch_thread', { url: issue(3) }, 'not_found', {}],
+  ] as const)('%s %j fails with a friendly sentence (%s)', async (tool, args, reason, envOverride) => {
+    const srv = await start({ envOverride })
+    const url = args.url.startsWith('/') ? `${emu.urls.pages}${args.url}` : args.url
+    const res = await srv.call(`/api/tools/${tool}`, { json: { url } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ isError: true, content: FRIENDLY_FETCH_ERRORS[reason], data: { error: { kind: reason } } })
+  })
+})
+
+describe('search format=', () => {
+  it.each([
+    ['markdown', /^text\/markdown/],
+    ['text', /^text\/plain/],
+  ])('POST /v1/search?format=%s renders the synthesis', async (format, type) => {
+    const srv = await start()
+    const res = await srv.call(`/v1/search?format=${format}&maxChars=1500`, { json: { query: 'rust async runtime tokio', mode: 'fast' } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(type)
+    const text = await res.text()
+    expect(text.length).toBeGreaterThan(50)
+    expect(text.length).toBeLessThanOrEqual(1500)
+    expect(text).toMatch(/https?:\/\//)
+  })
+
+  it('format=json returns the synthesis JSON; GET takes format too', async () => {
+    const srv = await start()
+    const body = await (await srv.call('/v1/search?q=bun%20vs%20deno&format=json')).json()
+    expect(body).toMatchObject({ groups: expect.any(Array), conflicts: expect.any(Array), omitted: expect.any(Number) })
+    expect(body.groups[0].results[0].url).toMatch(/^https?:\/\//)
+  })
+
+  it('an unknown format is 400', async () => {
+    const srv = await start()
+    const res = await srv.call('/v1/search?format=pdf', { json: { query: 'x' } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).issues[0].path).toBe('format')
+  })
+})
