@@ -3,10 +3,24 @@ import { fileURLToPath } from 'node:url'
 import { BenchUsageError, type ScenarioId, USAGE, parseBenchArgs, selectedScenarios } from './_args.js'
 import { type ScenarioContext, createContext } from './_context.js'
 import { type BenchReport, type VariantResult, formatTable, machine, writeReport } from './_report.js'
+import { cliScenario } from './scenarios/cli.js'
+import { faultsScenario } from './scenarios/faults.js'
+import { intentScenario } from './scenarios/intent.js'
+import { mergeScenario } from './scenarios/merge.js'
 import { pipelineScenario } from './scenarios/pipeline.js'
+import { serverScenario } from './scenarios/server.js'
+import { soakScenario } from './scenarios/soak.js'
+import { threadScenario } from './scenarios/thread.js'
 
-const RUNNERS: Partial<Record<ScenarioId, (ctx: ScenarioContext) => Promise<VariantResult[]>>> = {
+const RUNNERS: Record<ScenarioId, (ctx: ScenarioContext) => Promise<VariantResult[]>> = {
   pipeline: (ctx) => pipelineScenario(ctx),
+  cli: cliScenario,
+  faults: faultsScenario,
+  merge: mergeScenario,
+  intent: intentScenario,
+  thread: threadScenario,
+  server: serverScenario,
+  soak: soakScenario,
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -34,9 +48,7 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`▶ ${id}\n`)
       const t0 = performance.now()
       try {
-        const run = RUNNERS[id]
-        if (!run) throw new Error(`scenario ${id} is not available in this build`)
-        results.push(...(await run(ctx)))
+        results.push(...(await RUNNERS[id](ctx)))
       } catch (error) {
         const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
         failures.push({ scenario: id, message: message.split('\n')[0]! })

@@ -1,0 +1,55 @@
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+/** The search-layer server running in a child process. */
+export interface RemoteServer {
+  url: string
+  pid: number
+  /** Current and peak RSS (bytes; peak sampled every 100 ms since start or the last `resetPeak`). */
+  stats(): Promise<{ rss: number; peakRss: number }>
+  resetPeak(): Promise<{ rss: number; peakRss: number }>
+  close(): Promise<void>
+}
+
+const CHILD = fileURLToPath(new URL('./server-child.js', import.meta.url))
+
+/** Starts `startServer` from @search-layer/server in a child process pointed at `env` (the emulator's). */
+export async function startRemoteServer(env: Record<string, string>): Promise<RemoteServer> {
+  const child = fork(CHILD, [], { env: { PATH: process.env.PATH ?? '', BENCH_SERVER_ENV: JSON.stringify(env) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  let nextId = 1
+  const waiting = new Map<number, (value: { rss: number; peakRss: number }) => void>()
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server child did not start within 15 s')), 15_000)
+    child.once('exit', (code) => reject(new Error(`server child exited early (code ${code})`)))
+    child.on('message', (message: { ready?: boolean; url?: string; id?: number; value?: { rss: number; peakRss: number } }) => {
+      if (message.ready) {
+        clearTimeout(timer)
+        resolve(message.url!)
+        return
+      }
+      waiting.get(message.id!)?.(message.value!)
+      waiting.delete(message.id!)
+    })
+  })
+  const call = (op: 'stats' | 'resetPeak' | 'close') =>
+    new Promise<{ rss: number; peakRss: number }>((resolve, reject) => {
+      if (!child.connected) return reject(new Error('server child is gone'))
+      const id = nextId++
+      waiting.set(id, resolve)
+      child.send({ id, op })
+    })
+  return {
+    url,
+    pid: child.pid!,
+    stats: () => call('stats'),
+    resetPeak: () => call('resetPeak'),
+    async close() {
+      if (child.exitCode !== null || !child.connected) return
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+      await call('close').catch(() => undefined)
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}

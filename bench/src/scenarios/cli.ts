@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import type { ScenarioContext } from '../_context.js'
+import { startRemoteEmulator } from '../_remote-emulator.js'
+import type { VariantResult } from '../_report.js'
+import { summarize } from '../_stats.js'
+
+const CLI = fileURLToPath(new URL('../../apps/cli/dist/cli.js', import.meta.url))
+
+interface RunOutcome {
+  ms: number
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the built CLI once in a fresh Node process and times it from spawn to exit. */
+function runCli(args: readonly string[], env: Record<string, string>, timeoutMs = 30_000): Promise<RunOutcome> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d
+    })
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.once('error', reject)
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ ms: performance.now() - t0, code, stdout, stderr })
+    })
+  })
+}
+
+/** Scenario 2: the built CLI end to end, a fresh process per run (Node start-up included). */
+export async function cliScenario(ctx: ScenarioContext): Promise<VariantResult[]> {
+  const emu = await startRemoteEmulator({ latencyMs: 200 })
+  try {
+    const home = await ctx.tempHome()
+    // PATH only, so the user's real keys and proxies never reach the child.
+    const env = { PATH: process.env.PATH ?? '', HOME: home, ...emu.env, SEARCH_LAYER_RATE_LIMITS: 'off' }
+    const iterations = ctx.quick ? 3 : 20
+    const out: VariantResult[] = []
+
+    const help: number[] = []
+    for (let i = 0; i < iterations + 1; i++) {
+      const run = await runCli(['--help'], env)
+      if (run.code !== 0) throw new Error(`search-layer --help exited ${run.code}: ${run.stderr.slice(0, 200)}`)
+      if (i > 0) help.push(run.ms) // the first run warms the OS file cache
+    }
+    const helpSummary = summarize(help)
+    out.push({ scenario: '2 CLI', variant: '--help, cold process', latency: helpSummary, note: 'target ≤ 150 ms' })
+    ctx.log(`cli --help: p50 ${helpSummary.p50} ms`)
+
+    const searches: number[] = []
+    let calls = 0
+    let shape = ''
+    for (let i = 0; i < iterations + 1; i++) {
+      const mark = await emu.mark()
+      const run = await runCli(['Bun vs Deno', '--mode', 'deep', '--intent', 'auto', '--num', '10', '--no-cache', '--json'], env)
+      if (run.code !== 0) throw new Error(`search-layer search exited ${run.code}: ${run.stderr.slice(0, 200)}`)
+      const spans = await emu.spans(mark)
+      if (i === 0) continue
+      searches.push(run.ms)
+      calls += spans.length
+      const body = JSON.parse(run.stdout) as { queries: string[]; count: number }
+      shape = `${body.queries.length} queries → ${body.count} results`
+    }
+    const searchSummary = summarize(searches)
+    out.push({
+      scenario: '2 CLI',
+      variant: 'deep search, latency 200 ms, fresh process',
+      latency: searchSummary,
+      upstreamCalls: calls / iterations,
+      note: `target ≤ 350 ms; ${shape}`,
+    })
+    ctx.log(`cli search: p50 ${searchSummary.p50} ms (${shape})`)
+    return out
+  } finally {
+    await emu.close()
+  }
+}

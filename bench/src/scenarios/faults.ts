@@ -1,0 +1,76 @@
+import { performance } from 'node:perf_hooks'
+import { createSearchLayer } from '@search-layer/engine'
+import type { Fault } from '@search-layer/testkit'
+import type { ScenarioContext } from '../_context.js'
+import { startRemoteEmulator } from '../_remote-emulator.js'
+import type { VariantResult } from '../_report.js'
+import { summarize } from '../_stats.js'
+
+const DEADLINE_MS = 2_000
+const LATENCY_MS = 200
+
+interface FaultCase {
+  variant: string
+  faults: { service: 'tavily' | 'brave'; fault: Fault }[]
+}
+
+const CASES: FaultCase[] = [
+  { variant: 'no faults', faults: [] },
+  { variant: 'tavily hangs', faults: [{ service: 'tavily', fault: { hang: true } }] },
+  { variant: 'brave 429, Retry-After 5 s', faults: [{ service: 'brave', fault: { status: 429, code: 'RATE_LIMITED', retryAfterSec: 5 } }] },
+  {
+    variant: 'tavily hangs + brave 429',
+    faults: [
+      { service: 'tavily', fault: { hang: true } },
+      { service: 'brave', fault: { status: 429, code: 'RATE_LIMITED', retryAfterSec: 5 } },
+    ],
+  },
+]
+
+/**
+ * Scenario 3: fan-out under faults. A hanging provider costs the deadline, not deadline + the others; a
+ * 429 whose Retry-After is past the deadline fails fast instead of waiting. A fresh engine per search so one
+ * run's circuit breaker does not shape the next.
+ */
+export async function faultsScenario(ctx: ScenarioContext): Promise<VariantResult[]> {
+  const emu = await startRemoteEmulator({ latencyMs: LATENCY_MS })
+  const out: VariantResult[] = []
+  try {
+    const home = await ctx.tempHome()
+    const iterations = ctx.quick ? 2 : 10
+    for (const c of CASES) {
+      const times: number[] = []
+      let calls = 0
+      const statuses = new Map<string, number>()
+      for (let i = 0; i < iterations; i++) {
+        await emu.reset()
+        for (const { service, fault } of c.faults) await emu.fault(service, fault)
+        const layer = createSearchLayer({ env: { ...emu.env, HOME: home }, cache: false, rateLimits: false })
+        const mark = await emu.mark()
+        const t0 = performance.now()
+        const res = await layer.search({ query: 'Bun vs Deno', intent: 'auto', mode: 'deep', num: 10, deadlineMs: DEADLINE_MS })
+        times.push(performance.now() - t0)
+        calls += (await emu.spans(mark)).length
+        const line = Object.entries(res.providers)
+          .map(([name, p]) => `${name} ${p.status === 'error' ? (p.error?.kind ?? 'error') : p.status}`)
+          .join(', ')
+        statuses.set(line, (statuses.get(line) ?? 0) + 1)
+      }
+      await emu.fault('tavily', null)
+      const summary = summarize(times)
+      const outcome = [...statuses.keys()].join(' | ')
+      out.push({
+        scenario: '3 fan-out faults',
+        variant: c.variant,
+        latency: summary,
+        upstreamCalls: calls / iterations,
+        extra: { deadlineMs: DEADLINE_MS, latencyMs: LATENCY_MS, providers: Object.fromEntries(statuses) },
+        note: `deadline ${DEADLINE_MS} ms; ${outcome}`,
+      })
+      ctx.log(`faults ${c.variant}: p50 ${summary.p50} ms; ${outcome}`)
+    }
+    return out
+  } finally {
+    await emu.close()
+  }
+}

@@ -1,0 +1,70 @@
+import { performance } from 'node:perf_hooks'
+import { canonicalUrl } from '@search-layer/core'
+import { merge, rank } from '@search-layer/scoring'
+import type { ScenarioContext } from '../_context.js'
+import { rssMb } from '../_context.js'
+import type { VariantResult } from '../_report.js'
+import { summarize } from '../_stats.js'
+import { syntheticBatches, urlsOf } from '../_synthetic.js'
+
+const NOW = new Date('2026-11-20T12:00:00Z')
+const WEIGHTS = { keyword: 0.4, freshness: 0.2, authority: 0.4 }
+
+/** Scenario 4: merge + rank of 1k/10k/100k synthetic results, and canonicalUrl throughput. */
+export async function mergeScenario(ctx: ScenarioContext): Promise<VariantResult[]> {
+  const out: VariantResult[] = []
+  const sizes = [1_000, 10_000, 100_000]
+  for (const size of sizes) {
+    const { batches, queries } = syntheticBatches(size)
+    const iterations = ctx.quick ? (size >= 100_000 ? 2 : size >= 10_000 ? 5 : 20) : size >= 100_000 ? 10 : size >= 10_000 ? 50 : 300
+    const warmup = size >= 100_000 ? 1 : ctx.quick ? 3 : 10
+    const mergeMs: number[] = []
+    const totalMs: number[] = []
+    let unique = 0
+    for (let i = 0; i < warmup + iterations; i++) {
+      const t0 = performance.now()
+      const merged = merge(batches, { now: NOW, queries })
+      const t1 = performance.now()
+      const ranked = rank(merged, { query: queries[0]!, subQueries: queries, weights: WEIGHTS, now: NOW })
+      const t2 = performance.now()
+      if (i < warmup) continue
+      mergeMs.push(t1 - t0)
+      totalMs.push(t2 - t0)
+      unique = ranked.length
+    }
+    const total = summarize(totalMs)
+    const mergeOnly = summarize(mergeMs)
+    out.push({
+      scenario: '4 merge + score',
+      variant: `${size.toLocaleString('en-US')} results`,
+      latency: total,
+      throughput: { value: Math.round((size * 1000) / total.mean), unit: 'results/s' },
+      rssMb: rssMb(),
+      extra: { mergeMs: mergeOnly, uniquePages: unique, batches: batches.length },
+      note: `merge p50 ${mergeOnly.p50} ms, rank the rest; ${unique.toLocaleString('en-US')} unique pages${size === 10_000 ? '; target < 30 ms' : ''}`,
+    })
+    ctx.log(`merge+score ${size}: p50 ${total.p50} ms (merge ${mergeOnly.p50} ms)`)
+  }
+
+  // canonicalUrl alone, over the same realistic URL variants.
+  const urls = urlsOf(syntheticBatches(20_000, 7).batches)
+  const rounds = ctx.quick ? 3 : 20
+  const perRound: number[] = []
+  let sink = 0
+  for (let i = 0; i < rounds + 2; i++) {
+    const t0 = performance.now()
+    for (const url of urls) sink += canonicalUrl(url).length
+    if (i >= 2) perRound.push(performance.now() - t0)
+  }
+  const round = summarize(perRound)
+  out.push({
+    scenario: '4 merge + score',
+    variant: `canonicalUrl × ${urls.length.toLocaleString('en-US')}`,
+    latency: round,
+    throughput: { value: Math.round((urls.length * 1000) / round.mean), unit: 'URLs/s' },
+    extra: { checksum: sink },
+    note: 'latency = one pass over all URLs',
+  })
+  ctx.log(`canonicalUrl: ${Math.round((urls.length * 1000) / round.mean)} URLs/s`)
+  return out
+}

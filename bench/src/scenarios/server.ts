@@ -1,0 +1,90 @@
+import autocannon from 'autocannon'
+import type { ScenarioContext } from '../_context.js'
+import { startRemoteEmulator } from '../_remote-emulator.js'
+import { type RemoteServer, startRemoteServer } from '../_remote-server.js'
+import type { VariantResult } from '../_report.js'
+
+const MB = 2 ** 20
+
+/** What one autocannon run measured. */
+export interface LoadResult {
+  requests: number
+  reqPerSec: number
+  p50: number
+  p99: number
+  max: number
+  errors: number
+  non2xx: number
+  timeouts: number
+}
+
+/** Runs autocannon against one path for a bounded time; `[<id>]` in the path becomes a fresh id per request. */
+export async function load(url: string, path: string, { connections, durationSec }: { connections: number; durationSec: number }): Promise<LoadResult> {
+  const result = await autocannon({ url: `${url}${path}`, connections, duration: durationSec, idReplacement: path.includes('[<id>]'), timeout: 30 })
+  return {
+    requests: result.requests.total,
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    timeouts: result.timeouts,
+  }
+}
+
+function row(variant: string, r: LoadResult, calls: number, peakRssMb: number, note: string): VariantResult {
+  return {
+    scenario: '7 server',
+    variant,
+    // autocannon reports p50/p99 (not p95): p99 is kept under its own name in `extra`.
+    latency: { n: r.requests, p50: r.p50, p95: Number.NaN, max: r.max, mean: Number.NaN },
+    throughput: { value: r.reqPerSec, unit: 'req/s' },
+    upstreamCalls: r.requests ? Math.round((calls / r.requests) * 100) / 100 : 0,
+    rssMb: peakRssMb,
+    extra: { ...r, p99Ms: r.p99 },
+    note: `p99 ${r.p99} ms; errors ${r.errors}, non-2xx ${r.non2xx}, timeouts ${r.timeouts}; ${note}`,
+  }
+}
+
+/**
+ * Scenario 7: the HTTP server (own process) under 100 connections for a bounded time, emulator at 50 ms:
+ * cache hits (one query) and cache misses (a unique query per request).
+ */
+export async function serverScenario(ctx: ScenarioContext): Promise<VariantResult[]> {
+  const emu = await startRemoteEmulator({ latencyMs: 50 })
+  let server: RemoteServer | undefined
+  try {
+    const home = await ctx.tempHome()
+    server = await startRemoteServer({ ...emu.env, HOME: home })
+    const durationSec = ctx.quick ? 3 : 15
+    const connections = 100
+    const out: VariantResult[] = []
+
+    // Warm the cache and the JIT with the one query the hit run repeats.
+    const warm = await fetch(`${server.url}/v1/search?q=rust+async+runtime`)
+    if (!warm.ok) throw new Error(`server answered ${warm.status} to the warm-up search`)
+    await warm.arrayBuffer()
+    await load(server.url, '/v1/search?q=rust+async+runtime', { connections: 10, durationSec: 1 })
+
+    for (const [variant, path, target] of [
+      ['/v1/search cache hit', '/v1/search?q=rust+async+runtime', '≥ 3,000 req/s'],
+      ['/v1/search cache miss', '/v1/search?q=rust+async+runtime+[<id>]', '≥ 1,000 req/s'],
+    ] as const) {
+      await server.resetPeak()
+      const before = await emu.count()
+      const r = await load(server.url, path, { connections, durationSec })
+      const calls = (await emu.count()) - before
+      const { peakRss } = await server.stats()
+      const peak = Math.round(peakRss / MB)
+      out.push(row(variant, r, calls, peak, `${connections} connections, ${durationSec} s; target ${target}, RSS < 200 MB`))
+      ctx.log(`server ${variant}: ${r.reqPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors + r.non2xx}, peak RSS ${peak} MB`)
+      // The emulator keeps every request in its log; drop it between runs so its memory does not skew the next.
+      await emu.reset()
+    }
+    return out
+  } finally {
+    await server?.close()
+    await emu.close()
+  }
+}
