@@ -161,7 +161,9 @@ function isoDate(value: string | null | undefined): string | null {
   const trimmed = value.trim()
   // A bare year or a number is not a publication date we can trust.
   if (!/^\d{4}-\d{2}|[A-Za-z]{3,}/.test(trimmed)) return null
-  const ms = Date.parse(trimmed)
+  // NOTE(ecma262): a date-time without an offset parses as local time; pages mean UTC far more often than the server's zone.
+  const floating = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/.exec(trimmed)
+  const ms = Date.parse(floating ? `${floating[1]}T${floating[2]}Z` : trimmed)
   if (Number.isNaN(ms)) return null
   const year = new Date(ms).getUTCFullYear()
   return year >= 1990 && year <= 2100 ? new Date(ms).toISOString() : null
@@ -278,6 +280,22 @@ function createTurndown(): TurndownService {
     linkStyle: 'inlined',
   })
   service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'nav', 'form', 'button', 'input', 'select', 'textarea'] as never)
+  // NOTE(turndown): its default list prefix is `-   ` (marker plus three spaces); one space is what people write and diff.
+  service.addRule('compactListItem', {
+    filter: 'li',
+    replacement: (content, node, options) => {
+      const el = node as unknown as El & { parentNode: (El & { children: ArrayLike<El> }) | null; nextSibling: unknown }
+      let prefix = `${options.bulletListMarker ?? '-'} `
+      const parent = el.parentNode
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? '1')
+        const index = Array.prototype.indexOf.call(parent.children, el)
+        prefix = `${(Number.isFinite(start) ? start : 1) + index}. `
+      }
+      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${' '.repeat(prefix.length)}`)
+      return prefix + body + (el.nextSibling && !/\n$/.test(body) ? '\n' : '')
+    },
+  })
   // NOTE(turndown): fenced blocks take the language only from `code.language-x`; many sites put it on <pre> instead.
   service.addRule('fencedPreLanguage', {
     filter: (node) => node.nodeName === 'PRE' && !(node.firstChild && node.firstChild.nodeName === 'CODE'),
@@ -309,7 +327,24 @@ function toMarkdown(root: El): string {
  */
 export function extractReadable(html: string, options: ExtractReadableOptions): ReadablePage {
   const pageUrl = options.finalUrl ?? options.url
-  const { document } = parseHTML(typeof html === 'string' ? html : String(html)) as unknown as { document: Doc }
+  const source = typeof html === 'string' ? html : String(html)
+  try {
+    return extractFromDocument(source, options, pageUrl)
+  } catch {
+    // linkedom and Readability are not hardened against every malformed input; degrade to tag-stripped text.
+    const text = collapse(source.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '))
+    return { ...textPage(text, options.url, pageUrl, false), links: [] }
+  }
+}
+
+function parseDocument(html: string): Doc {
+  // linkedom builds no <html>/<body> for fragments; wrap them so the DOM has the shape Readability expects.
+  const wrapped = /<html[\s>]/i.test(html) ? html : `<!DOCTYPE html><html><head></head><body>${html}</body></html>`
+  return (parseHTML(wrapped) as unknown as { document: Doc }).document
+}
+
+function extractFromDocument(html: string, options: ExtractReadableOptions, pageUrl: string): ReadablePage {
+  const document = parseDocument(html)
   const base = baseFor(document, pageUrl)
   absolutize(document, base)
 
@@ -325,7 +360,7 @@ export function extractReadable(html: string, options: ExtractReadableOptions): 
 
   let article: ReturnType<Readability<El>['parse']> = null
   try {
-    article = new Readability<El>(document as never, { serializer: (el) => el as unknown as El }).parse()
+    article = new Readability<El>(document as never, { serializer: (el) => el as unknown as El, keepClasses: true }).parse()
   } catch {
     article = null
   }
@@ -333,9 +368,11 @@ export function extractReadable(html: string, options: ExtractReadableOptions): 
   let root: El
   if (article?.content && blockText(article.content).length > 0) {
     root = article.content
+    // Readability keeps the whole body of a page that is not an article, site chrome included.
+    for (const el of Array.from(root.querySelectorAll(readerable ? NOISE_SELECTOR : `${NOISE_SELECTOR}, header, footer, aside`))) el.remove()
   } else {
     // Readability mutates the document, so start again from the source for the fallback.
-    const fresh = (parseHTML(html) as unknown as { document: Doc }).document
+    const fresh = parseDocument(html)
     absolutize(fresh, baseFor(fresh, pageUrl))
     for (const el of Array.from(fresh.querySelectorAll(`${NOISE_SELECTOR}, header, footer, aside`))) el.remove()
     root = fresh.body ?? fresh.documentElement
