@@ -1,0 +1,114 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ConfigError } from '@search-layer/core'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { SERVER_SETTINGS, parseApiKeys, serverOptionsFromEnv } from './settings.js'
+
+describe('serverOptionsFromEnv', () => {
+  it('has a default for every setting', () => {
+    const options = serverOptionsFromEnv({ HOME: '/home/me' })
+    expect(options).toMatchObject({
+      port: 8787,
+      host: '127.0.0.1',
+      apiKeys: [],
+      dataDir: '/home/me/.local/share/search-layer',
+      clientRateLimit: 60,
+      bodyLimitBytes: 65_536,
+      maxQueryChars: 500,
+      requestTimeoutMs: 30_000,
+      logLevel: 'info',
+    })
+    expect(options.redisUrl).toBeUndefined()
+  })
+
+  it.each([
+    ['SEARCH_LAYER_PORT', '9000', 'port', 9000],
+    ['SEARCH_LAYER_HOST', '0.0.0.0', 'host', '0.0.0.0'],
+    ['REDIS_URL', 'redis://10.0.0.5:6379/2', 'redisUrl', 'redis://10.0.0.5:6379/2'],
+    ['SEARCH_LAYER_DATA_DIR', '/var/lib/sl', 'dataDir', '/var/lib/sl'],
+    ['SEARCH_LAYER_CLIENT_RATE_LIMIT', '0', 'clientRateLimit', 0],
+    ['SEARCH_LAYER_RATE_LIMITS', 'off', 'providerRateLimits', false],
+    ['SEARCH_LAYER_RATE_LIMITS', 'brave=20,exa=10', 'providerRateLimits', { brave: 20, exa: 10 }],
+    ['SEARCH_LAYER_MONTHLY_BUDGETS', 'tavily=1000', 'monthlyBudgets', { tavily: 1000 }],
+    ['SEARCH_LAYER_LOG_LEVEL', 'debug', 'logLevel', 'debug'],
+  ])('%s=%s sets %s', (name, value, field, expected) => {
+    expect(serverOptionsFromEnv({ HOME: '/h', [name]: value })[field as 'port']).toEqual(expected)
+  })
+
+  it.each([
+    ['SEARCH_LAYER_PORT', '70000'],
+    ['SEARCH_LAYER_PORT', 'eighty'],
+    ['REDIS_URL', 'http://localhost:6379'],
+    ['SEARCH_LAYER_LOG_LEVEL', 'loud'],
+    ['SEARCH_LAYER_MONTHLY_BUDGETS', 'bing=5'],
+    ['SEARCH_LAYER_RATE_LIMITS', 'brave=-1'],
+    ['SEARCH_LAYER_API_KEYS', 'short'],
+  ])('a bad %s (%s) is a ConfigError naming the variable', (name, value) => {
+    expect(() => serverOptionsFromEnv({ HOME: '/h', [name]: value })).toThrow(ConfigError)
+    expect(() => serverOptionsFromEnv({ HOME: '/h', [name]: value })).toThrow(name)
+  })
+
+  it('flags win over env and are named in errors', () => {
+    expect(serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_PORT: '9000' }, { port: 9100 }).port).toBe(9100)
+    expect(() => serverOptionsFromEnv({ HOME: '/h' }, { port: -1 })).toThrow('--port')
+  })
+
+  it('a bad API key never appears in the error', () => {
+    try {
+      serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_API_KEYS: 'alice:sk-long-enough-key-1,bob:tiny' })
+      expect.unreachable()
+    } catch (error) {
+      expect((error as Error).message).toContain('bob')
+      expect((error as Error).message).not.toContain('tiny')
+      expect((error as Error).message).not.toContain('sk-long-enough-key-1')
+    }
+  })
+
+  it('documents every option field exactly once', () => {
+    const names = SERVER_SETTINGS.map((s) => s.name)
+    expect(new Set(names).size).toBe(names.length)
+    const options = serverOptionsFromEnv({ HOME: '/h', REDIS_URL: 'redis://x:1', SEARCH_LAYER_MONTHLY_BUDGETS: 'brave=1', SEARCH_LAYER_RATE_LIMITS: 'off' })
+    expect(Object.keys(options).sort()).toEqual([...names].sort())
+    for (const s of SERVER_SETTINGS) expect(s.env).toMatch(/^[A-Z_]+$/)
+  })
+})
+
+describe('parseApiKeys', () => {
+  it('reads a comma list; unnamed keys get a short hash identity, never the key', () => {
+    const keys = parseApiKeys('alice:sk-alice-0123456789, tvly-anon-0123456789')
+    expect(keys[0]).toEqual({ name: 'alice', key: 'sk-alice-0123456789' })
+    expect(keys[1]!.name).toMatch(/^key-[0-9a-f]{8}$/)
+    expect(keys[1]!.name).not.toContain('0123456789')
+  })
+
+  it('reads @file with one key per line, skipping blanks and comments', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-keys-'))
+    const file = join(dir, 'keys')
+    writeFileSync(file, '# team keys\nci:ci-key-0123456789\n\nops:ops-key-0123456789\r\n')
+    expect(parseApiKeys(`@${file}`).map((k) => k.name)).toEqual(['ci', 'ops'])
+  })
+
+  it('a missing key file is a ConfigError naming the file', () => {
+    expect(() => parseApiKeys('@/nonexistent/keys')).toThrow(/cannot read the key file \/nonexistent\/keys: ENOENT/)
+  })
+
+  it('duplicate names are refused', () => {
+    expect(() => parseApiKeys('a:key-one-0123456789,a:key-two-0123456789')).toThrow(/"a" is used twice/)
+  })
+
+  it('never throws anything but ConfigError, and never puts a key in the message', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (spec) => {
+        try {
+          const keys = parseApiKeys(spec.replace(/^@/, ''))
+          for (const k of keys) expect(k.key.length).toBeGreaterThanOrEqual(8)
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError)
+          for (const part of spec.split(/[,:]/)) if (part.trim().length >= 8) expect((error as Error).message).not.toContain(part.trim())
+        }
+      }),
+    )
+  })
+})
