@@ -44,7 +44,7 @@ describe('createApp (app.request, no HTTP server)', () => {
     })
     expect((await app.request('/mcp', { method: 'POST' })).status).toBe(401)
     const res = await app.request('/mcp', { method: 'POST', headers: { authorization: 'Bearer agent-key-0123456789' } })
-    const body = await res.json()
+    const body = (await res.json()) as { content: string }
     expect(body).toMatchObject({ who: 'agent', tools: ['web_search', 'web_fetch', 'fetch_thread'], isError: false })
     expect(body.content).toMatch(/^Search results for "rust async" \(2\):/)
     await close()
