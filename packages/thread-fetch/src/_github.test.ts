@@ -5,7 +5,7 @@ import { ProviderError } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { githubAuth } from './_github.js'
-import { fetchThread } from './index.js'
+import { fetchThread, threadRefsOnly } from './index.js'
 
 let emu: Emulator
 let home: string
@@ -71,6 +71,16 @@ describe('GitHub issues', () => {
       .map((r) => r.query.page)
     expect(pages.sort()).toEqual(['1', '2', '3'])
     expect(thread.comments).toHaveLength(0)
+  })
+
+  it('fetches comment pages, timeline and the issue lists concurrently once the count is known', async () => {
+    emu.github.addIssue({ owner: 'octo', repo: 'busy', number: 1, title: 'Busy', comments: 450, timeline: 5 })
+    emu.latency('github', 50)
+    const thread = await fetchThread('https://github.com/octo/busy/issues/1', { env: env(), concurrency: 4 })
+    expect(thread.comments).toHaveLength(450)
+    expect(thread.comments.at(-1)!.body).not.toBe(thread.comments[0]!.body)
+    expect(emu.maxInFlight('github')).toBe(4)
+    expect(threadRefsOnly(thread)).toMatchObject({ url: thread.url, type: 'github_issue', refs: thread.refs })
   })
 
   it('bounds comments with maxComments and says what was cut', async () => {
