@@ -16,6 +16,7 @@ const DEFAULT_RETRYABLE: Record<FetchErrorKind, boolean> = {
   network: true,
 }
 
+/** Constructor options of `FetchError`. */
 export interface FetchErrorOptions {
   kind: FetchErrorKind
   /** The URL the caller asked for (not a redirect target). */
