@@ -383,3 +383,14 @@ describe('graceful shutdown', () => {
     expect(await inFlight).toBe('cut')
   })
 })
+
+describe('documentation', () => {
+  it('the README documents every setting', async () => {
+    const { SERVER_SETTINGS } = await import('../src/index.js')
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+    for (const s of SERVER_SETTINGS) {
+      expect(readme).toContain(`\`${s.env}\``)
+      if (s.flag) expect(readme).toContain(`\`${s.flag}\``)
+    }
+  })
+})
