@@ -1,0 +1,6 @@
+export { createMcpServer, toCallToolResult, PROVIDERS_RESOURCE_URI } from './server.js'
+export type { McpServerOptions } from './server.js'
+export { runStdioServer } from './stdio.js'
+export type { StdioServerOptions, RunningStdioServer } from './stdio.js'
+export { createMcpHttpHandler } from './http.js'
+export type { McpHttpHandler, McpHttpHandlerOptions } from './http.js'
