@@ -1,0 +1,106 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { type SearchLayerOptions, createSearchLayer } from '@search-layer/engine'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type McpServerOptions, PROVIDERS_RESOURCE_URI, createMcpServer, toCallToolResult } from './server.js'
+
+let emu: Emulator
+let env: Record<string, string | undefined>
+
+beforeAll(async () => {
+  emu = await startEmulator()
+  env = { ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-mcp-unit-')) }
+})
+afterAll(() => emu.close())
+beforeEach(() => emu.reset())
+
+async function connect(options: McpServerOptions = {}, layerOptions: SearchLayerOptions = {}) {
+  const e = options.env ?? env
+  const server = await createMcpServer({ env: e, layer: createSearchLayer({ env: e, rateLimits: false, providerRetries: 0, ...layerOptions }), ...options })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'unit', version: '1.0.0' })
+  await client.connect(clientSide)
+  return { client, close: () => client.close() }
+}
+
+type Status = { providers: { name: string; configured: boolean; available: boolean; hint?: string; circuit: { open: boolean; lastError?: { kind: string } }; budget?: { used: number; limit: number; fraction: number } }[] }
+
+async function readStatus(client: Client): Promise<Status> {
+  const read = await client.readResource({ uri: PROVIDERS_RESOURCE_URI })
+  return JSON.parse((read.contents[0] as { text: string }).text) as Status
+}
+
+describe('createMcpServer', () => {
+  it.each([
+    [{ TAVILY_API_KEY: undefined, XAI_API_KEY: undefined }, ['brave', 'exa']],
+    [{ BRAVE_API_KEY: undefined }, ['exa', 'tavily', 'grok']],
+  ])('with %j advertises only %j in sources', async (patch, live) => {
+    const { client, close } = await connect({ env: { ...env, ...patch } })
+    const { tools } = await client.listTools()
+    const search = tools.find((t) => t.name === 'web_search')!
+    expect(search.inputSchema.properties?.sources).toMatchObject({ items: { enum: live } })
+    expect(search.description).toContain(`Live engines: ${live.join(', ')}.`)
+    const status = await readStatus(client)
+    const missing = status.providers.filter((p) => !p.configured)
+    expect(missing.map((p) => p.hint)).toEqual(missing.map((p) => expect.stringMatching(/^set [A-Z_]+_API_KEY$/)))
+    await close()
+  })
+
+  it('shows a resting provider and budget use in the providers resource', async () => {
+    emu.fault('brave', { status: 401 })
+    const { client, close } = await connect({}, { circuit: { failureThreshold: 1 }, monthlyBudgets: { exa: 40 } })
+    const search = await client.callTool({ name: 'web_search', arguments: { query: 'kubernetes operator tutorial', sources: ['brave', 'exa'] } })
+    expect(search.isError).toBeFalsy()
+    const status = await readStatus(client)
+    const brave = status.providers.find((p) => p.name === 'brave')!
+    expect(brave).toMatchObject({ configured: true, available: false, circuit: { open: true, lastError: { kind: 'auth' } } })
+    const exa = status.providers.find((p) => p.name === 'exa')!
+    expect(exa.available).toBe(true)
+    expect(exa.budget).toMatchObject({ limit: 40 })
+    expect(exa.budget!.used).toBeGreaterThan(0)
+    expect(exa.budget!.fraction).toBeCloseTo(exa.budget!.used / 40, 3)
+    await close()
+  })
+
+  it('caps the text of a result at maxChars', async () => {
+    const { client, close } = await connect({ maxChars: 1200 })
+    const result = await client.callTool({ name: 'fetch_thread', arguments: { url: 'https://github.com/octo/demo/issues/1' } })
+    expect((result.content as { text: string }[])[0]!.text.length).toBeLessThanOrEqual(1200)
+    await close()
+  })
+
+  it('sends no progress when the client did not ask for it, and still answers', async () => {
+    const { client, close } = await connect()
+    const seen: unknown[] = []
+    client.fallbackNotificationHandler = async (n) => {
+      seen.push(n)
+    }
+    const result = await client.callTool({ name: 'web_search', arguments: { query: 'RISC-V ecosystem' } })
+    expect(result.isError).toBeFalsy()
+    expect(seen).toEqual([])
+    await close()
+  })
+
+  it('an unknown tool is an error result, the connection stays usable', async () => {
+    const { client, close } = await connect()
+    const result = await client.callTool({ name: 'web_browse', arguments: {} })
+    expect(result.isError).toBe(true)
+    expect((await client.listTools()).tools).toHaveLength(4)
+    await close()
+  })
+})
+
+describe('toCallToolResult', () => {
+  it.each([
+    [{ content: 'ok', data: { a: 1 } }, { content: [{ type: 'text', text: 'ok' }], structuredContent: { a: 1 } }],
+    [{ content: 'bad', data: { error: { kind: 'auth', message: 'bad' } }, isError: true }, { content: [{ type: 'text', text: 'bad' }], structuredContent: { error: { kind: 'auth', message: 'bad' } }, isError: true }],
+    [{ content: 'list', data: [1, 2] }, { content: [{ type: 'text', text: 'list' }], structuredContent: { value: [1, 2] } }],
+  ])('%j → %j', (result, expected) => {
+    expect(toCallToolResult(result)).toEqual(expected)
+  })
+})
