@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -52,6 +52,21 @@ describe('resolveConfig precedence', () => {
     expect(resolveConfig({ env, homeDir: dir }).brave.apiKey).toBeUndefined()
     env.BRAVE_API_KEY = 'now-set'
     expect(resolveConfig({ env, homeDir: dir }).brave.apiKey).toBe('now-set')
+  })
+
+  it('sees a config file written, edited and removed between calls', () => {
+    const dir = home()
+    const file = join(dir, ours)
+    expect(resolveConfig({ env: {}, homeDir: dir }).brave.apiKey).toBeUndefined()
+    mkdirSync(join(file, '..'), { recursive: true })
+    writeFileSync(file, JSON.stringify({ brave: 'first-key' }))
+    expect(resolveConfig({ env: {}, homeDir: dir }).brave.apiKey).toBe('first-key')
+    writeFileSync(file, JSON.stringify({ brave: 'second-longer-key' }))
+    expect(resolveConfig({ env: {}, homeDir: dir }).brave.apiKey).toBe('second-longer-key')
+    writeFileSync(file, '{ not json')
+    expect(() => resolveConfig({ env: {}, homeDir: dir })).toThrowError(ConfigError)
+    rmSync(file)
+    expect(resolveConfig({ env: {}, homeDir: dir })).toMatchObject({ files: [] })
   })
 
   it.each([

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { type Stats, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -133,6 +133,41 @@ export function readConfigFile(file: string): ConfigFile | undefined {
   return validateConfigFile(data, file)
 }
 
+interface CachedConfigFile {
+  stats: Pick<Stats, 'mtimeMs' | 'ctimeMs' | 'size' | 'ino'>
+  data: ConfigFile | undefined
+}
+const configFileCache = new Map<string, CachedConfigFile>()
+const MAX_CACHED_CONFIG_FILES = 64
+
+/**
+ * `readConfigFile` for `resolveConfig`, which runs on every provider call: a `stat` decides whether the
+ * file changed since it was last parsed, so an edit is still seen at once, but an unchanged (or missing)
+ * file costs no read, JSON parse, schema check or ENOENT exception.
+ */
+function readConfigFileIfChanged(file: string): ConfigFile | undefined {
+  let stats: Stats | undefined
+  try {
+    stats = statSync(file, { throwIfNoEntry: false })
+  } catch {
+    // ENOTDIR, EACCES…: readConfigFile gives the answer (or the ConfigError) it always gave.
+    return readConfigFile(file)
+  }
+  if (!stats) {
+    configFileCache.delete(file)
+    return undefined
+  }
+  if (!stats.isFile()) return readConfigFile(file)
+  const hit = configFileCache.get(file)
+  if (hit && hit.stats.mtimeMs === stats.mtimeMs && hit.stats.ctimeMs === stats.ctimeMs && hit.stats.size === stats.size && hit.stats.ino === stats.ino) {
+    return hit.data
+  }
+  const data = readConfigFile(file)
+  if (configFileCache.size >= MAX_CACHED_CONFIG_FILES) configFileCache.delete(configFileCache.keys().next().value!)
+  configFileCache.set(file, { stats: { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino }, data })
+  return data
+}
+
 /** The config files consulted, highest precedence first. */
 export function configFilePaths(options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'homeDir'> = {}): string[] {
   const env = options.env ?? process.env
@@ -171,7 +206,7 @@ export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfi
   const overrides = options.overrides ?? {}
   const files: { path: string; data: ConfigFile }[] = []
   for (const path of configFilePaths(options)) {
-    const data = readConfigFile(path)
+    const data = readConfigFileIfChanged(path)
     if (data) files.push({ path, data })
   }
 
