@@ -61,11 +61,19 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
     await rename(temp, file)
   }
   let appendsSinceCompact = 0
-  const fileAdd = (entry: HistoryEntry) =>
-    serial(async () => {
+  let pending: HistoryEntry[] = []
+  let flush: Promise<void> | undefined
+  // Entries arriving while a write is under way go out together in the next one: one append per batch.
+  const fileAdd = (entry: HistoryEntry): Promise<void> => {
+    pending.push(entry)
+    flush ??= serial(async () => {
+      const batch = pending
+      pending = []
+      flush = undefined
       await mkdir(dirname(file), { recursive: true })
-      await appendFile(file, `${JSON.stringify(entry)}\n`)
-      if (++appendsSinceCompact >= max) {
+      await appendFile(file, batch.map((e) => `${JSON.stringify(e)}\n`).join(''))
+      appendsSinceCompact += batch.length
+      if (appendsSinceCompact >= max) {
         appendsSinceCompact = 0
         const all = await readAll()
         const kept = new Map<string, number>()
@@ -77,6 +85,8 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
         await rewrite(keep.reverse())
       }
     })
+    return flush
+  }
   const listKey = (who: string) => state.key('history', who)
 
   return {

@@ -142,11 +142,19 @@ export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: Share
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32)
 
+/** A `CacheStore` that can also say cheaply whether a key is present. */
+export interface SharedCache extends CacheStore {
+  has(key: string): Promise<boolean>
+}
+
 /** The engine's cache in Redis (JSON, PX ttl), mirrored in a memory LRU that serves while Redis is down. */
-export function createSharedCache(state: SharedState, { maxEntries = 500 }: { maxEntries?: number } = {}): CacheStore {
+export function createSharedCache(state: SharedState, { maxEntries = 500 }: { maxEntries?: number } = {}): SharedCache {
   const memory = createMemoryCache({ maxEntries })
   const keyOf = (key: string) => state.key('cache', digest(key))
   return {
+    async has(key) {
+      return state.guard('cache exists', async (redis) => (await redis.exists(keyOf(key))) === 1, async () => (await memory.get(key)) !== undefined)
+    },
     async get(key) {
       return state.guard(
         'cache get',
@@ -237,12 +245,12 @@ export function createSearchClaims(state: SharedState, instanceId: string): Sear
     async waitFor(key, maxWaitMs, signal) {
       const k = keyOf(key)
       const until = Date.now() + maxWaitMs
-      let delay = 20
+      let delay = 10
       while (Date.now() < until && !signal?.aborted) {
         const held = await state.guard('claim check', async (redis) => (await redis.exists(k)) === 1, () => false)
         if (!held) return
         await new Promise((resolve) => setTimeout(resolve, delay))
-        delay = Math.min(delay * 2, 200)
+        delay = Math.min(delay * 2, 50)
       }
     },
   }

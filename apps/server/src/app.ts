@@ -114,6 +114,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   const instanceId = randomUUID()
   const shared = createSharedState({ redisUrl: settings.redisUrl, prefix: settings.redisPrefix, timeoutMs: settings.redisTimeoutMs, logger })
   const claims = createSearchClaims(shared, instanceId)
+  const sharedCache = createSharedCache(shared)
   const history = createHistoryStore(shared, { file: join(settings.dataDir, 'history.jsonl'), max: settings.historyMax })
   const limiter = createClientLimiter(shared, { limit: settings.clientRateLimit, windowMs: settings.clientRateWindowMs })
   const auth = createAuthenticator(settings.apiKeys)
@@ -128,7 +129,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     options.layer ??
     createSearchLayer({
       env,
-      cache: createSharedCache(shared),
+      cache: sharedCache,
       usage: createSharedUsageStore(shared),
       providerTimeoutMs: settings.providerTimeoutMs,
       ...(providerRateLimits !== undefined && { rateLimits: providerRateLimits }),
@@ -160,7 +161,8 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     checkQueryLength(request)
     const parsed = parseInput(SearchRequestSchema, request, 'search request')
     let release: (() => Promise<void>) | undefined
-    if (parsed.cache && shared.configured) {
+    // A claim only matters for a miss: cached answers skip it, so hot queries never queue behind each other.
+    if (parsed.cache && shared.configured && !(await sharedCache.has(cacheKey(parsed)))) {
       const key = cacheKey(parsed)
       const claim = await claims.claim(key, parsed.deadlineMs + 5000)
       if (claim.owner) release = claim.release
