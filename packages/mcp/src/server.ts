@@ -4,7 +4,8 @@ import { type ToolResult, buildToolSet } from '@search-layer/tools'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
-import pkg from '../package.json' with { type: 'json' }
+// Bundled by tsup: only the version string ends up in dist.
+import { version } from '../package.json'
 
 /** The URI of the provider-status resource. */
 export const PROVIDERS_RESOURCE_URI = 'search-layer://providers'
@@ -42,7 +43,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<M
   const layer = options.layer ?? createSearchLayer({ ...(options.env && { env: options.env }) })
   const set = await buildToolSet({ ...options, layer })
   const server = new McpServer(
-    { name: 'search-layer', title: 'search-layer', version: pkg.version },
+    { name: 'search-layer', title: 'search-layer', version },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   )
 
