@@ -229,29 +229,26 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     )
   })
 
+  // One gate: identify, count, then refuse. Unauthenticated callers are counted by address, so guessing keys is rate-limited too.
   app.use('*', async (c, next) => {
-    if (!auth.enabled || PUBLIC_PATHS.has(c.req.path)) return next()
-    const who = auth.identify(c.req.header('authorization'))
-    if (!who) {
+    const who = auth.enabled && !PUBLIC_PATHS.has(c.req.path) ? auth.identify(c.req.header('authorization')) : undefined
+    if (who) c.set('who', who)
+    if (settings.clientRateLimit > 0 && !UNLIMITED_PATHS.has(c.req.path)) {
+      const client = who ? `key:${who}` : `ip:${c.env?.incoming?.socket?.remoteAddress ?? 'local'}`
+      const verdict = await limiter.hit(client)
+      c.header('RateLimit-Limit', String(verdict.limit))
+      c.header('RateLimit-Remaining', String(verdict.remaining))
+      c.header('RateLimit-Reset', String(Math.ceil(verdict.resetMs / 1000)))
+      if (!verdict.allowed) {
+        metrics.rateLimited.inc({})
+        const retryAfter = Math.max(1, Math.ceil(verdict.resetMs / 1000))
+        c.header('Retry-After', String(retryAfter))
+        return errorJson(c, 'rate_limited', `Rate limit of ${verdict.limit} requests per ${settings.clientRateWindowMs / 1000} s reached; retry in ${retryAfter} s`)
+      }
+    }
+    if (auth.enabled && !PUBLIC_PATHS.has(c.req.path) && !who) {
       c.header('WWW-Authenticate', 'Bearer realm="search-layer"')
       return errorJson(c, 'unauthorized', 'Missing or invalid API key: send Authorization: Bearer <key>')
-    }
-    c.set('who', who)
-    return next()
-  })
-
-  app.use('*', async (c, next) => {
-    if (settings.clientRateLimit === 0 || UNLIMITED_PATHS.has(c.req.path)) return next()
-    const client = auth.enabled ? `key:${c.get('who')}` : `ip:${c.env?.incoming?.socket?.remoteAddress ?? 'local'}`
-    const verdict = await limiter.hit(client)
-    c.header('RateLimit-Limit', String(verdict.limit))
-    c.header('RateLimit-Remaining', String(verdict.remaining))
-    c.header('RateLimit-Reset', String(Math.ceil(verdict.resetMs / 1000)))
-    if (!verdict.allowed) {
-      metrics.rateLimited.inc({})
-      const retryAfter = Math.max(1, Math.ceil(verdict.resetMs / 1000))
-      c.header('Retry-After', String(retryAfter))
-      return errorJson(c, 'rate_limited', `Rate limit of ${verdict.limit} requests per ${settings.clientRateWindowMs / 1000} s reached; retry in ${retryAfter} s`)
     }
     return next()
   })

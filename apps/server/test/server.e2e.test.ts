@@ -203,6 +203,15 @@ describe('rate limiting', () => {
     expect((await srv.call('/api/tools', { key: 'key-a-0123456789' })).status).toBe(429)
     expect((await srv.call('/api/tools', { key: 'key-b-0123456789' })).status).toBe(200)
   })
+
+  it('counts key guesses by address, so brute force is limited too', async () => {
+    const srv = await start({ apiKeys: [{ name: 'a', key: 'key-a-0123456789' }], clientRateLimit: 2 })
+    expect((await srv.call('/api/tools', { key: 'guess-0000000001' })).status).toBe(401)
+    expect((await srv.call('/api/tools', { key: 'guess-0000000002' })).status).toBe(401)
+    expect((await srv.call('/api/tools', { key: 'guess-0000000003' })).status).toBe(429)
+    // The real key has its own budget.
+    expect((await srv.call('/api/tools', { key: 'key-a-0123456789' })).status).toBe(200)
+  })
 })
 
 describe('agent tools', () => {
@@ -356,6 +365,21 @@ describe('health, readiness, metrics and OpenAPI', () => {
 })
 
 describe('graceful shutdown', () => {
+  it('SIGTERM drains in-flight requests and stops the server', async () => {
+    const listeners = process.listenerCount('SIGTERM')
+    const srv = await boot(emu, { handleSignals: true })
+    expect(process.listenerCount('SIGTERM')).toBe(listeners + 1)
+    emu.latency('brave', 300)
+    const inFlight = srv.call('/v1/search', { json: { query: 'sigterm drain test', mode: 'fast', sources: ['brave'] } })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    process.emit('SIGTERM', 'SIGTERM')
+    expect((await inFlight).status).toBe(200)
+    await srv.close() // the same shutdown, already under way
+    await expect(fetch(`${srv.url}/healthz`)).rejects.toThrow()
+    expect(srv.logs.lines().some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM')).toBe(true)
+    expect(process.listenerCount('SIGTERM')).toBe(listeners)
+  })
+
   it('finishes in-flight requests, then stops accepting', async () => {
     const srv = await boot(emu)
     emu.latency('brave', 400)
