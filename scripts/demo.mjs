@@ -21,7 +21,8 @@ console.error(`demo: emulator on ${emu.url} (Brave, Exa, Tavily and xAI wire for
 const env = {
   PATH: process.env.PATH,
   HOME: mkdtempSync(join(tmpdir(), 'sl-demo-')),
-  ...emu.env,
+  // The emulator's LLM endpoint would only echo canned text; the rule-based synthesis is the honest demo.
+  ...Object.fromEntries(Object.entries(emu.env).filter(([k]) => !k.startsWith('SEARCH_LAYER_LLM_'))),
   SEARCH_LAYER_RATE_LIMITS: 'off',
 }
 const child = spawn(process.execPath, [cli, 'providers'], { env, stdio: 'inherit' })

@@ -1,20 +1,24 @@
+import type { Env } from '@search-layer/core'
 import type { SearchResponse } from '@search-layer/engine'
+import { llmConfigFromEnv, synthesize, synthesizeWithLlm, toMarkdown } from '@search-layer/synthesis'
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text)
-
-/** A readable numbered list: the answer first, then each result with its sources and score, then provider status. */
-export function formatSearchMarkdown(response: SearchResponse): string {
-  const lines: string[] = []
-  if (response.answer) lines.push(response.answer.trim(), '')
-  if (response.results.length === 0) lines.push('No results.')
-  response.results.forEach((r, i) => {
-    const score = r.score === undefined ? '' : ` ⭐${r.score.toFixed(2)}`
-    const snippet = r.snippet ? ` — ${clip(r.snippet.replace(/\s+/g, ' '), 220)}` : ''
-    lines.push(`${i + 1}. [${r.title || r.url}](${r.url})${snippet} \`[${r.source}]\`${score}`)
-  })
+/** One line on how the search went: intent, mode, queries, each provider's outcome, time. */
+export function statusLine(response: SearchResponse): string {
   const status = Object.entries(response.providers)
     .filter(([, p]) => p.status !== 'skipped' || !p.reason?.startsWith('not used'))
     .map(([name, p]) => (p.status === 'ok' ? `${name} ✓ ${p.results}` : p.status === 'error' ? `${name} ✗ ${p.error?.kind}` : `${name} – ${p.reason}`))
-  lines.push('', `_${response.intent ? `${response.intent} · ` : ''}${response.mode} · ${response.queries.length} quer${response.queries.length === 1 ? 'y' : 'ies'} · ${status.join(' · ')} · ${response.timing.total_ms} ms${response.cached ? ' (cached)' : ''}_`)
-  return `${lines.join('\n')}\n`
+  const queries = `${response.queries.length} quer${response.queries.length === 1 ? 'y' : 'ies'}`
+  return `_${response.intent ? `${response.intent} · ` : ''}${response.mode} · ${queries} · ${status.join(' · ')} · ${response.timing.total_ms} ms${response.cached ? ' (cached)' : ''}_`
+}
+
+/**
+ * Markdown for people: the synthesis (answer first, grouped by topic, conflicts and confidence stated),
+ * written by the configured LLM when `SEARCH_LAYER_LLM_URL` is set (falling back to the rules on any failure),
+ * then the status line.
+ */
+export async function formatSearchMarkdown(response: SearchResponse, env: Env, options: { maxChars?: number } = {}): Promise<string> {
+  const llm = llmConfigFromEnv(env)
+  const synthesis = llm ? await synthesizeWithLlm(response, { llm, ...options }) : synthesize(response, options)
+  const note = synthesis.llm && !synthesis.llm.used && llm ? `\n_LLM synthesis unavailable (${synthesis.llm.fallbackReason}); showing the rule-based summary._\n` : ''
+  return `${toMarkdown(synthesis).trimEnd()}\n${note}\n${statusLine(response)}\n`
 }

@@ -15,8 +15,10 @@ afterAll(async () => {
 })
 beforeEach(() => emu.reset())
 
+// The emulator's LLM endpoint is left out so markdown comes from the rule-based synthesis (the LLM path has its own test).
+const withoutLlm = () => Object.fromEntries(Object.entries(emu.env).filter(([k]) => !k.startsWith('SEARCH_LAYER_LLM_')))
 const env = (extra: Record<string, string> = {}) => ({
-  ...emu.env,
+  ...withoutLlm(),
   HOME: mkdtempSync(join(tmpdir(), 'sl-cli-home-')),
   SEARCH_LAYER_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sl-cli-cache-')),
   SEARCH_LAYER_RATE_LIMITS: 'off',
@@ -55,13 +57,36 @@ describe('search-layer search (built bin, emulator)', () => {
     expect(out.answer).toBeTruthy()
   })
 
-  it('markdown output: answer first, numbered results with [sources] and ⭐score', async () => {
+  it('markdown output: answer first, then results grouped by topic with [sources] and ⭐score', async () => {
     const r = await runBin(['what is WebTransport', '--format', 'markdown'], env())
     expect(r.code).toBe(0)
     const lines = r.stdout.split('\n')
-    expect(lines[0]).not.toMatch(/^1\./)
+    expect(lines[0]).toContain('WebTransport')
+    expect(lines[0]).not.toMatch(/^(1\.|- |\*\*)/)
     expect(lines[0]!.toLowerCase()).not.toContain('i searched')
-    expect(r.stdout).toMatch(/^1\. \[.+\]\(https?:\/\/.+\) — .+ `\[(brave|tavily)(, \w+)*\]` ⭐\d\.\d\d$/m)
+    expect(r.stdout).toMatch(/^- \[\d+\] \[.+\]\(https?:\/\/.+\) — .+ `\[(brave|tavily)(, \w+)*\]` ⭐\d\.\d\d$/m)
+    expect(r.stdout).toMatch(/^\*\*.+\*\* — /m)
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^_factual · answer · \d quer/)
+  })
+
+  it('a small result set is a numbered list in the spec format; --max-chars bounds the output', async () => {
+    const r = await runBin(['what is WebTransport', '--format', 'markdown', '--num', '1', '--max-queries', '1', '--source', 'brave'], env())
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^1\. \[.+\]\(https?:\/\/.+\) — .+ `\[brave\]` ⭐\d\.\d\d$/m)
+    const short = await runBin(['Bun vs Deno', '--format', 'markdown', '--max-chars', '600'], env())
+    expect(short.code).toBe(0)
+    const body = short.stdout.trimEnd().split('\n').slice(0, -1).join('\n')
+    expect(body.length).toBeLessThanOrEqual(700)
+    expect(short.stdout).toMatch(/more results omitted/)
+  })
+
+  it('uses the configured LLM for the markdown answer, citing real results', async () => {
+    emu.llm.respond(() => JSON.stringify({ answer: 'WebTransport is a web API for low-latency transport over HTTP/3 [1].' }))
+    const r = await runBin(['what is WebTransport', '--format', 'markdown'], { ...env(), ...emu.env })
+    emu.llm.respond(null)
+    expect(r.code).toBe(0)
+    expect(r.stdout.split('\n')[0]).toContain('WebTransport is a web API for low-latency transport over HTTP/3')
+    expect(emu.count('llm')).toBe(1)
   })
 
   it('fast mode: Grok stands in when Exa fails', async () => {

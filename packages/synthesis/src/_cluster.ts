@@ -89,8 +89,9 @@ export function cluster(docs: readonly ClusterDoc[], query: string, maxGroups: n
   for (const c of clusters) c.members.sort((a, b) => a - b)
 
   const labelled = clusters.map((c) => ({ ...c, terms: labelTerms(c, info, salient, display) }))
-  labelled.sort((a, b) => a.members[0]! - b.members[0]!)
   if (leftovers.length > 0) labelled.push({ members: leftovers, terms: [], other: true })
+  // Groups follow their best-ranked result, so the top results never end up at the bottom of the answer.
+  labelled.sort((a, b) => a.members[0]! - b.members[0]!)
   return labelled
 }
 

@@ -219,3 +219,26 @@ describe('plain text', () => {
     expect(text).not.toMatch(/\]\(http/)
   })
 })
+
+describe('group order', () => {
+  it('groups follow their best-ranked result, so an unclustered top result is not buried at the end', () => {
+    const results = [
+      { title: 'Quantum annealing primer', url: 'https://physics.example.edu/annealing', snippet: 'An introduction to annealing hardware.', published_date: null, source: 'exa', sources: ['exa' as const], score: 0.95 },
+      ...Array.from({ length: 7 }, (_, i) => ({
+        title: `Kubernetes autoscaling guide part ${i + 1}`,
+        url: `https://k8s.example.com/autoscaling/${i + 1}`,
+        snippet: 'Horizontal pod autoscaling with metrics server and custom metrics.',
+        published_date: null,
+        source: 'brave',
+        sources: ['brave' as const],
+        score: 0.9 - i * 0.05,
+      })),
+    ]
+    const s = synthesize({ query: 'cluster scaling', results }, { now: NOW })
+    expect(s.strategy).toBe('grouped')
+    expect(s.groups[0]!.results[0]!.n).toBe(1)
+    expect(s.groups[0]!.label).not.toBe('Other results')
+    const firsts = s.groups.map((g) => g.results[0]!.n)
+    expect([...firsts].sort((a, b) => a - b)).toEqual(firsts)
+  })
+})

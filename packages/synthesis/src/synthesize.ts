@@ -163,7 +163,7 @@ export function buildSynthesis(input: SynthesisInput, options: SynthesisOptions 
     .map((c) => {
       const members = c.members.map((i) => results[i]!)
       const judged = judge(members, conflicts, now, staleDays)
-      const label = c.terms.length > 0 ? c.terms.join(', ') : c.other && clusters.length > 1 ? w.otherLabel : w.resultsLabel
+      const label = c.terms.length > 0 ? c.terms.join(', ') : c.other && clusters.length > 1 && clusters[0] !== c ? w.otherLabel : w.resultsLabel
       return { label, terms: c.terms, summary: summarize(members, judged, language), confidence: judged.confidence, results: members }
     })
 

@@ -3,6 +3,7 @@ import { expandCommand } from './expand.js'
 import { intentCommand } from './intent.js'
 import { providersCommand } from './providers.js'
 import { searchCommand } from './search.js'
+import { chainCommand, fetchCommand, refsCommand, threadCommand } from './threads.js'
 
 /** Every subcommand, in the order `--help` lists them. */
-export const commands: readonly Command[] = [searchCommand, intentCommand, expandCommand, providersCommand]
+export const commands: readonly Command[] = [searchCommand, threadCommand, refsCommand, chainCommand, fetchCommand, intentCommand, expandCommand, providersCommand]

@@ -1,5 +1,6 @@
 import type { Intent } from '@search-layer/core'
 import { type SearchProgress, type SearchRequest, createSearchLayer } from '@search-layer/engine'
+import { extractRefsFromUrls, refsToMarkdown } from '@search-layer/thread-fetch'
 import type { Command } from '../_command.js'
 import { engineOptionsFromEnv } from '../_engine-options.js'
 import { INTENT_CHOICES, MODE_CHOICES, parseFreshnessFlag, parseIntFlag, parseList, parseSources } from '../_flags.js'
@@ -22,8 +23,11 @@ export const searchCommand: Command = {
     source: { type: 'string', valueHint: 'brave,exa,tavily,grok', description: 'restrict to these providers' },
     'max-queries': { type: 'string', valueHint: '1-6', description: 'most sub-queries automatic expansion may add (default 3)' },
     timeout: { type: 'string', valueHint: 'ms', description: 'overall deadline; what arrived by then is returned (default 15000)' },
+    'extract-refs': { type: 'boolean', description: 'also extract the references of thread-like results (GitHub issues/PRs, HN, Reddit, V2EX) into "refs"' },
+    'extract-refs-urls': { type: 'string', variadic: true, valueHint: 'url', description: 'skip the search: extract references of these URLs' },
     json: { type: 'boolean', description: 'print JSON (the default when stdout is not a terminal)' },
     format: { type: 'string', choices: ['json', 'markdown'], description: 'output format (default: markdown on a terminal, JSON otherwise)' },
+    'max-chars': { type: 'string', valueHint: 'n', description: 'markdown output budget: long snippets are cut and tail results dropped, saying how many' },
     'no-cache': { type: 'boolean', description: 'do not read or write the response cache' },
     explain: { type: 'boolean', description: 'include each score component (keyword, freshness, authority)' },
     help: { type: 'boolean', short: 'h', description: 'show this help' },
@@ -38,6 +42,13 @@ export const searchCommand: Command = {
     const v = args.values
     const queries = (v.queries as string[] | undefined) ?? []
     const positional = args.positionals.join(' ').trim()
+    const refsUrls = v['extract-refs-urls'] as string[] | undefined
+    if (refsUrls) {
+      if (positional || queries.length) throw new UsageError('--extract-refs-urls skips the search: give URLs only, no query')
+      const refs = await extractRefsFromUrls(refsUrls, { env: io.env })
+      io.stdout.write(`${JSON.stringify({ refs }, null, 2)}\n`)
+      return refs.every((r) => r.error) ? EXIT.failure : EXIT.ok
+    }
     if (!positional && queries.length === 0) throw new UsageError('give a query, e.g. search-layer "rust async runtime", or --queries "q1" "q2"')
     const request: SearchRequest = {
       ...(queries.length ? { queries: positional ? [positional, ...queries] : queries } : { query: positional }),
@@ -57,8 +68,17 @@ export const searchCommand: Command = {
     const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
     const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: !v['no-cache'] }))
     const onProgress = io.stderr.isTTY ? (event: SearchProgress) => io.stderr.write(progressLine(event)) : undefined
-    const response = await layer.search(request, { ...(onProgress && { onProgress }) })
-    io.stdout.write(format === 'json' ? `${JSON.stringify(response, null, 2)}\n` : formatSearchMarkdown(response))
+    const searched = await layer.search(request, { ...(onProgress && { onProgress }) })
+    // The original skill's --extract-refs: the reference graph of the results that are discussions.
+    const response = v['extract-refs'] ? { ...searched, refs: await extractRefsFromUrls(threadUrls(searched.results.map((r) => r.url)), { env: io.env }) } : searched
+    const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
+    if (format === 'json') io.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
+    else {
+      io.stdout.write(await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }) }))
+      for (const thread of 'refs' in response ? response.refs : []) {
+        io.stdout.write(`\n## References in ${thread.title ?? thread.url}\n\n${thread.error ? `_Could not read it: ${thread.error.message}_` : refsToMarkdown(thread.refs)}\n`)
+      }
+    }
     const anyOk = Object.values(response.providers).some((p) => p.status === 'ok')
     if (!anyOk) {
       io.stderr.write('search-layer: every provider failed; see "providers" in the output for each error.\n')
@@ -66,6 +86,14 @@ export const searchCommand: Command = {
     }
     return EXIT.ok
   },
+}
+
+const THREAD_URL = /^https?:\/\/(?:www\.)?(?:github\.com\/[^/]+\/[^/]+\/(?:issues|pull|discussions)\/\d+|news\.ycombinator\.com\/item\?id=\d+|(?:old\.|www\.)?reddit\.com\/r\/[^/]+\/comments\/|v2ex\.com\/t\/\d+)/i
+const MAX_REF_THREADS = 10
+
+/** Result URLs that are discussions worth pulling references from (at most ten, in rank order). */
+function threadUrls(urls: readonly string[]): string[] {
+  return urls.filter((u) => THREAD_URL.test(u)).slice(0, MAX_REF_THREADS)
 }
 
 function progressLine(event: SearchProgress): string {
