@@ -30,3 +30,9 @@ export function createContext(options: { quick: boolean; soakMinutes: number }):
 
 /** Resident set size of this process in MB. */
 export const rssMb = (): number => Math.round(process.memoryUsage().rss / 2 ** 20)
+
+/** `--cpu-prof` flags for a child process when `BENCH_CPU_PROF_DIR` is set (profiling runs), else none. */
+export function childProfileArgs(name: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF_DIR
+  return dir ? ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`] : []
+}

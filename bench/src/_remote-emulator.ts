@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { childProfileArgs } from './_context.js'
 import type { EmulatedService, Fault, GithubIssueSpec } from '@search-layer/testkit'
 
 /** One logged upstream request, timing only. */
@@ -36,6 +37,7 @@ export async function startRemoteEmulator({ latencyMs = 0 }: { latencyMs?: numbe
   const child: ChildProcess = fork(CHILD, [], {
     env: { ...process.env, BENCH_EMULATOR_LATENCY_MS: String(latencyMs) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: childProfileArgs('emulator'),
   })
   let nextId = 1
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { childProfileArgs } from './_context.js'
 
 /** The search-layer server running in a child process. */
 export interface RemoteServer {
@@ -15,7 +16,7 @@ const CHILD = fileURLToPath(new URL('./server-child.js', import.meta.url))
 
 /** Starts `startServer` from @search-layer/server in a child process pointed at `env` (the emulator's). */
 export async function startRemoteServer(env: Record<string, string>): Promise<RemoteServer> {
-  const child = fork(CHILD, [], { env: { PATH: process.env.PATH ?? '', BENCH_SERVER_ENV: JSON.stringify(env) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  const child = fork(CHILD, [], { env: { PATH: process.env.PATH ?? '', BENCH_SERVER_ENV: JSON.stringify(env) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: childProfileArgs('server') })
   let nextId = 1
   const waiting = new Map<number, (value: { rss: number; peakRss: number }) => void>()
   const url = await new Promise<string>((resolve, reject) => {
