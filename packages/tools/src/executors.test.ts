@@ -184,7 +184,7 @@ describe('web_fetch', () => {
   })
 
   it.each([
-    ['a missing page', () => `${emu.urls.pages}/nope`, /The site answered HTTP 404/, undefined],
+    ['a missing page', () => `${emu.urls.pages}/nope`, /^The page could not be read\. \(.*answered HTTP 404\)$/, undefined],
     ['a private address', () => `${emu.urls.pages}/article`, /private or local/, { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '0' }],
     ['a binary file', () => `${emu.urls.pages}/binary`, /not a readable page/, undefined],
     ['a non-http URL', () => 'ftp://example.com/file', /expected an http\(s\) URL/, undefined],
@@ -214,10 +214,21 @@ describe('fetch_thread', () => {
     expect((res.data as { commentCount: number }).commentCount).toBe(5)
   })
 
-  it('turns a missing issue into a readable tool error', async () => {
-    const res = await executors().fetch_thread({ url: 'https://github.com/octo/demo/issues/404' })
+  it.each([
+    ['a missing issue', 404, /^GitHub has no issue octo\/demo#404.* Check the URL; retrying will not help\.$/],
+    ['a deleted issue', 3, /^GitHub issue octo\/demo#3 was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.$/],
+  ])('turns %s into a readable tool error, not an outage', async (_name, n, message) => {
+    const res = await executors().fetch_thread({ url: `https://github.com/octo/demo/issues/${n}` })
     expect(res.isError).toBe(true)
-    expect(res.content).toMatch(/GitHub/)
+    expect(res.content).toMatch(message)
+    expectNoSecrets(res)
+  })
+
+  it('names a rejected GitHub token without showing it', async () => {
+    emu.fault('github', { status: 401 })
+    const res = await executors().fetch_thread({ url: 'https://github.com/octo/demo/issues/1' })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/^GitHub rejected its API key \(invalid, expired or revoked\): check GITHUB_TOKEN\./)
     expectNoSecrets(res)
   })
 })
@@ -227,7 +238,7 @@ describe('extract_refs', () => {
     const res = await executors().extract_refs({ urls: ['https://github.com/octo/demo/issues/1', 'https://github.com/octo/demo/issues/404'] })
     expect(res.isError).toBeUndefined()
     expect(res.content).toMatch(/^## Client hangs forever.* — https:\/\/github\.com\/octo\/demo\/issues\/1\n- duplicate: /)
-    expect(res.content).toMatch(/## https:\/\/github\.com\/octo\/demo\/issues\/404\nCould not read it: /)
+    expect(res.content).toMatch(/## https:\/\/github\.com\/octo\/demo\/issues\/404\nCould not read it: GitHub has no issue octo\/demo#404/)
     const data = res.data as { results: { url: string; refs: unknown[]; error?: unknown }[] }
     expect(data.results).toHaveLength(2)
     expect(data.results[1]!.error).toBeDefined()

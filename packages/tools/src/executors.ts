@@ -162,9 +162,12 @@ export function errorResult(error: unknown): ToolResult {
 
 function describeError(error: unknown): { kind: string; message: string } {
   if (error instanceof InputError) {
-    return { kind: 'input', message: `${oneLine(error.message, 400)} Fix the arguments and call again.` }
+    return { kind: 'input', message: `${sentence(oneLine(error.message, 400))} Fix the arguments and call again.` }
   }
   if (isProviderError(error)) {
+    // A 4xx the upstream answered on purpose (not found, gone, forbidden) is about the request, not an outage.
+    if (error.kind === 'upstream' && error.status !== undefined && error.status < 500)
+      return { kind: error.kind, message: `${sentence(oneLine(error.message, 300))} Check the URL; retrying will not help.` }
     const friendly = describeProviderFailure(error.kind, error.provider, error.retryAfterMs)
     return { kind: error.kind, message: `${friendly} (${oneLine(error.message, 300)})` }
   }
@@ -175,7 +178,7 @@ function describeError(error: unknown): { kind: string; message: string } {
       blocked: 'That address is private or local, so it is not fetched.',
       too_large: 'The page is too large to fetch.',
       unsupported_type: 'That URL is not a readable page (its content type is not text, HTML, JSON or XML).',
-      http: `The site answered HTTP ${error.status ?? 'error'}.`,
+      http: 'The page could not be read.',
       timeout: 'The page did not load in time (timeout). Try again later.',
       network: 'The site could not be reached (network error).',
     }
@@ -187,6 +190,8 @@ function describeError(error: unknown): { kind: string; message: string } {
   const detail = error instanceof Error ? error.message : String(error)
   return { kind: 'internal', message: `The tool failed unexpectedly: ${oneLine(detail, 300)}` }
 }
+
+const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)
 
 function engineLine(response: SearchResponse): string {
   const parts: string[] = []
@@ -263,7 +268,7 @@ function threadResult(thread: Thread, maxChars: number): ToolResult {
 function refsResult(list: UrlRefs[], maxChars: number): ToolResult {
   const sections = list.map((entry) => {
     const head = `## ${entry.title ? `${oneLine(entry.title, 120)} — ` : ''}${entry.url}`
-    if (entry.error) return `${head}\nCould not read it: ${describeProviderFailure(entry.error.kind, undefined, undefined, entry.error.message)} (${oneLine(entry.error.message, 200)})`
+    if (entry.error) return `${head}\nCould not read it: ${sentence(oneLine(entry.error.message, 300))}`
     if (entry.refs.length === 0) return `${head}\nNo references found.`
     return `${head}\n${entry.refs.map((r) => `- ${r.type}: ${r.url ?? r.text}${r.title ? ` — ${oneLine(r.title, 100)}` : ''}`).join('\n')}`
   })
