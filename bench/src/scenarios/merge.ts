@@ -17,7 +17,7 @@ export async function mergeScenario(ctx: ScenarioContext): Promise<VariantResult
   for (const size of sizes) {
     const { batches, queries } = syntheticBatches(size)
     const iterations = ctx.quick ? (size >= 100_000 ? 2 : size >= 10_000 ? 5 : 20) : size >= 100_000 ? 10 : size >= 10_000 ? 50 : 300
-    const warmup = size >= 100_000 ? 1 : ctx.quick ? 3 : 10
+    const warmup = size >= 100_000 ? (ctx.quick ? 0 : 1) : ctx.quick ? 3 : 10
     const mergeMs: number[] = []
     const totalMs: number[] = []
     let unique = 0
