@@ -13,7 +13,7 @@ afterAll(async () => {
   await emu.close()
 })
 
-const env = (extra: Record<string, string> = {}) => ({ ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-cli-home-')), ...extra })
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({ ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-cli-home-')), ...extra })
 const ISSUE = 'https://github.com/octo/demo/issues/1'
 
 describe('thread, refs, chain and fetch (built bin, emulator)', () => {
