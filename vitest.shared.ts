@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config'
 
-// Workspace packages resolve to their TypeScript sources through the "source" export condition,
+// Workspace packages resolve to their TypeScript sources through the "@search-layer/source" export condition
+// (namespaced: some npm packages, e.g. eventsource-parser, ship a plain "source" condition pointing at raw .ts),
 // so tests and typecheck never depend on a previous build.
-const conditions = ['source', 'module', 'node', 'development|production']
+const conditions = ['@search-layer/source', 'module', 'node', 'development|production']
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions, externalConditions: ['@search-layer/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],

@@ -17,7 +17,7 @@ const pkg = {
   license: 'MIT',
   type: 'module',
   engines: { node: '>=20' },
-  exports: { '.': { source: './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js' } },
+  exports: { '.': { '@search-layer/source': './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js' } },
   main: './dist/index.js',
   types: './dist/index.d.ts',
   files: ['dist', 'README.md', 'CHANGELOG.md'],

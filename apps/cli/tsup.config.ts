@@ -1,33 +1,29 @@
-import { defineConfig } from 'tsup'
+import { type Options, defineConfig } from 'tsup'
 
-// The CLI ships as one self-contained file: every workspace package and dependency is bundled in,
-// so `npm install -g @search-layer/cli` pulls nothing else and start-up reads one module.
-export default defineConfig([
-  {
-    entry: { cli: 'src/cli.ts' },
-    format: ['esm'],
-    target: 'node20',
-    platform: 'node',
-    clean: true,
-    sourcemap: true,
-    noExternal: [/.*/],
-    banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);",
-    },
-    esbuildOptions(options) {
-      options.conditions = ['source', 'module', 'import']
-    },
+// The CLI ships self-contained: every workspace package and dependency is bundled in, so
+// `npm install -g @search-layer/cli` pulls nothing else. Commands load their implementation lazily
+// (dynamic imports become chunks), so `--help` and light commands do not parse the whole bundle.
+const shared: Options & { banner: { js: string } } = {
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  sourcemap: true,
+  minify: true,
+  noExternal: [/.*/],
+  // The Vercel AI SDK adapter in @search-layer/tools is never used by the CLI; leave its lazy import alone.
+  external: ['ai'],
+  banner: { js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);" },
+  esbuildOptions(options) {
+    options.conditions = ['@search-layer/source', 'module', 'import']
   },
-  {
-    entry: { index: 'src/index.ts' },
-    format: ['esm'],
-    target: 'node20',
-    platform: 'node',
-    dts: true,
-    sourcemap: true,
-    noExternal: [/.*/],
-    esbuildOptions(options) {
-      options.conditions = ['source', 'module', 'import']
-    },
-  },
-])
+}
+
+// One build for both entries so they share chunks; the shebang is harmless in the library entry.
+export default defineConfig({
+  ...shared,
+  entry: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  clean: true,
+  splitting: true,
+  dts: { entry: { index: 'src/index.ts' } },
+  banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
+})

@@ -20,6 +20,8 @@ export interface CommandSpec {
   usage: string
   flags: Record<string, FlagSpec>
   examples?: string[]
+  /** Extra help sections (title → lines), e.g. every environment setting of `serve`; may be loaded lazily. */
+  sections?: Record<string, string[]> | (() => Promise<Record<string, string[]>>)
 }
 
 export interface ParsedCommandArgs {
@@ -93,7 +95,7 @@ function explainParseError(error: Error & { code?: string }, spec: CommandSpec):
 }
 
 /** Help text for one command, generated from its flag specs. */
-export function renderCommandHelp(spec: CommandSpec): string {
+export async function renderCommandHelp(spec: CommandSpec): Promise<string> {
   const rows = Object.entries(spec.flags).map(([name, flag]) => {
     const short = flag.short ? `-${flag.short}, ` : '    '
     const hint = flag.type === 'string' ? ` <${flag.valueHint ?? (flag.choices ? flag.choices.join('|') : 'value')}>${flag.variadic ? '…' : ''}` : ''
@@ -105,6 +107,8 @@ export function renderCommandHelp(spec: CommandSpec): string {
     lines.push('Options:')
     for (const [left, right] of rows) lines.push(left!.length >= width ? `${left}\n${' '.repeat(width)}${right}` : `${left!.padEnd(width)}${right}`)
   }
+  const sections = typeof spec.sections === 'function' ? await spec.sections() : (spec.sections ?? {})
+  for (const [title, body] of Object.entries(sections)) lines.push('', `${title}:`, ...body.map((l) => `  ${l}`))
   if (spec.examples?.length) lines.push('', 'Examples:', ...spec.examples.map((e) => `  ${e}`))
   return `${lines.join('\n')}\n`
 }

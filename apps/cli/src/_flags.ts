@@ -1,4 +1,5 @@
-import { type Freshness, INTENTS, MODES, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import type { Freshness, ProviderName } from '@search-layer/core'
+import { PROVIDER_LIST } from './_constants.js'
 import { UsageError } from './_io.js'
 
 /** `pd|pw|pm|py`, or a date range `2026-01-01to2026-03-31` (Brave's form) or `2026-01-01..2026-03-31`. */
@@ -19,11 +20,11 @@ export function parseSources(value: string | undefined): ProviderName[] | undefi
   if (value === undefined) return undefined
   const list = parseList(value)
   for (const name of list) {
-    if (!(PROVIDER_NAMES as readonly string[]).includes(name)) {
-      throw new UsageError(`--source takes a comma list of ${PROVIDER_NAMES.join(', ')} (got "${name}")`)
+    if (!(PROVIDER_LIST as readonly string[]).includes(name)) {
+      throw new UsageError(`--source takes a comma list of ${PROVIDER_LIST.join(', ')} (got "${name}")`)
     }
   }
-  if (list.length === 0) throw new UsageError(`--source needs at least one of ${PROVIDER_NAMES.join(', ')}`)
+  if (list.length === 0) throw new UsageError(`--source needs at least one of ${PROVIDER_LIST.join(', ')}`)
   return list as ProviderName[]
 }
 
@@ -35,5 +36,4 @@ export function parseIntFlag(name: string, value: string | undefined, min: numbe
   return n
 }
 
-export const INTENT_CHOICES = ['auto', 'none', ...INTENTS] as const
-export const MODE_CHOICES = MODES
+export { INTENT_CHOICES, MODE_CHOICES } from './_constants.js'

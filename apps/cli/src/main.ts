@@ -1,4 +1,3 @@
-import { ConfigError, InputError, isProviderError, redactSecrets } from '@search-layer/core'
 import pkg from '../package.json' with { type: 'json' }
 import { parseCommandArgs, renderCommandHelp } from './_args.js'
 import type { Command } from './_command.js'
@@ -44,7 +43,7 @@ export async function runCli(argv: string[], ioOverrides: Partial<CliIo> = {}): 
   }
   if (first === '--help' || first === '-h' || first === 'help') {
     const target = first === 'help' ? commands.find((c) => c.name === rest[0]) : undefined
-    io.stdout.write(target ? renderCommandHelp(target) : mainHelp())
+    io.stdout.write(target ? await renderCommandHelp(target) : mainHelp())
     return EXIT.ok
   }
   if (first === '--version' || first === '-v') {
@@ -73,32 +72,36 @@ export async function runCli(argv: string[], ioOverrides: Partial<CliIo> = {}): 
 async function runCommand(command: Command, argv: string[], io: CliIo): Promise<number> {
   try {
     if (argv.includes('--help') || argv.includes('-h')) {
-      io.stdout.write(renderCommandHelp(command))
+      io.stdout.write(await renderCommandHelp(command))
       return EXIT.ok
     }
     const args = parseCommandArgs(command, argv)
     return await command.run(args, io)
   } catch (error) {
-    return reportError(error, command, io)
+    return await reportError(error, command, io)
   }
 }
 
-function reportError(error: unknown, command: Command, io: CliIo): number {
+// Errors are recognised by name (core's classes set it), so the happy path never loads core for this.
+const isNamed = (error: unknown, name: string): error is Error & { kind?: string } => error instanceof Error && error.name === name
+
+async function reportError(error: unknown, command: Command, io: CliIo): Promise<number> {
+  const { redactSecrets } = await import('@search-layer/core')
   const say = (text: string) => io.stderr.write(`search-layer ${command.name}: ${redactSecrets(text)}\n`)
   if (error instanceof UsageError) {
     say(error.message)
     io.stderr.write(`Run "search-layer ${command.name} --help" for usage.\n`)
     return EXIT.usage
   }
-  if (error instanceof InputError) {
+  if (isNamed(error, 'InputError')) {
     say(error.message)
     return EXIT.usage
   }
-  if (error instanceof ConfigError) {
+  if (isNamed(error, 'ConfigError')) {
     say(`configuration error: ${error.message}`)
     return EXIT.usage
   }
-  if (isProviderError(error)) {
+  if (isNamed(error, 'ProviderError')) {
     say(`${error.kind}: ${error.message}`)
     return EXIT.failure
   }

@@ -1,11 +1,6 @@
-import type { Intent } from '@search-layer/core'
-import { type SearchProgress, type SearchRequest, createSearchLayer } from '@search-layer/engine'
-import { extractRefsFromUrls, refsToMarkdown } from '@search-layer/thread-fetch'
+
 import type { Command } from '../_command.js'
-import { engineOptionsFromEnv } from '../_engine-options.js'
-import { INTENT_CHOICES, MODE_CHOICES, parseFreshnessFlag, parseIntFlag, parseList, parseSources } from '../_flags.js'
-import { formatSearchMarkdown } from '../_format.js'
-import { EXIT, UsageError } from '../_io.js'
+import { INTENT_CHOICES, MODE_CHOICES } from '../_constants.js'
 
 export const searchCommand: Command = {
   name: 'search',
@@ -38,73 +33,5 @@ export const searchCommand: Command = {
     'search-layer search --queries "Deno 2 latest" "Deno release notes" --mode deep --intent status --freshness pw',
     'search-layer "k8s operator docs" --source brave,exa --domain-boost kubernetes.io',
   ],
-  async run(args, io) {
-    const v = args.values
-    const queries = (v.queries as string[] | undefined) ?? []
-    const positional = args.positionals.join(' ').trim()
-    const refsUrls = v['extract-refs-urls'] as string[] | undefined
-    if (refsUrls) {
-      if (positional || queries.length) throw new UsageError('--extract-refs-urls skips the search: give URLs only, no query')
-      const refs = await extractRefsFromUrls(refsUrls, { env: io.env })
-      io.stdout.write(`${JSON.stringify({ refs }, null, 2)}\n`)
-      return refs.every((r) => r.error) ? EXIT.failure : EXIT.ok
-    }
-    if (!positional && queries.length === 0) throw new UsageError('give a query, e.g. search-layer "rust async runtime", or --queries "q1" "q2"')
-    const request: SearchRequest = {
-      ...(queries.length ? { queries: positional ? [positional, ...queries] : queries } : { query: positional }),
-      ...(v.mode !== undefined && { mode: v.mode as SearchRequest['mode'] }),
-      ...(v.intent !== undefined && { intent: v.intent as Intent | 'auto' | 'none' }),
-      ...(v.freshness !== undefined && { freshness: parseFreshnessFlag(v.freshness as string) }),
-      ...(v.num !== undefined && { num: parseIntFlag('num', v.num as string, 1, 20) }),
-      ...(v['max-queries'] !== undefined && { maxQueries: parseIntFlag('max-queries', v['max-queries'] as string, 1, 6) }),
-      ...(v.timeout !== undefined && { deadlineMs: parseIntFlag('timeout', v.timeout as string, 100, 120_000) }),
-      ...(v['domain-boost'] !== undefined && { domainBoost: parseList(v['domain-boost'] as string) }),
-      ...(v['include-domains'] !== undefined && { includeDomains: parseList(v['include-domains'] as string) }),
-      ...(v['exclude-domains'] !== undefined && { excludeDomains: parseList(v['exclude-domains'] as string) }),
-      ...(v.source !== undefined && { sources: parseSources(v.source as string) }),
-      explain: Boolean(v.explain),
-      cache: !v['no-cache'],
-    }
-    const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
-    const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: !v['no-cache'] }))
-    const onProgress = io.stderr.isTTY ? (event: SearchProgress) => io.stderr.write(progressLine(event)) : undefined
-    const searched = await layer.search(request, { ...(onProgress && { onProgress }) })
-    // The original skill's --extract-refs: the reference graph of the results that are discussions.
-    const response = v['extract-refs'] ? { ...searched, refs: await extractRefsFromUrls(threadUrls(searched.results.map((r) => r.url)), { env: io.env }) } : searched
-    const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
-    if (format === 'json') io.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
-    else {
-      io.stdout.write(await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }) }))
-      for (const thread of 'refs' in response ? response.refs : []) {
-        io.stdout.write(`\n## References in ${thread.title ?? thread.url}\n\n${thread.error ? `_Could not read it: ${thread.error.message}_` : refsToMarkdown(thread.refs)}\n`)
-      }
-    }
-    const anyOk = Object.values(response.providers).some((p) => p.status === 'ok')
-    if (!anyOk) {
-      io.stderr.write('search-layer: every provider failed; see "providers" in the output for each error.\n')
-      return EXIT.allProvidersFailed
-    }
-    return EXIT.ok
-  },
-}
-
-const THREAD_URL = /^https?:\/\/(?:www\.)?(?:github\.com\/[^/]+\/[^/]+\/(?:issues|pull|discussions)\/\d+|news\.ycombinator\.com\/item\?id=\d+|(?:old\.|www\.)?reddit\.com\/r\/[^/]+\/comments\/|v2ex\.com\/t\/\d+)/i
-const MAX_REF_THREADS = 10
-
-/** Result URLs that are discussions worth pulling references from (at most ten, in rank order). */
-function threadUrls(urls: readonly string[]): string[] {
-  return urls.filter((u) => THREAD_URL.test(u)).slice(0, MAX_REF_THREADS)
-}
-
-function progressLine(event: SearchProgress): string {
-  switch (event.type) {
-    case 'started':
-      return `… ${event.provider}: "${event.query}"\n`
-    case 'done':
-      return `✓ ${event.provider}: ${event.results} results in ${event.ms} ms\n`
-    case 'failed':
-      return `✗ ${event.provider}: ${event.kind} — ${event.message}\n`
-    case 'skipped':
-      return `- ${event.provider}: skipped (${event.reason})\n`
-  }
+  run: (args, io) => import('./_search-run.js').then((m) => m.runSearch(args, io)),
 }

@@ -1,8 +1,5 @@
-import { isFetchError, fetchPage } from '@search-layer/page-fetch'
-import { chainToMarkdown, extractRefsFromUrls, fetchThread, followChain, refsToMarkdown, threadRefsOnly, threadToMarkdown } from '@search-layer/thread-fetch'
+
 import type { Command } from '../_command.js'
-import { parseIntFlag } from '../_flags.js'
-import { EXIT, UsageError } from '../_io.js'
 
 const formatFlags = {
   json: { type: 'boolean', description: 'print JSON (the default when stdout is not a terminal)' },
@@ -11,23 +8,7 @@ const formatFlags = {
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 } as const
 
-function wantsJson(values: Record<string, unknown>, isTTY: boolean | undefined): boolean {
-  return Boolean(values.json) || values.format === 'json' || (values.format === undefined && !isTTY)
-}
 
-function urlsFrom(positionals: string[], command: string): string[] {
-  if (positionals.length === 0) throw new UsageError(`give at least one URL, e.g. search-layer ${command} https://github.com/owner/repo/issues/123`)
-  for (const url of positionals) {
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch {
-      throw new UsageError(`"${url}" is not a URL; give a full http(s) URL`)
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`"${url}" is not an http(s) URL`)
-  }
-  return positionals
-}
 
 export const threadCommand: Command = {
   name: 'thread',
@@ -39,19 +20,7 @@ export const threadCommand: Command = {
     ...formatFlags,
   },
   examples: ['search-layer thread https://github.com/nodejs/undici/issues/1412', 'search-layer thread https://news.ycombinator.com/item?id=8863 --json'],
-  async run(args, io) {
-    const [url] = urlsFrom(args.positionals, 'thread')
-    if (args.positionals.length > 1) throw new UsageError('thread takes one URL; use "search-layer refs" for several')
-    const maxComments = parseIntFlag('max-comments', args.values['max-comments'] as string | undefined, 1, 10_000)
-    const deadlineMs = parseIntFlag('timeout', args.values.timeout as string | undefined, 100, 600_000)
-    const thread = await fetchThread(url!, { env: io.env, ...(maxComments && { maxComments }), ...(deadlineMs && { deadlineMs }) })
-    const json = wantsJson(args.values, io.stdout.isTTY)
-    if (args.values['extract-refs-only']) {
-      const refs = threadRefsOnly(thread)
-      io.stdout.write(json ? `${JSON.stringify(refs, null, 2)}\n` : `${refsToMarkdown(thread.refs)}\n`)
-    } else io.stdout.write(json ? `${JSON.stringify(thread, null, 2)}\n` : `${threadToMarkdown(thread)}\n`)
-    return thread.error ? EXIT.failure : EXIT.ok
-  },
+  run: (args, io) => import('./_threads-run.js').then((m) => m.runThread(args, io)),
 }
 
 export const refsCommand: Command = {
@@ -60,19 +29,7 @@ export const refsCommand: Command = {
   usage: 'search-layer refs <url…> [--json]',
   flags: { concurrency: { type: 'string', valueHint: '1-16', description: 'threads fetched at once (default 4)' }, ...formatFlags },
   examples: ['search-layer refs https://github.com/owner/repo/issues/123 https://github.com/owner/repo/pull/456'],
-  async run(args, io) {
-    const urls = urlsFrom(args.positionals, 'refs')
-    const urlConcurrency = parseIntFlag('concurrency', args.values.concurrency as string | undefined, 1, 16)
-    const deadlineMs = parseIntFlag('timeout', args.values.timeout as string | undefined, 100, 600_000)
-    const results = await extractRefsFromUrls(urls, { env: io.env, ...(urlConcurrency && { urlConcurrency }), ...(deadlineMs && { deadlineMs }) })
-    if (wantsJson(args.values, io.stdout.isTTY)) io.stdout.write(`${JSON.stringify({ refs: results }, null, 2)}\n`)
-    else {
-      for (const r of results) {
-        io.stdout.write(`## ${r.title ?? r.url}\n${r.url}\n\n${r.error ? `_Could not read it: ${r.error.kind} — ${r.error.message}_` : refsToMarkdown(r.refs)}\n\n`)
-      }
-    }
-    return results.every((r) => r.error) ? EXIT.failure : EXIT.ok
-  },
+  run: (args, io) => import('./_threads-run.js').then((m) => m.runRefs(args, io)),
 }
 
 export const chainCommand: Command = {
@@ -86,17 +43,7 @@ export const chainCommand: Command = {
     ...formatFlags,
   },
   examples: ['search-layer chain https://github.com/owner/repo/issues/123 --query "memory leak on reconnect"'],
-  async run(args, io) {
-    const seeds = urlsFrom(args.positionals, 'chain')
-    const query = (args.values.query as string | undefined)?.trim()
-    if (!query) throw new UsageError('--query is required: say what the chain is about, e.g. --query "memory leak on reconnect"')
-    const maxDepth = parseIntFlag('depth', args.values.depth as string | undefined, 1, 5)
-    const maxNodes = parseIntFlag('max-nodes', args.values['max-nodes'] as string | undefined, 1, 200)
-    const deadlineMs = parseIntFlag('timeout', args.values.timeout as string | undefined, 100, 600_000)
-    const chain = await followChain(seeds, { query, env: io.env, ...(maxDepth && { maxDepth }), ...(maxNodes && { maxNodes }), ...(deadlineMs && { deadlineMs }) })
-    io.stdout.write(wantsJson(args.values, io.stdout.isTTY) ? `${JSON.stringify(chain, null, 2)}\n` : `${chainToMarkdown(chain)}\n`)
-    return EXIT.ok
-  },
+  run: (args, io) => import('./_threads-run.js').then((m) => m.runChain(args, io)),
 }
 
 export const fetchCommand: Command = {
@@ -105,22 +52,5 @@ export const fetchCommand: Command = {
   usage: 'search-layer fetch <url> [--json] [--max-bytes N]',
   flags: { 'max-bytes': { type: 'string', valueHint: 'bytes', description: 'largest page accepted (default 5 MiB)' }, ...formatFlags },
   examples: ['search-layer fetch https://example.com/blog/post', 'search-layer fetch https://example.com/post --json | jq .links'],
-  async run(args, io) {
-    const [url] = urlsFrom(args.positionals, 'fetch')
-    const maxBytes = parseIntFlag('max-bytes', args.values['max-bytes'] as string | undefined, 1024, 100 * 1024 * 1024)
-    const timeoutMs = parseIntFlag('timeout', args.values.timeout as string | undefined, 100, 600_000)
-    try {
-      const page = await fetchPage(url!, { env: io.env, ...(maxBytes && { maxBytes }), ...(timeoutMs && { timeoutMs }) })
-      if (wantsJson(args.values, io.stdout.isTTY)) io.stdout.write(`${JSON.stringify(page, null, 2)}\n`)
-      else {
-        const meta = [page.byline, page.siteName, page.publishedAt?.slice(0, 10)].filter(Boolean).join(' · ')
-        io.stdout.write(`# ${page.title ?? page.finalUrl}\n\n${meta ? `_${meta}_ — ` : ''}<${page.finalUrl}>\n\n${page.markdown.trim()}\n`)
-      }
-      return EXIT.ok
-    } catch (error) {
-      if (!isFetchError(error)) throw error
-      io.stderr.write(`search-layer fetch: ${error.kind}: ${error.message}\n`)
-      return error.kind === 'bad_url' ? EXIT.usage : EXIT.failure
-    }
-  },
+  run: (args, io) => import('./_threads-run.js').then((m) => m.runFetch(args, io)),
 }

@@ -1,0 +1,38 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Command } from '../_command.js'
+import { EXIT, UsageError } from '../_io.js'
+
+// The bundle lives in dist/; SKILL.md ships beside it at the package root (tests run from src/, same depth).
+const SKILL_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'SKILL.md')
+
+export const skillCommand: Command = {
+  name: 'skill',
+  summary: 'Install the agent skill file (SKILL.md) so agent runtimes that load skills can call this CLI.',
+  usage: 'search-layer skill install [dir] [--force]   |   search-layer skill show',
+  flags: {
+    force: { type: 'boolean', description: 'overwrite a different SKILL.md already in the directory' },
+    help: { type: 'boolean', short: 'h', description: 'show this help' },
+  },
+  examples: ['search-layer skill install                      # ~/.claude/skills/search-layer/SKILL.md', 'search-layer skill install ~/.openclaw/workspace/skills/search-layer'],
+  async run(args, io) {
+    const [action, dir, ...extra] = args.positionals
+    if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`)
+    const skill = readFileSync(SKILL_FILE, 'utf8')
+    if (action === 'show') {
+      io.stdout.write(skill)
+      return EXIT.ok
+    }
+    if (action !== 'install') throw new UsageError(`skill takes "install [dir]" or "show" (got "${action ?? ''}")`)
+    const target = resolve(dir ?? join(io.env.HOME ?? homedir(), '.claude', 'skills', 'search-layer'), 'SKILL.md')
+    if (existsSync(target) && readFileSync(target, 'utf8') !== skill && !args.values.force) {
+      throw new UsageError(`${target} exists and differs; pass --force to overwrite it`)
+    }
+    mkdirSync(dirname(target), { recursive: true })
+    writeFileSync(target, skill)
+    io.stdout.write(`installed ${target}\n`)
+    return EXIT.ok
+  },
+}
