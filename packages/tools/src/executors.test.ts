@@ -54,7 +54,9 @@ describe('web_search', () => {
     [1, 1],
     [3, 3],
     [10, 10],
-  ])('max_results %i returns %i results', async (max, expected) => {
+    [11, 10],
+    [50, 10],
+  ])('max_results %i returns %i results (more than 10 is capped)', async (max, expected) => {
     const res = await executors().web_search({ query: 'kubernetes', max_results: max })
     expect((res.data as { results: unknown[] }).results).toHaveLength(expected)
   })
@@ -90,7 +92,8 @@ describe('web_search', () => {
     [{ query: '   ' }, /query: must not be empty/],
     [{ queries: [] }, /queries: give at least one query/],
     [{ queries: ['a', 'b', 'c', 'd', 'e', 'f'] }, /queries: at most 5 queries/],
-    [{ query: 'x', max_results: 11 }, /max_results: at most 10/],
+    [{ query: 'x', max_results: 0 }, /max_results/],
+    [{ query: 'x', max_results: 2.5 }, /max_results/],
     [{ query: 'x', sources: ['bing'] }, /sources\.0/],
     [{ query: 'x', freshness: 'yesterday' }, /freshness/],
     [{ query: 'x', colour: 'red' }, /colour/],
@@ -105,23 +108,58 @@ describe('web_search', () => {
   })
 
   it.each([
-    ['invalid key', { status: 401 }, /rejected its API key/],
-    ['rate limit', { status: 429, retryAfterSec: 7 }, /rate-limiting requests/],
-    ['server error', { status: 503 }, /server error/],
-  ] as [string, { status: number; retryAfterSec?: number }, RegExp][])('every engine failing (%s) is one readable tool error', async (_name, fault, message) => {
+    ['invalid key', { status: 401 }, /rejected its API key/, 'auth'],
+    // NOTE(grok): xAI answers 429 when the team's credits are spent, so Grok reads it as quota, which outranks rate_limited.
+    ['rate limit', { status: 429, retryAfterSec: 7 }, /rate-limiting requests/, 'quota'],
+    ['server error', { status: 503 }, /server error/, 'upstream'],
+  ] as [string, { status: number; retryAfterSec?: number }, RegExp, string][])('every engine failing (%s) is one readable tool error', async (_name, fault, message, kind) => {
     for (const s of SEARCH_SERVICES) emu.fault(s, fault)
     const res = await executors().web_search({ query: 'rust async runtime' })
     expect(res.isError).toBe(true)
     expect(res.content).toMatch(/^The search failed: every engine it tried failed\./)
     expect(res.content).toMatch(message)
+    expect(res.data).toMatchObject({ error: { kind, message: res.content } })
     expectNoSecrets(res)
   })
 
-  it('names an exhausted quota (Tavily 432)', async () => {
-    emu.fault('tavily', { status: 432 })
+  it.each([
+    ['432', 432],
+    ['433', 433],
+  ])('names an exhausted quota (Tavily %s)', async (_name, status) => {
+    emu.fault('tavily', { status })
     const res = await executors().web_search({ query: 'what is WebTransport', sources: ['tavily'] })
     expect(res.isError).toBe(true)
     expect(res.content).toMatch(/Tavily's quota or credits are used up/)
+    expect(res.data).toMatchObject({ error: { kind: 'quota' } })
+  })
+
+  it('names the failure that needs acting on first when engines fail differently', async () => {
+    emu.fault('brave', { status: 503 })
+    emu.fault('exa', { status: 429 })
+    emu.fault('tavily', { status: 401 })
+    emu.fault('grok', { status: 503 })
+    const res = await executors().web_search({ query: 'rust async runtime', sources: ['brave', 'exa', 'tavily', 'grok'] })
+    expect(res.data).toMatchObject({ error: { kind: 'auth' } })
+  })
+
+  it('explains a search whose every engine is resting after repeated failures', async () => {
+    emu.fault('tavily', { status: 401 })
+    const layer = createSearchLayer({ env, rateLimits: false, providerRetries: 0, cache: false, circuit: { failureThreshold: 1 } })
+    const tools = createToolExecutors({ layer, env })
+    const first = await tools.web_search({ query: 'latest langchain version', sources: ['tavily'] })
+    expect(first.data).toMatchObject({ error: { kind: 'auth' } })
+    const second = await tools.web_search({ query: 'latest langchain version', sources: ['tavily'] })
+    expect(second.isError).toBe(true)
+    expect(second.content).toMatch(/^The search failed: every engine is resting after repeated failures\. Tavily rejected its API key/)
+    expect(second.data).toMatchObject({ error: { kind: 'auth' } })
+  })
+
+  it('says web search is not available when no engine is configured', async () => {
+    const bare = { HOME: env.HOME! }
+    const res = await executors({ env: bare }).web_search({ query: 'x' })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/^Web search is not available: no search provider is configured: set at least one of .*TAVILY_API_KEY/)
+    expect(res.data).toMatchObject({ error: { kind: 'config' } })
   })
 
   it('times out into a readable error when no engine answers before the deadline', async () => {
@@ -184,7 +222,7 @@ describe('web_fetch', () => {
   })
 
   it.each([
-    ['a missing page', () => `${emu.urls.pages}/nope`, /^The page could not be read\. \(.*answered HTTP 404\)$/, undefined],
+    ['a missing page', () => `${emu.urls.pages}/nope`, /^The page does not exist \(the site answered "not found" or "gone"\)\. Check the URL; retrying will not help\. \(.*HTTP 404\)$/, undefined],
     ['a private address', () => `${emu.urls.pages}/article`, /private or local/, { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '0' }],
     ['a binary file', () => `${emu.urls.pages}/binary`, /not a readable page/, undefined],
     ['a non-http URL', () => 'ftp://example.com/file', /expected an http\(s\) URL/, undefined],

@@ -84,11 +84,21 @@ export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExec
           deadlineMs: searchDeadlineMs,
         }
         const signal = signalFor(call)
-        const response = await getLayer().search(request, {
-          ...(signal && { signal }),
-          ...(call?.onProgress && { onProgress: call.onProgress }),
-        })
-        return searchResult(response, input.max_results, maxChars)
+        const searchLayer = getLayer()
+        let response: SearchResponse
+        try {
+          response = await searchLayer.search(request, {
+            ...(signal && { signal }),
+            ...(call?.onProgress && { onProgress: call.onProgress }),
+          })
+        } catch (error) {
+          if (error instanceof Error && error.name === 'ConfigError') {
+            const message = `Web search is not available: ${sentence(oneLine(error.message, 400))}`
+            return { content: message, data: { error: { kind: 'config', message } }, isError: true }
+          }
+          throw error
+        }
+        return searchResult(response, input.max_results, maxChars, await restingKinds(searchLayer, response))
       }),
 
     web_fetch: (args, call) =>
@@ -178,7 +188,12 @@ function describeError(error: unknown): { kind: string; message: string } {
       blocked: 'That address is private or local, so it is not fetched.',
       too_large: 'The page is too large to fetch.',
       unsupported_type: 'That URL is not a readable page (its content type is not text, HTML, JSON or XML).',
-      http: 'The page could not be read.',
+      http:
+        error.status === 404 || error.status === 410
+          ? 'The page does not exist (the site answered "not found" or "gone"). Check the URL; retrying will not help.'
+          : error.status === 429
+            ? 'The site is rate-limiting requests right now. Wait a little and try again.'
+            : 'The page could not be read.',
       timeout: 'The page did not load in time (timeout). Try again later.',
       network: 'The site could not be reached (network error).',
     }
@@ -202,7 +217,28 @@ function engineLine(response: SearchResponse): string {
   return parts.length > 0 ? `Engines: ${parts.join(' · ')}` : ''
 }
 
-function searchResult(response: SearchResponse, maxResults: number, maxChars: number): ToolResult {
+// When several engines fail differently, the failure someone must act on (a key, a quota) names the whole error.
+const KIND_PRIORITY: readonly string[] = ['auth', 'quota', 'rate_limited', 'timeout', 'network', 'upstream', 'bad_response', 'config']
+
+const worstKind = (kinds: readonly string[]): string => KIND_PRIORITY.find((k) => kinds.includes(k)) ?? kinds[0] ?? 'upstream'
+
+/**
+ * Engines that were skipped because their circuit is open after repeated failures, with the kind of their last
+ * failure: a search where every engine is resting has no error of its own, yet "no results" would mislead.
+ */
+async function restingKinds(layer: SearchLayer, response: SearchResponse): Promise<[ProviderName, string][]> {
+  const reports = Object.values(response.providers)
+  if (response.results.length > 0 || reports.some((r) => r.status === 'ok' || r.status === 'error')) return []
+  if (!reports.some((r) => r.status === 'skipped')) return []
+  try {
+    const statuses = await layer.status()
+    return statuses.flatMap((s) => (s.configured && s.circuit.open && s.circuit.lastError ? [[s.name, s.circuit.lastError.kind] as [ProviderName, string]] : []))
+  } catch {
+    return []
+  }
+}
+
+function searchResult(response: SearchResponse, maxResults: number, maxChars: number, resting: [ProviderName, string][] = []): ToolResult {
   const reports = Object.entries(response.providers) as [ProviderName, SearchResponse['providers'][ProviderName]][]
   const failed = reports.filter(([, r]) => r.status === 'error')
   const ok = reports.filter(([, r]) => r.status === 'ok')
@@ -220,8 +256,15 @@ function searchResult(response: SearchResponse, maxResults: number, maxChars: nu
     warnings: response.warnings,
   }
   if (results.length === 0 && ok.length === 0 && failed.length > 0) {
+    const kinds = failed.map(([, r]) => r.error?.kind ?? 'upstream')
     const why = failed.map(([name, r]) => describeProviderFailure(r.error?.kind ?? 'upstream', name)).join(' ')
-    return { content: `The search failed: every engine it tried failed. ${why}`, data, isError: true }
+    const message = `The search failed: every engine it tried failed. ${why}`
+    return { content: message, data: { ...data, error: { kind: worstKind(kinds), message } }, isError: true }
+  }
+  if (results.length === 0 && ok.length === 0 && resting.length > 0) {
+    const why = resting.map(([name, kind]) => describeProviderFailure(kind, name)).join(' ')
+    const message = `The search failed: every engine is resting after repeated failures. ${why}`
+    return { content: message, data: { ...data, error: { kind: worstKind(resting.map(([, kind]) => kind)), message } }, isError: true }
   }
   const footer = [engineLine(response), ...response.warnings.map((w) => `Note: ${oneLine(w, 200)}`)].filter(Boolean).join('\n')
   const budget = Math.max(200, maxChars - footer.length - 2)

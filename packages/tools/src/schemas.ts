@@ -34,13 +34,16 @@ function webSearchShape(sources: readonly ProviderName[]) {
       .optional()
       .describe('What kind of question this is; decides freshness, ranking weights and which engines run. Classified automatically when absent.'),
     freshness: FreshnessWindowSchema.optional().describe('Only results from the past day (pd), week (pw), month (pm) or year (py).'),
+    // More than the cap is capped rather than refused (the original skill's behaviour): an agent asking for 20
+    // gets 10 instead of a wasted round-trip. The JSON Schema still advertises the cap as `maximum`.
     max_results: z
       .number()
       .int()
       .min(1)
+      .overwrite((n) => Math.min(n, MAX_RESULTS_CAP))
       .max(MAX_RESULTS_CAP, `at most ${MAX_RESULTS_CAP}`)
       .default(5)
-      .describe(`How many results to return (1-${MAX_RESULTS_CAP}, default 5).`),
+      .describe(`How many results to return (1-${MAX_RESULTS_CAP}, default 5; more is capped at ${MAX_RESULTS_CAP}).`),
     include_domains: domainList.optional().describe('Only return results from these domains (example.com).'),
     exclude_domains: domainList.optional().describe('Never return results from these domains.'),
     sources: z
@@ -64,7 +67,7 @@ export function webSearchInputSchemaFor(sources: readonly ProviderName[]) {
   return z.strictObject(webSearchShape(sources)).refine(refineQuery, { message: 'give `query` or `queries`', path: ['query'] })
 }
 
-/** `web_search`: `query` or `queries` (1-5), optional intent, freshness, max_results (default 5, cap 10), domains, sources. */
+/** `web_search`: `query` or `queries` (1-5), optional intent, freshness, max_results (default 5, larger values capped at 10), domains, sources. */
 export const WebSearchInputSchema = webSearchInputSchemaFor(PROVIDER_NAMES)
 export type WebSearchInput = z.input<typeof WebSearchInputSchema>
 
