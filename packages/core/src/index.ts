@@ -56,3 +56,5 @@ export type {
 export { parseInput, formatIssues } from './validate.js'
 export { canonicalUrl } from './canonical-url.js'
 export { plainText, httpUrl, isoDate, hostMatches } from './text.js'
+export { defineProvider } from './define-provider.js'
+export type { ProviderCall, DefineProviderOptions } from './define-provider.js'

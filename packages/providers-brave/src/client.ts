@@ -1,16 +1,4 @@
-import {
-  type Env,
-  type Provider,
-  type ProviderContext,
-  ProviderError,
-  type ProviderRequest,
-  ProviderRequestSchema,
-  type ProviderResponse,
-  type ServiceConfig,
-  isProviderError,
-  requestJson,
-  resolveConfig,
-} from '@search-layer/core'
+import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
 import { buildBraveQuery, mapBraveError, mapBraveResults, parseBraveRateLimit } from './map.js'
 import { BraveSearchResponseSchema } from './schema.js'
 
@@ -39,9 +27,6 @@ export interface BraveProviderOptions {
 const SEARCH_PATH = '/res/v1/web/search'
 const DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 
-function configError(message: string, cause?: unknown): ProviderError {
-  return new ProviderError(message, { kind: 'config', provider: 'brave', retryable: false, cause })
-}
 
 /**
  * Creates the Brave Web Search provider. `search()` rejects only with `ProviderError`
@@ -49,71 +34,28 @@ function configError(message: string, cause?: unknown): ProviderError {
  */
 export function createBraveProvider(options: BraveProviderOptions = {}): Provider {
   const { timeoutMs = 8000, costPerRequestUsd = 0.005, maxBytes = DEFAULT_MAX_BYTES } = options
-
-  const resolve = (env: Env | undefined): ServiceConfig => {
-    try {
-      return resolveConfig({
-        overrides: { brave: { apiKey: options.apiKey, baseUrl: options.baseUrl } },
-        env: env ?? options.env ?? process.env,
-      }).brave
-    } catch (error) {
-      throw configError(`brave configuration is invalid: ${(error as Error).message}`, error)
-    }
-  }
-
-  return {
+  return defineProvider({
     name: 'brave',
-    isConfigured(env?: Env): boolean {
-      try {
-        return Boolean(resolve(env).apiKey)
-      } catch {
-        return false
-      }
+    keyHint: 'BRAVE_API_KEY',
+    overrides: { apiKey: options.apiKey, baseUrl: options.baseUrl },
+    env: options.env,
+    async run({ request, apiKey, service, http }) {
+      const response = await requestJson({
+        ...http,
+        service: 'brave',
+        url: `${service.baseUrl}${SEARCH_PATH}`,
+        method: 'GET',
+        query: buildBraveQuery(request, { safesearch: options.safesearch, extraSnippets: options.extraSnippets }),
+        headers: { 'x-subscription-token': apiKey, 'accept-encoding': 'identity' },
+        schema: BraveSearchResponseSchema,
+        timeoutMs,
+        maxBytes,
+        ...(options.retries !== undefined && { retries: options.retries }),
+        mapError: (res) => mapBraveError(res, [apiKey]),
+      })
+      const { results, dropped } = mapBraveResults(response.data, request)
+      const rateLimit = parseBraveRateLimit(response.headers)
+      return { results, dropped, cost: { usd: costPerRequestUsd, credits: 1, basis: 'estimated' }, ...(rateLimit && { rateLimit }) }
     },
-    async search(request: ProviderRequest, ctx: ProviderContext = {}): Promise<ProviderResponse> {
-      try {
-        const parsed = ProviderRequestSchema.safeParse(request)
-        if (!parsed.success) {
-          const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
-          throw configError(`brave search request is invalid: ${issues}`)
-        }
-        const req = parsed.data
-        const config = resolve(ctx.env)
-        const apiKey = config.apiKey
-        if (!apiKey) throw configError('brave is not configured: set BRAVE_API_KEY (or pass apiKey)')
-        const signals = [req.signal, ctx.signal].filter((s): s is AbortSignal => s !== undefined)
-        const response = await requestJson({
-          service: 'brave',
-          url: `${config.baseUrl}${SEARCH_PATH}`,
-          method: 'GET',
-          query: buildBraveQuery(req, { safesearch: options.safesearch, extraSnippets: options.extraSnippets }),
-          headers: { 'x-subscription-token': apiKey, 'accept-encoding': 'identity' },
-          schema: BraveSearchResponseSchema,
-          timeoutMs,
-          maxBytes,
-          ...(options.retries !== undefined && { retries: options.retries }),
-          ...(signals.length > 0 && { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
-          ...(ctx.deadlineAt !== undefined && { deadlineAt: ctx.deadlineAt }),
-          secrets: [apiKey],
-          env: ctx.env ?? options.env ?? process.env,
-          mapError: (res) => mapBraveError(res, [apiKey]),
-        })
-        const { results, dropped } = mapBraveResults(response.data, req)
-        const rateLimit = parseBraveRateLimit(response.headers)
-        return {
-          results,
-          dropped,
-          cost: { usd: costPerRequestUsd, credits: 1, basis: 'estimated' },
-          ...(rateLimit && { rateLimit }),
-        }
-      } catch (error) {
-        if (isProviderError(error)) throw error
-        throw new ProviderError(`brave search failed unexpectedly: ${(error as Error)?.message ?? String(error)}`, {
-          kind: 'bad_response',
-          provider: 'brave',
-          cause: error,
-        })
-      }
-    },
-  }
+  })
 }

@@ -1,16 +1,4 @@
-import {
-  type Env,
-  type Provider,
-  type ProviderContext,
-  ProviderError,
-  type ProviderRequest,
-  ProviderRequestSchema,
-  type ProviderResponse,
-  type ServiceConfig,
-  isProviderError,
-  requestJson,
-  resolveConfig,
-} from '@search-layer/core'
+import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
 import { type ExaContents, buildExaRequest, exaCost, mapExaError, mapExaResults, parseExaRateLimit } from './map.js'
 import { type ExaSearchType, ExaSearchResponseSchema } from './schema.js'
 
@@ -42,9 +30,6 @@ export interface ExaProviderOptions {
 
 const SEARCH_PATH = '/search'
 
-function configError(message: string, cause?: unknown): ProviderError {
-  return new ProviderError(message, { kind: 'config', provider: 'exa', retryable: false, cause })
-}
 
 /**
  * Creates the Exa search provider. `search()` rejects only with `ProviderError`
@@ -52,74 +37,36 @@ function configError(message: string, cause?: unknown): ProviderError {
  */
 export function createExaProvider(options: ExaProviderOptions = {}): Provider {
   const { timeoutMs = 8000, snippetMaxChars = 500 } = options
-
-  const resolve = (env: Env | undefined): ServiceConfig => {
-    try {
-      return resolveConfig({
-        overrides: { exa: { apiKey: options.apiKey, baseUrl: options.baseUrl } },
-        env: env ?? options.env ?? process.env,
-      }).exa
-    } catch (error) {
-      throw configError(`exa configuration is invalid: ${(error as Error).message}`, error)
-    }
-  }
-
-  return {
+  return defineProvider({
     name: 'exa',
-    isConfigured(env?: Env): boolean {
-      try {
-        return Boolean(resolve(env).apiKey)
-      } catch {
-        return false
-      }
+    keyHint: 'EXA_API_KEY',
+    overrides: { apiKey: options.apiKey, baseUrl: options.baseUrl },
+    env: options.env,
+    async run({ request, apiKey, service, now, http }) {
+      const body = buildExaRequest(request, {
+        type: options.type,
+        contents: options.contents,
+        maxCharacters: options.maxCharacters,
+        category: options.category,
+        now,
+      })
+      const response = await requestJson({
+        ...http,
+        service: 'exa',
+        url: `${service.baseUrl}${SEARCH_PATH}`,
+        method: 'POST',
+        json: body,
+        headers: { 'x-api-key': apiKey, 'accept-encoding': 'identity' },
+        schema: ExaSearchResponseSchema,
+        timeoutMs,
+        ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
+        ...(options.retries !== undefined && { retries: options.retries }),
+        mapError: (res) => mapExaError(res, [apiKey]),
+      })
+      const { results, dropped } = mapExaResults(response.data, request, snippetMaxChars)
+      const cost = exaCost(response.data)
+      const rateLimit = parseExaRateLimit(response.headers)
+      return { results, dropped, ...(cost && { cost }), ...(rateLimit && { rateLimit }) }
     },
-    async search(request: ProviderRequest, ctx: ProviderContext = {}): Promise<ProviderResponse> {
-      try {
-        const parsed = ProviderRequestSchema.safeParse(request)
-        if (!parsed.success) {
-          const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
-          throw configError(`exa search request is invalid: ${issues}`)
-        }
-        const req = parsed.data
-        const config = resolve(ctx.env)
-        const apiKey = config.apiKey
-        if (!apiKey) throw configError('exa is not configured: set EXA_API_KEY (or pass apiKey)')
-        const signals = [req.signal, ctx.signal].filter((s): s is AbortSignal => s !== undefined)
-        const body = buildExaRequest(req, {
-          type: options.type,
-          contents: options.contents,
-          maxCharacters: options.maxCharacters,
-          category: options.category,
-          now: ctx.now?.() ?? new Date(),
-        })
-        const response = await requestJson({
-          service: 'exa',
-          url: `${config.baseUrl}${SEARCH_PATH}`,
-          method: 'POST',
-          json: body,
-          headers: { 'x-api-key': apiKey, 'accept-encoding': 'identity' },
-          schema: ExaSearchResponseSchema,
-          timeoutMs,
-          ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
-          ...(options.retries !== undefined && { retries: options.retries }),
-          ...(signals.length > 0 && { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
-          ...(ctx.deadlineAt !== undefined && { deadlineAt: ctx.deadlineAt }),
-          secrets: [apiKey],
-          env: ctx.env ?? options.env ?? process.env,
-          mapError: (res) => mapExaError(res, [apiKey]),
-        })
-        const { results, dropped } = mapExaResults(response.data, req, snippetMaxChars)
-        const cost = exaCost(response.data)
-        const rateLimit = parseExaRateLimit(response.headers)
-        return { results, dropped, ...(cost && { cost }), ...(rateLimit && { rateLimit }) }
-      } catch (error) {
-        if (isProviderError(error)) throw error
-        throw new ProviderError(`exa search failed unexpectedly: ${(error as Error)?.message ?? String(error)}`, {
-          kind: 'bad_response',
-          provider: 'exa',
-          cause: error,
-        })
-      }
-    },
-  }
+  })
 }

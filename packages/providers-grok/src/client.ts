@@ -1,19 +1,4 @@
-import {
-  type Env,
-  type ParsedProviderRequest,
-  type Provider,
-  type ProviderContext,
-  ProviderError,
-  type ProviderRequest,
-  ProviderRequestSchema,
-  type ProviderResponse,
-  type ResolvedConfig,
-  formatIssues,
-  isProviderError,
-  requestJson,
-  requestText,
-  resolveConfig,
-} from '@search-layer/core'
+import { type Env, type Provider, ProviderError, defineProvider, requestJson, requestText } from '@search-layer/core'
 import { buildChatRequest, buildResponsesRequest, mapChatBody, mapGrokError, mapResponsesBody } from './map.js'
 
 /** `responses`: xAI Responses API with server-side web search. `chat`: OpenAI-compatible `/chat/completions` proxies. */
@@ -49,94 +34,38 @@ const SERVICE = 'grok'
  * Creates the Grok provider. Results are the URLs Grok actually cited (`url_citation` annotations), never URLs
  * the model wrote on its own. `search()` rejects only with `ProviderError` (any `kind`).
  */
-export function createGrokProvider({ apiKey, baseUrl, model, mode, timeoutMs = 30_000, retries, env: optionsEnv }: GrokProviderOptions = {}): Provider {
-  const config = (env: Env): ResolvedConfig['grok'] => {
-    try {
-      return resolveConfig({ overrides: { grok: { apiKey, baseUrl, model } }, env }).grok
-    } catch (error) {
-      throw new ProviderError(`grok configuration is invalid: ${(error as Error).message}`, { kind: 'config', provider: SERVICE, cause: error, secrets: [apiKey] })
-    }
-  }
-  const modeFor = (env: Env): GrokMode => {
-    const value = mode ?? env.GROK_API_MODE
+export function createGrokProvider({ apiKey, baseUrl, model, mode, timeoutMs = 30_000, retries, env }: GrokProviderOptions = {}): Provider {
+  const modeFor = (callEnv: Env): GrokMode => {
+    const value = mode ?? callEnv.GROK_API_MODE
     if (value === undefined || value === '' || value === 'responses') return 'responses'
     if (value === 'chat') return 'chat'
     throw new ProviderError(`GROK_API_MODE must be "responses" or "chat", got "${value.slice(0, 20)}"`, { kind: 'config', provider: SERVICE })
   }
-
-  return {
+  return defineProvider({
     name: 'grok',
-    isConfigured(env?: Env): boolean {
-      try {
-        return Boolean(config(env ?? optionsEnv ?? process.env).apiKey)
-      } catch {
-        return false
+    keyHint: 'XAI_API_KEY (or GROK_API_KEY)',
+    overrides: { apiKey, baseUrl, model },
+    env,
+    async run({ request, apiKey: secret, service, env: callEnv, now, http }) {
+      const callMode = modeFor(callEnv)
+      const callModel = service.modelSource === 'default' ? GROK_DEFAULT_MODEL : service.model
+      const common = {
+        ...http,
+        service: SERVICE,
+        method: 'POST' as const,
+        headers: { authorization: `Bearer ${secret}` },
+        timeoutMs,
+        ...(retries !== undefined && { retries }),
+        mapError: (res: Parameters<typeof mapGrokError>[0]) => mapGrokError(res, [secret]),
       }
-    },
-    async search(request: ProviderRequest, ctx: ProviderContext = {}): Promise<ProviderResponse> {
-      let key: string | undefined
-      try {
-        const parsed = parseRequest(request)
-        const env = ctx.env ?? optionsEnv ?? process.env
-        const service = config(env)
-        const callMode = modeFor(env)
-        key = service.apiKey
-        if (!key)
-          throw new ProviderError('grok API key is missing: set XAI_API_KEY (or GROK_API_KEY, or pass apiKey to createGrokProvider)', {
-            kind: 'config',
-            provider: SERVICE,
-          })
-        const secret = key
-        const callModel = service.modelSource === 'default' ? GROK_DEFAULT_MODEL : service.model
-        const now = ctx.now?.() ?? new Date()
-        const signals = [request.signal, ctx.signal].filter((s): s is AbortSignal => s !== undefined)
-        const common = {
-          service: SERVICE,
-          headers: { authorization: `Bearer ${secret}` },
-          timeoutMs,
-          ...(retries !== undefined && { retries }),
-          ...(signals.length > 0 && { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
-          ...(ctx.deadlineAt !== undefined && { deadlineAt: ctx.deadlineAt }),
-          secrets: [secret],
-          mapError: (res: Parameters<typeof mapGrokError>[0]) => mapGrokError(res, [secret]),
-        }
-        const mapOptions = { model: callModel, request: parsed }
-        if (callMode === 'chat') {
-          // NOTE(grok): OpenAI-compatible proxies may answer with an SSE body even when not asked to stream.
-          const res = await requestText({ ...common, url: `${service.baseUrl}/chat/completions`, method: 'POST', json: buildChatRequest(parsed, { model: callModel, now }), env })
-          return mapChatBody(res.text, { ...mapOptions, headers: res.headers })
-        }
-        const res = await requestJson<unknown>({
-          ...common,
-          url: `${service.baseUrl}/responses`,
-          method: 'POST',
-          json: buildResponsesRequest(parsed, { model: callModel, now }),
-          env,
-        })
-        return mapResponsesBody(res.data, { ...mapOptions, headers: res.headers })
-      } catch (error) {
-        throw asProviderError(error, key)
+      const mapOptions = { model: callModel, request }
+      if (callMode === 'chat') {
+        // NOTE(grok): OpenAI-compatible proxies may answer with an SSE body even when not asked to stream.
+        const res = await requestText({ ...common, url: `${service.baseUrl}/chat/completions`, json: buildChatRequest(request, { model: callModel, now }) })
+        return mapChatBody(res.text, { ...mapOptions, headers: res.headers })
       }
+      const res = await requestJson<unknown>({ ...common, url: `${service.baseUrl}/responses`, json: buildResponsesRequest(request, { model: callModel, now }) })
+      return mapResponsesBody(res.data, { ...mapOptions, headers: res.headers })
     },
-  }
-}
-
-function parseRequest(request: ProviderRequest): ParsedProviderRequest {
-  const parsed = ProviderRequestSchema.safeParse(request)
-  if (parsed.success) return parsed.data
-  const issues = formatIssues(parsed.error)
-    .map((i) => `${i.path}: ${i.message}`)
-    .join('; ')
-  throw new ProviderError(`grok request is invalid: ${issues}`, { kind: 'config', provider: SERVICE, retryable: false })
-}
-
-// Last line of defence: whatever escaped becomes a ProviderError with the key scrubbed.
-function asProviderError(error: unknown, key: string | undefined): ProviderError {
-  if (isProviderError(error)) return error
-  return new ProviderError(`grok call failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, {
-    kind: 'bad_response',
-    provider: SERVICE,
-    cause: error,
-    secrets: [key],
   })
 }

@@ -1,18 +1,4 @@
-import {
-  type Env,
-  type ParsedProviderRequest,
-  type Provider,
-  type ProviderContext,
-  ProviderError,
-  type ProviderRequest,
-  ProviderRequestSchema,
-  type ProviderResponse,
-  type ServiceConfig,
-  formatIssues,
-  isProviderError,
-  requestJson,
-  resolveConfig,
-} from '@search-layer/core'
+import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
 import { type TavilySearchDepth, type TavilyTopic, buildTavilyRequest, mapTavilyError, mapTavilyResponse } from './map.js'
 
 /** Options of `createTavilyProvider()`. Keys and URLs given here win over the environment. */
@@ -47,85 +33,30 @@ export function createTavilyProvider({
   baseUrl,
   timeoutMs = 8000,
   retries,
-  env: optionsEnv,
+  env,
   includeAnswer = false,
   searchDepth = 'basic',
   topic = 'general',
 }: TavilyProviderOptions = {}): Provider {
-  const config = (env: Env): ServiceConfig => {
-    try {
-      return resolveConfig({ overrides: { tavily: { apiKey, baseUrl } }, env }).tavily
-    } catch (error) {
-      throw new ProviderError(`tavily configuration is invalid: ${(error as Error).message}`, {
-        kind: 'config',
-        provider: SERVICE,
-        cause: error,
-        secrets: [apiKey],
-      })
-    }
-  }
-
-  return {
+  return defineProvider({
     name: 'tavily',
-    isConfigured(env?: Env): boolean {
-      try {
-        return Boolean(config(env ?? optionsEnv ?? process.env).apiKey)
-      } catch {
-        return false
-      }
+    keyHint: 'TAVILY_API_KEY',
+    overrides: { apiKey, baseUrl },
+    env,
+    async run({ request, apiKey: secret, service, http }) {
+      const response = await requestJson<unknown>({
+        ...http,
+        service: SERVICE,
+        url: `${service.baseUrl}/search`,
+        method: 'POST',
+        // NOTE(tavily): the key travels only as a Bearer header, never in the body (the legacy `api_key` field).
+        headers: { authorization: `Bearer ${secret}` },
+        json: buildTavilyRequest(request, { searchDepth, topic, includeAnswer }),
+        timeoutMs,
+        ...(retries !== undefined && { retries }),
+        mapError: (res) => mapTavilyError(res, [secret]),
+      })
+      return mapTavilyResponse(response.data, { searchDepth, headers: response.headers })
     },
-    async search(request: ProviderRequest, ctx: ProviderContext = {}): Promise<ProviderResponse> {
-      let key: string | undefined
-      try {
-        const parsed = parseRequest(request)
-        const service = config(ctx.env ?? optionsEnv ?? process.env)
-        key = service.apiKey
-        if (!key)
-          throw new ProviderError('tavily API key is missing: set TAVILY_API_KEY (or pass apiKey to createTavilyProvider)', {
-            kind: 'config',
-            provider: SERVICE,
-          })
-        const secret = key
-        const signals = [request.signal, ctx.signal].filter((s): s is AbortSignal => s !== undefined)
-        const response = await requestJson<unknown>({
-          service: SERVICE,
-          url: `${service.baseUrl}/search`,
-          method: 'POST',
-          // NOTE(tavily): the key travels only as a Bearer header, never in the body (the legacy `api_key` field).
-          headers: { authorization: `Bearer ${secret}` },
-          json: buildTavilyRequest(parsed, { searchDepth, topic, includeAnswer }),
-          timeoutMs,
-          ...(retries !== undefined && { retries }),
-          ...(signals.length > 0 && { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
-          ...(ctx.deadlineAt !== undefined && { deadlineAt: ctx.deadlineAt }),
-          secrets: [secret],
-          mapError: (res) => mapTavilyError(res, [secret]),
-          env: ctx.env ?? optionsEnv ?? process.env,
-        })
-        return mapTavilyResponse(response.data, { searchDepth, headers: response.headers })
-      } catch (error) {
-        throw asProviderError(error, key)
-      }
-    },
-  }
-}
-
-function parseRequest(request: ProviderRequest): ParsedProviderRequest {
-  const parsed = ProviderRequestSchema.safeParse(request)
-  if (parsed.success) return parsed.data
-  const issues = formatIssues(parsed.error)
-    .map((i) => `${i.path}: ${i.message}`)
-    .join('; ')
-  throw new ProviderError(`tavily request is invalid: ${issues}`, { kind: 'config', provider: SERVICE, retryable: false })
-}
-
-// Last line of defence: whatever escaped becomes a ProviderError with the key scrubbed.
-function asProviderError(error: unknown, key: string | undefined): ProviderError {
-  if (isProviderError(error)) return error
-  return new ProviderError(`tavily call failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, {
-    kind: 'bad_response',
-    provider: SERVICE,
-    cause: error,
-    secrets: [key],
   })
 }

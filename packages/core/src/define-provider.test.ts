@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { defineProvider } from './define-provider.js'
+import { ProviderError } from './errors.js'
+
+const env = { HOME: '/nonexistent-home', EXA_API_KEY: 'exa-secret-key-123456' }
+
+describe('defineProvider', () => {
+  it('resolves the key at call time and hands run a validated request with defaults', async () => {
+    const calls: unknown[] = []
+    const provider = defineProvider({
+      name: 'exa',
+      keyHint: 'EXA_API_KEY',
+      env,
+      async run(call) {
+        calls.push(call)
+        return { results: [] }
+      },
+    })
+    expect(provider.isConfigured()).toBe(true)
+    expect(provider.isConfigured({ HOME: '/nonexistent-home' })).toBe(false)
+    await provider.search({ query: 'rust' })
+    expect(calls[0]).toMatchObject({ apiKey: 'exa-secret-key-123456', request: { query: 'rust', num: 5 }, http: { secrets: ['exa-secret-key-123456'] } })
+  })
+
+  it.each([
+    ['a missing key', { HOME: '/nonexistent-home' }, { query: 'x' }, /exa is not configured: set EXA_API_KEY/],
+    ['an invalid request', env, { query: '' }, /exa search request is invalid: query/],
+    ['a malformed base URL', { ...env, EXA_API_URL: 'ftp://x' }, { query: 'x' }, /exa configuration is invalid/],
+  ])('%s is a config error', async (_label, callEnv, request, message) => {
+    const provider = defineProvider({ name: 'exa', keyHint: 'EXA_API_KEY', run: async () => ({ results: [] }) })
+    const error = await provider.search(request, { env: callEnv }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ProviderError)
+    expect(error).toMatchObject({ kind: 'config', provider: 'exa', retryable: false })
+    expect((error as Error).message).toMatch(message)
+  })
+
+  it('wraps anything else as bad_response with the key scrubbed, and passes ProviderErrors through', async () => {
+    const broken = defineProvider({
+      name: 'exa',
+      keyHint: 'EXA_API_KEY',
+      env,
+      run: async ({ apiKey }) => {
+        throw new TypeError(`cannot read x of undefined (key ${apiKey})`)
+      },
+    })
+    const error = await broken.search({ query: 'x' }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'bad_response', provider: 'exa' })
+    expect((error as Error).message).not.toContain('exa-secret-key-123456')
+    const limited = defineProvider({
+      name: 'exa',
+      keyHint: 'EXA_API_KEY',
+      env,
+      run: async () => {
+        throw new ProviderError('slow down', { kind: 'rate_limited', retryAfterMs: 1000 })
+      },
+    })
+    await expect(limited.search({ query: 'x' })).rejects.toMatchObject({ kind: 'rate_limited', retryAfterMs: 1000 })
+  })
+
+  it('combines the request signal and the context signal', async () => {
+    let seen: AbortSignal | undefined
+    const provider = defineProvider({
+      name: 'exa',
+      keyHint: 'EXA_API_KEY',
+      env,
+      async run({ http }) {
+        seen = http.signal
+        return { results: [] }
+      },
+    })
+    const a = new AbortController()
+    const b = new AbortController()
+    await provider.search({ query: 'x', signal: a.signal }, { signal: b.signal, deadlineAt: 123 })
+    expect(seen?.aborted).toBe(false)
+    b.abort()
+    expect(seen?.aborted).toBe(true)
+  })
+})

@@ -1,0 +1,97 @@
+import { type ResolvedConfig, resolveConfig } from './config.js'
+import { ProviderError, isProviderError } from './errors.js'
+import type { Env, Provider, ProviderContext } from './provider.js'
+import { type ParsedProviderRequest, type ProviderName, ProviderRequestSchema, type ProviderResponse } from './schemas.js'
+import { formatIssues } from './validate.js'
+
+/** Everything one provider call needs, resolved and validated by `defineProvider`. */
+export interface ProviderCall<N extends ProviderName = ProviderName> {
+  request: ParsedProviderRequest
+  /** The key (always present: a missing key is a `config` error before `run`). */
+  apiKey: string
+  /** The service's resolved configuration (base URL, and for grok the model and its source). */
+  service: ResolvedConfig[N]
+  env: Env
+  now: Date
+  /** Spread into `requestJson`/`requestText`: the combined abort signal, the deadline, the proxy env, the key to scrub. */
+  http: { signal?: AbortSignal; deadlineAt?: number; env: Env; secrets: string[] }
+}
+
+export interface DefineProviderOptions<N extends ProviderName> {
+  name: N
+  /** The variable(s) to set, named in the "not configured" error. */
+  keyHint: string
+  /** Explicit settings from the factory's options; they win over env and config files. */
+  overrides?: { apiKey?: string; baseUrl?: string; model?: string }
+  /** Env used when the call context has none; default `process.env`. */
+  env?: Env
+  /** The vendor-specific part: build the request, call, map the response. */
+  run(call: ProviderCall<N>): Promise<ProviderResponse>
+}
+
+/**
+ * Builds a `Provider` from its vendor-specific `run`: keys and URLs resolved at call time, the request validated,
+ * signals combined, and anything that is not a `ProviderError` turned into one (`bad_response`) with the key scrubbed.
+ */
+export function defineProvider<N extends ProviderName>(definition: DefineProviderOptions<N>): Provider {
+  const { name, overrides } = definition
+  const configFor = (env: Env): ResolvedConfig[N] => {
+    try {
+      return resolveConfig({ overrides: { [name]: overrides }, env })[name]
+    } catch (error) {
+      throw new ProviderError(`${name} configuration is invalid: ${(error as Error).message}`, {
+        kind: 'config',
+        provider: name,
+        cause: error,
+        secrets: [overrides?.apiKey],
+      })
+    }
+  }
+  const envOf = (env?: Env): Env => env ?? definition.env ?? process.env
+
+  return {
+    name,
+    isConfigured(env?: Env): boolean {
+      try {
+        return Boolean(configFor(envOf(env)).apiKey)
+      } catch {
+        return false
+      }
+    },
+    async search(request, ctx: ProviderContext = {}) {
+      let apiKey: string | undefined
+      try {
+        const parsed = ProviderRequestSchema.safeParse(request)
+        if (!parsed.success) {
+          const issues = formatIssues(parsed.error)
+            .map((i) => `${i.path}: ${i.message}`)
+            .join('; ')
+          throw new ProviderError(`${name} search request is invalid: ${issues}`, { kind: 'config', provider: name, retryable: false })
+        }
+        const env = envOf(ctx.env)
+        const service = configFor(env)
+        apiKey = service.apiKey
+        if (!apiKey) throw new ProviderError(`${name} is not configured: set ${definition.keyHint} (or pass apiKey)`, { kind: 'config', provider: name, retryable: false })
+        const signals = [parsed.data.signal, ctx.signal].filter((s): s is AbortSignal => s !== undefined)
+        const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]
+        return await definition.run({
+          request: parsed.data,
+          apiKey,
+          service,
+          env,
+          now: ctx.now?.() ?? new Date(),
+          http: { ...(signal && { signal }), ...(ctx.deadlineAt !== undefined && { deadlineAt: ctx.deadlineAt }), env, secrets: [apiKey] },
+        })
+      } catch (error) {
+        if (isProviderError(error)) throw error
+        // Last line of defence: whatever escaped the vendor code becomes a ProviderError with the key scrubbed.
+        throw new ProviderError(`${name} search failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, {
+          kind: 'bad_response',
+          provider: name,
+          cause: error,
+          secrets: [apiKey],
+        })
+      }
+    },
+  }
+}
