@@ -93,7 +93,8 @@ export const ToolDescriptionSchema = z
   .object({
     name: z.string(),
     description: z.string(),
-    parameters: z.record(z.string(), z.unknown()).openapi({ description: 'JSON Schema (draft 2020-12) of the arguments.' }),
+    title: z.string(),
+    parameters: z.record(z.string(), z.unknown()).openapi({ description: 'JSON Schema (draft-07) of the arguments, from the zod schema of @search-layer/tools.' }),
   })
   .openapi('Tool')
 

@@ -36,17 +36,29 @@ describe('createApp (app.request, no HTTP server)', () => {
     const { app, close } = wire({
       apiKeys: [{ name: 'agent', key: 'agent-key-0123456789' }],
       routes: (hono, context) => {
-        hono.post('/mcp', async (c) => {
+        hono.post('/agent', async (c) => {
           const result = await context.runTool('web_search', { query: 'rust async', max_results: 2 }, { who: c.get('who'), signal: c.get('signal') })
-          return c.json({ who: c.get('who'), tools: context.tools.map((t) => t.name), isError: result.isError, content: result.content })
+          return c.json({ who: c.get('who'), tools: context.toolNames, isError: result.isError, content: result.content, data: result.data })
         })
       },
     })
-    expect((await app.request('/mcp', { method: 'POST' })).status).toBe(401)
-    const res = await app.request('/mcp', { method: 'POST', headers: { authorization: 'Bearer agent-key-0123456789' } })
-    const body = (await res.json()) as { content: string }
-    expect(body).toMatchObject({ who: 'agent', tools: ['web_search', 'web_fetch', 'fetch_thread'], isError: false })
-    expect(body.content).toMatch(/^Search results for "rust async" \(2\):/)
+    expect((await app.request('/agent', { method: 'POST' })).status).toBe(401)
+    const res = await app.request('/agent', { method: 'POST', headers: { authorization: 'Bearer agent-key-0123456789' } })
+    const body = (await res.json()) as { content: string; data: { results: unknown[] } }
+    expect(body).toMatchObject({ who: 'agent', tools: ['web_search', 'web_fetch', 'fetch_thread', 'extract_refs'], isError: false })
+    expect(body.data.results).toHaveLength(2)
+    expect(body.content).toMatch(/^\[1\] .+\n {4}https?:\/\//m)
+    await close()
+  })
+
+  it.each([
+    ['mounted by default', {}, 406],
+    ['left out with mcp: false', { mcp: false }, 404],
+  ] as const)('/mcp is %s', async (_name, options, status) => {
+    const { app, close } = wire(options)
+    // A POST without the Streamable HTTP accept header reaches the MCP transport, which refuses it with 406.
+    const res = await app.request('/mcp', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    expect(res.status).toBe(status)
     await close()
   })
 

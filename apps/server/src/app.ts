@@ -39,7 +39,18 @@ import {
   ToolResultSchema,
 } from './_schemas.js'
 import { createSearchClaims, createSharedCache, createSharedState, createSharedUsageStore } from './_shared-state.js'
-import { type Tool, type ToolResult, describeTool, fetchThreadTool, webFetchTool, webSearchTool } from './tools.js'
+import { createMcpHttpHandler } from '@search-layer/mcp'
+import {
+  TOOL_INPUT_SCHEMAS,
+  TOOL_NAMES,
+  type ToolName,
+  type ToolResult,
+  createToolExecutors,
+  dropNulls,
+  liveSources,
+  toolDefinitions,
+  toolJsonSchema,
+} from '@search-layer/tools'
 import { type ServerOptions, resolveServerOptions } from './settings.js'
 
 /** Per-request values the middleware chain hands to routes. */
@@ -54,13 +65,24 @@ export interface AppVariables {
 /** The Hono environment of the app (node-server bindings + request variables). */
 export type AppEnv = { Bindings: HttpBindings; Variables: AppVariables }
 
-/** What extra route mounts (the MCP endpoint) can use: the same tools and search as the HTTP routes. */
+/** One caller's request: whose it is (history, limits) and what cancels it. */
+export interface AppCall {
+  who: string
+  signal: AbortSignal
+  /** Engine progress events of a search, on top of the server's own metrics. */
+  onProgress?: (event: SearchProgress) => void
+}
+
+/** What extra route mounts can use: the same tools, search and engine as the HTTP routes and `/mcp`. */
 export interface AppContext {
-  tools: readonly Tool[]
-  /** Runs one tool; throws `InputError` for bad arguments. */
-  runTool(name: string, args: unknown, call: { who: string; signal: AbortSignal }): Promise<ToolResult>
-  /** Runs one search with cross-instance single-flight, metrics and history. */
-  search(request: SearchRequest, call: { who: string; signal: AbortSignal }): Promise<SearchResponse>
+  /** The agent tools of `@search-layer/tools`, in the order agents see them. */
+  toolNames: readonly ToolName[]
+  /** Runs one shared tool executor; throws `InputError` for an unknown tool or bad arguments, otherwise failures are `isError` results. */
+  runTool(name: string, args: unknown, call: AppCall): Promise<ToolResult & { isError: boolean }>
+  /** Runs one search with cross-instance single-flight, metrics and history. Throws `InputError` and `ConfigError`. */
+  search(request: SearchRequest, call: AppCall): Promise<SearchResponse>
+  /** The engine as one caller sees it: searches go through `search` (single-flight, metrics, history); status is the shared engine's. */
+  layerFor(call: AppCall): SearchLayer
   logger: Logger
 }
 
@@ -73,7 +95,9 @@ export interface CreateAppOptions extends Partial<ServerOptions> {
   logStream?: DestinationStream
   /** Use this engine instead of building one from the options. */
   layer?: SearchLayer
-  /** Mounts more routes (e.g. `/mcp`) behind the same auth, rate limit, logging and error handling. */
+  /** Serve MCP over Streamable HTTP at `/mcp` (behind the same auth, limits and logging). Default true. */
+  mcp?: boolean
+  /** Mounts more routes behind the same auth, rate limit, logging and error handling; they take precedence over `/mcp`. */
   routes?: (app: OpenAPIHono<AppEnv>, context: AppContext) => void
 }
 
@@ -157,7 +181,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     if (issues.length) throw new InputError(`Invalid search request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
   }
 
-  async function search(request: SearchRequest, call: { who: string; signal: AbortSignal }): Promise<SearchResponse> {
+  async function search(request: SearchRequest, call: AppCall): Promise<SearchResponse> {
     checkQueryLength(request)
     const parsed = parseInput(SearchRequestSchema, request, 'search request')
     let release: (() => Promise<void>) | undefined
@@ -171,7 +195,16 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     }
     let response: SearchResponse
     try {
-      response = await layer.search(parsed, { signal: call.signal, onProgress })
+      const extra = call.onProgress
+      response = await layer.search(parsed, {
+        signal: call.signal,
+        onProgress: extra
+          ? (event) => {
+              onProgress(event)
+              extra(event)
+            }
+          : onProgress,
+      })
     } finally {
       await release?.()
     }
@@ -193,13 +226,28 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     return response
   }
 
-  const tools: Tool[] = [webSearchTool({ maxQueryChars: settings.maxQueryChars }), webFetchTool({ env }), fetchThreadTool({ env })]
-  async function runTool(name: string, args: unknown, call: { who: string; signal: AbortSignal }): Promise<ToolResult> {
-    const tool = tools.find((t) => t.name === name)
-    if (!tool) throw new InputError(`Unknown tool "${name}"; available: ${tools.map((t) => t.name).join(', ')}`, [{ path: 'name', message: 'unknown tool' }])
-    return tool.run(args, { search: (request) => search(request, call), providerStatus: () => layer.status(), signal: call.signal })
+  // Tools and MCP search through `search`, so they share single-flight, metrics and history with /v1/search.
+  const layerFor = (call: AppCall): SearchLayer => ({
+    search: (request, callOptions = {}) =>
+      search(request, {
+        who: call.who,
+        signal: callOptions.signal ? AbortSignal.any([call.signal, callOptions.signal]) : call.signal,
+        ...((callOptions.onProgress ?? call.onProgress) && { onProgress: callOptions.onProgress ?? call.onProgress }),
+      }),
+    status: () => layer.status(),
+  })
+  const isToolName = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name)
+  const unknownTool = (name: string) => `Unknown tool "${redactSecrets(name)}"; available: ${TOOL_NAMES.join(', ')}`
+
+  async function runTool(name: string, args: unknown, call: AppCall): Promise<ToolResult & { isError: boolean }> {
+    if (!isToolName(name)) throw new InputError(unknownTool(name), [{ path: 'name', message: 'unknown tool' }])
+    // The executors turn bad arguments into an isError result for models; the HTTP API answers 400 with the issues instead.
+    const input = parseInput(TOOL_INPUT_SCHEMAS[name], dropNulls(args), `${name} arguments`)
+    if (name === 'web_search') checkQueryLength(input as SearchRequest)
+    const result = await createToolExecutors({ layer: layerFor(call), env })[name](args, { signal: call.signal, ...(call.onProgress && { onProgress: call.onProgress }) })
+    return { ...result, isError: result.isError ?? false }
   }
-  const context: AppContext = { tools, runTool, search, logger }
+  const context: AppContext = { toolNames: TOOL_NAMES, runTool, search, layerFor, logger }
 
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -406,11 +454,14 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     createRoute({
       method: 'get',
       path: '/api/tools',
-      summary: 'The agent tools with JSON Schema parameters (OpenAI function-calling shape).',
+      summary: 'The agent tools with JSON Schema parameters (OpenAI function-calling shape); web_search advertises only the configured engines.',
       security,
       responses: { 200: json(z.object({ tools: z.array(ToolDescriptionSchema) }), 'The tools'), ...common },
     }),
-    (c) => c.json({ tools: tools.map(describeTool) }, 200),
+    async (c) => {
+      const definitions = toolDefinitions(await liveSources({ layer }))
+      return c.json({ tools: definitions.map((d) => ({ name: d.name, title: d.title, description: d.description, parameters: toolJsonSchema(d.inputSchema) })) }, 200)
+    },
   )
 
   app.openapi(
@@ -427,7 +478,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     }),
     async (c) => {
       const { name } = c.req.valid('param')
-      if (!tools.some((t) => t.name === name)) return errorJson(c, 'not_found', `Unknown tool "${name}"; available: ${tools.map((t) => t.name).join(', ')}`) as never
+      if (!isToolName(name)) return errorJson(c, 'not_found', unknownTool(name)) as never
       return c.json(await runTool(name, c.req.valid('json'), { who: c.get('who'), signal: c.get('signal') }), 200)
     },
   )
@@ -522,12 +573,21 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
   options.routes?.(app, context)
+  if (options.mcp !== false) {
+    // Stateless Streamable HTTP: a handler per request binds the caller's identity and cancel signal to the shared engine.
+    app.all('/mcp', (c) => createMcpHttpHandler({ env, layer: layerFor({ who: c.get('who'), signal: c.get('signal') }) })(c.req.raw))
+  }
 
   app.get('/openapi.json', (c) =>
     c.json(
       app.getOpenAPI31Document({
         openapi: '3.1.0',
-        info: { title: 'search-layer', version: '0.1.0', description: 'One search API over Brave, Exa, Tavily and Grok.' },
+        info: {
+          title: 'search-layer',
+          version: '0.1.0',
+          description:
+            'One search API over Brave, Exa, Tavily and Grok. The same agent tools (web_search, web_fetch, fetch_thread, extract_refs) are served over MCP (Streamable HTTP, stateless, POST) at /mcp, behind the same bearer auth and rate limit.',
+        },
       }),
     ),
   )

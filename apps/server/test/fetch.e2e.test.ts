@@ -1,6 +1,5 @@
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { FRIENDLY_FETCH_ERRORS } from '../src/index.js'
 import { type Booted, boot } from './_helpers.js'
 
 let emu: Emulator
@@ -105,42 +104,51 @@ describe('web_fetch and fetch_thread tools', () => {
   it('are listed with their JSON Schemas', async () => {
     const srv = await start()
     const { tools } = await (await srv.call('/api/tools')).json()
-    expect(tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread'])
-    expect(tools[1].parameters).toMatchObject({ properties: { url: { type: 'string' }, max_chars: { default: 20_000 } }, required: ['url'] })
-    expect(tools[2].parameters).toMatchObject({ properties: { url: { type: 'string' }, max_comments: { default: 100 } }, required: ['url'] })
+    expect(tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs'])
+    expect(tools[1].parameters).toMatchObject({ properties: { url: { type: 'string' } }, required: ['url'], additionalProperties: false })
+    expect(tools[2].parameters).toMatchObject({ properties: { url: { type: 'string' }, max_comments: { type: 'integer', maximum: 500 } }, required: ['url'] })
+    expect(tools[3].parameters).toMatchObject({ properties: { urls: { type: 'array', maxItems: 10 } }, required: ['urls'] })
   })
 
   it('web_fetch returns the page as markdown', async () => {
     const srv = await start()
-    const body = await (await srv.call('/api/tools/web_fetch', { json: { url: `${emu.urls.pages}/article`, max_chars: 500 } })).json()
+    const body = await (await srv.call('/api/tools/web_fetch', { json: { url: `${emu.urls.pages}/article` } })).json()
     expect(body.isError).toBe(false)
     expect(body.content).toMatch(/^# Structured concurrency in async Rust/)
-    expect(body.content).toContain(`URL: ${emu.urls.pages}/article`)
-    expect(body.content).toMatch(/\[… cut at 500 of \d+ characters\]$/)
+    expect(body.content).toContain(`Source: ${emu.urls.pages}/article`)
+    expect(body.data).toMatchObject({ title: expect.stringMatching(/^Structured concurrency/), truncated: false })
   })
 
   it('fetch_thread returns the thread with comments and references', async () => {
     const srv = await start()
     const body = await (await srv.call('/api/tools/fetch_thread', { json: { url: issue(1), max_comments: 3 } })).json()
     expect(body.isError).toBe(false)
-    expect(body.content).toContain('## Comments (3)')
-    expect(body.content).toMatch(/## References \(\d+\)/)
-    expect(body.data.type).toBe('github_issue')
+    expect(body.content).toContain('## Comments')
+    expect(body.content).toContain('## References\n- duplicate: ')
+    expect(body.data).toMatchObject({ type: 'github_issue', commentCount: 3 })
   })
 
   it.each([
-    ['web_fetch', { url: 'nonsense' }, 'bad_url', {}],
-    ['web_fetch', { url: `/not-found` }, 'not_found', {}],
-    ['web_fetch', { url: `/binary` }, 'unsupported_type', {}],
-    ['web_fetch', { url: `/article` }, 'blocked', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: undefined }],
-    ['fetch_thread', { url: issue(404) }, 'not_found', {}],
-    ['fetch_thread', { url: issue(3) }, 'not_found', {}],
-  ] as const)('%s %j fails with a friendly sentence (%s)', async (tool, args, reason, envOverride) => {
+    ['web_fetch', { url: `/not-found` }, 'http', /^The page does not exist \(the site answered "not found" or "gone"\)\. Check the URL; retrying will not help\./, {}],
+    ['web_fetch', { url: `/binary` }, 'unsupported_type', /^That URL is not a readable page/, {}],
+    ['web_fetch', { url: `/article` }, 'blocked', /^That address is private or local, so it is not fetched\./, { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: undefined }],
+    ['fetch_thread', { url: issue(404) }, 'upstream', /^GitHub has no issue octo\/demo#404.* Check the URL; retrying will not help\.$/, {}],
+    ['fetch_thread', { url: issue(3) }, 'upstream', /^GitHub issue octo\/demo#3 was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.$/, {}],
+  ] as const)('%s %j fails with a friendly sentence (%s)', async (tool, args, kind, sentence, envOverride) => {
     const srv = await start({ envOverride })
     const url = args.url.startsWith('/') ? `${emu.urls.pages}${args.url}` : args.url
     const res = await srv.call(`/api/tools/${tool}`, { json: { url } })
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ isError: true, content: FRIENDLY_FETCH_ERRORS[reason], data: { error: { kind: reason } } })
+    const body = await res.json()
+    expect(body).toMatchObject({ isError: true, data: { error: { kind } } })
+    expect(body.content).toMatch(sentence)
+  })
+
+  it('web_fetch with a URL that is not http(s) is 400 naming the argument', async () => {
+    const srv = await start()
+    const res = await srv.call('/api/tools/web_fetch', { json: { url: 'nonsense' } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).issues).toEqual([{ path: 'url', message: 'expected an http(s) URL such as https://example.com/page' }])
   })
 })
 

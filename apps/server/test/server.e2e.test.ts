@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { FRIENDLY_SEARCH_ERRORS } from '../src/index.js'
 import { type Booted, TAVILY_ONLY, boot, upstreamCalls } from './_helpers.js'
 
 let emu: Emulator
@@ -218,14 +217,23 @@ describe('agent tools', () => {
   it('GET /api/tools lists web_search with a JSON Schema for its arguments', async () => {
     const srv = await start()
     const { tools } = await (await srv.call('/api/tools')).json()
+    expect(tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs'])
     const webSearch = tools.find((t: { name: string }) => t.name === 'web_search')
-    expect(webSearch.description).toMatch(/Search the web/)
+    expect(webSearch.description).toMatch(/^Search the web/)
+    expect(webSearch.description).toContain('Live engines: brave, exa, tavily, grok.')
     expect(webSearch.parameters).toMatchObject({
       type: 'object',
-      properties: { query: { type: 'string' }, max_results: { type: 'integer', default: 5 } },
-      required: ['query'],
+      properties: { query: { type: 'string' }, max_results: { type: 'integer', default: 5, maximum: 10 } },
       additionalProperties: false,
     })
+  })
+
+  it('GET /api/tools advertises only the configured engines in web_search', async () => {
+    const srv = await start({ envOverride: TAVILY_ONLY })
+    const { tools } = await (await srv.call('/api/tools')).json()
+    const webSearch = tools.find((t: { name: string }) => t.name === 'web_search')
+    expect(webSearch.description).toContain('Live engines: tavily.')
+    expect(webSearch.parameters.properties.sources.items.enum).toEqual(['tavily'])
   })
 
   it('web_search lists number, title, URL, snippet and relevance per result', async () => {
@@ -235,10 +243,10 @@ describe('agent tools', () => {
     const { content, data, isError } = await res.json()
     expect(isError).toBe(false)
     expect(data.results).toHaveLength(5)
-    expect(content).toMatch(/^Search results for "rust async runtime tokio" \(5\):/)
-    data.results.forEach((r: { title: string; url: string; score: number }, i: number) => {
-      expect(content).toContain(`${i + 1}. ${r.title}\n   URL: ${r.url}\n`)
-      expect(content).toContain(`Relevance: ${r.score.toFixed(2)}`)
+    data.results.forEach((r: { title: string; url: string; snippet: string; score: number }, i: number) => {
+      expect(content).toContain(`[${i + 1}] ${r.title}\n    ${r.url}\n`)
+      expect(content).toContain(r.snippet.slice(0, 40))
+      expect(content).toMatch(new RegExp(`\\[${i + 1}\\][^[]*relevance ${r.score.toFixed(2)}`))
     })
   })
 
@@ -252,6 +260,14 @@ describe('agent tools', () => {
     expect(data.results).toHaveLength(got)
   })
 
+  // One sentence per error kind, naming the engine (the original brief's timeout, invalid key, rate limit, quota).
+  const FRIENDLY = {
+    auth: /^The search failed: every engine it tried failed\. Tavily rejected its API key \(invalid, expired or revoked\): check TAVILY_API_KEY\.$/,
+    rate_limited: /^The search failed: every engine it tried failed\. Tavily is rate-limiting requests \(too many in a short time\)\./,
+    quota: /^The search failed: every engine it tried failed\. Tavily's quota or credits are used up for this period/,
+    timeout: /^The search failed: every engine it tried failed\. Tavily did not answer in time \(timeout\)\./,
+  } as const
+
   it.each([
     ['invalid key (401)', { status: 401 }, 'auth'],
     ['rate limit (429)', { status: 429, retryAfterSec: 1 }, 'rate_limited'],
@@ -264,14 +280,26 @@ describe('agent tools', () => {
     const res = await srv.call('/api/tools/web_search', { json: { query: 'latest langchain version' } })
     expect(res.status).toBe(200)
     const body = await res.json()
-    expect(body).toMatchObject({ isError: true, content: FRIENDLY_SEARCH_ERRORS[kind], data: { error: { kind } } })
+    expect(body).toMatchObject({ isError: true, data: { error: { kind, message: body.content } } })
+    expect(body.content).toMatch(FRIENDLY[kind])
     expect(JSON.stringify(body)).not.toContain(emu.keys.tavily)
+  })
+
+  it('web_search explains Tavily resting after repeated failures instead of "no results"', async () => {
+    emu.fault('tavily', { status: 401 })
+    const srv = await start({ envOverride: TAVILY_ONLY })
+    const bodies = []
+    // The engine's circuit opens after three failures; the fourth search skips Tavily without calling it.
+    for (const q of ['one langchain', 'two langchain', 'three langchain', 'four langchain']) bodies.push(await (await srv.call('/api/tools/web_search', { json: { query: q } })).json())
+    expect(bodies[3]).toMatchObject({ isError: true, data: { error: { kind: 'auth' } } })
+    expect(bodies[3]!.content).toMatch(/resting after repeated failures\. Tavily rejected its API key/)
   })
 
   it('web_search says so when no provider is configured', async () => {
     const srv = await start({ envOverride: { ...TAVILY_ONLY, TAVILY_API_KEY: undefined } })
     const body = await (await srv.call('/api/tools/web_search', { json: { query: 'x' } })).json()
-    expect(body).toMatchObject({ isError: true, content: FRIENDLY_SEARCH_ERRORS.not_configured })
+    expect(body).toMatchObject({ isError: true, data: { error: { kind: 'config' } } })
+    expect(body.content).toMatch(/^Web search is not available: no search provider is configured: set at least one of .*TAVILY_API_KEY/)
   })
 
   it.each([
@@ -279,11 +307,21 @@ describe('agent tools', () => {
     ['empty query', { query: '  ' }, 'query'],
     ['max_results 0', { query: 'x', max_results: 0 }, 'max_results'],
     ['max_results not a number', { query: 'x', max_results: 'five' }, 'max_results'],
+    ['an unknown argument', { query: 'x', colour: 'red' }, '(root)'],
+    ['a query longer than maxQueryChars', { query: 'x'.repeat(501) }, 'query'],
   ])('web_search with %s is 400 naming the argument', async (_name, args, path) => {
     const srv = await start()
     const res = await srv.call('/api/tools/web_search', { json: args })
     expect(res.status).toBe(400)
     expect((await res.json()).issues.map((i: { path: string }) => i.path)).toContain(path)
+  })
+
+  it('web_search honours a maxQueryChars below the tool schema cap with 400', async () => {
+    const srv = await start({ maxQueryChars: 20 })
+    const res = await srv.call('/api/tools/web_search', { json: { query: 'a query of more than twenty characters' } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).issues).toEqual([{ path: 'query', message: 'must be at most 20 characters' }])
+    expect(upstreamCalls(emu)).toBe(0)
   })
 
   it('an unknown tool is 404', async () => {
