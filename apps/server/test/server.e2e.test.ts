@@ -399,6 +399,7 @@ describe('health, readiness, metrics and OpenAPI', () => {
     expect(Object.keys(doc.paths['/v1/search'])).toEqual(['post', 'get'])
     expect(doc.paths['/v1/search'].post.requestBody.content['application/json'].schema.properties.query).toMatchObject({ type: 'string', maxLength: 2000 })
     expect(doc.components.schemas.SearchResponse).toBeDefined()
+    expect(doc.info.description).toMatch(/MCP \(Streamable HTTP, stateless, POST\) at \/mcp, behind the same bearer auth/)
   })
 })
 
