@@ -236,6 +236,10 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       }),
     status: () => layer.status(),
   })
+  // A tool answers before the request timeout cuts it: a search returns what arrived by then, a fetch gives up with
+  // a sentence the model can read, instead of a bare 504 (and on /mcp, whose SSE body outlives the timeout, at all).
+  const toolDeadlineMs = Math.max(100, settings.requestTimeoutMs - 500)
+  const toolDeadlines = { searchDeadlineMs: Math.min(15_000, toolDeadlineMs), fetchDeadlineMs: toolDeadlineMs }
   const isToolName = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name)
   const unknownTool = (name: string) => `Unknown tool "${redactSecrets(name)}"; available: ${TOOL_NAMES.join(', ')}`
 
@@ -244,7 +248,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     // The executors turn bad arguments into an isError result for models; the HTTP API answers 400 with the issues instead.
     const input = parseInput(TOOL_INPUT_SCHEMAS[name], dropNulls(args), `${name} arguments`)
     if (name === 'web_search') checkQueryLength(input as SearchRequest)
-    const result = await createToolExecutors({ layer: layerFor(call), env })[name](args, { signal: call.signal, ...(call.onProgress && { onProgress: call.onProgress }) })
+    const result = await createToolExecutors({ layer: layerFor(call), env, ...toolDeadlines })[name](args, { signal: call.signal, ...(call.onProgress && { onProgress: call.onProgress }) })
     return { ...result, isError: result.isError ?? false }
   }
   const context: AppContext = { toolNames: TOOL_NAMES, runTool, search, layerFor, logger }
@@ -575,7 +579,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   options.routes?.(app, context)
   if (options.mcp !== false) {
     // Stateless Streamable HTTP: a handler per request binds the caller's identity and cancel signal to the shared engine.
-    app.all('/mcp', (c) => createMcpHttpHandler({ env, layer: layerFor({ who: c.get('who'), signal: c.get('signal') }) })(c.req.raw))
+    app.all('/mcp', (c) => createMcpHttpHandler({ env, layer: layerFor({ who: c.get('who'), signal: c.get('signal') }), searchDeadlineMs: toolDeadlines.searchDeadlineMs })(c.req.raw))
   }
 
   app.get('/openapi.json', (c) =>

@@ -295,6 +295,20 @@ describe('agent tools', () => {
     expect(bodies[3]!.content).toMatch(/resting after repeated failures\. Tavily rejected its API key/)
   })
 
+  it('web_search answers before the request timeout with what arrived, not a 504', async () => {
+    emu.latency('exa', 5000)
+    emu.latency('tavily', 5000)
+    emu.latency('grok', 5000)
+    const srv = await start({ requestTimeoutMs: 1500 })
+    const started = Date.now()
+    const res = await srv.call('/api/tools/web_search', { json: { query: 'rust async runtime tokio' } })
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(Date.now() - started).toBeLessThan(1500)
+    expect(body.isError).toBe(false)
+    expect(body.data).toMatchObject({ partial: true, providers: { brave: { status: 'ok' } } })
+  })
+
   it('web_search says so when no provider is configured', async () => {
     const srv = await start({ envOverride: { ...TAVILY_ONLY, TAVILY_API_KEY: undefined } })
     const body = await (await srv.call('/api/tools/web_search', { json: { query: 'x' } })).json()
