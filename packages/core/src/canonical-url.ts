@@ -1,4 +1,5 @@
 import trackingParams from '../../../references/tracking-params.json'
+import { parseSimpleUrl, type UrlParts } from './_simple-url.js'
 
 // The policy behind every rule below, and each test vector we deliberately differ on, is in
 // references/url-policy.md. The key is for deduplication only: callers keep the original URL for display.
@@ -8,9 +9,6 @@ const TRACKING_PREFIXES = trackingParams.prefixes.map((prefix) => prefix.toLower
 
 /** Host prefixes that serve the same page as the bare host (mobile and AMP mirrors, `www`). */
 const MIRROR_PREFIXES = ['www.', 'm.', 'mobile.', 'amp.']
-
-/** RFC 3986 unreserved characters: percent-encoding them never changes what the URL points at. */
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/
 
 /** A scheme-less string that starts like a host name ("example.com/x", "www.example.com"). */
 const HOST_LIKE = /^[^\s/?#:@.]+(?:\.[^\s/?#:@.]+)+\.?(?::\d+)?(?:[/?#]|$)/
@@ -25,7 +23,7 @@ const INVALID_PREFIX = '(invalid) '
 export function canonicalUrl(url: string): string {
   const text = typeof url === 'string' ? url : String(url ?? '')
   const trimmed = text.trim()
-  const parsed = parseLoose(trimmed)
+  const parsed = parseSimpleUrl(trimmed) ?? parseLoose(trimmed)
   if (parsed === null) return INVALID_PREFIX + trimmed.replace(/\s+/g, ' ')
   try {
     return canonicalize(parsed, 0)
@@ -54,7 +52,7 @@ function tryParse(text: string): URL | null {
   }
 }
 
-function canonicalize(url: URL, depth: number): string {
+function canonicalize(url: UrlParts, depth: number): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return withoutHash(url)
 
   const host = foldHost(url.hostname)
@@ -62,7 +60,7 @@ function canonicalize(url: URL, depth: number): string {
 
   const embedded = depth === 0 ? ampCacheTarget(host, path) : null
   if (embedded !== null) {
-    const target = tryParse(embedded)
+    const target = parseSimpleUrl(embedded) ?? tryParse(embedded)
     if (target !== null) return canonicalize(target, depth + 1)
   }
 
@@ -79,7 +77,7 @@ function canonicalize(url: URL, depth: number): string {
   return reparsed === null ? withoutHash(url) : reparsed.href
 }
 
-function withoutHash(url: URL): string {
+function withoutHash(url: UrlParts): string {
   const hash = keepHash(url.hash)
   const href = url.hash === '' ? url.href : url.href.slice(0, -url.hash.length)
   // An opaque path loses its trailing spaces once the fragment is gone ("x:a  #b" → "x:a").
@@ -109,11 +107,16 @@ function foldHost(hostname: string): string {
   return host
 }
 
+const AMP_TAIL = /\/amp\/?$/i
+const DOUBLE_SLASH = /(?<!\b[a-z][a-z\d+\-.]{1,50}:)\/{2,}/gi
+const ENCODED_SPACE = /%20/g
+const PLUS = /\+/g
+
 function foldPath(pathname: string): string {
   let path = normalizePercent(pathname)
   // Collapse "//" but keep the "scheme://" of a URL embedded in a path (web.archive.org/web/2020/https://…).
-  if (path.includes('//')) path = path.replace(/(?<!\b[a-z][a-z\d+\-.]{1,50}:)\/{2,}/gi, '/')
-  if (/\/amp\/?$/i.test(path)) path = path.replace(/\/amp\/?$/i, '/')
+  if (path.includes('//')) path = path.replace(DOUBLE_SLASH, '/')
+  if (AMP_TAIL.test(path)) path = path.replace(AMP_TAIL, '/')
   while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
   return path === '' ? '/' : path
 }
@@ -135,11 +138,16 @@ function foldQuery(search: string): string {
     if (raw === '') continue
     // In a query string "+" and "%20" both mean a space (application/x-www-form-urlencoded).
     // "a=" and "a" both read as a="" to every form parser.
-    const part = normalizePercent(raw).replace(/%20/g, '+').replace(/^([^=]*)=$/, '$1')
+    let part = normalizePercent(raw)
+    if (part.includes('%20')) part = part.replace(ENCODED_SPACE, '+')
+    let eq = part.indexOf('=')
+    if (eq === part.length - 1) {
+      part = part.slice(0, -1)
+      eq = -1
+    }
     if (part === '') continue
-    const eq = part.indexOf('=')
     const name = eq === -1 ? part : part.slice(0, eq)
-    const lowered = safeDecode(name).toLowerCase()
+    const lowered = (name.includes('%') || name.includes('+') ? safeDecode(name) : name).toLowerCase()
     if (isTracking(lowered)) continue
     if (lowered === 'amp') continue
     kept.push({ name, part })
@@ -156,7 +164,7 @@ function isTracking(name: string): boolean {
 
 function safeDecode(text: string): string {
   try {
-    return decodeURIComponent(text.replace(/\+/g, ' '))
+    return decodeURIComponent(text.replace(PLUS, ' '))
   } catch {
     return text
   }
@@ -164,9 +172,50 @@ function safeDecode(text: string): string {
 
 /** Decode %XX of unreserved characters and upper-case the hex of every other escape (RFC 3986 §6.2.2). */
 function normalizePercent(text: string): string {
-  if (!text.includes('%')) return text
-  return text.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) => {
-    const char = String.fromCharCode(Number.parseInt(hex, 16))
-    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`
-  })
+  let at = text.indexOf('%')
+  if (at === -1) return text
+  // Escapes are usually canonical already (upper-case hex of reserved or non-ASCII bytes): copy only on change.
+  let out = ''
+  let from = 0
+  for (; at !== -1 && at + 2 < text.length; at = text.indexOf('%', at + 1)) {
+    const high = text.charCodeAt(at + 1)
+    const low = text.charCodeAt(at + 2)
+    const code = hexValue(high) * 16 + hexValue(low)
+    if (!(code >= 0)) continue
+    let replacement: string
+    if (isUnreserved(code)) replacement = String.fromCharCode(code)
+    else if (!isLowerHex(high) && !isLowerHex(low)) {
+      at += 2
+      continue
+    } else replacement = `%${text.slice(at + 1, at + 3).toUpperCase()}`
+    out += text.slice(from, at) + replacement
+    from = at + 3
+    at += 2
+  }
+  return from === 0 ? text : out + text.slice(from)
+}
+
+/** 0–15 for a hex digit, else NaN (so a sum with it is NaN too). */
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48
+  if (code >= 65 && code <= 70) return code - 55
+  if (code >= 97 && code <= 102) return code - 87
+  return Number.NaN
+}
+
+function isLowerHex(code: number): boolean {
+  return code >= 97 && code <= 102
+}
+
+/** RFC 3986 unreserved: percent-encoding these never changes what the URL points at. */
+function isUnreserved(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    (code >= 48 && code <= 57) ||
+    code === 45 ||
+    code === 46 ||
+    code === 95 ||
+    code === 126
+  )
 }
