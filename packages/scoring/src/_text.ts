@@ -35,9 +35,13 @@ function fold(token: string): string {
 
 /** Lower-case, NFKC-folded text for matching. */
 export function normalizeText(text: string): string {
-  // NFKC folds full-width letters (ＲＵＳＴ → rust); ASCII is already in NFKC, so skip the cost there.
-  return (NON_ASCII.test(text) ? text.normalize('NFKC') : text).toLowerCase()
+  // NFKC folds full-width letters (ＲＵＳＴ → rust); ASCII, CJK ideographs and Hangul syllables are already in
+  // NFKC (and never compose with a neighbour), so skip the cost for text made only of those.
+  return (NEEDS_NFKC.test(text) ? text.normalize('NFKC') : text).toLowerCase()
 }
+
+/** Any character outside ASCII, CJK Unified Ideographs (+ Extension A) and Hangul syllables. */
+const NEEDS_NFKC = /[^\x00-\x7f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]/
 
 /** Words of non-CJK query text: letters and digits in any script, joined by . _ ' + - (node.js, gpt-4o, k8s). */
 const WORD = /[\p{L}\p{N}]+(?:[._'+-][\p{L}\p{N}]+)*/gu
@@ -116,9 +120,22 @@ export function coverage(terms: readonly string[], doc: IndexedText): number {
   if (terms.length === 0) return 0
   let found = 0
   for (const term of terms) {
-    if (CJK.test(term) ? doc.text.includes(term) : containsWord(doc.text, term)) found++
+    if (isCjkTerm(term) ? doc.text.includes(term) : containsWord(doc.text, term)) found++
   }
   return found / terms.length
+}
+
+// Query terms are few and repeat for every result of a `rank` call: classify each once.
+const cjkTerms = new Map<string, boolean>()
+
+function isCjkTerm(term: string): boolean {
+  let cjk = cjkTerms.get(term)
+  if (cjk === undefined) {
+    if (cjkTerms.size >= 10_000) cjkTerms.clear()
+    cjk = CJK.test(term)
+    cjkTerms.set(term, cjk)
+  }
+  return cjk
 }
 
 /** Title and snippet of a result; either may be missing. */
@@ -152,7 +169,12 @@ export function documentText(fields: TextFields): string {
 
 /** `keywordScore` on pre-split queries. */
 export function keywordFromPrepared(prepared: PreparedQueries, fields: TextFields): number {
-  const doc = indexText(documentText(fields))
+  return keywordFromText(prepared, documentText(fields))
+}
+
+/** `keywordFromPrepared` on a `documentText` the caller already built. */
+export function keywordFromText(prepared: PreparedQueries, text: string): number {
+  const doc = indexText(text)
   const main = coverage(prepared.main, doc)
   if (prepared.subs.length === 0) return round4(main)
   // Half for the user's own query, half for the best of all queries: a result that fully answers one

@@ -59,4 +59,26 @@ describe('keywordScore', () => {
       { numRuns: 1000 },
     )
   })
+
+  it('matches full-width and mixed-script text, which is NFKC-folded, as well as plain text', () => {
+    expect(keywordScore({ title: 'ＲＵＳＴ 异步 编程 教程' }, 'rust 异步')).toBe(1)
+    expect(keywordScore({ title: 'Rust 异步编程 — Tokio 教程…' }, 'tokio')).toBe(1)
+  })
+
+  it('skips NFKC only for text it cannot change: ASCII, CJK ideographs and Hangul syllables', () => {
+    // normalizeText leaves such text unnormalised; NFKC must then be the identity on it, next to anything.
+    const stable = fc.oneof(
+      fc.integer({ min: 0, max: 0x7f }),
+      fc.integer({ min: 0x3400, max: 0x4dbf }),
+      fc.integer({ min: 0x4e00, max: 0x9fff }),
+      fc.integer({ min: 0xac00, max: 0xd7a3 }),
+    )
+    fc.assert(
+      fc.property(fc.array(stable, { maxLength: 12 }), (codes) => {
+        const text = String.fromCharCode(...codes)
+        expect(text.normalize('NFKC')).toBe(text)
+      }),
+      { numRuns: 5000 },
+    )
+  })
 })

@@ -54,14 +54,19 @@ export interface MergedResult {
 
 interface Occurrence {
   provider: ProviderName
+  /** `PROVIDER_NAMES` index of `provider`, looked up once. */
+  providerIndex: number
   query: string
   /** Which (provider, query) list it came from. */
   list: number
   rank: number
+  /** The cleaned URL (never empty). */
+  url: string
   result: MergeableResult
 }
 
 const PROVIDER_ORDER = new Map<string, number>(PROVIDER_NAMES.map((name, index) => [name, index]))
+const PROVIDER_COUNT = PROVIDER_NAMES.length
 const FUTURE_TOLERANCE_MS = 86_400_000
 const MIN_RELIABLE = Date.UTC(1990, 0, 1)
 
@@ -70,26 +75,31 @@ function cmp(a: string, b: string): number {
 }
 
 const MESSY_SPACE = /\s\s|[\t\n\r\f\v\u00a0\u2000-\u200a\u2028\u2029\u3000]/
+const SPACES = /\s+/g
 
 function clean(text: unknown): string {
   if (typeof text !== 'string') return ''
   // Most provider text is already clean; skip the rewrite (and its garbage) when it is.
-  return MESSY_SPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text.trim()
-}
-
-function providerIndex(provider: ProviderName): number {
-  return PROVIDER_ORDER.get(provider) ?? PROVIDER_NAMES.length
+  return MESSY_SPACE.test(text) ? text.replace(SPACES, ' ').trim() : text.trim()
 }
 
 const TRACKING_NAMES = new Set(tracking.names.map((n) => n.toLowerCase()))
 const TRACKING_PREFIXES = tracking.prefixes.map((p) => p.toLowerCase())
+const PAIR_SEPARATOR = /[&#]/
+const MIRROR_HOST = /^[a-z]+:\/\/(?:www\.)?(?:m|mobile|amp)\./
+const AMP_PATH = /\/amp\/?(?:[?#]|$)|[?&]amp(?:=|&|#|$)/
+const HTTPS = /^https:/i
+const HTTP_URL = /^https?:\/\//i
+const BARE_URL = /^https?:\/\/\S+$/i
+const WWW = /^www\./
 
 /** A variant carrying click-tracking parameters is a worse URL to show, even though it is the same page. */
 function hasTracking(url: string): boolean {
   const query = url.indexOf('?')
   if (query === -1) return false
-  for (const pair of url.slice(query + 1).split(/[&#]/)) {
-    const name = (pair.split('=', 1)[0] ?? '').toLowerCase()
+  for (const pair of url.slice(query + 1).split(PAIR_SEPARATOR)) {
+    const eq = pair.indexOf('=')
+    const name = (eq === -1 ? pair : pair.slice(0, eq)).toLowerCase()
     if (TRACKING_NAMES.has(name) || TRACKING_PREFIXES.some((p) => name.startsWith(p))) return true
   }
   return false
@@ -97,55 +107,43 @@ function hasTracking(url: string): boolean {
 
 function isMirror(url: string): boolean {
   const lower = url.toLowerCase()
-  if (/^[a-z]+:\/\/(?:www\.)?(?:m|mobile|amp)\./.test(lower)) return true
-  return lower.includes('amp') && /\/amp\/?(?:[?#]|$)|[?&]amp(?:=|&|#|$)/.test(lower)
+  if (MIRROR_HOST.test(lower)) return true
+  return lower.includes('amp') && AMP_PATH.test(lower)
 }
 
 /** Order occurrences best first; the final tie-breaks make the choice independent of arrival order. */
 function byRankThenProvider(a: Occurrence, b: Occurrence): number {
-  return a.rank - b.rank || providerIndex(a.provider) - providerIndex(b.provider) || cmp(a.query, b.query)
-}
-
-/** The best item under `better` in one pass: no sorting, no intermediate arrays. */
-function best<T>(items: readonly T[], better: (a: T, b: T) => number): T | undefined {
-  let winner: T | undefined
-  for (const item of items) if (winner === undefined || better(item, winner) < 0) winner = item
-  return winner
-}
-
-interface Candidate {
-  o: Occurrence
-  text: string
-}
-
-function candidates(occurrences: Occurrence[], field: 'url' | 'title' | 'snippet'): Candidate[] {
-  const out: Candidate[] = []
-  for (const o of occurrences) {
-    const text = clean(o.result[field])
-    if (text !== '') out.push({ o, text })
-  }
-  return out
+  return a.rank - b.rank || a.providerIndex - b.providerIndex || cmp(a.query, b.query)
 }
 
 function pickUrl(occurrences: Occurrence[]): string {
-  if (occurrences.length === 1) return clean(occurrences[0]!.result.url)
-  const winner = best(
-    candidates(occurrences, 'url').map((c) => ({
-      o: c.o,
-      text: c.text,
-      https: c.text.startsWith('https:') || /^https:/i.test(c.text),
-      mirror: isMirror(c.text),
-      tracking: hasTracking(c.text),
-    })),
-    (a, b) =>
-      Number(a.tracking) - Number(b.tracking) ||
-      Number(b.https) - Number(a.https) ||
-      Number(a.mirror) - Number(b.mirror) ||
-      byRankThenProvider(a.o, b.o) ||
-      a.text.length - b.text.length ||
-      cmp(a.text, b.text),
-  )
-  return winner?.text ?? ''
+  if (occurrences.length === 1) return occurrences[0]!.url
+  // One pass, best under: no tracking, https, not a mirror, best ranked, shortest, then by text.
+  let winner = occurrences[0]!
+  let winTracking = hasTracking(winner.url)
+  let winHttps = winner.url.startsWith('https:') || HTTPS.test(winner.url)
+  let winMirror = isMirror(winner.url)
+  for (let i = 1; i < occurrences.length; i++) {
+    const o = occurrences[i]!
+    const text = o.url
+    const tracking = hasTracking(text)
+    const https = text.startsWith('https:') || HTTPS.test(text)
+    const mirror = isMirror(text)
+    const order =
+      Number(tracking) - Number(winTracking) ||
+      Number(winHttps) - Number(https) ||
+      Number(mirror) - Number(winMirror) ||
+      byRankThenProvider(o, winner) ||
+      text.length - winner.url.length ||
+      cmp(text, winner.url)
+    if (order < 0) {
+      winner = o
+      winTracking = tracking
+      winHttps = https
+      winMirror = mirror
+    }
+  }
+  return winner.url
 }
 
 function isTruncated(text: string): boolean {
@@ -153,47 +151,94 @@ function isTruncated(text: string): boolean {
 }
 
 function pickTitle(occurrences: Occurrence[], url: string): string {
-  const usable = candidates(occurrences, 'title').filter(
-    (t) => !/^https?:\/\//i.test(t.text) && !(t.text.length === 8 && t.text.toLowerCase() === 'untitled'),
-  )
-  const winner = best(
-    usable,
-    (a, b) =>
-      Number(isTruncated(a.text)) - Number(isTruncated(b.text)) ||
-      byRankThenProvider(a.o, b.o) ||
-      b.text.length - a.text.length ||
-      cmp(a.text, b.text),
-  )
-  if (winner !== undefined) return winner.text
+  let winner: Occurrence | undefined
+  let winText = ''
+  let winTruncated = false
+  for (const o of occurrences) {
+    const text = clean(o.result.title)
+    if (text === '' || HTTP_URL.test(text) || (text.length === 8 && text.toLowerCase() === 'untitled')) continue
+    const truncated = isTruncated(text)
+    if (
+      winner === undefined ||
+      (Number(truncated) - Number(winTruncated) ||
+        byRankThenProvider(o, winner) ||
+        winText.length - text.length ||
+        cmp(text, winText)) < 0
+    ) {
+      winner = o
+      winText = text
+      winTruncated = truncated
+    }
+  }
+  if (winner !== undefined) return winText
   // No usable title from any provider: show where the page is rather than nothing.
   try {
     const u = new URL(url)
-    return `${u.hostname.replace(/^www\./, '')}${u.pathname === '/' ? '' : u.pathname}`
+    return `${u.hostname.replace(WWW, '')}${u.pathname === '/' ? '' : u.pathname}`
   } catch {
     return url
   }
 }
 
 function pickSnippet(occurrences: Occurrence[], title: string): string {
-  const sameAsTitle = (text: string) => text.length === title.length && text.toLowerCase() === title.toLowerCase()
-  const usable = candidates(occurrences, 'snippet').filter(
-    (s) => !sameAsTitle(s.text) && !(s.text.startsWith('http') && /^https?:\/\/\S+$/i.test(s.text)),
-  )
-  const winner = best(usable, (a, b) => b.text.length - a.text.length || byRankThenProvider(a.o, b.o) || cmp(a.text, b.text))
-  return winner?.text ?? ''
+  let winner: Occurrence | undefined
+  let winText = ''
+  const lowerTitle = title.toLowerCase()
+  for (const o of occurrences) {
+    const text = clean(o.result.snippet)
+    if (text === '') continue
+    if (text.length === title.length && text.toLowerCase() === lowerTitle) continue
+    if (text.startsWith('http') && BARE_URL.test(text)) continue
+    if (
+      winner === undefined ||
+      (winText.length - text.length || byRankThenProvider(o, winner) || cmp(text, winText)) < 0
+    ) {
+      winner = o
+      winText = text
+    }
+  }
+  return winText
 }
 
-function pickDate(occurrences: Occurrence[], now: Date): string | null {
+/** The reliable ISO date of a raw `publishedAt`, or null; `dates` remembers each string seen in this merge. */
+function reliableDate(value: unknown, now: Date, dates: Map<string, string | null>): string | null {
+  if (typeof value === 'string') {
+    const known = dates.get(value)
+    if (known !== undefined) return known
+  }
+  let iso = parseDate(value, { now })
+  if (iso !== null) {
+    const time = Date.parse(iso)
+    // Later dates are usually "updated" or crawl dates; future and pre-web dates are junk.
+    if (time > now.getTime() + FUTURE_TOLERANCE_MS || time < MIN_RELIABLE) iso = null
+  }
+  if (typeof value === 'string') dates.set(value, iso)
+  return iso
+}
+
+function pickDate(occurrences: Occurrence[], now: Date, dates: Map<string, string | null>): string | null {
+  // Earliest, because later dates are usually "updated" or crawl dates.
   let earliest: string | null = null
   for (const o of occurrences) {
-    const iso = parseDate(o.result.publishedAt, { now })
-    if (iso === null) continue
-    const time = Date.parse(iso)
-    // Earliest, because later dates are usually "updated" or crawl dates; future and pre-web dates are junk.
-    if (time > now.getTime() + FUTURE_TOLERANCE_MS || time < MIN_RELIABLE) continue
-    if (earliest === null || iso < earliest) earliest = iso
+    const iso = reliableDate(o.result.publishedAt, now, dates)
+    if (iso !== null && (earliest === null || iso < earliest)) earliest = iso
   }
   return earliest
+}
+
+interface Ranked {
+  result: MergedResult
+  raw: number
+  bestRank: number
+}
+
+function byFusion(a: Ranked, b: Ranked): number {
+  return (
+    b.raw - a.raw ||
+    b.result.sources.length - a.result.sources.length ||
+    a.bestRank - b.bestRank ||
+    cmp(a.result.canonicalUrl, b.result.canonicalUrl)
+  )
 }
 
 /**
@@ -207,31 +252,35 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const queryOrder = new Map((options.queries ?? []).map((q, index) => [q, index]))
   const groups = new Map<string, Occurrence[]>()
   const lists = new Map<string, number>()
-  // Providers and sub-queries return the same URL strings over and over: canonicalise each string once.
+  // Providers and sub-queries return the same URL and date strings over and over: work each one out once.
   const keys = new Map<string, string>()
+  const dates = new Map<string, string | null>()
 
   for (const batch of batches ?? []) {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.results)) continue
     const query = typeof batch.query === 'string' ? batch.query : ''
-    const listKey = `${batch.provider}\u0000${query}`
+    const provider = batch.provider
+    const providerIndex = PROVIDER_ORDER.get(provider) ?? PROVIDER_COUNT
+    const listKey = `${provider}\u0000${query}`
     let list = lists.get(listKey)
     if (list === undefined) {
       list = lists.size
       lists.set(listKey, list)
     }
-    for (let index = 0; index < batch.results.length; index++) {
-      const result = batch.results[index]
+    const results = batch.results
+    for (let index = 0; index < results.length; index++) {
+      const result = results[index]
       if (result === null || typeof result !== 'object') continue
       const url = clean(result.url)
       if (url === '') continue
-      const rank =
-        typeof result.rank === 'number' && Number.isInteger(result.rank) && result.rank >= 1 ? result.rank : index + 1
+      const given = result.rank
+      const rank = typeof given === 'number' && Number.isInteger(given) && given >= 1 ? given : index + 1
       let key = keys.get(url)
       if (key === undefined) {
         key = canonicalUrl(url)
         keys.set(url, key)
       }
-      const occurrence: Occurrence = { provider: batch.provider, query, list, rank, result }
+      const occurrence: Occurrence = { provider, providerIndex, query, list, rank, url, result }
       const group = groups.get(key)
       if (group === undefined) groups.set(key, [occurrence])
       else group.push(occurrence)
@@ -239,40 +288,55 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   }
 
   const listCount = Math.max(1, lists.size)
-  const merged: { result: MergedResult; raw: number; bestRank: number }[] = []
+  const norm = listCount / (k + 1)
+  const merged: Ranked[] = []
+  // Per provider (by `PROVIDER_NAMES` index), reused for every group.
+  const bestRanks: (number | undefined)[] = new Array(PROVIDER_COUNT)
+  const bestScores: (number | undefined)[] = new Array(PROVIDER_COUNT)
   for (const [key, occurrences] of groups) {
     if (occurrences.length > 1) occurrences.sort(byRankThenProvider)
+    bestRanks.fill(undefined)
+    bestScores.fill(undefined)
     // Best first, so the first occurrence per list and per provider carries its best rank. One vote per
-    // (provider, query) list: a list repeating a page does not count twice.
+    // (provider, query) list: a list repeating a page does not count twice. listRanks comes out ascending, so
+    // the float sum below has a fixed order: addition is not associative, and the output must not depend on
+    // arrival order.
+    let raw = 0
     const seenLists: number[] = []
-    const listRanks: number[] = []
-    const ranks: Partial<Record<ProviderName, number>> = {}
-    const scores: Partial<Record<ProviderName, number>> = {}
     const queries: string[] = []
     for (const o of occurrences) {
       if (!seenLists.includes(o.list)) {
         seenLists.push(o.list)
-        listRanks.push(o.rank)
+        raw += 1 / (k + o.rank)
       }
       if (!queries.includes(o.query)) queries.push(o.query)
-      if (ranks[o.provider] === undefined) ranks[o.provider] = o.rank
+      const p = o.providerIndex
+      if (p === PROVIDER_COUNT) continue
+      if (bestRanks[p] === undefined) bestRanks[p] = o.rank
       const score = o.result.providerScore
-      if (typeof score === 'number' && Number.isFinite(score) && !(score <= (scores[o.provider] ?? Number.NEGATIVE_INFINITY))) {
-        scores[o.provider] = score
+      if (typeof score === 'number' && Number.isFinite(score) && !(score <= (bestScores[p] ?? Number.NEGATIVE_INFINITY))) {
+        bestScores[p] = score
       }
     }
-    const sources = PROVIDER_NAMES.filter((p) => ranks[p] !== undefined)
-    const orderedRanks: Partial<Record<ProviderName, number>> = {}
-    const orderedScores: Partial<Record<ProviderName, number>> = {}
-    for (const p of sources) {
-      orderedRanks[p] = ranks[p]
-      if (scores[p] !== undefined) orderedScores[p] = scores[p]
+    raw /= norm
+    const sources: ProviderName[] = []
+    const ranks: Partial<Record<ProviderName, number>> = {}
+    const providerScores: Partial<Record<ProviderName, number>> = {}
+    for (let p = 0; p < PROVIDER_COUNT; p++) {
+      const best = bestRanks[p]
+      if (best === undefined) continue
+      const name = PROVIDER_NAMES[p]!
+      sources.push(name)
+      ranks[name] = best
+      const score = bestScores[p]
+      if (score !== undefined) providerScores[name] = score
     }
-    // listRanks is already ascending (occurrences are sorted by rank), so the float sum has a fixed order:
-    // addition is not associative, and the output must not depend on arrival order.
-    let raw = 0
-    for (const r of listRanks) raw += 1 / (k + r)
-    raw /= listCount / (k + 1)
+    if (queries.length > 1) {
+      queries.sort(
+        (a, b) =>
+          (queryOrder.get(a) ?? Number.MAX_SAFE_INTEGER) - (queryOrder.get(b) ?? Number.MAX_SAFE_INTEGER) || cmp(a, b),
+      )
+    }
 
     const url = pickUrl(occurrences)
     const title = pickTitle(occurrences, url)
@@ -284,26 +348,19 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
         url,
         canonicalUrl: key,
         snippet: pickSnippet(occurrences, title),
-        publishedAt: pickDate(occurrences, now),
+        publishedAt: pickDate(occurrences, now, dates),
         sources,
         source: sources.join(', '),
-        ranks: orderedRanks,
-        providerScores: orderedScores,
-        queries: queries.sort(
-          (a, b) =>
-            (queryOrder.get(a) ?? Number.MAX_SAFE_INTEGER) - (queryOrder.get(b) ?? Number.MAX_SAFE_INTEGER) || cmp(a, b),
-        ),
+        ranks,
+        providerScores,
+        queries,
         fusion: Math.round(Math.min(1, raw) * 10_000) / 10_000,
       },
     })
   }
 
-  merged.sort(
-    (a, b) =>
-      b.raw - a.raw ||
-      b.result.sources.length - a.result.sources.length ||
-      a.bestRank - b.bestRank ||
-      cmp(a.result.canonicalUrl, b.result.canonicalUrl),
-  )
-  return merged.map((m) => m.result)
+  merged.sort(byFusion)
+  const out: MergedResult[] = new Array(merged.length)
+  for (let i = 0; i < merged.length; i++) out[i] = merged[i]!.result
+  return out
 }

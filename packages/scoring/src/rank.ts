@@ -1,7 +1,7 @@
 import { InputError } from '@search-layer/core'
 import { authorityParts } from './authority.js'
 import { freshnessScore } from './date.js'
-import { documentText, keywordFromPrepared, type PreparedQueries, prepareQueries } from './_text.js'
+import { documentText, keywordFromText, type PreparedQueries, prepareQueries } from './_text.js'
 import { round4 } from './_math.js'
 import type { MergedResult } from './merge.js'
 
@@ -84,7 +84,7 @@ function components(result: ScorableResult, ctx: Context): ScoreExplain {
   const text = documentText(fields)
   const authority = authorityParts(typeof fields.url === 'string' ? fields.url : '', { domainBoost: ctx.domainBoost })
   return {
-    keyword: keywordFromPrepared(ctx.prepared, fields),
+    keyword: keywordFromText(ctx.prepared, text),
     freshness: freshnessScore(fields.publishedAt, { now: ctx.now, halfLifeDays: ctx.halfLifeDays, text }),
     authority: round4(authority.base),
     boost: authority.boost,
