@@ -35,13 +35,13 @@ function fold(token: string): string {
 
 /** Lower-case, NFKC-folded text for matching. */
 export function normalizeText(text: string): string {
-  // NFKC folds full-width letters (ＲＵＳＴ → rust); ASCII, CJK ideographs and Hangul syllables are already in
-  // NFKC (and never compose with a neighbour), so skip the cost for text made only of those.
+  // NFKC folds full-width letters (ＲＵＳＴ → rust); ASCII, CJK ideographs, Hangul syllables and common dashes,
+  // quotes and CJK brackets are already in NFKC (and never compose with a neighbour): skip the cost for those.
   return (NEEDS_NFKC.test(text) ? text.normalize('NFKC') : text).toLowerCase()
 }
 
-/** Any character outside ASCII, CJK Unified Ideographs (+ Extension A) and Hangul syllables. */
-const NEEDS_NFKC = /[^\x00-\x7f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]/
+/** Any character outside ASCII, – — ‘ ’ “ ”, 、。《》〈〉「」『』, CJK Unified Ideographs (+ Ext. A), Hangul syllables. */
+const NEEDS_NFKC = /[^\x00-\x7f\u2013\u2014\u2018\u2019\u201c\u201d\u3001\u3002\u3008-\u300f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]/
 
 /** Words of non-CJK query text: letters and digits in any script, joined by . _ ' + - (node.js, gpt-4o, k8s). */
 const WORD = /[\p{L}\p{N}]+(?:[._'+-][\p{L}\p{N}]+)*/gu

@@ -119,6 +119,26 @@ describe('rank', () => {
     expect(out[0]!.explain).toMatchObject({ keyword: 1 })
   })
 
+  it.each([
+    ['a merge result', {}],
+    ['a result with extra keys', { extra: 1 }],
+    ['a result with a symbol key', { [Symbol.for('tag')]: 'kept' }],
+    ['an already scored result', { score: 0.123 }],
+  ])('copies %s with every own property, score (and explain) last unless already there', (_name, extra) => {
+    const base = merge([{ provider: 'brave', query: 'rust', results: [{ title: 'Rust', url: 'https://rust-lang.org/' }] }], { now })[0]!
+    const input = { ...base, ...extra }
+    for (const explain of [false, true]) {
+      const [out] = rank([input], { query: 'rust', weights: statusWeights, now, explain })
+      expect(out).not.toBe(input)
+      const added = ['score', ...(explain ? ['explain'] : [])].filter((k) => !(k in input))
+      // Reflect.ownKeys lists string keys in insertion order, then symbols.
+      const keys = [...Object.keys(input), ...added, ...Object.getOwnPropertySymbols(input)]
+      expect(Reflect.ownKeys(out!)).toEqual(keys)
+      expect(out).toMatchObject({ ...input, score: expect.any(Number) })
+      expect(out!.score).not.toBe(0.123)
+    }
+  })
+
   it('does not modify its input', () => {
     const copy = structuredClone(list)
     rank(list, { query: 'rust', weights: statusWeights, now, explain: true })

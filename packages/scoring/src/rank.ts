@@ -117,6 +117,54 @@ export function scoreResult(result: ScorableResult, options: ScoreOptions): Scor
   return { score: combine(parts, weights), ...parts }
 }
 
+const MERGED_KEYS = [
+  'title',
+  'url',
+  'canonicalUrl',
+  'snippet',
+  'publishedAt',
+  'sources',
+  'source',
+  'ranks',
+  'providerScores',
+  'queries',
+  'fusion',
+] as const satisfies readonly (keyof MergedResult)[]
+
+/**
+ * `{ ...result, score, explain? }`. V8 copies a spread and then adds a property an order of magnitude slower than
+ * it builds a literal, so a plain `merge` result (exactly its own keys, in order, no symbols) is copied key by key;
+ * anything else takes the spread.
+ */
+function withScore<T extends MergedResult>(result: T, score: number, explain: ScoreExplain | undefined): T & ScoredResult {
+  let i = 0
+  for (const key in result) if (key !== MERGED_KEYS[i++]) return spreadWithScore(result, score, explain)
+  if (i !== MERGED_KEYS.length || !Object.hasOwn(result, 'fusion') || Object.getOwnPropertySymbols(result).length > 0) {
+    return spreadWithScore(result, score, explain)
+  }
+  const r: MergedResult = result
+  const copy: ScoredResult = {
+    title: r.title,
+    url: r.url,
+    canonicalUrl: r.canonicalUrl,
+    snippet: r.snippet,
+    publishedAt: r.publishedAt,
+    sources: r.sources,
+    source: r.source,
+    ranks: r.ranks,
+    providerScores: r.providerScores,
+    queries: r.queries,
+    fusion: r.fusion,
+    score,
+  }
+  if (explain !== undefined) copy.explain = explain
+  return copy as T & ScoredResult
+}
+
+function spreadWithScore<T extends MergedResult>(result: T, score: number, explain: ScoreExplain | undefined): T & ScoredResult {
+  return explain === undefined ? { ...result, score } : { ...result, score, explain }
+}
+
 /**
  * Order merged results by intent-weighted score (ties: fusion, then canonical URL). With no weights, keep the
  * given (fused) order and add no score. Throws `InputError` for negative or all-zero weights.
@@ -126,18 +174,35 @@ export function rank<T extends MergedResult>(merged: readonly T[], options: Rank
   const list = (merged ?? []).filter((r) => r !== null && typeof r === 'object')
   if (weights === null && options.explain !== true) return list.map((r) => ({ ...r }))
   const ctx = contextOf(options)
-  const scored = list.map((r) => {
-    const parts = components(r, ctx)
-    const out: T & ScoredResult = { ...r }
-    if (weights !== null) out.score = combine(parts, weights)
-    if (options.explain === true) out.explain = parts
-    return out
-  })
-  if (weights === null) return scored
-  return scored.sort(
+  const n = list.length
+  const explain = options.explain === true
+  if (weights === null) {
+    return list.map((r) => ({ ...r, explain: components(r, ctx) }))
+  }
+  // Sort indices over arrays of numbers: reading properties of the fresh result copies in the comparator, and
+  // adding `score` to each copy after the spread, cost more than scoring itself.
+  const scores: number[] = new Array(n)
+  const fusions: number[] = new Array(n)
+  const parts: ScoreExplain[] = new Array(n)
+  const order: number[] = new Array(n)
+  for (let i = 0; i < n; i++) {
+    const r = list[i]!
+    const p = components(r, ctx)
+    parts[i] = p
+    scores[i] = combine(p, weights)
+    fusions[i] = r.fusion ?? 0
+    order[i] = i
+  }
+  order.sort(
     (a, b) =>
-      b.score! - a.score! ||
-      (b.fusion ?? 0) - (a.fusion ?? 0) ||
-      (a.canonicalUrl < b.canonicalUrl ? -1 : a.canonicalUrl > b.canonicalUrl ? 1 : 0),
+      scores[b]! - scores[a]! ||
+      fusions[b]! - fusions[a]! ||
+      (list[a]!.canonicalUrl < list[b]!.canonicalUrl ? -1 : list[a]!.canonicalUrl > list[b]!.canonicalUrl ? 1 : 0),
   )
+  const out: (T & ScoredResult)[] = new Array(n)
+  for (let i = 0; i < n; i++) {
+    const at = order[i]!
+    out[i] = withScore(list[at]!, scores[at]!, explain ? parts[at]! : undefined)
+  }
+  return out
 }
