@@ -1,6 +1,5 @@
 import type { Env } from '@search-layer/core'
 import type { SearchResponse } from '@search-layer/engine'
-import { llmConfigFromEnv, synthesize, synthesizeWithLlm, toMarkdown } from '@search-layer/synthesis'
 
 /** One line on how the search went: intent, mode, queries, each provider's outcome, time. */
 export function statusLine(response: SearchResponse): string {
@@ -17,6 +16,8 @@ export function statusLine(response: SearchResponse): string {
  * then the status line.
  */
 export async function formatSearchMarkdown(response: SearchResponse, env: Env, options: { maxChars?: number } = {}): Promise<string> {
+  // Loaded here, not at start-up: JSON output (agents, pipes) never needs it.
+  const { llmConfigFromEnv, synthesize, synthesizeWithLlm, toMarkdown } = await import('@search-layer/synthesis')
   const llm = llmConfigFromEnv(env)
   const synthesis = llm ? await synthesizeWithLlm(response, { llm, ...options }) : synthesize(response, options)
   const note = synthesis.llm && !synthesis.llm.used && llm ? `\n_LLM synthesis unavailable (${synthesis.llm.fallbackReason}); showing the rule-based summary._\n` : ''

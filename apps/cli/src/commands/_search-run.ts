@@ -1,6 +1,5 @@
 import type { Intent } from '@search-layer/core'
 import { type SearchProgress, type SearchRequest, createSearchLayer } from '@search-layer/engine'
-import { extractRefsFromUrls, refsToMarkdown } from '@search-layer/thread-fetch'
 import { engineOptionsFromEnv } from '../_engine-options.js'
 import { parseFreshnessFlag, parseIntFlag, parseList, parseSources } from '../_flags.js'
 import { formatSearchMarkdown } from '../_format.js'
@@ -16,6 +15,7 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
     const refsUrls = v['extract-refs-urls'] as string[] | undefined
     if (refsUrls) {
       if (positional || queries.length) throw new UsageError('--extract-refs-urls skips the search: give URLs only, no query')
+      const { extractRefsFromUrls } = await threadFetch()
       const refs = await extractRefsFromUrls(refsUrls, { env: io.env })
       io.stdout.write(`${JSON.stringify({ refs }, null, 2)}\n`)
       return refs.every((r) => r.error) ? EXIT.failure : EXIT.ok
@@ -41,12 +41,16 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
     const onProgress = io.stderr.isTTY ? (event: SearchProgress) => io.stderr.write(progressLine(event)) : undefined
     const searched = await layer.search(request, { ...(onProgress && { onProgress }) })
     // The original skill's --extract-refs: the reference graph of the results that are discussions.
-    const response = v['extract-refs'] ? { ...searched, refs: await extractRefsFromUrls(threadUrls(searched.results.map((r) => r.url)), { env: io.env }) } : searched
+    const response = v['extract-refs']
+      ? { ...searched, refs: await (await threadFetch()).extractRefsFromUrls(threadUrls(searched.results.map((r) => r.url)), { env: io.env }) }
+      : searched
     const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
     if (format === 'json') io.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
     else {
       io.stdout.write(await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }) }))
-      for (const thread of 'refs' in response ? response.refs : []) {
+      const threads = 'refs' in response ? response.refs : []
+      const { refsToMarkdown } = threads.length ? await threadFetch() : { refsToMarkdown: () => '' }
+      for (const thread of threads) {
         io.stdout.write(`\n## References in ${thread.title ?? thread.url}\n\n${thread.error ? `_Could not read it: ${thread.error.message}_` : refsToMarkdown(thread.refs)}\n`)
       }
     }
@@ -57,6 +61,9 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
     }
     return EXIT.ok
   }
+
+// Thread fetching (DOM parser, readability) loads only when references are asked for.
+const threadFetch = () => import('@search-layer/thread-fetch')
 
 const THREAD_URL = /^https?:\/\/(?:www\.)?(?:github\.com\/[^/]+\/[^/]+\/(?:issues|pull|discussions)\/\d+|news\.ycombinator\.com\/item\?id=\d+|(?:old\.|www\.)?reddit\.com\/r\/[^/]+\/comments\/|v2ex\.com\/t\/\d+)/i
 const MAX_REF_THREADS = 10
