@@ -95,11 +95,21 @@ export function sentences(text: string): string[] {
   return text.split(/(?<=[.!?])\s+(?=[A-Z0-9"“(])|(?<=[。！？])/).filter((s) => s.trim().length > 0)
 }
 
+// Every request scores the whole corpus: lower-case each document once, not once per request.
+const lowered = new WeakMap<CorpusDoc, { title: string; text: string; url: string }>()
+
+function lowerCased(doc: CorpusDoc): { title: string; text: string; url: string } {
+  let lower = lowered.get(doc)
+  if (lower === undefined) {
+    lower = { title: doc.title.toLowerCase(), text: doc.text.toLowerCase(), url: doc.url.toLowerCase() }
+    lowered.set(doc, lower)
+  }
+  return lower
+}
+
 function scoreDoc(doc: CorpusDoc, terms: string[]): number {
   if (terms.length === 0) return 0
-  const title = doc.title.toLowerCase()
-  const text = doc.text.toLowerCase()
-  const url = doc.url.toLowerCase()
+  const { title, text, url } = lowerCased(doc)
   let score = 0
   let matched = 0
   for (const term of terms) {
@@ -188,10 +198,13 @@ export function corpusFor(query: string, options: CorpusQueryOptions = {}): Rank
   const count = options.count ?? 10
   const offset = options.offset ?? 0
   const terms = queryTerms(query)
-  const matches = CORPUS.filter((doc) => passes(doc, options))
-    .map((doc) => ({ ...doc, score: scoreDoc(doc, terms), generated: false }))
-    .filter((doc) => doc.score > 0)
-    .sort((a, b) => b.score - a.score || a.url.localeCompare(b.url))
+  const matches: RankedDoc[] = []
+  for (const doc of CORPUS) {
+    if (!passes(doc, options)) continue
+    const score = scoreDoc(doc, terms)
+    if (score > 0) matches.push({ ...doc, score, generated: false })
+  }
+  matches.sort((a, b) => b.score - a.score || a.url.localeCompare(b.url))
   if (options.vendor) jitter(matches, `${options.vendor}\u0000${query}`)
   const wanted = offset + count
   const out: RankedDoc[] = matches.slice(0, wanted)

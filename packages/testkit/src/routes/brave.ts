@@ -97,8 +97,11 @@ function age(published: Date, now: Date): string {
     const w = Math.floor(days / 7)
     return `${w} week${w === 1 ? '' : 's'} ago`
   }
-  return published.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
+  return LONG_DATE.format(published)
 }
+
+// Same output as toLocaleDateString('en-US', these options), which builds a new formatter (~0.1 ms) on every call.
+const LONG_DATE = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
 
 function decorate(text: string, query: string, on: boolean): string {
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#x27;')
