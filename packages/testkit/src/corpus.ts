@@ -73,18 +73,40 @@ export function hostMatches(url: string, domain: string): boolean {
   return host === d || host.endsWith(`.${d}`)
 }
 
-const matchers = new Map<string, (text: string) => boolean>()
+interface Field {
+  text: string
+  /** Its maximal runs of letters and digits. */
+  words: Set<string>
+}
+
+type Matcher = (field: Field) => boolean
+
+const matchers = new Map<string, Matcher>()
+const WORD_RUNS = /[^\p{L}\p{N}]+/u
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u
+
+function field(text: string): Field {
+  return { text, words: new Set(text.split(WORD_RUNS)) }
+}
 
 // Latin terms match whole words (so "bun" does not hit "Ubuntu"), with a naive plural; CJK terms match substrings.
-function matcher(term: string): (text: string) => boolean {
+function matcher(term: string): Matcher {
   let m = matchers.get(term)
   if (!m) {
-    if (CJK.test(term)) m = (text) => text.includes(term)
+    if (CJK.test(term)) m = (f) => f.text.includes(term)
     else {
       const stem = term.length > 3 && term.endsWith('s') ? term.slice(0, -1) : term
-      const re = new RegExp(`(?<![\\p{L}\\p{N}])${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?(?![\\p{L}\\p{N}])`, 'u')
-      m = (text) => re.test(text)
+      if (PLAIN_WORD.test(stem)) {
+        // A bounded match of letters and digits only is a whole word: look it up instead of scanning the text.
+        const forms = [stem, `${stem}s`, `${stem}es`]
+        m = (f) => f.words.has(forms[0]!) || f.words.has(forms[1]!) || f.words.has(forms[2]!)
+      } else {
+        const re = new RegExp(`(?<![\\p{L}\\p{N}])${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?(?![\\p{L}\\p{N}])`, 'u')
+        m = (f) => re.test(f.text)
+      }
     }
+    // Unique queries (the server bench sends one per request) must not grow this without bound.
+    if (matchers.size >= 10_000) matchers.clear()
     matchers.set(term, m)
   }
   return m
@@ -96,12 +118,12 @@ export function sentences(text: string): string[] {
 }
 
 // Every request scores the whole corpus: lower-case each document once, not once per request.
-const lowered = new WeakMap<CorpusDoc, { title: string; text: string; url: string }>()
+const lowered = new WeakMap<CorpusDoc, { title: Field; text: Field; url: Field }>()
 
-function lowerCased(doc: CorpusDoc): { title: string; text: string; url: string } {
+function lowerCased(doc: CorpusDoc): { title: Field; text: Field; url: Field } {
   let lower = lowered.get(doc)
   if (lower === undefined) {
-    lower = { title: doc.title.toLowerCase(), text: doc.text.toLowerCase(), url: doc.url.toLowerCase() }
+    lower = { title: field(doc.title.toLowerCase()), text: field(doc.text.toLowerCase()), url: field(doc.url.toLowerCase()) }
     lowered.set(doc, lower)
   }
   return lower
@@ -249,6 +271,12 @@ export function vendorUrl(url: string, vendor: SearchVendor): string {
 export function snippet(doc: CorpusDoc, query: string, maxChars = 240): string {
   const all = sentences(doc.text)
   const terms = queryTerms(query)
-  const best = all.find((s) => terms.some((t) => matcher(t)(s.toLowerCase()))) ?? all[0] ?? doc.text
+  const best =
+    all.find((s) => {
+      const sentence = field(s.toLowerCase())
+      return terms.some((t) => matcher(t)(sentence))
+    }) ??
+    all[0] ??
+    doc.text
   return best.length > maxChars ? `${best.slice(0, maxChars - 1)}…` : best
 }
