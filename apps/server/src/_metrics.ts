@@ -5,7 +5,9 @@ const labelText = (labels: Labels) => {
   const entries = Object.entries(labels)
   return entries.length ? `{${entries.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}` : ''
 }
-const labelKey = (labels: Labels) => JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)))
+// Only a Map key, so any fixed order will do: plain code-unit order, not localeCompare (an ICU collation on
+// every metric update, ~2% of the server's CPU on the cache-miss path).
+const labelKey = (labels: Labels) => JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 
 /** A monotonically increasing count per label set. */
 export class Counter {
