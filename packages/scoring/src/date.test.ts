@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { freshnessScore, parseDate } from './index.js'
+import { parseDateTime } from './date.js'
 
 const now = new Date('2026-03-15T12:00:00.000Z')
 
@@ -119,5 +120,21 @@ describe('parseDate on canonical ISO input', () => {
     ['2024-01-01T24:00:00.000Z', null],
   ])('%s → %s', (input, expected) => {
     expect(parseDate(input)).toBe(expected)
+  })
+
+  it('agrees with parseDateTime, the millisecond form merge and freshness use', () => {
+    const value = fc.oneof(
+      fc.string(),
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.constantFrom('2024-02-30T00:00:00.000Z', '2024-05-01', '3 days ago', '3天前', 'Wed, 01 May 2024 12:34:56 GMT', '1700000000', '2024/5/1'),
+      fc.integer(),
+    )
+    fc.assert(
+      fc.property(value, (v) => {
+        const iso = parseDate(v, { now })
+        expect(parseDateTime(v, now)).toBe(iso === null ? null : Date.parse(iso))
+      }),
+      { numRuns: 3000 },
+    )
   })
 })

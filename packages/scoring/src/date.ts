@@ -108,6 +108,16 @@ function toDate(value: unknown, now: Date): Date | null {
  * "3 days ago", "3天前", Unix time) to an ISO 8601 string, or null when it is not a usable date. Never throws.
  */
 export function parseDate(value: unknown, options: ParseDateOptions = {}): string | null {
+  const time = parseDateTime(value, options.now ?? new Date())
+  if (time === null) return null
+  return typeof value === 'string' && CANONICAL_ISO.test(value) ? value : new Date(time).toISOString()
+}
+
+/**
+ * `parseDate` as epoch milliseconds, for callers that compare or subtract dates: skips building an ISO string
+ * only to parse it back. Never throws.
+ */
+export function parseDateTime(value: unknown, now: Date): number | null {
   // Fast path for what most providers send and what we emit: already canonical ISO, checked field by field
   // (V8's Date.parse would roll 02-30 over to March instead of failing).
   if (typeof value === 'string' && CANONICAL_ISO.test(value)) {
@@ -124,12 +134,14 @@ export function parseDate(value: unknown, options: ParseDateOptions = {}): strin
       Number(value.slice(11, 13)) < 24 &&
       Number(value.slice(14, 16)) < 60 &&
       Number(value.slice(17, 19)) < 60
-    return valid ? value : null
+    return valid ? Date.parse(value) : null
   }
-  const date = toDate(value, options.now ?? new Date())
-  if (date === null || Number.isNaN(date.getTime())) return null
+  const date = toDate(value, now)
+  if (date === null) return null
+  const time = date.getTime()
+  if (Number.isNaN(time)) return null
   const year = date.getUTCFullYear()
-  return year < MIN_YEAR || year > MAX_YEAR ? null : date.toISOString()
+  return year < MIN_YEAR || year > MAX_YEAR ? null : time
 }
 
 export interface FreshnessOptions {
@@ -155,9 +167,9 @@ function decay(ageMs: number, halfLifeDays: number): number {
 export function freshnessScore(publishedAt: unknown, options: FreshnessOptions = {}): number {
   const now = options.now ?? new Date()
   const halfLifeDays = options.halfLifeDays !== undefined && options.halfLifeDays > 0 ? options.halfLifeDays : 180
-  const iso = parseDate(publishedAt, { now })
-  if (iso !== null) {
-    const age = now.getTime() - Date.parse(iso)
+  const time = parseDateTime(publishedAt, now)
+  if (time !== null) {
+    const age = now.getTime() - time
     return age < -FUTURE_TOLERANCE_MS ? 0.5 : round4(decay(age, halfLifeDays))
   }
   const year = latestYear(options.text, now)

@@ -1,6 +1,6 @@
 import { canonicalUrl, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
 import tracking from '../../../references/tracking-params.json'
-import { parseDate } from './date.js'
+import { parseDateTime } from './date.js'
 
 /** One provider result as merge reads it; tolerant of the null fields providers really send. */
 export interface MergeableResult {
@@ -200,30 +200,28 @@ function pickSnippet(occurrences: Occurrence[], title: string): string {
   return winText
 }
 
-/** The reliable ISO date of a raw `publishedAt`, or null; `dates` remembers each string seen in this merge. */
-function reliableDate(value: unknown, now: Date, dates: Map<string, string | null>): string | null {
+/** The reliable time of a raw `publishedAt`, or NaN; `dates` remembers each string seen in this merge. */
+function reliableTime(value: unknown, now: Date, dates: Map<string, number>): number {
   if (typeof value === 'string') {
     const known = dates.get(value)
     if (known !== undefined) return known
   }
-  let iso = parseDate(value, { now })
-  if (iso !== null) {
-    const time = Date.parse(iso)
-    // Later dates are usually "updated" or crawl dates; future and pre-web dates are junk.
-    if (time > now.getTime() + FUTURE_TOLERANCE_MS || time < MIN_RELIABLE) iso = null
-  }
-  if (typeof value === 'string') dates.set(value, iso)
-  return iso
+  let time = parseDateTime(value, now) ?? Number.NaN
+  // Later dates are usually "updated" or crawl dates; future and pre-web dates are junk.
+  if (time > now.getTime() + FUTURE_TOLERANCE_MS || time < MIN_RELIABLE) time = Number.NaN
+  if (typeof value === 'string') dates.set(value, time)
+  return time
 }
 
-function pickDate(occurrences: Occurrence[], now: Date, dates: Map<string, string | null>): string | null {
+function pickDate(occurrences: Occurrence[], now: Date, dates: Map<string, number>): string | null {
   // Earliest, because later dates are usually "updated" or crawl dates.
-  let earliest: string | null = null
+  let earliest = Number.NaN
   for (const o of occurrences) {
-    const iso = reliableDate(o.result.publishedAt, now, dates)
-    if (iso !== null && (earliest === null || iso < earliest)) earliest = iso
+    const time = reliableTime(o.result.publishedAt, now, dates)
+    if (time < earliest || (Number.isNaN(earliest) && !Number.isNaN(time))) earliest = time
   }
-  return earliest
+  // The ISO form parseDate gives (a canonical ISO input round-trips to itself), built once for the winner.
+  return Number.isNaN(earliest) ? null : new Date(earliest).toISOString()
 }
 
 interface Ranked {
@@ -254,7 +252,7 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const lists = new Map<string, number>()
   // Providers and sub-queries return the same URL and date strings over and over: work each one out once.
   const keys = new Map<string, string>()
-  const dates = new Map<string, string | null>()
+  const dates = new Map<string, number>()
 
   for (const batch of batches ?? []) {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.results)) continue
