@@ -39,7 +39,6 @@ import {
   ToolResultSchema,
 } from './_schemas.js'
 import { createSearchClaims, createSharedCache, createSharedState, createSharedUsageStore } from './_shared-state.js'
-import { createMcpHttpHandler } from '@search-layer/mcp'
 import {
   TOOL_INPUT_SCHEMAS,
   TOOL_NAMES,
@@ -579,7 +578,14 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   options.routes?.(app, context)
   if (options.mcp !== false) {
     // Stateless Streamable HTTP: a handler per request binds the caller's identity and cancel signal to the shared engine.
-    app.all('/mcp', (c) => createMcpHttpHandler({ env, layer: layerFor({ who: c.get('who'), signal: c.get('signal') }), searchDeadlineMs: toolDeadlines.searchDeadlineMs })(c.req.raw))
+    // The MCP SDK (and its JSON-schema validator) loads on the first /mcp request, not at start-up: it is a
+    // large share of an idle server's memory that API-only deployments never need.
+    let mcp: Promise<typeof import('@search-layer/mcp')> | undefined
+    app.all('/mcp', async (c) => {
+      mcp ??= import('@search-layer/mcp')
+      const { createMcpHttpHandler } = await mcp
+      return createMcpHttpHandler({ env, layer: layerFor({ who: c.get('who'), signal: c.get('signal') }), searchDeadlineMs: toolDeadlines.searchDeadlineMs })(c.req.raw)
+    })
   }
 
   app.get('/openapi.json', (c) =>
