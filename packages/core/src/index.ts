@@ -55,6 +55,6 @@ export type {
 } from './config.js'
 export { parseInput, formatIssues } from './validate.js'
 export { canonicalUrl } from './canonical-url.js'
-export { plainText, httpUrl, isoDate, hostMatches } from './text.js'
+export { plainText, httpUrl, isoDate, hostMatches, passesDomainFilters } from './text.js'
 export { defineProvider } from './define-provider.js'
 export type { ProviderCall, DefineProviderOptions } from './define-provider.js'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { hostMatches, httpUrl, isoDate, plainText } from './text.js'
+import { hostMatches, httpUrl, isoDate, passesDomainFilters, plainText } from './text.js'
 
 describe('plainText', () => {
   it.each([
@@ -48,4 +48,14 @@ describe('hostMatches', () => {
     ['notgithub.com', 'github.com', false],
     ['github.com', 'www.github.com', true],
   ])('%s ~ %s = %s', (host, domain, expected) => expect(hostMatches(host, domain)).toBe(expected))
+})
+
+describe('passesDomainFilters', () => {
+  it.each([
+    ['docs.github.com', { includeDomains: ['github.com'] }, true],
+    ['gitlab.com', { includeDomains: ['github.com'] }, false],
+    ['www.pinterest.com', { excludeDomains: ['pinterest.com'] }, false],
+    ['example.com', { includeDomains: [], excludeDomains: [] }, true],
+    ['a.example.com', { includeDomains: ['example.com'], excludeDomains: ['a.example.com'] }, false],
+  ])('%s with %j → %s', (host, filters, expected) => expect(passesDomainFilters(host, filters)).toBe(expected))
 })

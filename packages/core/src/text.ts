@@ -78,3 +78,9 @@ export function hostMatches(hostname: string, domain: string): boolean {
   const d = domain.toLowerCase().replace(/^www\./, '')
   return host === d || host.endsWith(`.${d}`)
 }
+
+/** Whether a host passes a request's include/exclude domain filters (vendors enforce them only loosely). */
+export function passesDomainFilters(hostname: string, filters: { includeDomains?: readonly string[]; excludeDomains?: readonly string[] }): boolean {
+  if (filters.includeDomains?.length && !filters.includeDomains.some((d) => hostMatches(hostname, d))) return false
+  return !filters.excludeDomains?.some((d) => hostMatches(hostname, d))
+}

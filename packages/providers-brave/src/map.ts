@@ -6,7 +6,7 @@ import {
   type SearchResult,
   retryHint,
 } from '@search-layer/core'
-import { hostMatches, httpUrl, isoDate, plainText } from '@search-layer/core'
+import { httpUrl, isoDate, passesDomainFilters, plainText } from '@search-layer/core'
 import {
   type BraveSearchQuery,
   type BraveSearchResponse,
@@ -154,8 +154,7 @@ export function mapBraveResults(
     const item = parsed.data
     const hostname = new URL(url).hostname
     // Brave's `site:` operators are best-effort; enforce the filters on what comes back as well.
-    if (request.includeDomains?.length && !request.includeDomains.some((d) => hostMatches(hostname, d))) return
-    if (request.excludeDomains?.some((d) => hostMatches(hostname, d))) return
+    if (!passesDomainFilters(hostname, request)) return
     const extraSnippets = (item.extra_snippets ?? []).map(plainText).filter((s) => s.length > 0)
     const description = plainText(item.description)
     const extra: Record<string, unknown> = {}

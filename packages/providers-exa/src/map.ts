@@ -6,7 +6,7 @@ import {
   type SearchResult,
   retryHint,
 } from '@search-layer/core'
-import { hostMatches, httpUrl, isoDate, plainText } from '@search-layer/core'
+import { httpUrl, isoDate, passesDomainFilters, plainText } from '@search-layer/core'
 import {
   type ExaSearchRequest,
   type ExaSearchResponse,
@@ -113,8 +113,7 @@ export function mapExaResults(
     }
     const item = parsed.data
     const hostname = new URL(url).hostname
-    if (request.includeDomains?.length && !request.includeDomains.some((d) => hostMatches(hostname, d))) return
-    if (request.excludeDomains?.some((d) => hostMatches(hostname, d))) return
+    if (!passesDomainFilters(hostname, request)) return
     const highlights = (item.highlights ?? []).map(plainText).filter((h) => h.length > 0)
     const text = plainText(item.text)
     const snippet = highlights.length > 0 ? highlights.join(' … ') : text ? truncateText(text, snippetMaxChars) : plainText(item.summary)

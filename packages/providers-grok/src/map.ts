@@ -10,7 +10,7 @@ import {
   redactSecrets,
   retryHint,
 } from '@search-layer/core'
-import { hostMatches, httpUrl, isoDate, plainText } from '@search-layer/core'
+import { httpUrl, isoDate, passesDomainFilters, plainText } from '@search-layer/core'
 import { chatPrompt, responsesPrompt } from './prompt.js'
 import {
   GrokChatCompletionSchema,
@@ -149,10 +149,7 @@ function usableTitle(title: string | null | undefined, url: string): string {
 
 /** Whether a URL passes the request's include/exclude domain filters. */
 export function filterByDomain(url: string, request: Pick<ParsedProviderRequest, 'includeDomains' | 'excludeDomains'>): boolean {
-  const host = new URL(url).hostname
-  if (request.includeDomains?.length && !request.includeDomains.some((d) => hostMatches(host, d))) return false
-  if (request.excludeDomains?.some((d) => hostMatches(host, d))) return false
-  return true
+  return passesDomainFilters(new URL(url).hostname, request)
 }
 
 function canonical(url: string): string {
