@@ -1,14 +1,9 @@
-import { type ProviderErrorKind, isProviderError, requestJson } from '@search-layer/core'
-import { ChatCompletionSchema, LlmVerdictSchema } from './_llm-schema.js'
+import { type LlmEndpoint, type ProviderErrorKind, chatCompletion, extractJsonObject, isProviderError } from '@search-layer/core'
+import { LlmVerdictSchema } from './_llm-schema.js'
 import { normalize } from './_matcher.js'
 import { type ClassifyIntentOptions, type IntentClassification, classifyIntent, freshnessFor, strategyFor } from './classify.js'
 
-/** An OpenAI-compatible chat endpoint. `url` is the API base (`https://host/v1`) or the full `/chat/completions` URL. */
-export interface LlmEndpoint {
-  url: string
-  apiKey?: string
-  model: string
-}
+export type { LlmEndpoint }
 
 /** Options for `classifyIntentWithLlm`: the rule options plus the model endpoint and its deadline. */
 export interface ClassifyIntentWithLlmOptions extends ClassifyIntentOptions {
@@ -38,22 +33,9 @@ const SYSTEM_PROMPT = [
   'Reply with only a JSON object: {"intent": "<one of the seven>", "confidence": <number 0..1>}.',
 ].join(' ')
 
-function chatUrl(base: string): string {
-  const trimmed = base.replace(/\/+$/, '')
-  return trimmed.endsWith('/chat/completions') ? trimmed : `${trimmed}/chat/completions`
-}
-
-// Models wrap JSON in code fences or prose often enough that the first {...} block is the contract.
 function parseVerdict(content: string | null): ReturnType<typeof LlmVerdictSchema.safeParse> | undefined {
-  if (!content) return undefined
-  const start = content.indexOf('{')
-  const end = content.lastIndexOf('}')
-  if (start < 0 || end <= start) return undefined
-  try {
-    return LlmVerdictSchema.safeParse(JSON.parse(content.slice(start, end + 1)))
-  } catch {
-    return undefined
-  }
+  const json = extractJsonObject(content)
+  return json === undefined ? undefined : LlmVerdictSchema.safeParse(json)
 }
 
 /**
@@ -65,27 +47,16 @@ export async function classifyIntentWithLlm(query: string, options: ClassifyInte
   const { llm, minConfidence = 0.65, timeoutMs = 8000 } = options
   if (!llm || rules.confidence >= minConfidence || typeof query !== 'string' || query.trim() === '') return { ...rules, source: 'rules' }
   try {
-    const { data } = await requestJson({
-      service: 'llm',
-      url: chatUrl(llm.url),
-      method: 'POST',
-      headers: { authorization: llm.apiKey ? `Bearer ${llm.apiKey}` : undefined },
-      json: {
-        model: llm.model,
-        temperature: 0,
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: query.slice(0, MAX_QUERY_CHARS) },
-        ],
-      },
-      schema: ChatCompletionSchema,
+    const content = await chatCompletion(llm, {
+      temperature: 0,
+      messages: [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: query.slice(0, MAX_QUERY_CHARS) },
+      ],
       timeoutMs,
-      deadlineAt: Date.now() + timeoutMs,
-      retries: 1,
-      signal: options.signal,
-      secrets: [llm.apiKey],
+      ...(options.signal && { signal: options.signal }),
     })
-    const verdict = parseVerdict(data.choices[0]?.message.content ?? null)
+    const verdict = parseVerdict(content)
     if (!verdict?.success) return { ...rules, source: 'rules', llmError: 'bad_response' }
     const { intent, confidence } = verdict.data
     const strategy = strategyFor(intent)

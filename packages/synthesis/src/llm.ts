@@ -1,25 +1,15 @@
-import { ConfigError, type Env, isProviderError, requestJson } from '@search-layer/core'
+import { type Env, type LlmEndpoint, chatCompletion, extractJsonObject, isProviderError, llmEndpointFromEnv } from '@search-layer/core'
 import { z } from 'zod'
 import { citedNumbers, keepCitations } from './_citations.js'
 import { clip, flatten, hostOf } from './_text.js'
 import { answerConfidence, budgetOf, buildSynthesis, cleanAnswer, fitSynthesis } from './synthesize.js'
-import type { LlmEndpoint, LlmFallbackReason, Synthesis, SynthesisInput, SynthesizedResult, SynthesizeWithLlmOptions } from './types.js'
-
-/** The part of an OpenAI-compatible chat completion we read. */
-const ChatCompletionSchema = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
-})
+import type { LlmFallbackReason, Synthesis, SynthesisInput, SynthesizedResult, SynthesizeWithLlmOptions } from './types.js'
 
 /** The reply the model is asked for. */
 const LlmAnswerSchema = z.object({ answer: z.string().trim().min(1) })
 
 const MAX_PROMPT_RESULTS = 20
 const MAX_PROMPT_SNIPPET = 600
-
-function chatUrl(base: string): string {
-  const trimmed = base.replace(/\/+$/, '')
-  return trimmed.endsWith('/chat/completions') ? trimmed : `${trimmed}/chat/completions`
-}
 
 function systemPrompt(language: 'en' | 'zh'): string {
   return [
@@ -50,16 +40,8 @@ function userPrompt(query: string, results: readonly SynthesizedResult[], provid
 
 // Models wrap JSON in code fences or prose often enough that the first {...} block is the contract.
 function parseReply(content: string | null | undefined): string | undefined {
-  if (!content) return undefined
-  const start = content.indexOf('{')
-  const end = content.lastIndexOf('}')
-  if (start < 0 || end <= start) return undefined
-  try {
-    const parsed = LlmAnswerSchema.safeParse(JSON.parse(content.slice(start, end + 1)))
-    return parsed.success ? parsed.data.answer : undefined
-  } catch {
-    return undefined
-  }
+  const parsed = LlmAnswerSchema.safeParse(extractJsonObject(content))
+  return parsed.success ? parsed.data.answer : undefined
 }
 
 function fallback(base: Synthesis, reason: LlmFallbackReason, options: SynthesizeWithLlmOptions): Synthesis {
@@ -84,28 +66,16 @@ export async function synthesizeWithLlm(input: SynthesisInput, options: Synthesi
   if (results.length === 0) return fallback(base, 'no_results', options)
   let content: string | null | undefined
   try {
-    const { data } = await requestJson({
-      service: 'llm',
-      url: chatUrl(llm.url),
-      method: 'POST',
-      headers: { authorization: llm.apiKey ? `Bearer ${llm.apiKey}` : undefined },
-      json: {
-        model: llm.model,
-        temperature: 0.2,
-        max_tokens: 700,
-        messages: [
-          { role: 'system', content: systemPrompt(base.language) },
-          { role: 'user', content: userPrompt(base.query, results, base.answer?.text) },
-        ],
-      },
-      schema: ChatCompletionSchema,
+    content = await chatCompletion(llm, {
+      temperature: 0.2,
+      maxTokens: 700,
+      messages: [
+        { role: 'system', content: systemPrompt(base.language) },
+        { role: 'user', content: userPrompt(base.query, results, base.answer?.text) },
+      ],
       timeoutMs,
-      deadlineAt: Date.now() + timeoutMs,
-      retries: 1,
-      signal: options.signal,
-      secrets: [llm.apiKey],
+      ...(options.signal && { signal: options.signal }),
     })
-    content = data.choices[0]?.message.content
   } catch (error) {
     return fallback(base, isProviderError(error) ? error.kind : 'network', options)
   }
@@ -119,25 +89,10 @@ export async function synthesizeWithLlm(input: SynthesisInput, options: Synthesi
   return fitSynthesis({ ...base, answer, llm: { used: true } }, budgetOf(options))
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value)
-    return u.protocol === 'http:' || u.protocol === 'https:'
-  } catch {
-    return false
-  }
-}
-
 /**
  * Reads `SEARCH_LAYER_LLM_URL`, `SEARCH_LAYER_LLM_KEY` and `SEARCH_LAYER_LLM_MODEL`; undefined when no URL is set.
  * Throws `ConfigError` when the URL is not http(s) or the model is missing.
  */
 export function llmConfigFromEnv(env: Env): LlmEndpoint | undefined {
-  const url = env.SEARCH_LAYER_LLM_URL?.trim()
-  if (!url) return undefined
-  if (!isHttpUrl(url)) throw new ConfigError('SEARCH_LAYER_LLM_URL must be an http(s) URL', { field: 'SEARCH_LAYER_LLM_URL' })
-  const model = env.SEARCH_LAYER_LLM_MODEL?.trim()
-  if (!model) throw new ConfigError('SEARCH_LAYER_LLM_MODEL must name a model when SEARCH_LAYER_LLM_URL is set', { field: 'SEARCH_LAYER_LLM_MODEL' })
-  const apiKey = env.SEARCH_LAYER_LLM_KEY?.trim()
-  return apiKey ? { url, apiKey, model } : { url, model }
+  return llmEndpointFromEnv(env)
 }

@@ -1,4 +1,4 @@
-import type { ProviderErrorKind } from '@search-layer/core'
+import type { LlmEndpoint, ProviderErrorKind } from '@search-layer/core'
 import { z } from 'zod'
 
 /** One scored result as the engine returns it (`SearchResponse.results[n]`); extra fields are ignored. */
@@ -51,12 +51,8 @@ export interface SynthesisOptions {
   maxSnippetChars?: number
 }
 
-/** An OpenAI-compatible chat endpoint: `url` is the API base (`https://host/v1`) or the full `/chat/completions` URL. */
-export interface LlmEndpoint {
-  url: string
-  apiKey?: string
-  model: string
-}
+/** An OpenAI-compatible chat endpoint (core's): `url` is the API base (`https://host/v1`) or the full `/chat/completions` URL. */
+export type { LlmEndpoint } from '@search-layer/core'
 
 /** Options of `synthesizeWithLlm`: the synthesis options plus the model endpoint and its deadline. */
 export interface SynthesizeWithLlmOptions extends SynthesisOptions {

@@ -1,4 +1,4 @@
-import { type Env, ProviderError, canonicalUrl, requestJson } from '@search-layer/core'
+import { type Env, ProviderError, canonicalUrl, chatCompletion, extractJsonObject } from '@search-layer/core'
 import { z } from 'zod'
 import { errorJson, toThreadError } from './_errors.js'
 import { parseGithubUrl } from './_github-url.js'
@@ -278,41 +278,25 @@ export function createLlmChainGate(options: LlmChainGateOptions = {}): ChainGate
   const model = options.model ?? env.SEARCH_LAYER_LLM_MODEL
   const apiKey = options.apiKey ?? env.SEARCH_LAYER_LLM_KEY
   if (!baseUrl || !model) return undefined
+  const endpoint = { url: baseUrl, model, ...(apiKey && { apiKey }) }
   return async (input, { signal }) => {
     const list = input.candidates.map((c, i) => `${i}. [${c.type}] ${c.url} — ${c.title ?? c.text} — ${c.context}`).join('\n')
-    const res = await requestJson<{ choices: { message: { content: string } }[] }>({
-      service: 'llm',
-      url: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
-      headers: { ...(apiKey && { authorization: `Bearer ${apiKey}` }) },
-      json: {
-        model,
-        temperature: 0,
-        messages: [
-          {
-            role: 'system',
-            content: `You decide which references of a discussion are worth reading to answer a question. Answer only JSON {"follow":[indexes]} with at most ${input.maxFollow} indexes, most useful first; [] when none is relevant.`,
-          },
-          { role: 'user', content: `Question: ${input.query}\nCurrent thread: ${input.node.title} (${input.node.url})\nCandidates:\n${list}` },
-        ],
-      },
-      schema: z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1) }),
+    const content = await chatCompletion(endpoint, {
+      temperature: 0,
+      messages: [
+        {
+          role: 'system',
+          content: `You decide which references of a discussion are worth reading to answer a question. Answer only JSON {"follow":[indexes]} with at most ${input.maxFollow} indexes, most useful first; [] when none is relevant.`,
+        },
+        { role: 'user', content: `Question: ${input.query}\nCurrent thread: ${input.node.title} (${input.node.url})\nCandidates:\n${list}` },
+      ],
       signal,
       retries: 0,
-      secrets: [apiKey],
       env,
     })
-    const content = res.data.choices[0]!.message.content
-    const json = /\{[\s\S]*\}/.exec(content)?.[0]
-    const parsed = json ? GateReplySchema.safeParse(safeJson(json)) : undefined
-    if (!parsed?.success) throw new ProviderError('LLM gate answered without a {"follow":[…]} list', { kind: 'bad_response', provider: 'llm' })
+    const parsed = GateReplySchema.safeParse(extractJsonObject(content))
+    if (!parsed.success) throw new ProviderError('LLM gate answered without a {"follow":[…]} list', { kind: 'bad_response', provider: 'llm' })
     return parsed.data.follow.map((i) => input.candidates[i]?.url ?? `invalid:${i}`)
   }
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
