@@ -120,21 +120,9 @@ export function parseDate(value: unknown, options: ParseDateOptions = {}): strin
 export function parseDateTime(value: unknown, now: Date): number | null {
   // Fast path for what most providers send and what we emit: already canonical ISO, checked field by field
   // (V8's Date.parse would roll 02-30 over to March instead of failing).
-  if (typeof value === 'string' && CANONICAL_ISO.test(value)) {
-    const year = Number(value.slice(0, 4))
-    const month = Number(value.slice(5, 7))
-    const day = Number(value.slice(8, 10))
-    const valid =
-      year >= MIN_YEAR &&
-      year <= MAX_YEAR &&
-      month >= 1 &&
-      month <= 12 &&
-      day >= 1 &&
-      day <= daysInMonth(year, month) &&
-      Number(value.slice(11, 13)) < 24 &&
-      Number(value.slice(14, 16)) < 60 &&
-      Number(value.slice(17, 19)) < 60
-    return valid ? Date.parse(value) : null
+  if (typeof value === 'string' && value.length === 24) {
+    const time = canonicalIsoTime(value)
+    if (time !== undefined) return time
   }
   const date = toDate(value, now)
   if (date === null) return null
@@ -142,6 +130,57 @@ export function parseDateTime(value: unknown, now: Date): number | null {
   if (Number.isNaN(time)) return null
   const year = date.getUTCFullYear()
   return year < MIN_YEAR || year > MAX_YEAR ? null : time
+}
+
+/** Two ASCII digits at `at` as a number; NaN (so every comparison with it fails) when either is not a digit. */
+function digits2(text: string, at: number): number {
+  const high = text.charCodeAt(at) - 48
+  const low = text.charCodeAt(at + 1) - 48
+  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : Number.NaN
+}
+
+/**
+ * The time of a `YYYY-MM-DDTHH:MM:SS.sssZ` string (what CANONICAL_ISO matches), null when that is not a real
+ * calendar time in range, undefined when the string has another shape. Read by char code: this runs for every
+ * result that `rank` scores, where a regex, nine slices and `Date.parse` cost more than the rest of freshness.
+ */
+function canonicalIsoTime(value: string): number | null | undefined {
+  if (
+    value.charCodeAt(4) !== 45 ||
+    value.charCodeAt(7) !== 45 ||
+    value.charCodeAt(10) !== 84 ||
+    value.charCodeAt(13) !== 58 ||
+    value.charCodeAt(16) !== 58 ||
+    value.charCodeAt(19) !== 46 ||
+    value.charCodeAt(23) !== 90
+  ) {
+    return undefined
+  }
+  const year = digits2(value, 0) * 100 + digits2(value, 2)
+  const month = digits2(value, 5)
+  const day = digits2(value, 8)
+  const hour = digits2(value, 11)
+  const minute = digits2(value, 14)
+  const second = digits2(value, 17)
+  const msHigh = value.charCodeAt(20) - 48
+  const ms = digits2(value, 21)
+  if (
+    Number.isNaN(year + month + day + hour + minute + second + ms) ||
+    !(msHigh >= 0 && msHigh <= 9)
+  ) {
+    return undefined
+  }
+  const valid =
+    year >= MIN_YEAR &&
+    year <= MAX_YEAR &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  return valid ? Date.UTC(year, month - 1, day, hour, minute, second, msHigh * 100 + ms) : null
 }
 
 export interface FreshnessOptions {
