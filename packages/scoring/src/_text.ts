@@ -102,7 +102,7 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
 /** True when `term` occurs in `text` as a whole word: no letter or digit before it, none (nor # or +) after it. */
 function containsWord(text: string, term: string): boolean {
   for (let at = text.indexOf(term); at !== -1; at = text.indexOf(term, at + 1)) {
-    if (at > 0 && LETTER_OR_DIGIT.test(text[at - 1]!)) continue
+    if (at > 0 && isLetterOrDigitAt(text, at - 1)) continue
     let end = at + term.length
     // The plural of a folded term ("tutorial" → "tutorials"), mirroring `fold` on the query side.
     if (text[end] === 's' && !isWordTail(text[end + 1])) end++
@@ -112,7 +112,14 @@ function containsWord(text: string, term: string): boolean {
 }
 
 function isWordTail(char: string | undefined): boolean {
-  return char !== undefined && (LETTER_OR_DIGIT.test(char) || char === '#' || char === '+')
+  return char !== undefined && (char === '#' || char === '+' || isLetterOrDigitAt(char, 0))
+}
+
+/** `LETTER_OR_DIGIT` on one UTF-16 unit, answering ASCII by char code: the Unicode regex costs more than the search. */
+function isLetterOrDigitAt(text: string, at: number): boolean {
+  const c = text.charCodeAt(at)
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)
+  return LETTER_OR_DIGIT.test(text[at]!)
 }
 
 /** Share of terms found in the indexed text: whole words for Latin script, substrings for CJK. */
