@@ -233,13 +233,24 @@ function pickTitle(occ: Occurrences, members: number[], count: number, url: stri
   }
 }
 
+const TITLE_SEPARATOR = /^\s*[:：|–—-]\s*/
+
+// Answer-derived snippets often read "Title: what the page says"; the title is shown anyway, and repeating it
+// must not make a snippet win "longest".
+function withoutTitlePrefix(text: string, title: string): string {
+  if (title.length === 0 || text.length <= title.length || !text.startsWith(title)) return text
+  const rest = text.slice(title.length)
+  const separator = TITLE_SEPARATOR.exec(rest)
+  return separator ? rest.slice(separator[0].length) : text
+}
+
 function pickSnippet(occ: Occurrences, members: number[], count: number, title: string): string {
   let winner = -1
   let winText = ''
   let lowerTitle: string | undefined
   for (let i = 0; i < count; i++) {
     const o = members[i]!
-    const text = clean(occ.result[o]!.snippet)
+    const text = withoutTitlePrefix(clean(occ.result[o]!.snippet), title)
     if (text === '') continue
     if (text.length === title.length) {
       // Lower-cased only when a snippet could repeat the title: most never have its exact length.
