@@ -6,7 +6,7 @@ import {
   type SearchResult,
   retryHint,
 } from '@search-layer/core'
-import { httpUrl, isoDate, passesDomainFilters, plainText } from '@search-layer/core'
+import { collectResults, isoDate, plainText } from '@search-layer/core'
 import {
   type BraveSearchQuery,
   type BraveSearchResponse,
@@ -141,39 +141,31 @@ export function mapBraveResults(
   response: BraveSearchResponse,
   request: Pick<ParsedProviderRequest, 'num' | 'includeDomains' | 'excludeDomains'>,
 ): MappedResults {
-  const raw = response.web?.results ?? []
-  const results: SearchResult[] = []
-  let dropped = 0
-  raw.forEach((entry, index) => {
-    const parsed = BraveWebResultSchema.safeParse(entry)
-    const url = parsed.success ? (httpUrl(parsed.data.url) ?? undefined) : undefined
-    if (!parsed.success || url === undefined) {
-      dropped++
-      return
-    }
-    const item = parsed.data
-    const hostname = new URL(url).hostname
-    // Brave's `site:` operators are best-effort; enforce the filters on what comes back as well.
-    if (!passesDomainFilters(hostname, request)) return
-    const extraSnippets = (item.extra_snippets ?? []).map(plainText).filter((s) => s.length > 0)
-    const description = plainText(item.description)
-    const extra: Record<string, unknown> = {}
-    if (extraSnippets.length > 0) extra.extraSnippets = extraSnippets
-    if (item.age) extra.age = item.age
-    if (item.language) extra.language = item.language
-    if (item.profile?.name) extra.siteName = plainText(item.profile.name)
-    if (item.meta_url?.favicon) extra.favicon = item.meta_url.favicon
-    results.push({
-      title: plainText(item.title) || hostname,
-      url,
-      snippet: description || extraSnippets[0] || '',
-      publishedAt: isoDate(item.page_age),
-      provider: 'brave',
-      rank: index + 1,
-      ...(Object.keys(extra).length > 0 && { extra }),
-    })
-  })
-  return { results: results.slice(0, request.num), dropped }
+  // Brave's `site:` operators are best-effort; the filters are enforced on what comes back as well.
+  return collectResults(
+    response.web?.results ?? [],
+    BraveWebResultSchema,
+    (item, { url, hostname, rank }) => {
+      const extraSnippets = (item.extra_snippets ?? []).map(plainText).filter((s) => s.length > 0)
+      const description = plainText(item.description)
+      const extra: Record<string, unknown> = {}
+      if (extraSnippets.length > 0) extra.extraSnippets = extraSnippets
+      if (item.age) extra.age = item.age
+      if (item.language) extra.language = item.language
+      if (item.profile?.name) extra.siteName = plainText(item.profile.name)
+      if (item.meta_url?.favicon) extra.favicon = item.meta_url.favicon
+      return {
+        title: plainText(item.title) || hostname,
+        url,
+        snippet: description || extraSnippets[0] || '',
+        publishedAt: isoDate(item.page_age),
+        provider: 'brave',
+        rank,
+        ...(Object.keys(extra).length > 0 && { extra }),
+      }
+    },
+    { filters: request, limit: request.num },
+  )
 }
 
 function parseNumberList(value: string | undefined): number[] {

@@ -6,7 +6,7 @@ import {
   type SearchResult,
   retryHint,
 } from '@search-layer/core'
-import { httpUrl, isoDate, passesDomainFilters, plainText } from '@search-layer/core'
+import { collectResults, isoDate, plainText } from '@search-layer/core'
 import {
   type ExaSearchRequest,
   type ExaSearchResponse,
@@ -102,40 +102,33 @@ export function mapExaResults(
   request: Pick<ParsedProviderRequest, 'num' | 'includeDomains' | 'excludeDomains'>,
   snippetMaxChars = 500,
 ): MappedResults {
-  const results: SearchResult[] = []
-  let dropped = 0
-  response.results.forEach((entry, index) => {
-    const parsed = ExaResultSchema.safeParse(entry)
-    const url = parsed.success ? (httpUrl(parsed.data.url) ?? undefined) : undefined
-    if (!parsed.success || url === undefined) {
-      dropped++
-      return
-    }
-    const item = parsed.data
-    const hostname = new URL(url).hostname
-    if (!passesDomainFilters(hostname, request)) return
-    const highlights = (item.highlights ?? []).map(plainText).filter((h) => h.length > 0)
-    const text = plainText(item.text)
-    const snippet = highlights.length > 0 ? highlights.join(' … ') : text ? truncateText(text, snippetMaxChars) : plainText(item.summary)
-    const extra: Record<string, unknown> = {}
-    if (item.id) extra.id = item.id
-    if (item.author) extra.author = plainText(item.author)
-    if (item.favicon) extra.favicon = item.favicon
-    if (item.image) extra.image = item.image
-    if (highlights.length > 1) extra.highlights = highlights
-    results.push({
-      // NOTE(exa): `title` is null for some pages; the hostname is a more useful label than an empty string.
-      title: plainText(item.title) || hostname,
-      url,
-      snippet,
-      publishedAt: isoDate(item.publishedDate),
-      provider: 'exa',
-      rank: index + 1,
-      ...(typeof item.score === 'number' && Number.isFinite(item.score) && { providerScore: item.score }),
-      ...(Object.keys(extra).length > 0 && { extra }),
-    })
-  })
-  return { results: results.slice(0, request.num), dropped }
+  return collectResults(
+    response.results,
+    ExaResultSchema,
+    (item, { url, hostname, rank }) => {
+      const highlights = (item.highlights ?? []).map(plainText).filter((h) => h.length > 0)
+      const text = plainText(item.text)
+      const snippet = highlights.length > 0 ? highlights.join(' … ') : text ? truncateText(text, snippetMaxChars) : plainText(item.summary)
+      const extra: Record<string, unknown> = {}
+      if (item.id) extra.id = item.id
+      if (item.author) extra.author = plainText(item.author)
+      if (item.favicon) extra.favicon = item.favicon
+      if (item.image) extra.image = item.image
+      if (highlights.length > 1) extra.highlights = highlights
+      return {
+        // NOTE(exa): `title` is null for some pages; the hostname is a more useful label than an empty string.
+        title: plainText(item.title) || hostname,
+        url,
+        snippet,
+        publishedAt: isoDate(item.publishedDate),
+        provider: 'exa',
+        rank,
+        ...(typeof item.score === 'number' && Number.isFinite(item.score) && { providerScore: item.score }),
+        ...(Object.keys(extra).length > 0 && { extra }),
+      }
+    },
+    { filters: request, limit: request.num },
+  )
 }
 
 /** `costDollars.total` as a reported cost, when Exa sent one. */

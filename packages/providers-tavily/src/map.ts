@@ -9,7 +9,7 @@ import {
   redactSecrets,
   retryHint,
 } from '@search-layer/core'
-import { httpUrl, isoDate, plainText } from '@search-layer/core'
+import { collectResults, httpUrl, isoDate, plainText } from '@search-layer/core'
 import { tavilyCountry } from './countries.js'
 import { TavilyErrorSchema, type TavilySearchRequest, TavilyResultSchema, TavilySearchResponseSchema } from './schema.js'
 
@@ -82,27 +82,19 @@ export function mapTavilyResponse(
     throw new ProviderError(`tavily response did not have the expected shape (${where})`, { kind: 'bad_response', provider: 'tavily' })
   }
   const data = parsed.data
-  const results: SearchResult[] = []
-  let dropped = 0
-  data.results.forEach((raw, index) => {
-    const item = TavilyResultSchema.safeParse(raw)
-    const url = item.success ? httpUrl(item.data.url) : null
-    if (!item.success || url === null) {
-      dropped++
-      return
-    }
+  const { results, dropped } = collectResults(data.results, TavilyResultSchema, (item, { url, rank }) => {
     const result: SearchResult = {
-      title: plainText(item.data.title) || hostOf(url),
+      title: plainText(item.title) || hostOf(url),
       url,
-      snippet: plainText(item.data.content),
-      publishedAt: isoDate(item.data.published_date),
+      snippet: plainText(item.content),
+      publishedAt: isoDate(item.published_date),
       provider: 'tavily',
-      rank: index + 1,
+      rank,
     }
-    if (typeof item.data.score === 'number' && Number.isFinite(item.data.score)) result.providerScore = item.data.score
-    const favicon = httpUrl(item.data.favicon)
+    if (typeof item.score === 'number' && Number.isFinite(item.score)) result.providerScore = item.score
+    const favicon = httpUrl(item.favicon)
     if (favicon) result.extra = { favicon }
-    results.push(result)
+    return result
   })
   const response: ProviderResponse = { results, dropped }
   const answer = typeof data.answer === 'string' ? data.answer.trim() : ''
