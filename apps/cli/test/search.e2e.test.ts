@@ -215,3 +215,40 @@ describe('intent and expand commands', () => {
     expect(bad.stderr).toMatch(/--intent must be one of factual, status/)
   })
 })
+
+describe('search-layer search through a proxy (built bin)', () => {
+  it('sends every provider call through HTTP_PROXY', async () => {
+    // A CONNECT proxy in front of the emulator: the bundle carries its own slim undici (tsup.config.ts), and proxying
+    // is the part of it the other end-to-end tests do not reach.
+    const { createServer } = await import('node:http')
+    const { connect } = await import('node:net')
+    const tunnels: string[] = []
+    const proxy = createServer((_req, res) => res.writeHead(405).end())
+    proxy.on('connect', (req, client, head) => {
+      tunnels.push(req.url ?? '')
+      const [host, port] = (req.url ?? '').split(':')
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.write(head)
+        upstream.pipe(client)
+        client.pipe(upstream)
+      })
+      upstream.on('error', () => client.destroy())
+      client.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (proxy.address() as { port: number }).port
+      const r = await runBin(['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'], env({ HTTP_PROXY: `http://127.0.0.1:${port}` }))
+      expect(r.code, r.stderr).toBe(0)
+      const body = JSON.parse(r.stdout) as Json
+      expect(body.results.length).toBeGreaterThan(0)
+      expect(tunnels.length).toBeGreaterThan(0)
+      expect(tunnels.length).toBe(searchCalls().length)
+      expect(new Set(tunnels)).toEqual(new Set([new URL(emu.url).host]))
+    } finally {
+      proxy.closeAllConnections()
+      proxy.close()
+    }
+  })
+})

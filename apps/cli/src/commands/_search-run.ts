@@ -1,3 +1,4 @@
+import '../_one-shot.js'
 import type { Intent } from '@search-layer/core'
 import { type SearchProgress, type SearchRequest, createSearchLayer } from '@search-layer/engine'
 import { engineOptionsFromEnv } from '../_engine-options.js'

@@ -1,3 +1,4 @@
+import '../_one-shot.js'
 import { isFetchError, fetchPage } from '@search-layer/page-fetch'
 import { chainToMarkdown, extractRefsFromUrls, fetchThread, followChain, refsToMarkdown, threadRefsOnly, threadToMarkdown } from '@search-layer/thread-fetch'
 import { parseIntFlag } from '../_flags.js'
