@@ -39,6 +39,7 @@ import {
   ToolResultSchema,
 } from './_schemas.js'
 import { createSearchClaims, createSharedCache, createSharedState, createSharedUsageStore } from './_shared-state.js'
+import { createSearchSlots } from './_search-slots.js'
 import {
   TOOL_INPUT_SCHEMAS,
   TOOL_NAMES,
@@ -138,6 +139,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   const shared = createSharedState({ redisUrl: settings.redisUrl, prefix: settings.redisPrefix, timeoutMs: settings.redisTimeoutMs, logger })
   const claims = createSearchClaims(shared, instanceId)
   const sharedCache = createSharedCache(shared)
+  const searchSlots = createSearchSlots(settings.maxConcurrentSearches)
   const history = createHistoryStore(shared, { file: join(settings.dataDir, 'history.jsonl'), max: settings.historyMax })
   const limiter = createClientLimiter(shared, { limit: settings.clientRateLimit, windowMs: settings.clientRateWindowMs })
   const auth = createAuthenticator(settings.apiKeys)
@@ -192,6 +194,17 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       // Another instance is running this very search: wait for it to fill the shared cache.
       else await claims.waitFor(key, parsed.deadlineMs + 1000, call.signal)
     }
+    // A slot for misses only: when all are taken, a cached answer still goes out at once instead of queueing.
+    let slot = searchSlots.tryAcquire()
+    if (!slot && !(parsed.cache && (await sharedCache.has(cacheKey(parsed))))) {
+      try {
+        await searchSlots.acquire(call.signal)
+      } catch (error) {
+        await release?.()
+        throw error
+      }
+      slot = true
+    }
     let response: SearchResponse
     try {
       const extra = call.onProgress
@@ -205,6 +218,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
           : onProgress,
       })
     } finally {
+      if (slot) searchSlots.release()
       await release?.()
     }
     metrics.cache.inc({ result: response.cached ? 'hit' : 'miss' })
@@ -569,6 +583,8 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
         renderGauge('search_layer_budget_limit_calls', 'Monthly call budget per provider.', budgets.map((s) => ({ labels: { provider: s.name, month }, value: s.budget!.limit }))),
         renderGauge('search_layer_provider_configured', 'Provider has a key (1) or not (0).', PROVIDER_NAMES.map((name) => ({ labels: { provider: name }, value: statuses.find((s) => s.name === name)?.configured ? 1 : 0 }))),
         renderGauge('search_layer_redis_up', 'Redis reachable (1), down or not configured (0).', [{ labels: {}, value: shared.up() ? 1 : 0 }]),
+        renderGauge('search_layer_searches_running', 'Cache-miss searches running now (at most SEARCH_LAYER_MAX_CONCURRENT_SEARCHES).', [{ labels: {}, value: searchSlots.stats().running }]),
+        renderGauge('search_layer_searches_waiting', 'Cache-miss searches waiting for a slot.', [{ labels: {}, value: searchSlots.stats().waiting }]),
       ].join('\n\n')
       return c.text(`${text}\n`, 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' })
     },

@@ -58,6 +58,12 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
   { name: 'shutdownTimeoutMs', env: 'SEARCH_LAYER_SHUTDOWN_TIMEOUT_MS', default: '10000', description: 'On SIGTERM, how long in-flight requests may finish before connections are cut.' },
   { name: 'providerTimeoutMs', env: 'SEARCH_LAYER_PROVIDER_TIMEOUT_MS', default: '8000', description: 'Per-attempt timeout of one provider call.' },
   {
+    name: 'maxConcurrentSearches',
+    env: 'SEARCH_LAYER_MAX_CONCURRENT_SEARCHES',
+    default: '32',
+    description: 'Searches (cache misses) running at once; more wait in arrival order (0: no limit). Cache hits never wait.',
+  },
+  {
     name: 'providerRateLimits',
     env: 'SEARCH_LAYER_RATE_LIMITS',
     default: '(engine defaults)',
@@ -97,6 +103,8 @@ export interface ServerOptions {
   requestTimeoutMs: number
   shutdownTimeoutMs: number
   providerTimeoutMs: number
+  /** Cache-miss searches running at once; later ones queue in arrival order. 0 = no limit. */
+  maxConcurrentSearches: number
   /** Requests per second per provider, or `false` for no provider rate limits; absent = engine defaults. */
   providerRateLimits?: Partial<Record<ProviderName, number>> | false
   monthlyBudgets?: Partial<Record<ProviderName, number>>
@@ -144,6 +152,7 @@ const ServerOptionsSchema = z.object({
   requestTimeoutMs: int(100, 600_000).default(30_000),
   shutdownTimeoutMs: int(0, 600_000).default(10_000),
   providerTimeoutMs: int(100, 120_000).default(8000),
+  maxConcurrentSearches: int(0, 100_000).default(32),
   providerRateLimits: z.union([z.literal(false), z.partialRecord(z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]]), z.number().positive())]).optional(),
   monthlyBudgets: z.partialRecord(z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]]), z.number().positive()).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

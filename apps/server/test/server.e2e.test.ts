@@ -23,6 +23,40 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()))
 })
 
+describe('search concurrency (SEARCH_LAYER_MAX_CONCURRENT_SEARCHES)', () => {
+  it('runs at most the limit of cache misses at once, in arrival order; a cached answer does not wait', async () => {
+    const srv = await start({ envOverride: TAVILY_ONLY, maxConcurrentSearches: 1 })
+    // Warm one query into the cache first.
+    expect((await srv.call('/v1/search?q=langchain+release+notes&mode=fast')).status).toBe(200)
+    emu.reset()
+    emu.latency('tavily', 300)
+    const first = srv.call('/v1/search?q=first+langchain+miss&mode=fast')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const second = srv.call('/v1/search?q=second+langchain+miss&mode=fast')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const metrics = await (await srv.call('/metrics')).text()
+    expect(metrics).toMatch(/search_layer_searches_running 1\b/)
+    expect(metrics).toMatch(/search_layer_searches_waiting 1\b/)
+    // The only slot is taken and a miss waits, yet the cached query answers at once.
+    const hit = await srv.call('/v1/search?q=langchain+release+notes&mode=fast')
+    expect((await hit.json()).cached).toBe(true)
+    expect(emu.requests.filter((r) => r.service === 'tavily')).toHaveLength(1)
+    const [a, b] = await Promise.all([first, second])
+    expect([a.status, b.status]).toEqual([200, 200])
+    const calls = emu.requests.filter((r) => r.service === 'tavily').sort((x, y) => x.startedAt - y.startedAt)
+    expect(calls).toHaveLength(2)
+    // The second search's provider call starts only after the first one's finished.
+    expect(calls[1]!.startedAt).toBeGreaterThanOrEqual(calls[0]!.endedAt!)
+  })
+
+  it('rejects a bad value naming the variable', async () => {
+    const { serverOptionsFromEnv } = await import('../src/settings.js')
+    expect(() => serverOptionsFromEnv({ SEARCH_LAYER_MAX_CONCURRENT_SEARCHES: '-3' })).toThrow(/SEARCH_LAYER_MAX_CONCURRENT_SEARCHES/)
+    expect(serverOptionsFromEnv({}).maxConcurrentSearches).toBe(32)
+    expect(serverOptionsFromEnv({ SEARCH_LAYER_MAX_CONCURRENT_SEARCHES: '0' }).maxConcurrentSearches).toBe(0)
+  })
+})
+
 describe('search routes', () => {
   it('POST /v1/search returns the engine response and echoes the request id', async () => {
     const srv = await start()
