@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { hostMatches, httpUrl, isoDate, passesDomainFilters, plainText } from './text.js'
+import { hasCollapsibleSpace, hostMatches, httpUrl, isoDate, passesDomainFilters, plainText } from './text.js'
 
 describe('plainText', () => {
   it.each([
@@ -58,4 +58,31 @@ describe('passesDomainFilters', () => {
     ['example.com', { includeDomains: [], excludeDomains: [] }, true],
     ['a.example.com', { includeDomains: ['example.com'], excludeDomains: ['a.example.com'] }, false],
   ])('%s with %j → %s', (host, filters, expected) => expect(passesDomainFilters(host, filters)).toBe(expected))
+})
+
+describe('plainText fast paths', () => {
+  // The reference: what plainText did before it skipped steps that cannot change the text.
+  const reference = (value: string) =>
+    value
+      .replace(/<\/?[a-z][^<>]{0,500}>/gi, ' ')
+      .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (m) => plainText(`x${m}x`).slice(1, -1))
+      .replace(/\s+/g, ' ')
+      .trim()
+  const pieces = fc.constantFrom('a', 'Z', '9', ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u1680', '\u202f', '<b>', '</em>', '&amp;', '&nbsp;', '&#x4e2d;', '&bogus;', '<', '&', '中', 'é', '😀')
+
+  it('collapses whitespace exactly like /\\s+/g on any mix of characters', () => {
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 40 }).map((a) => a.join('')), (s) => {
+        expect(hasCollapsibleSpace(s)).toBe(s.replace(/\s+/g, ' ') !== s)
+        expect(plainText(s)).toBe(reference(s))
+      }),
+      { numRuns: 2000 },
+    )
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(hasCollapsibleSpace(s)).toBe(s.replace(/\s+/g, ' ') !== s)
+      }),
+      { numRuns: 2000 },
+    )
+  })
 })

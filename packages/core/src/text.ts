@@ -36,9 +36,50 @@ function decodeEntities(text: string): string {
 /** Plain text from a vendor string: tags removed, entities decoded, whitespace collapsed; `''` for non-strings. */
 export function plainText(value: unknown): string {
   if (typeof value !== 'string' || value.length === 0) return ''
-  // Vendors promise plain text but snippets still carry <strong>/<em> and entities now and then.
-  const stripped = value.replace(/<\/?[a-z][^<>]{0,500}>/gi, ' ')
-  return decodeEntities(stripped).replace(/\s+/g, ' ').trim()
+  // Vendors promise plain text but snippets still carry <strong>/<em> and entities now and then. Most strings
+  // have neither, and no whitespace to collapse: each step runs only when it can change something, because every
+  // title and snippet of every response goes through here (a dozen responses per search).
+  let text = value
+  if (text.includes('<')) text = text.replace(TAG, ' ')
+  if (text.includes('&')) text = decodeEntities(text)
+  return hasCollapsibleSpace(text) ? text.replace(SPACES, ' ').trim() : text.trim()
+}
+
+const TAG = /<\/?[a-z][^<>]{0,500}>/gi
+const SPACES = /\s+/g
+
+/** True where `/\s+/g → ' '` would change the text: a run of two whitespace, or whitespace other than U+0020. */
+export function hasCollapsibleSpace(text: string): boolean {
+  let previous = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c > 32 && c < 127) {
+      previous = false
+      continue
+    }
+    if (c === 32) {
+      if (previous) return true
+      previous = true
+      continue
+    }
+    // Every other member of \s (tabs, line breaks, NBSP, the U+2000 block, U+1680, U+202F, U+205F, U+3000, BOM).
+    if (
+      (c >= 9 && c <= 13) ||
+      c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff
+    ) {
+      return true
+    }
+    previous = false
+  }
+  return false
 }
 
 /** The value as an absolute http(s) URL with a host, or null when it is not one. */
