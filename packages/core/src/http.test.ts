@@ -103,6 +103,18 @@ describe('requestJson', () => {
     expect(error.message).toContain('larger than 262144 bytes')
   })
 
+  it('decodes UTF-8 split across chunks', async () => {
+    const bytes = Buffer.from(JSON.stringify({ title: '异步编程 — Rust 🦀' }))
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      // Cut inside a multi-byte character, and send the halves as separate chunks.
+      res.write(bytes.subarray(0, 11))
+      setTimeout(() => res.end(bytes.subarray(11)), 20)
+    }
+    const res = await requestJson<{ title: string }>({ service: 'brave', url: base, retries: 0 })
+    expect(res.data.title).toBe('异步编程 — Rust 🦀')
+  })
+
   it('refuses a declared content-length over the cap without reading it', async () => {
     handler = (_req, res) => json(res, 200, { pad: 'x'.repeat(5000) })
     const error = await rejection(requestJson({ service: 'brave', url: base, maxBytes: 1000, retries: 0 }))

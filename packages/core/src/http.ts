@@ -154,9 +154,11 @@ async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: (e?: Err
         provider: service,
       })
     }
-    chunks.push(Buffer.from(chunk))
+    // A view, not a copy: undici hands over a fresh Buffer per chunk, and responses are read whole anyway.
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
   }
-  return Buffer.concat(chunks).toString('utf8')
+  // Most provider responses arrive in one chunk on loopback and in a few over the network.
+  return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)).toString('utf8')
 }
 
 function networkError(service: string, error: unknown, timedOut: boolean, cancelled: boolean, timeoutMs: number): ProviderError {
