@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from './errors.js'
-import { DEFAULT_BASE_URLS, DEFAULT_GROK_MODEL, configFilePaths, describeConfig, resolveConfig } from './config.js'
+import { DEFAULT_BASE_URLS, DEFAULT_GROK_MODEL, configFilePaths, describeConfig, resolveConfig, resolveServiceConfig } from './config.js'
 
 function home(files: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'sl-config-'))
@@ -132,5 +132,20 @@ describe('describeConfig', () => {
     const brave = describeConfig(config).find((d) => d.name === 'brave')
     expect(brave).toMatchObject({ configured: true, keySource: 'env:BRAVE_API_KEY', key: `set (${secret.length} chars)` })
     expect(describeConfig(config).find((d) => d.name === 'exa')).toMatchObject({ configured: false, key: null })
+  })
+})
+
+describe('resolveServiceConfig', () => {
+  it('gives what resolveConfig gives for that service', () => {
+    const env = { HOME: '/nonexistent-home', BRAVE_API_KEY: 'BSA-one-two-three', EXA_API_URL: 'http://127.0.0.1:1/exa/', GROK_MODEL: 'grok-x' }
+    const all = resolveConfig({ env })
+    for (const name of ['brave', 'exa', 'tavily', 'grok', 'github'] as const) expect(resolveServiceConfig(name, { env })).toEqual(all[name])
+  })
+
+  it("another service's malformed URL is not this service's error", () => {
+    const env = { HOME: '/nonexistent-home', BRAVE_API_KEY: 'BSA-one-two-three', EXA_API_URL: 'not a url' }
+    expect(() => resolveConfig({ env })).toThrow(/exa base URL/)
+    expect(resolveServiceConfig('brave', { env })).toMatchObject({ apiKey: 'BSA-one-two-three' })
+    expect(() => resolveServiceConfig('exa', { env })).toThrow(/exa base URL/)
   })
 })

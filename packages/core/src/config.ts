@@ -36,7 +36,8 @@ export const ConfigFileSchema = z.looseObject({
 })
 export type ConfigFile = z.infer<typeof ConfigFileSchema>
 
-type Service = 'brave' | 'exa' | 'tavily' | 'grok' | 'github'
+export type ConfigService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github'
+type Service = ConfigService
 
 /** Where a setting came from, e.g. `options`, `env:EXA_API_KEY`, `file:/home/me/.config/search-layer/config.json`. */
 export type ConfigSource = string
@@ -197,11 +198,8 @@ function checkUrl(url: string, source: ConfigSource, field: string): string {
   return url.replace(/\/+$/, '')
 }
 
-/**
- * Resolves keys and endpoints at call time. Precedence: explicit options, environment variables,
- * the config file, then the original skill's credentials file. Throws `ConfigError` for malformed files or URLs.
- */
-export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfig {
+/** The config files and lookups one resolution shares between the services it resolves. */
+function resolver(options: ResolveConfigOptions) {
   const env = options.env ?? process.env
   const overrides = options.overrides ?? {}
   const files: { path: string; data: ConfigFile }[] = []
@@ -235,15 +233,36 @@ export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfi
     }
   }
 
-  const model = pick('grok', 'model', ['GROK_MODEL'])
+  const resolve = <S extends Service>(name: S): ResolvedConfig[S] => {
+    if (name !== 'grok') return service(name) as ResolvedConfig[S]
+    const model = pick('grok', 'model', ['GROK_MODEL'])
+    return { ...service('grok'), model: model?.value ?? DEFAULT_GROK_MODEL, modelSource: model?.source ?? 'default' } as ResolvedConfig[S]
+  }
+  return { resolve, files }
+}
+
+/**
+ * Resolves keys and endpoints at call time. Precedence: explicit options, environment variables,
+ * the config file, then the original skill's credentials file. Throws `ConfigError` for malformed files or URLs.
+ */
+export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfig {
+  const { resolve, files } = resolver(options)
   return {
-    brave: service('brave'),
-    exa: service('exa'),
-    tavily: service('tavily'),
-    grok: { ...service('grok'), model: model?.value ?? DEFAULT_GROK_MODEL, modelSource: model?.source ?? 'default' },
-    github: service('github'),
+    brave: resolve('brave'),
+    exa: resolve('exa'),
+    tavily: resolve('tavily'),
+    grok: resolve('grok'),
+    github: resolve('github'),
     files: files.map((f) => f.path),
   }
+}
+
+/**
+ * `resolveConfig(options)[name]`, resolving that one service only: what a provider call needs, and a malformed
+ * URL configured for another service is not this one's error.
+ */
+export function resolveServiceConfig<S extends Service>(name: S, options: ResolveConfigOptions = {}): ResolvedConfig[S] {
+  return resolver(options).resolve(name)
 }
 
 export interface ServiceDescription {

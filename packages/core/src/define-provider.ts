@@ -1,4 +1,4 @@
-import { type ResolvedConfig, resolveConfig } from './config.js'
+import { type ResolvedConfig, resolveServiceConfig } from './config.js'
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env, Provider, ProviderContext } from './provider.js'
 import { type ParsedProviderRequest, type ProviderName, ProviderRequestSchema, type ProviderResponse } from './schemas.js'
@@ -37,7 +37,7 @@ export function defineProvider<N extends ProviderName>(definition: DefineProvide
   const { name, overrides } = definition
   const configFor = (env: Env): ResolvedConfig[N] => {
     try {
-      return resolveConfig({ overrides: { [name]: overrides }, env })[name]
+      return resolveServiceConfig(name, { overrides: { [name]: overrides }, env })
     } catch (error) {
       throw new ProviderError(`${name} configuration is invalid: ${(error as Error).message}`, {
         kind: 'config',

@@ -36,6 +36,7 @@ export { requestJson, requestText, parseRetryAfter, errorFromStatus, retryHint, 
 export type { HttpRequestOptions, HttpResponse, HttpErrorResponse, HttpTextResponse } from './http.js'
 export {
   resolveConfig,
+  resolveServiceConfig,
   describeConfig,
   validateConfigFile,
   readConfigFile,
@@ -46,6 +47,7 @@ export {
 } from './config.js'
 export type {
   ResolvedConfig,
+  ConfigService,
   ResolveConfigOptions,
   ConfigOverrides,
   ConfigFile,
