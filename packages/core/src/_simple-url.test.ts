@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseSimpleUrl } from './_simple-url.js'
+import { FRAGMENT, PATH, parseSimpleUrl, QUERY, scanSimpleUrl } from './_simple-url.js'
 
 function whatwg(text: string) {
   const url = new URL(text)
@@ -102,5 +102,92 @@ describe('parseSimpleUrl', () => {
       { numRuns: 5_000 },
     )
     expect(accepted).toBeGreaterThan(4_000)
+  })
+})
+
+/** The regex this scanner replaced, kept as the reference it must agree with on every string. */
+const REFERENCE =
+  /^https?:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)*)(\/[\w\-.~!$&'()*+,;=:@/%\u0080-\uffff]*)?(\?[\w\-.~!$&()*+,;=:@/%?\u0080-\uffff]*)?(#[\w\-.~!$&'()*+,;=:@/%?#\u0080-\uffff]*)?$/
+
+function referenceParse(text: string) {
+  const match = REFERENCE.exec(text)
+  if (match === null) return null
+  const hostname = match[1]!
+  const last = hostname.charCodeAt(hostname.lastIndexOf('.') + 1)
+  if (last < 97 || last > 122 || hostname.includes('xn--')) return null
+  try {
+    const encode = (part: string | undefined) => part?.replace(/[^\x00-\x7f]+/g, encodeURIComponent)
+    const path = encode(match[2])
+    const query = encode(match[3])
+    const fragment = encode(match[4])
+    if (path !== undefined && /\/\.|%2e/i.test(path)) return null
+    const https = text.startsWith('https')
+    const rebuilt = `${text.slice(0, text.indexOf('//') + 2 + hostname.length)}${path ?? ''}${query ?? ''}${fragment ?? ''}`
+    return {
+      protocol: https ? 'https:' : 'http:',
+      hostname,
+      port: '',
+      pathname: path ?? '/',
+      search: query === undefined || query.length === 1 ? '' : query,
+      hash: fragment === undefined || fragment.length === 1 ? '' : fragment,
+      href: path === undefined ? `${https ? 'https' : 'http'}://${hostname}/${rebuilt.slice((https ? 8 : 7) + hostname.length)}` : rebuilt,
+    }
+  } catch {
+    return null
+  }
+}
+
+describe('scanSimpleUrl', () => {
+  it('accepts and splits exactly what the regex it replaced did', () => {
+    const label = fc.oneof(
+      { weight: 6, arbitrary: fc.stringMatching(/^[a-z0-9-]{1,6}$/) },
+      { weight: 1, arbitrary: fc.constantFrom('xn--a', 'axn--b', 'x-n--', '0x1f', '123', '', 'Ab', 'www', 'é', '1a') },
+    )
+    const host = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.'))
+    const tail = fc.string({
+      unit: fc.oneof(
+        { weight: 20, arbitrary: fc.constantFrom(...'aZ09-._~/?#=&%'.split('')) },
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom(
+            ...'!$\'()*+,;:@[]{}|\\^`"<> \t\n'.split(''),
+            'é', '异步', '😀', '\ud800', '\udc00', '\ud800a', '\u3000', '\ufeff', '\u0080', '\uffff',
+            '%2e', '%2E', '%2', '/.', '..', '/./', '%41', '%e5', '//',
+          ),
+        },
+      ),
+      maxLength: 24,
+    })
+    let accepted = 0
+    let refused = 0
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          { weight: 8, arbitrary: fc.constantFrom('https://', 'http://') },
+          { weight: 1, arbitrary: fc.constantFrom('HTTP://', 'https:/', 'httpx://', 'https:///', '') },
+        ),
+        host,
+        fc.oneof({ weight: 8, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom(':8080', '.', '@', '-') }),
+        fc.constantFrom('/', '/', '/', '?', '#', ''),
+        tail,
+        (scheme, name, after, start, rest) => {
+          const text = scheme + name + after + start + rest
+          const expected = referenceParse(text)
+          if (expected === null) refused++
+          else accepted++
+          expect(parseSimpleUrl(text)).toEqual(expected)
+        },
+      ),
+      { numRuns: 30_000 },
+    )
+    // Both answers need a good share of the strings for the property to mean much.
+    expect(accepted).toBeGreaterThan(3_000)
+    expect(refused).toBeGreaterThan(3_000)
+  })
+
+  it('reports where each part starts and which hold non-ASCII', () => {
+    const scan = scanSimpleUrl('http://a.b/异?x=é#y')
+    expect(scan).toEqual({ https: false, hostEnd: 10, pathEnd: 12, queryEnd: 16, nonAscii: PATH | QUERY })
+    expect(scanSimpleUrl('https://a.b#😀')).toEqual({ https: true, hostEnd: 11, pathEnd: 11, queryEnd: 11, nonAscii: FRAGMENT })
   })
 })

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { scanSimpleUrl } from './_simple-url.js'
 import { canonicalUrl } from './index.js'
 
 // CI clones the repo with shared/ beside it: resolve from the repo root's parent, never an absolute path.
@@ -270,5 +271,56 @@ describe('canonicalUrl properties', () => {
         },
       ),
     )
+  })
+})
+
+describe('canonicalUrl fast path', () => {
+  // A lower-case http(s) URL takes the one-pass scan; the same URL with an upper-case scheme cannot, and goes
+  // through the WHATWG parser. Both must give one key.
+  const viaParser = (url: string) => canonicalUrl(url.replace(/^http/, 'HTTP'))
+
+  it('keys every URL the scan takes like the WHATWG parser path does', () => {
+    const label = fc.oneof(
+      { weight: 6, arbitrary: fc.stringMatching(/^[a-z0-9-]{1,6}$/) },
+      { weight: 2, arbitrary: fc.constantFrom('www', 'm', 'mobile', 'amp', 'google', 'cdn', 'ampproject', 'org') },
+    )
+    const host = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.'))
+    const piece = fc.oneof(
+      { weight: 10, arbitrary: fc.constantFrom(...'abAZ09-._~'.split('')) },
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(
+          '/', '//', '/amp', '/AMP/', '/amp/', '/c/', '/v/', '/s/', 'amp', '%41', '%7e', '%7E', '%2f', '%c3%a9', '%20',
+          '%', '%zz', '+', '=', '&', '?', '#', '#!', '#/', 'é', '异步', '😀', "'", '!', '$', '(', ')', '*', ',', ';', ':', '@',
+          'utm_source=x', 'UTM_Medium=y', 'fbclid=1', 'amp=1', 'amp', 'a=', 'b=2', 'a=1', 'ref=hn', 'id=0', '%75tm_x=1',
+          'https://', 'x.com/y',
+        ),
+      },
+    )
+    const tail = fc.array(piece, { maxLength: 14 }).map((pieces) => pieces.join(''))
+    let fast = 0
+    fc.assert(
+      fc.property(fc.constantFrom('https://', 'http://'), host, fc.constantFrom('/', '/', '?', '#', ''), tail, (scheme, name, start, rest) => {
+        const url = scheme + name + start + rest
+        if (scanSimpleUrl(url) === null) return
+        fast++
+        expect(canonicalUrl(url)).toBe(viaParser(url))
+      }),
+      { numRuns: 20_000 },
+    )
+    expect(fast).toBeGreaterThan(8_000)
+  })
+
+  it.each([
+    'https://www.example.com/a/amp/?utm_source=x&b=2&a=1#frag',
+    'http://m.example.com/异步/编程/?q=é&ref=hn#!/route/é',
+    'https://example.com/%7euser//x/%c3%a9?%75tm_source=1&q=a%20b+c',
+    'https://www.google.com/amp/s/example.com/story/amp',
+    'https://example-com.cdn.ampproject.org/c/s/example.com/story',
+    'https://amp.www.m.example.com/AMP',
+    'https://example.com?b=1&a=2&b=0&a',
+    'https://example.com/#/docs',
+  ])('keys %s like the WHATWG parser path does', (url) => {
+    expect(canonicalUrl(url)).toBe(viaParser(url))
   })
 })

@@ -1,5 +1,14 @@
 import trackingParams from '../../../references/tracking-params.json'
-import { parseSimpleUrl, type UrlParts } from './_simple-url.js'
+import {
+  encodeNonAscii,
+  FRAGMENT,
+  PATH,
+  parseSimpleUrl,
+  QUERY,
+  type SimpleUrlScan,
+  scanSimpleUrl,
+  type UrlParts,
+} from './_simple-url.js'
 
 // The policy behind every rule below, and each test vector we deliberately differ on, is in
 // references/url-policy.md. The key is for deduplication only: callers keep the original URL for display.
@@ -23,6 +32,11 @@ const INVALID_PREFIX = '(invalid) '
 export function canonicalUrl(url: string): string {
   const text = typeof url === 'string' ? url : String(url ?? '')
   const trimmed = text.trim()
+  const scan = scanSimpleUrl(trimmed)
+  if (scan !== null) {
+    const key = simpleKey(trimmed, scan)
+    if (key !== null) return key
+  }
   const parsed = parseSimpleUrl(trimmed) ?? parseLoose(trimmed)
   if (parsed === null) return INVALID_PREFIX + trimmed.replace(/\s+/g, ' ')
   try {
@@ -77,6 +91,40 @@ function canonicalize(url: UrlParts, depth: number): string {
   return reparsed === null ? withoutHash(url) : reparsed.href
 }
 
+/**
+ * `canonicalize(parseSimpleUrl(text), 0)` read straight off a scan, without the intermediate parts; null for an
+ * AMP cache URL, whose embedded target takes the general path.
+ */
+function simpleKey(text: string, scan: SimpleUrlScan): string | null {
+  const { https, hostEnd, pathEnd, queryEnd, nonAscii } = scan
+  const hostname = text.slice(https ? 8 : 7, hostEnd)
+  const host = foldHost(hostname)
+  let path = '/'
+  if (pathEnd > hostEnd) {
+    path = text.slice(hostEnd, pathEnd)
+    if ((nonAscii & PATH) !== 0) path = encodeNonAscii(path)
+    path = foldPath(path)
+  }
+  if (ampCacheTarget(host, path) !== null) return null
+  let query = ''
+  if (queryEnd - pathEnd > 1) {
+    let search = text.slice(pathEnd, queryEnd)
+    if ((nonAscii & QUERY) !== 0) search = encodeNonAscii(search)
+    query = foldQuery(search)
+  }
+  let hash = ''
+  if (text.length - queryEnd >= 2) {
+    const c = text.charCodeAt(queryEnd + 1)
+    if (c === 33 || c === 47) {
+      const fragment = text.slice(queryEnd)
+      hash = normalizePercent((nonAscii & FRAGMENT) !== 0 ? encodeNonAscii(fragment) : fragment)
+    }
+  }
+  // No port, and the folded host still ends in the scanned last label, which starts with a letter: never the
+  // cases canonicalize has to re-serialise.
+  return query === '' ? `https://${host}${path}${hash}` : `https://${host}${path}?${query}${hash}`
+}
+
 function withoutHash(url: UrlParts): string {
   const hash = keepHash(url.hash)
   const href = url.hash === '' ? url.href : url.href.slice(0, -url.hash.length)
@@ -92,6 +140,9 @@ function keepHash(hash: string): string {
 function foldHost(hostname: string): string {
   let host = hostname
   if (host.endsWith('.') && !host.startsWith('[')) host = host.replace(/\.+$/, '') || hostname
+  // w, m, a: every mirror prefix starts with one of them.
+  const first = host.charCodeAt(0)
+  if (first !== 119 && first !== 109 && first !== 97) return host
   // Strip mirror prefixes, but never down to a single label ("www.com" stays).
   for (let changed = true; changed; ) {
     changed = false
@@ -107,7 +158,6 @@ function foldHost(hostname: string): string {
   return host
 }
 
-const AMP_TAIL = /\/amp\/?$/i
 const DOUBLE_SLASH = /(?<!\b[a-z][a-z\d+\-.]{1,50}:)\/{2,}/gi
 const ENCODED_SPACE = /%20/g
 const PLUS = /\+/g
@@ -116,8 +166,21 @@ function foldPath(pathname: string): string {
   let path = normalizePercent(pathname)
   // Collapse "//" but keep the "scheme://" of a URL embedded in a path (web.archive.org/web/2020/https://…).
   if (path.includes('//')) path = path.replace(DOUBLE_SLASH, '/')
-  if (AMP_TAIL.test(path)) path = path.replace(AMP_TAIL, '/')
-  while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
+  // A trailing "/amp" or "/amp/", in any case, folds to "/"; then trailing slashes go. By char code, so at most
+  // one slice and no regex.
+  let end = path.length
+  const tail = path.charCodeAt(end - 1) === 47 ? end - 1 : end
+  if (
+    tail >= 4 &&
+    path.charCodeAt(tail - 4) === 47 &&
+    (path.charCodeAt(tail - 3) | 32) === 97 &&
+    (path.charCodeAt(tail - 2) | 32) === 109 &&
+    (path.charCodeAt(tail - 1) | 32) === 112
+  ) {
+    end = tail - 3
+  }
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--
+  if (end < path.length) path = path.slice(0, end)
   return path === '' ? '/' : path
 }
 
@@ -133,8 +196,15 @@ function ampCacheTarget(host: string, path: string): string | null {
 
 function foldQuery(search: string): string {
   if (search.length <= 1) return ''
-  const kept: { name: string; part: string }[] = []
-  for (const raw of search.slice(1).split('&')) {
+  // Parallel arrays, insertion-sorted by name as they come (stable, and there are rarely more than a few):
+  // no pair objects, no split array, no join for the usual one or two parameters.
+  const names: string[] = []
+  const parts: string[] = []
+  for (let from = 1; from <= search.length; ) {
+    let to = search.indexOf('&', from)
+    if (to === -1) to = search.length
+    const raw = search.slice(from, to)
+    from = to + 1
     if (raw === '') continue
     // In a query string "+" and "%20" both mean a space (application/x-www-form-urlencoded).
     // "a=" and "a" both read as a="" to every form parser.
@@ -150,16 +220,24 @@ function foldQuery(search: string): string {
     const lowered = (name.includes('%') || name.includes('+') ? safeDecode(name) : name).toLowerCase()
     if (isTracking(lowered)) continue
     if (lowered === 'amp') continue
-    kept.push({ name, part })
+    // Stable sort by name only: the order of repeated values (`?a=2&a=1`) can matter to the server.
+    let at = names.length
+    while (at > 0 && names[at - 1]! > name) {
+      names[at] = names[at - 1]!
+      parts[at] = parts[at - 1]!
+      at--
+    }
+    names[at] = name
+    parts[at] = part
   }
-  // Stable sort by name only: the order of repeated values (`?a=2&a=1`) can matter to the server.
-  kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-  return kept.map((entry) => entry.part).join('&')
+  if (parts.length === 0) return ''
+  return parts.length === 1 ? parts[0]! : parts.join('&')
 }
 
 function isTracking(name: string): boolean {
   if (TRACKING_NAMES.has(name)) return true
-  return TRACKING_PREFIXES.some((prefix) => name.startsWith(prefix))
+  for (const prefix of TRACKING_PREFIXES) if (name.startsWith(prefix)) return true
+  return false
 }
 
 function safeDecode(text: string): string {
