@@ -171,10 +171,22 @@ function readConfigFileIfChanged(file: string): ConfigFile | undefined {
 
 /** The config files consulted, highest precedence first. */
 export function configFilePaths(options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'homeDir'> = {}): string[] {
+  return [...pathsFor(options)]
+}
+
+// Every provider call resolves its config: the paths are joined once per distinct input, not on every call.
+let lastPaths: { configFile?: string; xdg?: string; home: string; paths: readonly string[] } | undefined
+
+function pathsFor(options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'homeDir'>): readonly string[] {
   const env = options.env ?? process.env
   const home = options.homeDir ?? env.HOME ?? homedir()
-  const primary = options.configFile ?? env.SEARCH_LAYER_CONFIG ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'search-layer', 'config.json')
-  return [primary, join(home, '.openclaw', 'credentials', 'search.json')]
+  const configFile = options.configFile ?? env.SEARCH_LAYER_CONFIG
+  const xdg = env.XDG_CONFIG_HOME
+  if (lastPaths && lastPaths.configFile === configFile && lastPaths.xdg === xdg && lastPaths.home === home) return lastPaths.paths
+  const primary = configFile ?? join(xdg ?? join(home, '.config'), 'search-layer', 'config.json')
+  const paths = Object.freeze([primary, join(home, '.openclaw', 'credentials', 'search.json')])
+  lastPaths = { configFile, xdg, home, paths }
+  return paths
 }
 
 function fileValue(file: ConfigFile, service: Service, field: 'apiKey' | 'apiUrl' | 'model'): string | undefined {
@@ -203,7 +215,7 @@ function resolver(options: ResolveConfigOptions) {
   const env = options.env ?? process.env
   const overrides = options.overrides ?? {}
   const files: { path: string; data: ConfigFile }[] = []
-  for (const path of configFilePaths(options)) {
+  for (const path of pathsFor(options)) {
     const data = readConfigFileIfChanged(path)
     if (data) files.push({ path, data })
   }
