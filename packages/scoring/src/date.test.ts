@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { freshnessScore, parseDate } from './index.js'
-import { parseDateTime } from './date.js'
+import { generalDateTime, parseDateTime } from './date.js'
 
 const now = new Date('2026-03-15T12:00:00.000Z')
 
@@ -136,5 +136,103 @@ describe('parseDate on canonical ISO input', () => {
       }),
       { numRuns: 3000 },
     )
+  })
+})
+
+describe('parseDateTime char-code readers', () => {
+  const pad = (n: number, width: number) => String(n).padStart(width, '0')
+  const year = fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 1890, max: 2210 }).map((y) => pad(y, 4)) },
+    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 0, max: 99_999 }), fc.constantFrom(1, 2, 4)).map(([y, w]) => pad(y, w)) },
+  )
+  const small = (max: number) =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: 0, max }).map((n) => pad(n, 2)) },
+      { weight: 2, arbitrary: fc.integer({ min: 0, max }).map(String) },
+      { weight: 1, arbitrary: fc.constantFrom('', '1a', '123', '٣', '-1') },
+    )
+  const month = small(13)
+  const day = small(40)
+  const hour = small(25)
+  const minute = small(61)
+  const monthName = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom('Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec') },
+    { weight: 1, arbitrary: fc.constantFrom('jan', 'JAN', 'January', 'Sept', 'Xyz', 'Mon', '') },
+  )
+  const weekday = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom('Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun') },
+    { weight: 1, arbitrary: fc.constantFrom('Xyz', 'sun', 'Sunday', 'Jan', '') },
+  )
+  const sep = (usual: string, ...others: string[]) =>
+    fc.oneof({ weight: 8, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constantFrom(...others) })
+  const count = fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 400 }).map(String) },
+    { weight: 1, arbitrary: fc.constantFrom('007', '99999999999999', '999999999999999', '9999999999999999999', 'a', 'an', 'one') },
+  )
+  const word = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom('second', 'minute', 'hour', 'day', 'week', 'month', 'year') },
+    { weight: 3, arbitrary: fc.constantFrom('s', 'sec', 'secs', 'm', 'min', 'mins', 'h', 'hr', 'hrs', 'd', 'w', 'wk', 'mo', 'y', 'yr') },
+    { weight: 1, arbitrary: fc.constantFrom('constructor', 'toString', 'ss', 'Day', 'fortnight', 'ago', '') },
+  )
+  const cjkUnit = fc.constantFrom('秒', '分钟', '小时', '天', '周', '星期', '个月', '月', '年', '日', '')
+  const shaped = fc.oneof(
+    fc.tuple(year, sep('-', '/', '.'), month, sep('-', '/', '.'), day).map((p) => p.join('')),
+    fc.tuple(year, sep('/', '.', '-'), month, sep('/', '.', '-'), day).map((p) => p.join('')),
+    fc.tuple(year, sep('年', '-'), month, sep('月', ''), day, sep('日', '', '号'), fc.constantFrom('', '', ' 12:00', 'x')).map((p) => p.join('')),
+    fc
+      .tuple(year, sep('-', '/'), month, sep('-', '/'), day, sep('T', ' ', 't'), hour, sep(':', '.'), minute, sep(':', '.'), minute, fc.constantFrom('', '', '', 'Z', '.5', '+01:00'))
+      .map((p) => p.join('')),
+    fc
+      .tuple(weekday, sep(', ', ' ', ','), day, sep(' ', '-'), monthName, sep(' ', '-'), year, sep(' ', 'T'), hour, sep(':', '.'), minute, sep(':', '.'), minute, sep(' GMT', ' UTC', ' +0100', '', ' gmt', 'GMT'))
+      .map((p) => p.join('')),
+    fc.tuple(monthName, sep(' ', '  ', '.'), day, sep(', ', ' ', ','), year, fc.constantFrom('', '', '', ' UTC', ' 10:00')).map((p) => p.join('')),
+    fc.tuple(count, sep(' ', '', '  '), word, fc.constantFrom('', 's', 'S'), sep(' ago', ' AGO', 'ago', '  ago', ' ago ')).map((p) => p.join('')),
+    fc.tuple(count, sep('', ' '), cjkUnit, sep('前', '后', '')).map((p) => p.join('')),
+  )
+  const value = fc.oneof(
+    { weight: 8, arbitrary: shaped },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(' ', '\t', '\u3000'), shaped).map(([a, b]) => a + b) },
+    { weight: 1, arbitrary: fc.tuple(shaped, fc.constantFrom(' ', '\n', 'Z', 'x', '0')).map(([a, b]) => a + b) },
+    { weight: 1, arbitrary: fc.string() },
+  )
+  const clock = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(now) },
+    { weight: 2, arbitrary: fc.date({ min: new Date('1800-01-01'), max: new Date('2300-01-01'), noInvalidDate: true }) },
+    { weight: 1, arbitrary: fc.constant(new Date(Number.NaN)) },
+  )
+
+  it('give exactly what the general parser gives, for every shape they read and its near misses', () => {
+    let dated = 0
+    fc.assert(
+      fc.property(value, clock, (v, at) => {
+        const time = generalDateTime(v, at)
+        if (time !== null) dated++
+        expect(parseDateTime(v, at)).toBe(time)
+      }),
+      { numRuns: 30_000 },
+    )
+    // Most values should be dates, or the property says little about the readers.
+    expect(dated).toBeGreaterThan(6_000)
+  })
+
+  it.each([
+    ['2024-01-05T08:30:00', Date.UTC(2024, 0, 5, 8, 30)],
+    ['2024-02-30T08:30:00', Date.UTC(2024, 2, 1, 8, 30)],
+    ['1899-12-31T23:59:59', null],
+    ['2024-01-05', Date.UTC(2024, 0, 5)],
+    ['2024/1/5', Date.UTC(2024, 0, 5)],
+    ['2024.01.5', Date.UTC(2024, 0, 5)],
+    ['2024年1月5日', Date.UTC(2024, 0, 5)],
+    ['2024年2月30日', null],
+    ['Sun, 05 Jan 2024 08:00:00 GMT', Date.UTC(2024, 0, 5, 8)],
+    ['Sun, 31 Feb 2024 08:00:00 GMT', Date.UTC(2024, 2, 2, 8)],
+    ['Jan 5, 2024', Date.UTC(2024, 0, 5)],
+    ['3 days ago', now.getTime() - 3 * 86_400_000],
+    ['5 hrs ago', now.getTime() - 5 * 3_600_000],
+    ['3个月前', now.getTime() - 90 * 86_400_000],
+    ['11小时前', now.getTime() - 11 * 3_600_000],
+  ])('reads %s', (input, expected) => {
+    expect(parseDateTime(input, now)).toBe(expected)
+    expect(generalDateTime(input, now)).toBe(expected)
   })
 })
