@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { freshnessScore, parseDate } from './index.js'
-import { generalDateTime, parseDateTime } from './date.js'
+import { generalDateTime, isoString, parseDateTime } from './date.js'
 
 const now = new Date('2026-03-15T12:00:00.000Z')
 
@@ -234,5 +234,23 @@ describe('parseDateTime char-code readers', () => {
   ])('reads %s', (input, expected) => {
     expect(parseDateTime(input, now)).toBe(expected)
     expect(generalDateTime(input, now)).toBe(expected)
+  })
+})
+
+describe('isoString', () => {
+  it('writes what Date#toISOString writes, for every time in years 0–9999', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2201, 0, 1) - 1 }),
+          fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }),
+          fc.constantFrom(0, -1, Date.UTC(2000, 1, 29), Date.UTC(1900, 1, 28, 23, 59, 59, 999), Date.UTC(2100, 2, 1), -62_167_219_200_000),
+        ),
+        (time) => {
+          expect(isoString(time)).toBe(new Date(time).toISOString())
+        },
+      ),
+      { numRuns: 20_000 },
+    )
   })
 })

@@ -110,7 +110,59 @@ function toDate(value: unknown, now: Date): Date | null {
 export function parseDate(value: unknown, options: ParseDateOptions = {}): string | null {
   const time = parseDateTime(value, options.now ?? new Date())
   if (time === null) return null
-  return typeof value === 'string' && CANONICAL_ISO.test(value) ? value : new Date(time).toISOString()
+  return typeof value === 'string' && CANONICAL_ISO.test(value) ? value : isoString(time)
+}
+
+/**
+ * `new Date(time).toISOString()` for a time in years 0–9999 (every time `parseDateTime` returns is), without the
+ * `Date`: V8's version costs more than reading the date itself. Civil date from days after H. Hinnant's
+ * `civil_from_days`; one flat string from char codes.
+ */
+export function isoString(time: number): string {
+  const days = Math.floor(time / DAY_MS)
+  const ms = time - days * DAY_MS
+  // Days since 0000-03-01, so that a year's leap day is its last day.
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const dayOfEra = z - era * 146_097
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  )
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153)
+  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1
+  const month = shifted < 10 ? shifted + 3 : shifted - 9
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  const hour = Math.floor(ms / 3_600_000)
+  const minute = Math.floor(ms / 60_000) % 60
+  const second = Math.floor(ms / 1000) % 60
+  const milli = ms % 1000
+  return String.fromCharCode(
+    48 + Math.floor(year / 1000),
+    48 + (Math.floor(year / 100) % 10),
+    48 + (Math.floor(year / 10) % 10),
+    48 + (year % 10),
+    45,
+    48 + Math.floor(month / 10),
+    48 + (month % 10),
+    45,
+    48 + Math.floor(day / 10),
+    48 + (day % 10),
+    84,
+    48 + Math.floor(hour / 10),
+    48 + (hour % 10),
+    58,
+    48 + Math.floor(minute / 10),
+    48 + (minute % 10),
+    58,
+    48 + Math.floor(second / 10),
+    48 + (second % 10),
+    46,
+    48 + Math.floor(milli / 100),
+    48 + (Math.floor(milli / 10) % 10),
+    48 + (milli % 10),
+    90,
+  )
 }
 
 /**

@@ -1,6 +1,6 @@
 import { canonicalUrl, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
 import tracking from '../../../references/tracking-params.json'
-import { parseDateTime } from './date.js'
+import { canonicalIsoTime, fastDateTime, isoString, parseDateTime } from './date.js'
 
 /** One provider result as merge reads it; tolerant of the null fields providers really send. */
 export interface MergeableResult {
@@ -97,55 +97,91 @@ function isMessy(text: string): boolean {
 
 const TRACKING_NAMES = new Set(tracking.names.map((n) => n.toLowerCase()))
 const TRACKING_PREFIXES = tracking.prefixes.map((p) => p.toLowerCase())
-const PAIR_SEPARATOR = /[&#]/
 const MIRROR_HOST = /^[a-z]+:\/\/(?:www\.)?(?:m|mobile|amp)\./
 const AMP_PATH = /\/amp\/?(?:[?#]|$)|[?&]amp(?:=|&|#|$)/
-const HTTPS = /^https:/i
-const HTTP_URL = /^https?:\/\//i
+const MIRROR_HOST_ANY_CASE = new RegExp(MIRROR_HOST.source, 'i')
+const AMP_PATH_ANY_CASE = new RegExp(AMP_PATH.source, 'i')
 const BARE_URL = /^https?:\/\/\S+$/i
 const WWW = /^www\./
 
-/** A variant carrying click-tracking parameters is a worse URL to show, even though it is the same page. */
-function hasTracking(url: string): boolean {
+/**
+ * A variant carrying click-tracking parameters is a worse URL to show, even though it is the same page. Pairs
+ * are split on "&" and "#" after the first "?".
+ */
+export function hasTracking(url: string): boolean {
   const query = url.indexOf('?')
   if (query === -1) return false
-  for (const pair of url.slice(query + 1).split(PAIR_SEPARATOR)) {
-    const eq = pair.indexOf('=')
-    const name = (eq === -1 ? pair : pair.slice(0, eq)).toLowerCase()
-    if (TRACKING_NAMES.has(name) || TRACKING_PREFIXES.some((p) => name.startsWith(p))) return true
+  for (let from = query + 1; from < url.length; ) {
+    let to = from
+    let eq = -1
+    for (; to < url.length; to++) {
+      const c = url.charCodeAt(to)
+      if (c === 38 || c === 35) break
+      if (c === 61 && eq === -1) eq = to
+    }
+    const name = url.slice(from, eq === -1 ? to : eq).toLowerCase()
+    if (TRACKING_NAMES.has(name)) return true
+    for (const prefix of TRACKING_PREFIXES) if (name.startsWith(prefix)) return true
+    from = to + 1
   }
   return false
 }
 
-function isMirror(url: string): boolean {
+/** `^https:`, in any case. */
+function isHttps(url: string): boolean {
+  return (
+    (url.charCodeAt(0) | 32) === 104 &&
+    (url.charCodeAt(1) | 32) === 116 &&
+    (url.charCodeAt(2) | 32) === 116 &&
+    (url.charCodeAt(3) | 32) === 112 &&
+    (url.charCodeAt(4) | 32) === 115 &&
+    url.charCodeAt(5) === 58
+  )
+}
+
+/**
+ * A mobile or AMP mirror: MIRROR_HOST or AMP_PATH on the lower-cased URL. Lower-casing turns no non-ASCII
+ * character into ASCII but the Kelvin sign (K → k) and the dotted capital I (İ → i̇), and no ASCII character into
+ * anything but its lower case; so without those two, the case-insensitive regexes on the URL itself answer the
+ * same, without the lower-cased copy.
+ */
+export function isMirror(url: string): boolean {
+  if (url.includes('\u212a') || url.includes('\u0130')) return isMirrorByRegex(url)
+  return MIRROR_HOST_ANY_CASE.test(url) || AMP_PATH_ANY_CASE.test(url)
+}
+
+function isMirrorByRegex(url: string): boolean {
   const lower = url.toLowerCase()
   if (MIRROR_HOST.test(lower)) return true
   return lower.includes('amp') && AMP_PATH.test(lower)
 }
 
-
 /**
- * Everything merge knows about one occurrence (one provider result), in parallel arrays indexed by occurrence
- * number: 10,000 results would otherwise be 10,000 short-lived objects, and their garbage collection.
+ * Everything merge knows about one occurrence (one provider result), in parallel typed arrays indexed by
+ * occurrence number, sized once: 10,000 results would otherwise be 10,000 short-lived objects (or arrays grown by
+ * push), and their garbage collection.
  */
 interface Occurrences {
-  rank: number[]
-  provider: number[]
+  /** Integers, but not necessarily small ones. */
+  rank: Float64Array
+  provider: Int32Array
   /** Position of the query in byte order: compares like the query strings themselves. */
-  queryOrder: number[]
-  query: number[]
-  list: number[]
+  queryOrder: Int32Array
+  query: Int32Array
+  list: Int32Array
   /** Index into `Urls`. */
-  url: number[]
+  url: Int32Array
   result: MergeableResult[]
+  /** Occurrence numbers grouped by group, each group's run sorted best first (see `byRankThenProvider`). */
+  byGroup: Int32Array
 }
 
 /** Distinct cleaned URL strings of one merge; the properties pickUrl compares are worked out once per string. */
 interface Urls {
   text: string[]
-  group: number[]
+  group: Int32Array
   /** Bit 1 tracking, 2 https, 4 mirror; -1 until first needed. */
-  flags: number[]
+  flags: Int8Array
 }
 
 const TRACKING_FLAG = 1
@@ -158,7 +194,7 @@ function urlFlags(urls: Urls, id: number): number {
     const text = urls.text[id]!
     flags =
       (hasTracking(text) ? TRACKING_FLAG : 0) |
-      (text.startsWith('https:') || HTTPS.test(text) ? HTTPS_FLAG : 0) |
+      (isHttps(text) ? HTTPS_FLAG : 0) |
       (isMirror(text) ? MIRROR_FLAG : 0)
     urls.flags[id] = flags
   }
@@ -170,16 +206,39 @@ function byRankThenProvider(occ: Occurrences, a: number, b: number): number {
   return occ.rank[a]! - occ.rank[b]! || occ.provider[a]! - occ.provider[b]! || occ.queryOrder[a]! - occ.queryOrder[b]!
 }
 
-function pickUrl(occ: Occurrences, urls: Urls, members: number[], count: number): string {
-  let winner = members[0]!
+/** Groups are a handful of occurrences: an insertion sort (stable) beats `Array#sort` and allocates nothing. */
+const INSERTION_SORT_MAX = 32
+
+function sortGroup(occ: Occurrences, start: number, end: number): void {
+  const byGroup = occ.byGroup
+  if (end - start > INSERTION_SORT_MAX) {
+    const sorted = Array.from(byGroup.subarray(start, end)).sort((a, b) => byRankThenProvider(occ, a, b))
+    byGroup.set(sorted, start)
+    return
+  }
+  for (let i = start + 1; i < end; i++) {
+    const o = byGroup[i]!
+    let j = i - 1
+    while (j >= start && byRankThenProvider(occ, byGroup[j]!, o) > 0) {
+      byGroup[j + 1] = byGroup[j]!
+      j--
+    }
+    byGroup[j + 1] = o
+  }
+}
+
+function pickUrl(occ: Occurrences, urls: Urls, start: number, count: number): string {
+  const byGroup = occ.byGroup
+  let winner = byGroup[start]!
   let winId = occ.url[winner]!
   if (count === 1) return urls.text[winId]!
   // One pass, best under: no tracking, https, not a mirror, best ranked, shortest, then by text.
   let winFlags = urlFlags(urls, winId)
   for (let i = 1; i < count; i++) {
-    const o = members[i]!
+    const o = byGroup[start + i]!
     const id = occ.url[o]!
-    const flags = id === winId ? winFlags : urlFlags(urls, id)
+    if (id === winId) continue
+    const flags = urlFlags(urls, id)
     const text = urls.text[id]!
     const winText = urls.text[winId]!
     const order =
@@ -199,17 +258,46 @@ function pickUrl(occ: Occurrences, urls: Urls, members: number[], count: number)
 }
 
 function isTruncated(text: string): boolean {
-  return text.endsWith('...') || text.endsWith('…')
+  const last = text.charCodeAt(text.length - 1)
+  return (
+    last === 0x2026 ||
+    (last === 46 && text.charCodeAt(text.length - 2) === 46 && text.charCodeAt(text.length - 3) === 46)
+  )
 }
 
-function pickTitle(occ: Occurrences, members: number[], count: number, url: string): string {
+/** `^https?:\/\/`, in any case, by char code: a title that is a URL is no title. */
+function isHttpUrl(text: string): boolean {
+  if ((text.charCodeAt(0) | 32) !== 104 || (text.charCodeAt(1) | 32) !== 116 || (text.charCodeAt(2) | 32) !== 116) {
+    return false
+  }
+  if ((text.charCodeAt(3) | 32) !== 112) return false
+  const at = (text.charCodeAt(4) | 32) === 115 ? 5 : 4
+  return text.charCodeAt(at) === 58 && text.charCodeAt(at + 1) === 47 && text.charCodeAt(at + 2) === 47
+}
+
+/**
+ * Raw field values already looked at in the current group. A value seen at an earlier (better ranked) member
+ * can never win against it, whichever rule picks the winner, so a repeat is skipped without cleaning it again.
+ */
+const seen: unknown[] = []
+
+function seenBefore(value: unknown, index: number): boolean {
+  seen[index] = value
+  for (let j = 0; j < index; j++) if (seen[j] === value) return true
+  return false
+}
+
+function pickTitle(occ: Occurrences, start: number, count: number, url: string): string {
+  const byGroup = occ.byGroup
   let winner = -1
   let winText = ''
   let winTruncated = false
   for (let i = 0; i < count; i++) {
-    const o = members[i]!
-    const text = clean(occ.result[o]!.title)
-    if (text === '' || HTTP_URL.test(text) || (text.length === 8 && text.toLowerCase() === 'untitled')) continue
+    const o = byGroup[start + i]!
+    const raw = occ.result[o]!.title
+    if (count > 1 && seenBefore(raw, i)) continue
+    const text = clean(raw)
+    if (text === '' || isHttpUrl(text) || (text.length === 8 && text.toLowerCase() === 'untitled')) continue
     const truncated = isTruncated(text)
     if (
       winner === -1 ||
@@ -233,24 +321,50 @@ function pickTitle(occ: Occurrences, members: number[], count: number, url: stri
   }
 }
 
-const TITLE_SEPARATOR = /^\s*[:：|–—-]\s*/
-
-// Answer-derived snippets often read "Title: what the page says"; the title is shown anyway, and repeating it
-// must not make a snippet win "longest".
-function withoutTitlePrefix(text: string, title: string): string {
-  if (title.length === 0 || text.length <= title.length || !text.startsWith(title)) return text
-  const rest = text.slice(title.length)
-  const separator = TITLE_SEPARATOR.exec(rest)
-  return separator ? rest.slice(separator[0].length) : text
+/** `\s` of a JavaScript regex, by char code. */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13)
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  )
 }
 
-function pickSnippet(occ: Occurrences, members: number[], count: number, title: string): string {
+/** `[:：|–—-]`: what separates a title from the rest of a snippet. */
+function isTitleSeparator(c: number): boolean {
+  return c === 58 || c === 45 || c === 124 || c === 0x2013 || c === 0x2014 || c === 0xff1a
+}
+
+// Answer-derived snippets often read "Title: what the page says"; the title is shown anyway, and repeating it
+// must not make a snippet win "longest". The separator after the title (`^\s*[:：|–—-]\s*`) is read by char
+// code: one slice, no regex, no intermediate string.
+function withoutTitlePrefix(text: string, title: string): string {
+  if (title.length === 0 || text.length <= title.length || !text.startsWith(title)) return text
+  let at = title.length
+  while (at < text.length && isSpace(text.charCodeAt(at))) at++
+  if (!isTitleSeparator(text.charCodeAt(at))) return text
+  at++
+  while (at < text.length && isSpace(text.charCodeAt(at))) at++
+  return text.slice(at)
+}
+
+function pickSnippet(occ: Occurrences, start: number, count: number, title: string): string {
+  const byGroup = occ.byGroup
   let winner = -1
   let winText = ''
   let lowerTitle: string | undefined
   for (let i = 0; i < count; i++) {
-    const o = members[i]!
-    const text = withoutTitlePrefix(clean(occ.result[o]!.snippet), title)
+    const o = byGroup[start + i]!
+    const raw = occ.result[o]!.snippet
+    if (count > 1 && seenBefore(raw, i)) continue
+    const text = withoutTitlePrefix(clean(raw), title)
     if (text === '') continue
     if (text.length === title.length) {
       // Lower-cased only when a snippet could repeat the title: most never have its exact length.
@@ -266,58 +380,115 @@ function pickSnippet(occ: Occurrences, members: number[], count: number, title: 
   return winText
 }
 
-/** Distinct raw `publishedAt` strings of one merge: each is parsed once, and turned into ISO at most once. */
-interface Dates {
-  index: Map<string, number>
-  time: number[]
-  iso: (string | undefined)[]
+/** The reliable time of a raw `publishedAt`, or NaN. */
+function reliableTime(time: number | null, now: number): number {
+  // Later dates are usually "updated" or crawl dates; future and pre-web dates are junk.
+  return time === null || time > now + FUTURE_TOLERANCE_MS || time < MIN_RELIABLE ? Number.NaN : time
 }
 
-/** The reliable time of a raw `publishedAt`, or NaN. */
-function reliableTime(value: unknown, now: Date): number {
-  let time = parseDateTime(value, now) ?? Number.NaN
-  // Later dates are usually "updated" or crawl dates; future and pre-web dates are junk.
-  if (time > now.getTime() + FUTURE_TOLERANCE_MS || time < MIN_RELIABLE) time = Number.NaN
+/**
+ * Dates of the shapes `fastDateTime` does not read (junk, mostly) take the general parser, once per distinct
+ * string and merge.
+ */
+function dateTime(value: unknown, now: Date, general: Map<string, number | null>): number | null {
+  if (typeof value !== 'string') return parseDateTime(value, now)
+  const fast = fastDateTime(value, now)
+  if (fast !== undefined) return fast
+  let time = general.get(value)
+  if (time === undefined) {
+    time = parseDateTime(value, now)
+    general.set(value, time)
+  }
   return time
 }
 
-function pickDate(occ: Occurrences, members: number[], count: number, now: Date, dates: Dates): string | null {
+function pickDate(occ: Occurrences, start: number, count: number, now: Date, general: Map<string, number | null>): string | null {
+  const byGroup = occ.byGroup
+  const nowTime = now.getTime()
   // Earliest, because later dates are usually "updated" or crawl dates.
   let earliest = Number.NaN
-  let from = -1
+  let from: unknown
   for (let i = 0; i < count; i++) {
-    const value = occ.result[members[i]!]!.publishedAt
-    let time: number
-    let id = -1
-    if (typeof value === 'string') {
-      const known = dates.index.get(value)
-      if (known === undefined) {
-        id = dates.time.length
-        time = reliableTime(value, now)
-        dates.index.set(value, id)
-        dates.time.push(time)
-        dates.iso.push(undefined)
-      } else {
-        id = known
-        time = dates.time[known]!
-      }
-    } else {
-      time = reliableTime(value, now)
-    }
+    const value = occ.result[byGroup[start + i]!]!.publishedAt
+    if (count > 1 && seenBefore(value, i)) continue
+    const time = reliableTime(dateTime(value, now, general), nowTime)
     if (time < earliest || (Number.isNaN(earliest) && !Number.isNaN(time))) {
       earliest = time
-      from = id
+      from = value
     }
   }
   if (Number.isNaN(earliest)) return null
-  // The ISO form parseDate gives (a canonical ISO input round-trips to itself), built once per distinct string.
-  if (from === -1) return new Date(earliest).toISOString()
-  let iso = dates.iso[from]
-  if (iso === undefined) {
-    iso = new Date(earliest).toISOString()
-    dates.iso[from] = iso
+  // The ISO form parseDate gives: a canonical ISO input round-trips to itself, so it is its own ISO form.
+  if (typeof from === 'string' && from.length === 24 && canonicalIsoTime(from) === earliest) return from
+  return isoString(earliest)
+}
+
+/** `sources.join(", ")` per set of providers (bit p for `PROVIDER_NAMES[p]`): a few strings, shared by every merge. */
+const SOURCE_TEXT: string[] = []
+
+function sourceText(mask: number, sources: readonly string[]): string {
+  let text = SOURCE_TEXT[mask]
+  if (text === undefined) {
+    text = sources.join(', ')
+    SOURCE_TEXT[mask] = text
   }
-  return iso
+  return text
+}
+
+/** Key characters packed per number: 6 of at most 8 bits each (+1, so that a shorter key sorts first) fit in 2^53. */
+const PACKED_CHARS = 6
+const PACKED_WORDS = 4
+
+/**
+ * `cmp` over the canonical keys, which break most fusion ties in the final sort: thousands of string comparisons
+ * of keys that share "https://" and often the host. Past their common prefix, each key's next 24 characters are
+ * packed into numbers once, and comparing those settles nearly every pair without touching the strings.
+ */
+export class KeyOrder {
+  private readonly keys: readonly string[]
+  private readonly packed: Float64Array
+  /** 0 where a key has a character above U+00FF in its packed part, which then compares as a string. */
+  private readonly packable: Uint8Array
+
+  constructor(keys: readonly string[]) {
+    this.keys = keys
+    const count = keys.length
+    let common = count === 0 ? 0 : keys[0]!.length
+    for (let g = 1; g < count && common > 0; g++) {
+      const key = keys[g]!
+      const limit = Math.min(common, key.length)
+      let i = 0
+      while (i < limit && key.charCodeAt(i) === keys[0]!.charCodeAt(i)) i++
+      common = i
+    }
+    this.packed = new Float64Array(count * PACKED_WORDS)
+    this.packable = new Uint8Array(count)
+    for (let g = 0; g < count; g++) {
+      const key = keys[g]!
+      let ok = 1
+      for (let w = 0; w < PACKED_WORDS; w++) {
+        let word = 0
+        const from = common + w * PACKED_CHARS
+        for (let i = from; i < from + PACKED_CHARS; i++) {
+          const c = i < key.length ? key.charCodeAt(i) + 1 : 0
+          if (c > 256) ok = 0
+          word = word * 257 + c
+        }
+        this.packed[g * PACKED_WORDS + w] = word
+      }
+      this.packable[g] = ok
+    }
+  }
+
+  compare(a: number, b: number): number {
+    if (this.packable[a] === 1 && this.packable[b] === 1) {
+      for (let w = 0; w < PACKED_WORDS; w++) {
+        const d = this.packed[a * PACKED_WORDS + w]! - this.packed[b * PACKED_WORDS + w]!
+        if (d !== 0) return d > 0 ? 1 : -1
+      }
+    }
+    return cmp(this.keys[a]!, this.keys[b]!)
+  }
 }
 
 /**
@@ -328,19 +499,35 @@ function pickDate(occ: Occurrences, members: number[], count: number, now: Date,
 export function merge(batches: readonly ResultBatch[], options: MergeOptions = {}): MergedResult[] {
   const k = options.k !== undefined && Number.isFinite(options.k) && options.k >= 0 ? options.k : 60
   const now = options.now ?? new Date()
+  // Two passes (size, then fill): a one-shot iterable is read into an array first.
+  const batchList: readonly ResultBatch[] = Array.isArray(batches) ? batches : [...(batches ?? [])]
+  let total = 0
+  for (const batch of batchList) {
+    if (batch !== null && typeof batch === 'object' && Array.isArray(batch.results)) total += batch.results.length
+  }
   const lists = new Map<string, number>()
   const queryIds = new Map<string, number>()
   const queryTexts: string[] = []
-  const occ: Occurrences = { rank: [], provider: [], queryOrder: [], query: [], list: [], url: [], result: [] }
+  const occ: Occurrences = {
+    rank: new Float64Array(total),
+    provider: new Int32Array(total),
+    queryOrder: new Int32Array(total),
+    query: new Int32Array(total),
+    list: new Int32Array(total),
+    url: new Int32Array(total),
+    result: new Array(total),
+    byGroup: new Int32Array(total),
+  }
   // Providers and sub-queries return the same URL strings over and over: canonicalise each one once, and map
   // it straight to its group.
   const urlIds = new Map<string, number>()
-  const urls: Urls = { text: [], group: [], flags: [] }
+  const urls: Urls = { text: [], group: new Int32Array(total), flags: new Int8Array(total).fill(-1) }
   const groupIds = new Map<string, number>()
   const groupKeys: string[] = []
-  const groupSize: number[] = []
+  const groupSize = new Int32Array(total)
+  let occCount = 0
 
-  for (const batch of batches ?? []) {
+  for (const batch of batchList) {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.results)) continue
     const query = typeof batch.query === 'string' ? batch.query : ''
     const provider = batch.provider
@@ -358,7 +545,9 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
       queryTexts.push(query)
     }
     const results = batch.results
-    for (let index = 0; index < results.length; index++) {
+    // A getter could hand back a longer array than the one counted: never write past the arrays' size.
+    const length = Math.min(results.length, total - occCount)
+    for (let index = 0; index < length; index++) {
       const result = results[index]
       if (result === null || typeof result !== 'object') continue
       const url = clean(result.url)
@@ -373,20 +562,19 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
           group = groupKeys.length
           groupIds.set(key, group)
           groupKeys.push(key)
-          groupSize.push(0)
         }
         urlId = urls.text.length
         urlIds.set(url, urlId)
         urls.text.push(url)
-        urls.group.push(group)
-        urls.flags.push(-1)
+        urls.group[urlId] = group
       }
-      occ.rank.push(rank)
-      occ.provider.push(providerIndex)
-      occ.query.push(queryId)
-      occ.list.push(list)
-      occ.url.push(urlId)
-      occ.result.push(result)
+      occ.rank[occCount] = rank
+      occ.provider[occCount] = providerIndex
+      occ.query[occCount] = queryId
+      occ.list[occCount] = list
+      occ.url[occCount] = urlId
+      occ.result[occCount] = result
+      occCount++
       groupSize[urls.group[urlId]!]!++
     }
   }
@@ -397,7 +585,7 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const textOrder: number[] = new Array(queryCount)
   for (let i = 0; i < queryCount; i++) textOrder[byText[i]!] = i
   const given = new Map((options.queries ?? []).map((q, index) => [q, index]))
-  const outputOrder: number[] = new Array(queryCount)
+  const outputOrder = new Int32Array(queryCount)
   const byOutput = queryTexts
     .map((_, i) => i)
     .sort(
@@ -406,44 +594,36 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
         cmp(queryTexts[a]!, queryTexts[b]!),
     )
   for (let i = 0; i < queryCount; i++) outputOrder[byOutput[i]!] = i
-  const occCount = occ.rank.length
-  for (let o = 0; o < occCount; o++) occ.queryOrder.push(textOrder[occ.query[o]!]!)
+  for (let o = 0; o < occCount; o++) occ.queryOrder[o] = textOrder[occ.query[o]!]!
 
   // Counting sort of occurrences by group, in arrival order within a group (so the stable sort below breaks
   // ties the way sorting each group's arrival-ordered list would).
   const groupCount = groupKeys.length
-  const start: number[] = new Array(groupCount + 1)
-  start[0] = 0
+  const start = new Int32Array(groupCount + 1)
   for (let g = 0; g < groupCount; g++) start[g + 1] = start[g]! + groupSize[g]!
   const fill = start.slice(0, groupCount)
-  const byGroup: number[] = new Array(occCount)
+  const byGroup = occ.byGroup
   for (let o = 0; o < occCount; o++) byGroup[fill[urls.group[occ.url[o]!]!]!++] = o
 
   const listCount = Math.max(1, lists.size)
   const norm = listCount / (k + 1)
-  const dates: Dates = { index: new Map(), time: [], iso: [] }
+  const generalDates = new Map<string, number | null>()
   const out: MergedResult[] = new Array(groupCount)
-  const raws: number[] = new Array(groupCount)
-  const bestRankOf: number[] = new Array(groupCount)
+  const raws = new Float64Array(groupCount)
+  const sourceCounts = new Int32Array(groupCount)
+  const bestRankOf = new Float64Array(groupCount)
   // Per provider (by `PROVIDER_NAMES` index), reused for every group.
-  const bestRanks: number[] = new Array(PROVIDER_COUNT).fill(0)
-  const bestScores: number[] = new Array(PROVIDER_COUNT).fill(0)
+  const bestRanks = new Float64Array(PROVIDER_COUNT)
+  const bestScores = new Float64Array(PROVIDER_COUNT)
   // "Already seen in this group" marks: hold the number of the group that last saw each list and query.
-  const listSeen: number[] = new Array(lists.size).fill(-1)
-  const querySeen: number[] = new Array(queryCount).fill(-1)
+  const listSeen = new Int32Array(lists.size).fill(-1)
+  const querySeen = new Int32Array(queryCount).fill(-1)
   const groupQueries: number[] = []
-  let members: number[] = []
-  const byRank = (a: number, b: number): number => byRankThenProvider(occ, a, b)
-  const byQueryOutput = (a: number, b: number): number => outputOrder[a]! - outputOrder[b]!
 
   for (let g = 0; g < groupCount; g++) {
+    const first = start[g]!
     const count = groupSize[g]!
-    if (count === 1) {
-      members[0] = byGroup[start[g]!]!
-    } else {
-      members = byGroup.slice(start[g]!, start[g + 1]!)
-      members.sort(byRank)
-    }
+    if (count > 1) sortGroup(occ, first, first + count)
     bestRanks.fill(0)
     bestScores.fill(Number.NaN)
     // Best first, so the first occurrence per list and per provider carries its best rank. One vote per
@@ -453,7 +633,7 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
     let raw = 0
     groupQueries.length = 0
     for (let i = 0; i < count; i++) {
-      const o = members[i]!
+      const o = byGroup[first + i]!
       const list = occ.list[o]!
       const rank = occ.rank[o]!
       if (listSeen[list] !== g) {
@@ -463,7 +643,13 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
       const q = occ.query[o]!
       if (querySeen[q] !== g) {
         querySeen[q] = g
-        groupQueries.push(q)
+        // Insertion in output order: a page is found by a few queries at most.
+        let at = groupQueries.length
+        while (at > 0 && outputOrder[groupQueries[at - 1]!]! > outputOrder[q]!) {
+          groupQueries[at] = groupQueries[at - 1]!
+          at--
+        }
+        groupQueries[at] = q
       }
       const p = occ.provider[o]!
       if (p === PROVIDER_COUNT) continue
@@ -475,47 +661,54 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
     const sources: ProviderName[] = []
     const ranks: Partial<Record<ProviderName, number>> = {}
     const providerScores: Partial<Record<ProviderName, number>> = {}
+    let mask = 0
     for (let p = 0; p < PROVIDER_COUNT; p++) {
       const best = bestRanks[p]!
       if (best === 0) continue
       const name = PROVIDER_NAMES[p]!
       sources.push(name)
+      mask |= 1 << p
       ranks[name] = best
       const score = bestScores[p]!
       if (!Number.isNaN(score)) providerScores[name] = score
     }
-    if (groupQueries.length > 1) groupQueries.sort(byQueryOutput)
     const queries: string[] = new Array(groupQueries.length)
     for (let i = 0; i < groupQueries.length; i++) queries[i] = queryTexts[groupQueries[i]!]!
 
-    const url = pickUrl(occ, urls, members, count)
-    const title = pickTitle(occ, members, count, url)
+    const url = pickUrl(occ, urls, first, count)
+    const title = pickTitle(occ, first, count, url)
     raws[g] = raw
-    bestRankOf[g] = occ.rank[members[0]!]!
+    sourceCounts[g] = sources.length
+    bestRankOf[g] = occ.rank[byGroup[first]!]!
     out[g] = {
       title,
       url,
       canonicalUrl: groupKeys[g]!,
-      snippet: pickSnippet(occ, members, count, title),
-      publishedAt: pickDate(occ, members, count, now, dates),
+      snippet: pickSnippet(occ, first, count, title),
+      publishedAt: pickDate(occ, first, count, now, generalDates),
       sources,
-      source: sources.join(', '),
+      source: sourceText(mask, sources),
       ranks,
       providerScores,
       queries,
       fusion: Math.round(Math.min(1, raw) * 10_000) / 10_000,
     }
   }
+  seen.length = 0
 
   const order: number[] = new Array(groupCount)
   for (let g = 0; g < groupCount; g++) order[g] = g
-  order.sort(
-    (a, b) =>
-      raws[b]! - raws[a]! ||
-      out[b]!.sources.length - out[a]!.sources.length ||
-      bestRankOf[a]! - bestRankOf[b]! ||
-      cmp(groupKeys[a]!, groupKeys[b]!),
-  )
+  const keys = new KeyOrder(groupKeys)
+  // Comparators answer -1/0/1: a fractional difference handed back to the sort builtin is a heap number each.
+  order.sort((a, b) => {
+    const raw = raws[b]! - raws[a]!
+    if (raw !== 0) return raw > 0 ? 1 : -1
+    const sourced = sourceCounts[b]! - sourceCounts[a]!
+    if (sourced !== 0) return sourced
+    const ranked = bestRankOf[a]! - bestRankOf[b]!
+    if (ranked !== 0) return ranked > 0 ? 1 : -1
+    return keys.compare(a, b)
+  })
   const sorted: MergedResult[] = new Array(groupCount)
   for (let i = 0; i < groupCount; i++) sorted[i] = out[order[i]!]!
   return sorted
