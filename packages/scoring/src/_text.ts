@@ -37,11 +37,15 @@ function fold(token: string): string {
 export function normalizeText(text: string): string {
   // NFKC folds full-width letters (ＲＵＳＴ → rust); ASCII, CJK ideographs, Hangul syllables and common dashes,
   // quotes and CJK brackets are already in NFKC (and never compose with a neighbour): skip the cost for those.
+  // None of them but A–Z has a lower case either: text of only those, without A–Z, is its own normal form.
+  if (!NEEDS_WORK.test(text)) return text
   return (NEEDS_NFKC.test(text) ? text.normalize('NFKC') : text).toLowerCase()
 }
 
 /** Any character outside ASCII, – — ‘ ’ “ ”, 、。《》〈〉「」『』, CJK Unified Ideographs (+ Ext. A), Hangul syllables. */
 const NEEDS_NFKC = /[^\x00-\x7f\u2013\u2014\u2018\u2019\u201c\u201d\u3001\u3002\u3008-\u300f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]/
+/** NEEDS_NFKC or an upper-case ASCII letter: a regex scan costs a fraction of a char-code loop in JavaScript. */
+const NEEDS_WORK = new RegExp(`[A-Z]|${NEEDS_NFKC.source}`)
 
 /** Words of non-CJK query text: letters and digits in any script, joined by . _ ' + - (node.js, gpt-4o, k8s). */
 const WORD = /[\p{L}\p{N}]+(?:[._'+-][\p{L}\p{N}]+)*/gu
@@ -155,6 +159,14 @@ export interface TextFields {
 export interface PreparedQueries {
   main: string[]
   subs: string[][]
+  /** Every distinct term of `main` and `subs`, each looked for once per document. */
+  terms: string[]
+  cjk: boolean[]
+  /** `main` and `subs` as indexes into `terms`. */
+  mainIds: number[]
+  subIds: number[][]
+  /** One flag per term, reused by every document of the call. */
+  found: Uint8Array
 }
 
 /** Split the query and sub-queries into terms once per `rank` call. */
@@ -164,7 +176,21 @@ export function prepareQueries(query: string, subQueries: readonly string[] = []
     .filter((q): q is string => typeof q === 'string' && q.trim() !== '' && q !== query)
     .map(queryTerms)
     .filter((terms) => terms.length > 0)
-  return { main, subs }
+  const terms: string[] = []
+  const ids = new Map<string, number>()
+  const idsOf = (list: string[]) =>
+    list.map((term) => {
+      let id = ids.get(term)
+      if (id === undefined) {
+        id = terms.length
+        ids.set(term, id)
+        terms.push(term)
+      }
+      return id
+    })
+  const mainIds = idsOf(main)
+  const subIds = subs.map(idsOf)
+  return { main, subs, terms, cjk: terms.map(isCjkTerm), mainIds, subIds, found: new Uint8Array(terms.length) }
 }
 
 /** Title and snippet as one searchable string; missing fields are empty. */
@@ -177,6 +203,37 @@ export function documentText(fields: TextFields): string {
 /** `keywordScore` on pre-split queries. */
 export function keywordFromPrepared(prepared: PreparedQueries, fields: TextFields): number {
   return keywordFromText(prepared, documentText(fields))
+}
+
+/**
+ * `keywordFromText(prepared, documentText({ title, snippet }))`, without joining or normalising the joined text:
+ * title and snippet are normalised apart, and a term is in the document when it is in either. The same answer,
+ * because no term holds a "\n", and the "\n" between them is a word boundary that neither NFKC nor lower-casing
+ * (Final_Sigma included) looks across.
+ */
+export function keywordFromFields(prepared: PreparedQueries, title: string, snippet: string): number {
+  const { terms, cjk, found } = prepared
+  if (terms.length > 0) {
+    const t = normalizeText(title)
+    const s = normalizeText(snippet)
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!
+      found[i] = (cjk[i] ? t.includes(term) || s.includes(term) : containsWord(t, term) || containsWord(s, term)) ? 1 : 0
+    }
+  }
+  const main = share(prepared.mainIds, found)
+  if (prepared.subIds.length === 0) return round4(main)
+  let best = main
+  for (const ids of prepared.subIds) best = Math.max(best, share(ids, found))
+  return round4((main + best) / 2)
+}
+
+/** `coverage` from per-term flags. */
+function share(ids: readonly number[], found: Uint8Array): number {
+  if (ids.length === 0) return 0
+  let count = 0
+  for (const id of ids) count += found[id]!
+  return count / ids.length
 }
 
 /** `keywordFromPrepared` on a `documentText` the caller already built. */

@@ -105,6 +105,25 @@ function compileRules(raw: unknown): Rule[] {
  * several tiers keeps its highest score. Throws `InputError` for a malformed table.
  */
 export function createAuthorityScorer(table: AuthorityTable): AuthorityScorer {
+  return scorerOf(compileTable(table))
+}
+
+function scorerOf(compiled: CompiledTable): AuthorityScorer {
+  const scorer = ((url: string, options?: AuthorityOptions) => compiled.parts(url, options).score) as AuthorityScorer
+  scorer.parts = compiled.parts
+  return scorer
+}
+
+/** The steps of `AuthorityScorer.parts`; `rank` takes host and base, and boosts with domains it normalised once. */
+interface CompiledTable {
+  /** The URL's host (cached per URL), or null when it has none. */
+  host(url: string): string | null
+  /** The table score of a host from `host`. */
+  base(host: string | null): number
+  parts(url: string, options?: AuthorityOptions): AuthorityParts
+}
+
+function compileTable(table: AuthorityTable): CompiledTable {
   if (typeof table !== 'object' || table === null) throw new InputError('authority table must be an object')
   const domains = new Map<string, number>()
   for (const [tier, value] of Object.entries(table)) {
@@ -164,30 +183,47 @@ export function createAuthorityScorer(table: AuthorityTable): AuthorityScorer {
     return result
   }
 
-  function parts(url: string, options: AuthorityOptions = {}): AuthorityParts {
-    let host = hosts.get(url)
-    if (host === undefined) {
+  function host(url: string): string | null {
+    let cached = hosts.get(url)
+    if (cached === undefined) {
       if (hosts.size >= CACHE_LIMIT) hosts.clear()
-      host = hostOf(url)
-      hosts.set(url, host)
+      cached = hostOf(url)
+      hosts.set(url, cached)
     }
-    const base = host === null ? fallback : baseScore(host)
-    const boosted =
-      host !== null &&
-      (options.domainBoost ?? []).some((d) => {
-        const domain = normalizeDomain(d)
-        return domain !== '' && (host === domain || host.endsWith(`.${domain}`))
-      })
-    const boost = boosted ? DOMAIN_BOOST : 0
-    return { base, boost, score: Math.round(Math.min(1, base + boost) * 10_000) / 10_000 }
+    return cached
   }
 
-  const scorer = ((url: string, options?: AuthorityOptions) => parts(url, options).score) as AuthorityScorer
-  scorer.parts = parts
-  return scorer
+  function base(host: string | null): number {
+    return host === null ? fallback : baseScore(host)
+  }
+
+  function parts(url: string, options: AuthorityOptions = {}): AuthorityParts {
+    const h = host(url)
+    const b = base(h)
+    const boosted =
+      h !== null &&
+      (options.domainBoost ?? []).some((d) => {
+        const domain = normalizeDomain(d)
+        return domain !== '' && (h === domain || h.endsWith(`.${domain}`))
+      })
+    const boost = boosted ? DOMAIN_BOOST : 0
+    return { base: b, boost, score: Math.round(Math.min(1, b + boost) * 10_000) / 10_000 }
+  }
+
+  return { host, base, parts }
 }
 
-const defaultScorer = createAuthorityScorer(defaultTable as AuthorityTable)
+/** The default table, compiled once. */
+export const defaultAuthority: CompiledTable = compileTable(defaultTable as AuthorityTable)
+
+const defaultScorer = scorerOf(defaultAuthority)
+
+/** `AuthorityParts.boost` for a host from `defaultAuthority.host`, with each `domainBoost` entry already normalised. */
+export function boostOf(host: string | null, domains: readonly string[]): number {
+  if (host === null) return 0
+  for (const domain of domains) if (domain !== '' && (host === domain || host.endsWith(`.${domain}`))) return DOMAIN_BOOST
+  return 0
+}
 
 /**
  * Authority of a URL's domain in [0,1] from `references/authority-domains.json`: longest listed suffix down to the

@@ -457,13 +457,25 @@ function decay(ageMs: number, halfLifeDays: number): number {
  */
 export function freshnessScore(publishedAt: unknown, options: FreshnessOptions = {}): number {
   const now = options.now ?? new Date()
-  const halfLifeDays = options.halfLifeDays !== undefined && options.halfLifeDays > 0 ? options.halfLifeDays : 180
+  const halfLifeDays = halfLifeOf(options.halfLifeDays)
   const time = parseDateTime(publishedAt, now)
-  if (time !== null) {
-    const age = now.getTime() - time
-    return age < -FUTURE_TOLERANCE_MS ? 0.5 : round4(decay(age, halfLifeDays))
-  }
-  const year = latestYear(options.text, now)
+  return time !== null ? datedFreshness(time, now, halfLifeDays) : undatedFreshness(options.text, now, halfLifeDays)
+}
+
+/** `FreshnessOptions.halfLifeDays` with its default. */
+export function halfLifeOf(halfLifeDays: number | undefined): number {
+  return halfLifeDays !== undefined && halfLifeDays > 0 ? halfLifeDays : 180
+}
+
+/** `freshnessScore` of a result whose date parsed to `time`. */
+export function datedFreshness(time: number, now: Date, halfLifeDays: number): number {
+  const age = now.getTime() - time
+  return age < -FUTURE_TOLERANCE_MS ? 0.5 : round4(decay(age, halfLifeDays))
+}
+
+/** `freshnessScore` of a result without a usable date: the latest year in its text, at half strength. */
+export function undatedFreshness(text: string | null | undefined, now: Date, halfLifeDays: number): number {
+  const year = latestYear(text, now)
   if (year === null) return 0.5
   const mid = Math.min(now.getTime(), Date.UTC(year, 6, 1))
   return round4(0.5 + (decay(now.getTime() - mid, halfLifeDays) - 0.5) / 2)

@@ -10,7 +10,31 @@ import { hasTracking, isMirror, KeyOrder, type MergeableResult, type MergedResul
 // `Array#sort`, the general date parser): both must give byte-identical output for any input.
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-const clean = (text: unknown) => (typeof text === 'string' ? text.replace(/\s+/g, ' ').trim() : '')
+const clean = (text: unknown) => (typeof text !== 'string' ? '' : isMessy(text) ? text.replace(/\s+/g, ' ').trim() : text.trim())
+
+/** Merge's judgement of text that needs `\s+` collapsed, as a char loop: a lone U+1680, U+202F, U+205F or U+FEFF stays. */
+function isMessy(text: string): boolean {
+  let previous = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c > 32 && c < 127) {
+      previous = false
+      continue
+    }
+    if (c === 32) {
+      if (previous) return true
+      previous = true
+      continue
+    }
+    if ((c >= 9 && c <= 13) || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x3000) {
+      return true
+    }
+    const space = c === 0x1680 || c === 0x202f || c === 0x205f || c === 0xfeff
+    if (space && previous) return true
+    previous = space
+  }
+  return false
+}
 const TRACKING_NAMES = new Set(tracking.names.map((n) => n.toLowerCase()))
 const TRACKING_PREFIXES = tracking.prefixes.map((p) => p.toLowerCase())
 
@@ -158,13 +182,17 @@ function referenceMerge(batches: readonly ResultBatch[], k: number, now: Date, g
 
 const now = new Date('2026-03-15T12:00:00.000Z')
 const TITLES = ['Tokio', 'Tokio tutorial', 'Async Rust', 'Async Rust...', 'Async Rust …', '  Tokio \n tutorial ', 'Untitled', 'UNTITLED', 'http://x.y/z', 'HTTPS://tokio.rs', 'https:/x', '', '…', '...']
-const titleArb = fc.oneof(fc.constantFrom<unknown>(...TITLES, null, undefined, 42), fc.string({ maxLength: 6 }))
+const spacey = fc
+  .array(fc.constantFrom('a', 'b', ' ', '\t', '\n', '\u00a0', '\u1680', '\u202f', '\u205f', '\ufeff', '\u3000', '\u2009', '\u2028', '\u0085', 'é'), { maxLength: 8 })
+  .map((chars) => chars.join(''))
+const titleArb = fc.oneof(fc.constantFrom<unknown>(...TITLES, null, undefined, 42), fc.string({ maxLength: 6 }), spacey)
 const snippetArb = fc.oneof(
   fc.constantFrom<unknown>(null, undefined, '', 'tokio', 'https://tokio.rs/x', 'HTTP://a b', 'An async book', '  spaced \t out  '),
   fc
     .tuple(fc.constantFrom(...TITLES), fc.constantFrom(': ', ' — ', ' - ', '|', '\u3000：\u00a0', ' ~ ', '', ' ', ':'), fc.constantFrom('rest', '', 'Tokio', 'a longer rest of it'))
     .map((parts) => parts.join('')),
   fc.string({ maxLength: 8 }),
+  spacey,
 )
 const URLS = [
   'https://tokio.rs/tokio/tutorial',

@@ -1,7 +1,8 @@
 import { InputError } from '@search-layer/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type MergedResult, merge, rank, type ResultBatch, scoreResult } from './index.js'
+import { authorityParts, freshnessScore, keywordScore, type MergedResult, merge, rank, type ResultBatch, scoreResult } from './index.js'
+import { round4 as clampRound4 } from './_math.js'
 
 const now = new Date('2026-03-15T12:00:00.000Z')
 
@@ -230,6 +231,79 @@ describe('rank properties', () => {
         }
       }),
       { numRuns: 300 },
+    )
+  })
+})
+
+describe('rank against a plain reference', () => {
+  // The components through the public one-result functions, the joined title and snippet, one comparator sort:
+  // rank's shared term table, packed sort keys and reused objects must give byte-identical output.
+  function referenceRank(list: MergedResult[], options: { query: string; subQueries: string[]; weights: { keyword: number; freshness: number; authority: number }; domainBoost: string[]; explain: boolean }) {
+    const sum = options.weights.keyword + options.weights.freshness + options.weights.authority
+    const w = { keyword: options.weights.keyword / sum, freshness: options.weights.freshness / sum, authority: options.weights.authority / sum }
+    const scored = list.map((r) => {
+      const text = `${typeof r.title === 'string' ? r.title : ''}\n${typeof r.snippet === 'string' ? r.snippet : ''}`
+      const authority = authorityParts(typeof r.url === 'string' ? r.url : '', { domainBoost: options.domainBoost })
+      const parts = {
+        keyword: keywordScore({ title: r.title, snippet: r.snippet }, options.query, options.subQueries),
+        freshness: freshnessScore(r.publishedAt, { now, text }),
+        authority: clampRound4(authority.base),
+        boost: authority.boost,
+        fusion: clampRound4(typeof r.fusion === 'number' ? r.fusion : 0),
+      }
+      const score = clampRound4(w.keyword * parts.keyword + w.freshness * parts.freshness + w.authority * Math.min(1, parts.authority + parts.boost))
+      return { r, parts, score }
+    })
+    const order = scored.map((_, i) => i)
+    order.sort((a, b) => {
+      const x = scored[a]!
+      const y = scored[b]!
+      const fx = x.r.fusion ?? 0
+      const fy = y.r.fusion ?? 0
+      return (
+        y.score - x.score ||
+        fy - fx ||
+        (x.r.canonicalUrl < y.r.canonicalUrl ? -1 : x.r.canonicalUrl > y.r.canonicalUrl ? 1 : 0)
+      )
+    })
+    return order.map((i) => {
+      const { r, parts, score } = scored[i]!
+      return options.explain ? { ...r, score, explain: parts } : { ...r, score }
+    })
+  }
+
+  const text = fc.oneof(
+    fc.constantFrom<unknown>(null, '', 'Rust async runtime', 'Tokio tutorial 2024', 'rust 异步 编程', 'ＲＵＳＴ Tokio', 'A guide (2019)', 'trust', 'ΟΔΟΣ'),
+    fc.string({ maxLength: 12 }),
+  )
+  const item = fc.record({
+    url: fc.constantFrom<unknown>('https://docs.rs/tokio', 'https://github.com/tokio-rs/tokio', 'https://dev.to/x', 'https://www.dev.to/y', 'not a url', null),
+    canonicalUrl: fc.constantFrom('https://a.example/1', 'https://a.example/2', 'https://b.example/', 'https://a.example/1'),
+    title: text,
+    snippet: text,
+    publishedAt: fc.constantFrom<unknown>(null, '2026-03-01T00:00:00.000Z', '2025-01-01', '3 days ago', 'junk', '2030-01-01T00:00:00.000Z'),
+    fusion: fc.oneof(
+      fc.integer({ min: 0, max: 10_000 }).map((f) => f / 10_000),
+      fc.constantFrom<unknown>(0.12345, Number.NaN, undefined, 1.5, -0.25, 0),
+    ),
+  })
+  const merged = item.map((r) => result(r as unknown as Partial<MergedResult> & { url: string }))
+
+  it('gives byte-identical output', () => {
+    fc.assert(
+      fc.property(
+        fc.array(merged, { maxLength: 40 }),
+        fc.constantFrom('rust async', 'tokio tutorial', 'rust 异步', ''),
+        fc.constantFrom<string[]>([], ['tokio tutorial', 'rust async runtime']),
+        fc.constantFrom<string[]>([], ['dev.to'], ['https://www.Docs.rs/', 'github.com']),
+        fc.boolean(),
+        fc.constantFrom(statusWeights, { keyword: 1, freshness: 0, authority: 0 }, { keyword: 0.4, freshness: 0.2, authority: 0.4 }),
+        (list, query, subQueries, domainBoost, explain, weights) => {
+          const got = rank(list, { query, subQueries, weights, now, domainBoost, explain })
+          expect(JSON.stringify(got)).toBe(JSON.stringify(referenceRank(list, { query, subQueries, weights, domainBoost, explain })))
+        },
+      ),
+      { numRuns: 1_000 },
     )
   })
 })

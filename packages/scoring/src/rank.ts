@@ -1,7 +1,7 @@
 import { InputError } from '@search-layer/core'
-import { authorityParts } from './authority.js'
-import { freshnessScore } from './date.js'
-import { documentText, keywordFromText, type PreparedQueries, prepareQueries } from './_text.js'
+import { boostOf, defaultAuthority, normalizeDomain } from './authority.js'
+import { datedFreshness, halfLifeOf, parseDateTime, undatedFreshness } from './date.js'
+import { keywordFromFields, type PreparedQueries, prepareQueries } from './_text.js'
 import { round4 } from './_math.js'
 import type { MergedResult } from './merge.js'
 
@@ -75,21 +75,42 @@ function checkWeights(weights: ScoreWeights): ScoreWeights {
 interface Context {
   prepared: PreparedQueries
   now: Date
-  halfLifeDays: number | undefined
+  halfLifeDays: number
   domainBoost: readonly string[]
+  /** `domainBoost` through `normalizeDomain`, on first use. */
+  boostDomains: string[] | undefined
+}
+
+/**
+ * The score components of one result, written into `into`: `rank` reuses one object for every result it does not
+ * explain. What `keywordScore`, `freshnessScore` and `authorityParts` give, without their option objects, the
+ * joined title and snippet (built only for an undated result's year) or a parts object per result.
+ */
+function measure(result: ScorableResult, ctx: Context, into: ScoreExplain): ScoreExplain {
+  const fields = result ?? { url: '' }
+  const title = typeof fields.title === 'string' ? fields.title : ''
+  const snippet = typeof fields.snippet === 'string' ? fields.snippet : ''
+  const host = defaultAuthority.host(typeof fields.url === 'string' ? fields.url : '')
+  const base = defaultAuthority.base(host)
+  let boost = 0
+  if (host !== null && ctx.domainBoost.length > 0) {
+    ctx.boostDomains ??= ctx.domainBoost.map(normalizeDomain)
+    boost = boostOf(host, ctx.boostDomains)
+  }
+  const time = parseDateTime(fields.publishedAt, ctx.now)
+  into.keyword = keywordFromFields(ctx.prepared, title, snippet)
+  into.freshness =
+    time !== null
+      ? datedFreshness(time, ctx.now, ctx.halfLifeDays)
+      : undatedFreshness(`${title}\n${snippet}`, ctx.now, ctx.halfLifeDays)
+  into.authority = round4(base)
+  into.boost = boost
+  into.fusion = round4(typeof fields.fusion === 'number' ? fields.fusion : 0)
+  return into
 }
 
 function components(result: ScorableResult, ctx: Context): ScoreExplain {
-  const fields = result ?? { url: '' }
-  const text = documentText(fields)
-  const authority = authorityParts(typeof fields.url === 'string' ? fields.url : '', { domainBoost: ctx.domainBoost })
-  return {
-    keyword: keywordFromText(ctx.prepared, text),
-    freshness: freshnessScore(fields.publishedAt, { now: ctx.now, halfLifeDays: ctx.halfLifeDays, text }),
-    authority: round4(authority.base),
-    boost: authority.boost,
-    fusion: round4(typeof fields.fusion === 'number' ? fields.fusion : 0),
-  }
+  return measure(result, ctx, { keyword: 0, freshness: 0, authority: 0, boost: 0, fusion: 0 })
 }
 
 function combine(parts: ScoreExplain, w: ScoreWeights): number {
@@ -102,8 +123,9 @@ function contextOf(options: Omit<ScoreOptions, 'weights'>): Context {
   return {
     prepared: prepareQueries(options.query, options.subQueries ?? []),
     now: options.now ?? new Date(),
-    halfLifeDays: options.halfLifeDays,
+    halfLifeDays: halfLifeOf(options.halfLifeDays),
     domainBoost: options.domainBoost ?? [],
+    boostDomains: undefined,
   }
 }
 
@@ -181,28 +203,84 @@ export function rank<T extends MergedResult>(merged: readonly T[], options: Rank
   }
   // Sort indices over arrays of numbers: reading properties of the fresh result copies in the comparator, and
   // adding `score` to each copy after the spread, cost more than scoring itself.
-  const scores: number[] = new Array(n)
-  const fusions: number[] = new Array(n)
-  const parts: ScoreExplain[] = new Array(n)
-  const order: number[] = new Array(n)
+  const scores = new Float64Array(n)
+  const fusions = new Float64Array(n)
+  const parts: ScoreExplain[] = explain ? new Array(n) : []
+  const order = new Array<number>(n)
+  const scratch: ScoreExplain = { keyword: 0, freshness: 0, authority: 0, boost: 0, fusion: 0 }
   for (let i = 0; i < n; i++) {
     const r = list[i]!
-    const p = components(r, ctx)
-    parts[i] = p
+    const p = explain ? components(r, ctx) : measure(r, ctx, scratch)
+    if (explain) parts[i] = p
     scores[i] = combine(p, weights)
     fusions[i] = r.fusion ?? 0
     order[i] = i
   }
-  order.sort(
-    (a, b) =>
-      scores[b]! - scores[a]! ||
-      fusions[b]! - fusions[a]! ||
-      (list[a]!.canonicalUrl < list[b]!.canonicalUrl ? -1 : list[a]!.canonicalUrl > list[b]!.canonicalUrl ? 1 : 0),
-  )
+  sortByScore(order, scores, fusions, list)
   const out: (T & ScoredResult)[] = new Array(n)
   for (let i = 0; i < n; i++) {
     const at = order[i]!
     out[i] = withScore(list[at]!, scores[at]!, explain ? parts[at]! : undefined)
   }
   return out
+}
+
+/** A score or fusion as a whole number of ten-thousandths (what `round4` leaves), or -1 when it is not one. */
+function tenThousandths(value: number): number {
+  const scaled = Math.round(value * 10_000)
+  return scaled >= 0 && scaled <= 10_000 && scaled / 10_000 === value ? scaled : -1
+}
+
+/** The tie-break: canonical URL in byte order. */
+function byUrl(list: readonly MergedResult[], a: number, b: number): number {
+  const x = list[a]!.canonicalUrl
+  const y = list[b]!.canonicalUrl
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+/**
+ * Sort `order` by score, then fusion (both descending), then canonical URL: what `rank` has always sorted by.
+ * Scores, and fusions from `merge`, are ten-thousandths in [0,1]: with the index they pack into one number, and a
+ * typed array sorts those natively, with no comparator call; only runs of equal score and fusion are then
+ * sorted by URL. Other fusions take the comparator.
+ */
+function sortByScore(order: number[], scores: Float64Array, fusions: Float64Array, list: readonly MergedResult[]): void {
+  const n = order.length
+  const packed = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const score = tenThousandths(scores[i]!)
+    const fusion = tenThousandths(fusions[i]!)
+    if (score === -1 || fusion === -1 || n > 80_000_000) {
+      sortByComparator(order, scores, fusions, list)
+      return
+    }
+    packed[i] = ((10_000 - score) * 10_001 + (10_000 - fusion)) * n + i
+  }
+  packed.sort()
+  for (let i = 0; i < n; i++) order[i] = packed[i]! % n
+  for (let start = 0; start < n; ) {
+    const key = Math.floor(packed[start]! / n)
+    let end = start + 1
+    while (end < n && Math.floor(packed[end]! / n) === key) end++
+    if (end - start > 1) {
+      // In index order so far, and Array#sort is stable: equal URLs keep it, as before.
+      const run = order.slice(start, end).sort((a, b) => byUrl(list, a, b))
+      for (let i = start; i < end; i++) order[i] = run[i - start]!
+    }
+    start = end
+  }
+}
+
+function sortByComparator(order: number[], scores: Float64Array, fusions: Float64Array, list: readonly MergedResult[]): void {
+  // -1/0/1 only: a fractional difference handed back to the sort builtin is a heap number each. NaN (a fusion
+  // that is not a number) falls through to the next key, as `||` did.
+  order.sort((a, b) => {
+    const score = scores[b]! - scores[a]!
+    if (score > 0) return 1
+    if (score < 0) return -1
+    const fusion = fusions[b]! - fusions[a]!
+    if (fusion > 0) return 1
+    if (fusion < 0) return -1
+    return byUrl(list, a, b)
+  })
 }
