@@ -419,46 +419,50 @@ function sourceText(mask: number, sources: readonly string[]): string {
 /** Key characters packed per number: 6 of at most 8 bits each (+1, so that a shorter key sorts first) fit in 2^53. */
 const PACKED_CHARS = 6
 const PACKED_WORDS = 4
+/** Where packing starts: every http(s) key starts with it. */
+const KEY_PREFIX = 'https://'
 
 /**
- * `cmp` over the canonical keys, which break most fusion ties in the final sort: thousands of string comparisons
- * of keys that share "https://" and often the host. Past their common prefix, each key's next 24 characters are
- * packed into numbers once, and comparing those settles nearly every pair without touching the strings.
+ * `cmp` over canonical keys, which break most fusion ties in the final sort: thousands of string comparisons of
+ * keys that share "https://" and often the host. Each key's next 24 characters are packed into numbers as the
+ * key is added (while it is still in cache), and comparing those settles nearly every pair without the strings.
  */
 export class KeyOrder {
-  private readonly keys: readonly string[]
-  private readonly packed: Float64Array
-  /** 0 where a key has a character above U+00FF in its packed part, which then compares as a string. */
-  private readonly packable: Uint8Array
+  private readonly keys: string[] = []
+  private packed: Float64Array
+  /** 1 where a key starts with KEY_PREFIX and has no character above U+00FF in its packed part. */
+  private packable: Uint8Array
 
-  constructor(keys: readonly string[]) {
-    this.keys = keys
-    const count = keys.length
-    let common = count === 0 ? 0 : keys[0]!.length
-    for (let g = 1; g < count && common > 0; g++) {
-      const key = keys[g]!
-      const limit = Math.min(common, key.length)
-      let i = 0
-      while (i < limit && key.charCodeAt(i) === keys[0]!.charCodeAt(i)) i++
-      common = i
+  constructor(capacity: number) {
+    this.packed = new Float64Array(Math.max(1, capacity) * PACKED_WORDS)
+    this.packable = new Uint8Array(Math.max(1, capacity))
+  }
+
+  /** Add a key; its index is the number of keys added before it. */
+  add(key: string): void {
+    const g = this.keys.length
+    this.keys.push(key)
+    if (g >= this.packable.length) {
+      const packed = new Float64Array(this.packed.length * 2)
+      packed.set(this.packed)
+      this.packed = packed
+      const packable = new Uint8Array(this.packable.length * 2)
+      packable.set(this.packable)
+      this.packable = packable
     }
-    this.packed = new Float64Array(count * PACKED_WORDS)
-    this.packable = new Uint8Array(count)
-    for (let g = 0; g < count; g++) {
-      const key = keys[g]!
-      let ok = 1
-      for (let w = 0; w < PACKED_WORDS; w++) {
-        let word = 0
-        const from = common + w * PACKED_CHARS
-        for (let i = from; i < from + PACKED_CHARS; i++) {
-          const c = i < key.length ? key.charCodeAt(i) + 1 : 0
-          if (c > 256) ok = 0
-          word = word * 257 + c
-        }
-        this.packed[g * PACKED_WORDS + w] = word
+    if (!key.startsWith(KEY_PREFIX)) return
+    let ok = 1
+    for (let w = 0; w < PACKED_WORDS; w++) {
+      let word = 0
+      const from = KEY_PREFIX.length + w * PACKED_CHARS
+      for (let i = from; i < from + PACKED_CHARS; i++) {
+        const c = i < key.length ? key.charCodeAt(i) + 1 : 0
+        if (c > 256) ok = 0
+        word = word * 257 + c
       }
-      this.packable[g] = ok
+      this.packed[g * PACKED_WORDS + w] = word
     }
+    this.packable[g] = ok
   }
 
   compare(a: number, b: number): number {
@@ -505,6 +509,7 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const urls: Urls = { text: [], group: new Int32Array(total), flags: new Int8Array(total).fill(-1) }
   const groupIds = new Map<string, number>()
   const groupKeys: string[] = []
+  const keyOrder = new KeyOrder(total)
   const groupSize = new Int32Array(total)
   let occCount = 0
 
@@ -543,6 +548,7 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
           group = groupKeys.length
           groupIds.set(key, group)
           groupKeys.push(key)
+          keyOrder.add(key)
         }
         urlId = urls.text.length
         urlIds.set(url, urlId)
@@ -679,7 +685,6 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
 
   const order: number[] = new Array(groupCount)
   for (let g = 0; g < groupCount; g++) order[g] = g
-  const keys = new KeyOrder(groupKeys)
   // Comparators answer -1/0/1: a fractional difference handed back to the sort builtin is a heap number each.
   order.sort((a, b) => {
     const raw = raws[b]! - raws[a]!
@@ -688,7 +693,7 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
     if (sourced !== 0) return sourced
     const ranked = bestRankOf[a]! - bestRankOf[b]!
     if (ranked !== 0) return ranked > 0 ? 1 : -1
-    return keys.compare(a, b)
+    return keyOrder.compare(a, b)
   })
   const sorted: MergedResult[] = new Array(groupCount)
   for (let i = 0; i < groupCount; i++) sorted[i] = out[order[i]!]!
