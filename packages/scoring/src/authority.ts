@@ -114,12 +114,16 @@ function scorerOf(compiled: CompiledTable): AuthorityScorer {
   return scorer
 }
 
-/** The steps of `AuthorityScorer.parts`; `rank` takes host and base, and boosts with domains it normalised once. */
+/** A URL's host (null when it has none) and its table score (the default when it has none). */
+interface UrlAuthority {
+  host: string | null
+  base: number
+}
+
+/** `AuthorityScorer.parts` and its first step; `rank` takes that step, and boosts with domains it normalised once. */
 interface CompiledTable {
-  /** The URL's host (cached per URL), or null when it has none. */
-  host(url: string): string | null
-  /** The table score of a host from `host`. */
-  base(host: string | null): number
+  /** Host and table score of a URL, cached per URL. */
+  lookup(url: string): UrlAuthority
   parts(url: string, options?: AuthorityOptions): AuthorityParts
 }
 
@@ -142,7 +146,8 @@ function compileTable(table: AuthorityTable): CompiledTable {
   const fallback = table.tier4_default_score ?? 0.4
   if (!isScore(fallback)) throw new InputError('authority table: tier4_default_score must be in [0,1]')
   const rules = compileRules(table.pattern_rules)
-  const hosts = new Map<string, string | null>()
+  /** Per URL: its host and that host's table score. */
+  const urls = new Map<string, UrlAuthority>()
   const bases = new Map<string, number>()
 
   function info(host: string): HostInfo {
@@ -183,23 +188,19 @@ function compileTable(table: AuthorityTable): CompiledTable {
     return result
   }
 
-  function host(url: string): string | null {
-    let cached = hosts.get(url)
+  function lookup(url: string): UrlAuthority {
+    let cached = urls.get(url)
     if (cached === undefined) {
-      if (hosts.size >= CACHE_LIMIT) hosts.clear()
-      cached = hostOf(url)
-      hosts.set(url, cached)
+      if (urls.size >= CACHE_LIMIT) urls.clear()
+      const host = hostOf(url)
+      cached = { host, base: host === null ? fallback : baseScore(host) }
+      urls.set(url, cached)
     }
     return cached
   }
 
-  function base(host: string | null): number {
-    return host === null ? fallback : baseScore(host)
-  }
-
   function parts(url: string, options: AuthorityOptions = {}): AuthorityParts {
-    const h = host(url)
-    const b = base(h)
+    const { host: h, base: b } = lookup(url)
     const boosted =
       h !== null &&
       (options.domainBoost ?? []).some((d) => {
@@ -210,7 +211,7 @@ function compileTable(table: AuthorityTable): CompiledTable {
     return { base: b, boost, score: Math.round(Math.min(1, b + boost) * 10_000) / 10_000 }
   }
 
-  return { host, base, parts }
+  return { lookup, parts }
 }
 
 /** The default table, compiled once. */
@@ -218,7 +219,7 @@ export const defaultAuthority: CompiledTable = compileTable(defaultTable as Auth
 
 const defaultScorer = scorerOf(defaultAuthority)
 
-/** `AuthorityParts.boost` for a host from `defaultAuthority.host`, with each `domainBoost` entry already normalised. */
+/** `AuthorityParts.boost` for a host from `defaultAuthority.lookup`, with each `domainBoost` entry already normalised. */
 export function boostOf(host: string | null, domains: readonly string[]): number {
   if (host === null) return 0
   for (const domain of domains) if (domain !== '' && (host === domain || host.endsWith(`.${domain}`))) return DOMAIN_BOOST

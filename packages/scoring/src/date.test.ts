@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { freshnessScore, parseDate } from './index.js'
-import { generalDateTime, isoString, parseDateTime } from './date.js'
+import { generalDateTime, isoString, parseDateTime, utcTime } from './date.js'
 
 const now = new Date('2026-03-15T12:00:00.000Z')
 
@@ -248,6 +248,26 @@ describe('isoString', () => {
         ),
         (time) => {
           expect(isoString(time)).toBe(new Date(time).toISOString())
+        },
+      ),
+      { numRuns: 20_000 },
+    )
+  })
+})
+
+describe('utcTime', () => {
+  it('is Date.UTC for years from 100 on, days rolling past the end of the month included', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 0, max: 999 }),
+        (year, month, day, hour, minute, second, ms) => {
+          expect(utcTime(year, month, day, hour, minute, second, ms)).toBe(Date.UTC(year, month - 1, day, hour, minute, second, ms))
         },
       ),
       { numRuns: 20_000 },

@@ -90,8 +90,7 @@ function measure(result: ScorableResult, ctx: Context, into: ScoreExplain): Scor
   const fields = result ?? { url: '' }
   const title = typeof fields.title === 'string' ? fields.title : ''
   const snippet = typeof fields.snippet === 'string' ? fields.snippet : ''
-  const host = defaultAuthority.host(typeof fields.url === 'string' ? fields.url : '')
-  const base = defaultAuthority.base(host)
+  const { host, base } = defaultAuthority.lookup(typeof fields.url === 'string' ? fields.url : '')
   let boost = 0
   if (host !== null && ctx.domainBoost.length > 0) {
     ctx.boostDomains ??= ctx.domainBoost.map(normalizeDomain)
