@@ -38,6 +38,30 @@ describe('RateLimiter', () => {
     release()
   })
 
+  it('a waiter that gets its slot stops listening on the shared signal', async () => {
+    const limiter = new RateLimiter('exa', { perSecond: 1000, burst: 1000, maxConcurrent: 1 })
+    const controller = new AbortController()
+    let listening = 0
+    const add = controller.signal.addEventListener.bind(controller.signal)
+    const remove = controller.signal.removeEventListener.bind(controller.signal)
+    controller.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listening++
+      return add(...args)
+    }) as typeof add
+    controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+      listening--
+      return remove(...args)
+    }) as typeof remove
+    // Twelve calls of one search queue on one slot, all with the search's signal.
+    const calls = Array.from({ length: 12 }, async () => {
+      const release = await limiter.acquire({ signal: controller.signal })
+      await new Promise((r) => setImmediate(r))
+      release()
+    })
+    await Promise.all(calls)
+    expect(listening).toBe(0)
+  })
+
   it('refuses a waiter whose deadline passes in the queue, with a timeout error', async () => {
     const limiter = new RateLimiter('brave', { perSecond: 1, burst: 1, maxConcurrent: 5 })
     const release = await limiter.acquire()

@@ -17,7 +17,7 @@ export class RateLimiter {
   private tokens: number
   private lastRefill: number
   private active = 0
-  private readonly waiters: { resolve: () => void; reject: (e: Error) => void; deadlineAt?: number; timer?: NodeJS.Timeout }[] = []
+  private readonly waiters: { resolve: () => void; reject: (e: Error) => void; deadlineAt?: number; timer?: NodeJS.Timeout; unlisten?: () => void }[] = []
   private pumpTimer: NodeJS.Timeout | undefined
 
   constructor(
@@ -40,7 +40,13 @@ export class RateLimiter {
         reject(new ProviderError(`${this.provider} call not started: its rate limit queue outlasted the deadline`, { kind: 'timeout', provider: this.provider, retryable: false }))
       }
       if (options.deadlineAt !== undefined) waiter.timer = setTimeout(refuse, Math.max(0, options.deadlineAt - this.now()))
-      options.signal?.addEventListener('abort', refuse, { once: true })
+      const signal = options.signal
+      if (signal) {
+        signal.addEventListener('abort', refuse, { once: true })
+        // A waiter that gets its slot must stop listening: the search's signal is shared by all its calls and
+        // outlives this wait, so a listener left behind per queued call adds up (and trips Node's leak warning).
+        waiter.unlisten = () => signal.removeEventListener('abort', refuse)
+      }
       this.waiters.push(waiter)
       this.schedule()
     })
@@ -75,6 +81,7 @@ export class RateLimiter {
     while (this.waiters.length > 0 && this.tryTake()) {
       const waiter = this.waiters.shift()!
       if (waiter.timer) clearTimeout(waiter.timer)
+      waiter.unlisten?.()
       waiter.resolve()
     }
     if (this.waiters.length === 0 || this.pumpTimer || this.active >= this.limit.maxConcurrent) return
