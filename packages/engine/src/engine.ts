@@ -11,6 +11,7 @@ import {
   isProviderError,
   parseInput,
 } from '@search-layer/core'
+import { setMaxListeners } from 'node:events'
 import { expandQuery } from '@search-layer/expand'
 import { type IntentClassification, classifyIntent, strategyFor } from '@search-layer/intent'
 import { createBraveProvider } from '@search-layer/providers-brave'
@@ -274,6 +275,9 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
 
     // 4. Fan out: every (query × provider) call starts now, limited only by each provider's own rate limit.
     const controller = new AbortController()
+    // Each call waiting in its provider's rate-limit queue listens on this signal until it gets its slot: up to
+    // maxCallsPerRequest listeners at once is the design (above Node's default warning threshold of 10).
+    setMaxListeners(Math.max(10, maxCalls + 4), controller.signal)
     const outcomes: CallOutcome[] = []
     let pending = 0
     let finish: () => void = () => {}

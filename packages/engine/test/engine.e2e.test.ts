@@ -40,6 +40,27 @@ describe('deep search over all four providers', () => {
     expect(res.partial).toBe(false)
   })
 
+  it('calls queued behind rate limits do not trip MaxListenersExceededWarning', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => warnings.push(warning.name)
+    process.on('warning', onWarning)
+    try {
+      // Six sub-queries × four providers, one call at a time per provider: twenty calls of one search wait at once.
+      const slow = { perSecond: 100, burst: 1, maxConcurrent: 1 }
+      const res = await layer({ rateLimits: { brave: slow, exa: slow, tavily: slow, grok: slow } }).search({
+        query: 'rust async runtime',
+        queries: ['rust async runtime', 'tokio', 'async-std', 'smol runtime', 'glommio', 'monoio'],
+        mode: 'deep',
+      })
+      expect(searchCalls().length).toBe(24)
+      expect(res.partial).toBe(false)
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('warning', onWarning)
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning')
+  })
+
   it('auto intent classifies, expands and picks the strategy', async () => {
     const res = await layer().search({ query: 'Bun vs Deno' })
     expect(res.intent).toBe('comparison')
