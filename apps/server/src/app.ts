@@ -186,9 +186,10 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     checkQueryLength(request)
     const parsed = parseInput(SearchRequestSchema, request, 'search request')
     let release: (() => Promise<void>) | undefined
+    // The cache key is the whole request serialised: built once, for the claim and the slot checks below.
+    const key = parsed.cache ? cacheKey(parsed) : undefined
     // A claim only matters for a miss: cached answers skip it, so hot queries never queue behind each other.
-    if (parsed.cache && shared.configured && !(await sharedCache.has(cacheKey(parsed)))) {
-      const key = cacheKey(parsed)
+    if (key !== undefined && shared.configured && !(await sharedCache.has(key))) {
       const claim = await claims.claim(key, parsed.deadlineMs + 5000)
       if (claim.owner) release = claim.release
       // Another instance is running this very search: wait for it to fill the shared cache.
@@ -196,7 +197,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     }
     // A slot for misses only: when all are taken, a cached answer still goes out at once instead of queueing.
     let slot = searchSlots.tryAcquire()
-    if (!slot && !(parsed.cache && (await sharedCache.has(cacheKey(parsed))))) {
+    if (!slot && !(key !== undefined && (await sharedCache.has(key)))) {
       try {
         await searchSlots.acquire(call.signal)
       } catch (error) {
