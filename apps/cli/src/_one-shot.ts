@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8'
 import { config } from 'zod'
 
 // Imported first by commands that run once and exit (search, thread, refs, chain, fetch), before any package
@@ -5,3 +6,9 @@ import { config } from 'zod'
 // more than it saves over the few responses one command parses (~10–30 ms of a search, measured). Long-running
 // commands (serve, mcp) do not import this and keep zod's default.
 config({ jitless: true })
+
+// undici parses HTTP with a WebAssembly build of llhttp. V8 first compiles it with its baseline compiler, then
+// recompiles the hot parser functions with its optimising compiler on a worker thread, and a process cannot exit
+// until that job is done: 70–90 ms after the output was written, on every search (measured; the optimised code
+// is never used by a process that is about to exit). The baseline code parses a dozen responses just as well.
+setFlagsFromString('--liftoff-only')
