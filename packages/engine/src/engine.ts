@@ -18,7 +18,6 @@ import { createBraveProvider } from '@search-layer/providers-brave'
 import { createExaProvider } from '@search-layer/providers-exa'
 import { createGrokProvider } from '@search-layer/providers-grok'
 import { createTavilyProvider } from '@search-layer/providers-tavily'
-import { merge, rank } from '@search-layer/scoring'
 import { CircuitBreaker, type CircuitOptions, type CircuitState } from './_circuit.js'
 import { KEY_ENV, SOURCE_MATRIX } from './_matrix.js'
 import { type RateLimit, RateLimiter } from './_rate-limit.js'
@@ -101,6 +100,12 @@ interface CallOutcome {
   ms: number
   cost?: { usd?: number; credits?: number }
 }
+
+// Scoring, with the public-suffix list its authority table needs, is the biggest module a search uses only
+// after the providers answer: it loads while they are on the wire, so a one-shot process (the CLI) does not
+// compile and evaluate it before its first request. A long-running process loads it once.
+let scoringModule: Promise<typeof import('@search-layer/scoring')> | undefined
+const loadScoring = () => (scoringModule ??= import('@search-layer/scoring'))
 
 const toProviderError = (provider: ProviderName, error: unknown): ProviderError =>
   isProviderError(error)
@@ -352,6 +357,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     }
 
     for (const name of [...active.keys()]) for (const query of queries) launch(name, query)
+    const scoring = loadScoring()
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<'deadline'>((resolve) => {
       timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - now()))
@@ -387,6 +393,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
 
     // 6. Merge, dedupe, score.
     const batches = outcomes.filter((o) => o.results).map((o) => ({ query: o.query, provider: o.provider, results: o.results! }))
+    const { merge, rank } = await scoring
     const merged = merge(batches, { now: new Date(now()), queries })
     const ranked = rank(merged, {
       query: baseQuery,
