@@ -1,3 +1,4 @@
+import { constants as http2Constants } from 'node:http2'
 import { fileURLToPath } from 'node:url'
 import { type Options, defineConfig } from 'tsup'
 
@@ -5,6 +6,9 @@ import { type Options, defineConfig } from 'tsup'
 const undiciSlim = fileURLToPath(new URL('./src/_undici-slim.mjs', import.meta.url))
 // zod's every locale, reachable through `z.locales`: the bundle keeps English only (see the file's comment).
 const zodLocalesEn = fileURLToPath(new URL('./src/_zod-locales-en.mjs', import.meta.url))
+// undici's two names from node:http, without loading it (see the file's comment).
+const undiciHttp = fileURLToPath(new URL('./src/_undici-http.cjs', import.meta.url))
+const fromUndici = (importer: string) => /[\\/]undici[\\/]lib[\\/]/.test(importer)
 
 // The CLI ships self-contained: every workspace package and dependency is bundled in, so
 // `npm install -g @search-layer/cli` pulls nothing else. Commands load their implementation lazily
@@ -18,6 +22,8 @@ const shared: Options & { banner: { js: string } } = {
   noExternal: [/.*/],
   // The Vercel AI SDK adapter in @search-layer/tools is never used by the CLI; leave its lazy import alone.
   external: ['ai'],
+  // Keep `node:` specifiers as written (tsup strips them by default, before the plugins below could see them).
+  removeNodeProtocol: false,
   banner: { js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);" },
   esbuildOptions(options) {
     options.conditions = ['@search-layer/source', 'module', 'import']
@@ -27,6 +33,33 @@ const shared: Options & { banner: { js: string } } = {
       name: 'undici-slim',
       setup(build) {
         build.onResolve({ filter: /^undici$/ }, () => ({ path: undiciSlim }))
+      },
+    },
+    {
+      name: 'undici-http',
+      setup(build) {
+        build.onResolve({ filter: /^node:http$/ }, (args) => (fromUndici(args.importer) ? { path: undiciHttp } : undefined))
+      },
+    },
+    {
+      // undici's HTTP/2 client loads `node:http2` (and with it the HTTP/2 core and compat layers) when the bundle
+      // starts, for ten header-name constants; search-layer never enables HTTP/2. The bundle gets node:http2's
+      // constants as they were when it was built (protocol names and numbers, the same in every Node version)
+      // and the real module only if a connection ever asks for HTTP/2. ~5 ms of every search's start-up.
+      name: 'undici-lazy-http2',
+      setup(build) {
+        build.onResolve({ filter: /^node:http2$/ }, (args) =>
+          fromUndici(args.importer) ? { path: 'node:http2', namespace: 'undici-lazy-http2' } : undefined,
+        )
+        build.onLoad({ filter: /.*/, namespace: 'undici-lazy-http2' }, () => ({
+          loader: 'js',
+          contents: [
+            `module.exports = {`,
+            `  constants: JSON.parse(${JSON.stringify(JSON.stringify(http2Constants))}),`,
+            `  connect: (...args) => require('node:http2').connect(...args),`,
+            `}`,
+          ].join('\n'),
+        }))
       },
     },
     {

@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { canonicalUrl } from '@search-layer/core'
 import { type Emulator, type Fault, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -213,6 +214,22 @@ describe('intent and expand commands', () => {
     const bad = await run(['expand', 'x', '--intent', 'nope'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/--intent must be one of factual, status/)
+  })
+})
+
+describe('search-layer search start-up (built bin)', () => {
+  it("loads neither node:http nor node:http2 for undici (the bundle's stand-ins, tsup.config.ts)", async () => {
+    // Each costs ~5 ms of every search's start-up; a search needs only node:net.
+    const dir = mkdtempSync(join(tmpdir(), 'sl-cli-preload-'))
+    const preload = join(dir, 'loaded-builtins.mjs')
+    writeFileSync(preload, "process.on('exit', () => process.stderr.write('\\nbuiltins: ' + JSON.stringify(process.moduleLoadList) + '\\n'))\n")
+    const r = await runBin(['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'], env({ NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` }))
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).results.length).toBeGreaterThan(0)
+    const loaded = JSON.parse(/builtins: (.*)/.exec(r.stderr)![1]!) as string[]
+    expect(loaded).toContain('NativeModule net')
+    expect(loaded).not.toContain('NativeModule http')
+    expect(loaded).not.toContain('NativeModule http2')
   })
 })
 
