@@ -2,13 +2,22 @@ import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { childProfileArgs } from './_context.js'
 
+/** Memory of the server process, in bytes. */
+export interface ServerStats {
+  rss: number
+  peakRss: number
+  heapUsed: number
+}
+
 /** The search-layer server running in a child process. */
 export interface RemoteServer {
   url: string
   pid: number
-  /** Current and peak RSS (bytes; peak sampled every 100 ms since start or the last `resetPeak`). */
-  stats(): Promise<{ rss: number; peakRss: number }>
-  resetPeak(): Promise<{ rss: number; peakRss: number }>
+  /** Current and peak RSS (bytes; peak sampled every 100 ms since start or the last `resetPeak`), heap in use. */
+  stats(): Promise<ServerStats>
+  resetPeak(): Promise<ServerStats>
+  /** Forces a full garbage collection in the server and returns its stats after it: `heapUsed` is then live data. */
+  collectGarbage(): Promise<ServerStats>
   close(): Promise<void>
 }
 
@@ -22,14 +31,15 @@ export async function startRemoteServer(env: Record<string, string>, { nodeArgs 
   const child = fork(CHILD, [], {
     env: { PATH: process.env.PATH ?? '', BENCH_SERVER_ENV: JSON.stringify(env) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    execArgv: [...nodeArgs, ...childProfileArgs('server')],
+    // --expose-gc only lets the bench ask for a collection (`collectGarbage`); V8 collects as usual otherwise.
+    execArgv: ['--expose-gc', ...nodeArgs, ...childProfileArgs('server')],
   })
   let nextId = 1
-  const waiting = new Map<number, (value: { rss: number; peakRss: number }) => void>()
+  const waiting = new Map<number, (value: ServerStats) => void>()
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server child did not start within 15 s')), 15_000)
     child.once('exit', (code) => reject(new Error(`server child exited early (code ${code})`)))
-    child.on('message', (message: { ready?: boolean; url?: string; id?: number; value?: { rss: number; peakRss: number } }) => {
+    child.on('message', (message: { ready?: boolean; url?: string; id?: number; value?: ServerStats }) => {
       if (message.ready) {
         clearTimeout(timer)
         resolve(message.url!)
@@ -39,8 +49,8 @@ export async function startRemoteServer(env: Record<string, string>, { nodeArgs 
       waiting.delete(message.id!)
     })
   })
-  const call = (op: 'stats' | 'resetPeak' | 'close') =>
-    new Promise<{ rss: number; peakRss: number }>((resolve, reject) => {
+  const call = (op: 'stats' | 'resetPeak' | 'gc' | 'close') =>
+    new Promise<ServerStats>((resolve, reject) => {
       if (!child.connected) return reject(new Error('server child is gone'))
       const id = nextId++
       waiting.set(id, resolve)
@@ -51,6 +61,7 @@ export async function startRemoteServer(env: Record<string, string>, { nodeArgs 
     pid: child.pid!,
     stats: () => call('stats'),
     resetPeak: () => call('resetPeak'),
+    collectGarbage: () => call('gc'),
     async close() {
       if (child.exitCode !== null || !child.connected) return
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

@@ -20,11 +20,16 @@ const sampler = setInterval(() => {
 }, 100)
 sampler.unref()
 
-process.on('message', async (message: { id: number; op: 'stats' | 'resetPeak' | 'close' }) => {
+// Started with --expose-gc (see _remote-server.ts): `gc` answers the heap still in use after a full collection,
+// which tells live data (a leak would grow it) from garbage V8 has not collected yet (which only RSS shows).
+const collect = (globalThis as { gc?: () => void }).gc
+
+process.on('message', async (message: { id: number; op: 'stats' | 'resetPeak' | 'gc' | 'close' }) => {
   const rss = process.memoryUsage().rss
   peakRss = Math.max(peakRss, rss)
   if (message.op === 'resetPeak') peakRss = rss
-  process.send?.({ id: message.id, ok: true, value: { rss, peakRss } })
+  if (message.op === 'gc') collect?.()
+  process.send?.({ id: message.id, ok: true, value: { rss, peakRss, heapUsed: process.memoryUsage().heapUsed } })
   if (message.op === 'close') {
     clearInterval(sampler)
     await server.close()

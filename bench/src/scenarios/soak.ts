@@ -24,6 +24,9 @@ export async function soakScenario(ctx: ScenarioContext): Promise<VariantResult[
     const warm = await fetch(`${server.url}/v1/search?q=warm+up`)
     await warm.arrayBuffer()
     const durationSec = Math.round(ctx.soakMinutes * 60)
+    // Live data after a full collection, at start and end: growth there would be a leak; RSS alone cannot tell
+    // a leak from garbage V8 has not collected yet.
+    const liveStart = (await server.collectGarbage()).heapUsed
     const rssStart = (await server.resetPeak()).rss
     const samples: { atSec: number; rssMb: number }[] = [{ atSec: 0, rssMb: Math.round(rssStart / MB) }]
     let upstream = 0
@@ -65,8 +68,9 @@ export async function soakScenario(ctx: ScenarioContext): Promise<VariantResult[
     clearInterval(ticker)
     await arming
     const { rss: rssEnd, peakRss } = await server.stats()
+    const liveEnd = (await server.collectGarbage()).heapUsed
     samples.push({ atSec: durationSec, rssMb: Math.round(rssEnd / MB) })
-    const note = `RSS start ${Math.round(rssStart / MB)} → end ${Math.round(rssEnd / MB)} MB (peak ${Math.round(peakRss / MB)}); ${injected} of ${upstream} upstream calls faulted; errors ${result.errors}, non-2xx ${result.non2xx}`
+    const note = `RSS start ${Math.round(rssStart / MB)} → end ${Math.round(rssEnd / MB)} MB (peak ${Math.round(peakRss / MB)}); live heap after GC ${Math.round(liveStart / MB)} → ${Math.round(liveEnd / MB)} MB; ${injected} of ${upstream} upstream calls faulted; errors ${result.errors}, non-2xx ${result.non2xx}`
     ctx.log(`soak: ${note}`)
     return [
       {
@@ -76,7 +80,7 @@ export async function soakScenario(ctx: ScenarioContext): Promise<VariantResult[
         throughput: { value: Math.round(result.requests.average), unit: 'req/s' },
         upstreamCalls: result.requests.total ? Math.round((upstream / result.requests.total) * 100) / 100 : 0,
         rssMb: Math.round(peakRss / MB),
-        extra: { rssStartMb: Math.round(rssStart / MB), rssEndMb: Math.round(rssEnd / MB), samples, injectedFaults: injected, upstreamCalls: upstream, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx },
+        extra: { rssStartMb: Math.round(rssStart / MB), rssEndMb: Math.round(rssEnd / MB), liveHeapStartMb: Math.round(liveStart / MB), liveHeapEndMb: Math.round(liveEnd / MB), samples, injectedFaults: injected, upstreamCalls: upstream, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx },
         note,
       },
     ]
