@@ -3,6 +3,8 @@ import synonymsJson from '../../../references/synonyms.json'
 
 export interface SynonymRule {
   from: string
+  /** The first word of `from`, lower-cased: text without it cannot match `regex` (checked before running it). */
+  needle: string
   to: string
   regex: RegExp
 }
@@ -36,7 +38,7 @@ function compileSynonyms(raw: { terms: Record<string, SynonymEntry> }): SynonymR
       if (typeof entry.to !== 'string' || entry.to.trim() === '') throw new Error(`synonyms.json: "${from}" has no target`)
       const notBefore = entry.notBefore?.length ? `(?!\\s+(?:${entry.notBefore.map(escapeRegExp).join('|')})(?![A-Za-z0-9]))` : ''
       const body = escapeRegExp(from).replace(/ /g, '\\s+')
-      return { from, to: entry.to, regex: new RegExp(`${LEFT}${body}${RIGHT}${notBefore}`, entry.caseSensitive ? 'g' : 'gi') }
+      return { from, needle: from.toLowerCase().split(' ')[0]!, to: entry.to, regex: new RegExp(`${LEFT}${body}${RIGHT}${notBefore}`, entry.caseSensitive ? 'g' : 'gi') }
     })
 }
 

@@ -29,15 +29,20 @@ export interface Replacement {
 export function applySynonyms(text: string): { text: string; applied: Replacement[] } {
   const applied: Replacement[] = []
   let out = text
+  let lower = out.toLowerCase()
   for (const rule of SYNONYMS) {
+    // Most queries hold none of the ~55 terms: a substring check spares compiling and running each rule's regex
+    // (a cold process, such as one CLI search, compiles every regex it runs).
+    if (!lower.includes(rule.needle)) continue
     rule.regex.lastIndex = 0
     if (!rule.regex.test(out)) continue
-    if (out.toLowerCase().includes(rule.to.toLowerCase())) continue
+    if (lower.includes(rule.to.toLowerCase())) continue
     rule.regex.lastIndex = 0
     out = out.replace(rule.regex, (match) => {
       if (!applied.some((a) => a.from === match)) applied.push({ from: match, to: rule.to })
       return rule.to
     })
+    lower = out.toLowerCase()
   }
   return { text: out, applied }
 }
