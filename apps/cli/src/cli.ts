@@ -6,10 +6,14 @@ import { runCli } from './main.js'
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 ;(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.()
 
-// The bin: real process streams and env; the exit code is set, not forced, so output is flushed first.
+// The bin: real process streams and env.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(0)
 })
 runCli(process.argv.slice(2)).then((code) => {
   process.exitCode = code
+  // Every command has awaited all of its work when it returns (serve and mcp return once they have shut down).
+  // What a natural exit would still do is tear down the JS heap, ~6 ms of every search (measured); so exit as
+  // soon as both streams have handed over what was written to them.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)))
 })
