@@ -1,4 +1,5 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
+import { getEventListeners } from 'node:events'
 import { type AddressInfo, type Socket, connect } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -134,6 +135,21 @@ describe('requestJson', () => {
     const error = await rejection(requestJson({ service: 'grok', url: base, signal: controller.signal, retries: 3 }))
     expect(error).toMatchObject({ kind: 'timeout', retryable: false })
     expect(hits).toHaveLength(1)
+  })
+
+  it('a caller signal already aborted fails at once without calling', async () => {
+    handler = (_req, res) => json(res, 200, {})
+    const error = await rejection(requestJson({ service: 'exa', url: base, signal: AbortSignal.abort(), retries: 3 }))
+    expect(error).toMatchObject({ kind: 'timeout', retryable: false })
+    expect(hits).toHaveLength(0)
+  })
+
+  it('leaves no listener on the caller signal once a call ends, answered or failed', async () => {
+    const controller = new AbortController()
+    handler = (_req, res, hit) => (hit === 1 ? json(res, 200, { ok: true }) : json(res, 400, {}))
+    await requestJson({ service: 'exa', url: base, signal: controller.signal, retries: 0 })
+    await rejection(requestJson({ service: 'exa', url: base, signal: controller.signal, retries: 0 }))
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 
   it('a connection reset is kind network', async () => {
