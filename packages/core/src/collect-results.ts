@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { safeParseJson } from './safe-parse-json.js'
 import type { SearchResult } from './schemas.js'
 import { httpUrl, passesDomainFilters } from './text.js'
 
@@ -30,7 +31,7 @@ export function collectResults<T extends { url?: unknown }>(
   const results: SearchResult[] = []
   let dropped = 0
   entries.forEach((entry, index) => {
-    const parsed = schema.safeParse(entry)
+    const parsed = safeParseJson(schema, entry)
     const url = parsed.success ? httpUrl(parsed.data.url) : null
     if (!parsed.success || url === null) {
       dropped++

@@ -3,6 +3,7 @@ import { Agent, type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } f
 import type { z } from 'zod'
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env } from './provider.js'
+import { safeParseJson } from './safe-parse-json.js'
 
 /** A non-2xx answer, handed to a service's own error mapping. */
 export interface HttpErrorResponse {
@@ -214,7 +215,7 @@ function parseJsonBody<T>(options: HttpRequestOptions<T>, text: string, { status
     )
   }
   if (!options.schema) return json as T
-  const parsed = options.schema.safeParse(json)
+  const parsed = safeParseJson(options.schema, json)
   if (!parsed.success) {
     const where = parsed.error.issues
       .slice(0, 3)

@@ -10,7 +10,7 @@ import {
   redactSecrets,
   retryHint,
 } from '@search-layer/core'
-import { httpUrl, isoDate, passesDomainFilters, plainText } from '@search-layer/core'
+import { httpUrl, isoDate, passesDomainFilters, plainText, safeParseJson } from '@search-layer/core'
 import { chatPrompt, responsesPrompt } from './prompt.js'
 import {
   GrokChatCompletionSchema,
@@ -187,7 +187,7 @@ function badShape(what: string, issues: readonly { path: PropertyKey[]; message:
  * Throws `ProviderError` (`bad_response`, or `upstream` for a failed response).
  */
 export function mapResponsesBody(body: unknown, options: GrokMapOptions): ProviderResponse {
-  const parsed = GrokResponsesResponseSchema.safeParse(body)
+  const parsed = safeParseJson(GrokResponsesResponseSchema, body)
   if (!parsed.success) throw badShape('response', parsed.error.issues)
   const data = parsed.data
   if (data.status === 'failed')
@@ -196,15 +196,15 @@ export function mapResponsesBody(body: unknown, options: GrokMapOptions): Provid
   const cited: Cited[] = []
   let dropped = 0
   for (const rawItem of data.output) {
-    const item = GrokMessageItemSchema.safeParse(rawItem)
+    const item = safeParseJson(GrokMessageItemSchema, rawItem)
     if (!item.success) continue
     for (const rawPart of item.data.content ?? []) {
-      const part = GrokOutputTextSchema.safeParse(rawPart)
+      const part = safeParseJson(GrokOutputTextSchema, rawPart)
       if (!part.success || typeof part.data.text !== 'string') continue
       const text = part.data.text
       texts.push(text)
       for (const rawAnnotation of part.data.annotations ?? []) {
-        const annotation = GrokUrlCitationSchema.safeParse(rawAnnotation)
+        const annotation = safeParseJson(GrokUrlCitationSchema, rawAnnotation)
         if (!annotation.success) continue
         const url = httpUrl(annotation.data.url)
         if (url === null) {

@@ -9,7 +9,7 @@ import {
   redactSecrets,
   retryHint,
 } from '@search-layer/core'
-import { collectResults, httpUrl, isoDate, plainText } from '@search-layer/core'
+import { collectResults, httpUrl, isoDate, plainText, safeParseJson } from '@search-layer/core'
 import { tavilyCountry } from './countries.js'
 import { TavilyErrorSchema, type TavilySearchRequest, TavilyResultSchema, TavilySearchResponseSchema } from './schema.js'
 
@@ -73,7 +73,7 @@ export function mapTavilyResponse(
   body: unknown,
   options: { searchDepth?: TavilySearchDepth; headers?: Readonly<Record<string, string>> } = {},
 ): ProviderResponse {
-  const parsed = TavilySearchResponseSchema.safeParse(body)
+  const parsed = safeParseJson(TavilySearchResponseSchema, body)
   if (!parsed.success) {
     const where = parsed.error.issues
       .slice(0, 3)
