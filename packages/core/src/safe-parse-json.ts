@@ -24,85 +24,121 @@ const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: D
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** True only when zod would accept `value` and return an equal value; false means "ask zod". */
-function fits(schema: z.ZodType, value: unknown): boolean {
+type Check = (value: unknown) => boolean
+
+const never: Check = () => false
+const always: Check = () => true
+const checks = new WeakMap<z.ZodType, Check>()
+
+/** The schema's check, built once per schema: true only when zod would accept `value` and return an equal value. */
+function checkFor(schema: z.ZodType): Check {
+  let check = checks.get(schema)
+  if (!check) {
+    // A placeholder first: a schema that refers to itself (through a getter) falls back to zod instead of recursing forever.
+    checks.set(schema, never)
+    check = build(schema)
+    checks.set(schema, check)
+  }
+  return check
+}
+
+function build(schema: z.ZodType): Check {
   const def = defOf(schema)
+  const plain = !def.coerce && !def.checks?.length
   switch (def.type) {
     case 'unknown':
     case 'any':
-      return true
+      return always
     case 'string':
-      return typeof value === 'string' && !def.coerce && !def.checks?.length
+      return plain ? (value) => typeof value === 'string' : never
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) && !def.coerce && !def.checks?.length
+      return plain ? (value) => typeof value === 'number' && Number.isFinite(value) : never
     case 'boolean':
-      return typeof value === 'boolean' && !def.coerce && !def.checks?.length
+      return plain ? (value) => typeof value === 'boolean' : never
     case 'null':
-      return value === null
-    case 'optional':
-      return value === undefined || fits(def.innerType!, value)
-    case 'nullable':
-      return value === null || fits(def.innerType!, value)
-    case 'literal':
-      return (value === null || typeof value !== 'object') && def.values!.includes(value)
-    case 'enum':
-      return (typeof value === 'string' || typeof value === 'number') && Object.values(def.entries!).includes(value)
+      return (value) => value === null
+    case 'optional': {
+      const inner = checkFor(def.innerType!)
+      return (value) => value === undefined || inner(value)
+    }
+    case 'nullable': {
+      const inner = checkFor(def.innerType!)
+      return (value) => value === null || inner(value)
+    }
+    case 'literal': {
+      const values = def.values!
+      return (value) => (value === null || typeof value !== 'object') && values.includes(value)
+    }
+    case 'enum': {
+      const values = Object.values(def.entries!)
+      return (value) => (typeof value === 'string' || typeof value === 'number') && values.includes(value)
+    }
     case 'array': {
-      if (!Array.isArray(value) || def.checks?.length) return false
-      const element = def.element!
-      for (let i = 0; i < value.length; i++) if (!fits(element, value[i])) return false
-      return true
+      if (!plain) return never
+      const element = checkFor(def.element!)
+      if (element === always) return (value) => Array.isArray(value)
+      return (value) => {
+        if (!Array.isArray(value)) return false
+        for (let i = 0; i < value.length; i++) if (!element(value[i])) return false
+        return true
+      }
     }
     case 'object':
-      return fitsObject(def, value)
+      return def.checks?.length ? never : objectCheck(def)
     case 'union': {
       // Zod returns the first option that passes: an earlier option may pass with a different output (a strip
       // object drops keys), so every option before the fitting one must plainly fail.
-      for (const option of def.options!) {
-        if (fits(option, value)) return true
-        if (!plainlyFails(option, value)) return false
+      const options = def.options!.map((option) => ({ fits: checkFor(option), fails: failsFor(option) }))
+      return (value) => {
+        for (const option of options) {
+          if (option.fits(value)) return true
+          if (!option.fails(value)) return false
+        }
+        return false
       }
-      return false
     }
     default:
-      return false
+      return never
   }
 }
 
-function fitsObject(def: Def, value: unknown): boolean {
-  // Zod's output is always a plain object; JSON.parse makes nothing else.
-  if (!isObject(value) || Object.getPrototypeOf(value) !== Object.prototype || def.checks?.length) return false
+function objectCheck(def: Def): Check {
   const shape = def.shape!
-  for (const key in shape) if (!fits(shape[key]!, value[key])) return false
+  const keys = Object.keys(shape)
+  const fields = keys.map((key) => checkFor(shape[key]!))
   const catchall = def.catchall
   const passAll = catchall !== undefined && defOf(catchall).type === 'unknown'
-  if (passAll) return true
-  // A plain object strips unknown keys and a strict one rejects them: only an input without any is returned as is.
-  for (const key in value) {
-    if (!Object.hasOwn(shape, key) && (catchall === undefined || !fits(catchall, value[key]))) return false
+  const extra = catchall === undefined ? never : checkFor(catchall)
+  return (value) => {
+    // Zod's output is always a plain object; JSON.parse makes nothing else.
+    if (!isObject(value) || Object.getPrototypeOf(value) !== Object.prototype) return false
+    for (let i = 0; i < keys.length; i++) if (!fields[i]!(value[keys[i]!])) return false
+    if (passAll) return true
+    // A plain object strips unknown keys and a strict one rejects them: only an input without any is returned as is.
+    for (const key in value) if (!Object.hasOwn(shape, key) && !extra(value[key])) return false
+    return true
   }
-  return true
 }
 
 /** True when zod certainly rejects `value`: the type itself is wrong. */
-function plainlyFails(schema: z.ZodType, value: unknown): boolean {
+function failsFor(schema: z.ZodType): Check {
   const def = defOf(schema)
-  if (def.coerce) return false
+  if (def.coerce) return never
   switch (def.type) {
     case 'string':
-      return typeof value !== 'string'
+      return (value) => typeof value !== 'string'
     case 'number':
-      return typeof value !== 'number'
+      return (value) => typeof value !== 'number'
     case 'boolean':
-      return typeof value !== 'boolean'
+      return (value) => typeof value !== 'boolean'
     case 'null':
-      return value !== null
+      return (value) => value !== null
     case 'object':
-      return !isObject(value)
+      return (value) => !isObject(value)
     case 'array':
-      return !Array.isArray(value)
+      return (value) => !Array.isArray(value)
     default:
-      return false
+      return never
   }
 }
 
@@ -112,6 +148,6 @@ function plainlyFails(schema: z.ZodType, value: unknown): boolean {
  * Use it where the input is not shared, e.g. a response body just parsed.
  */
 export function safeParseJson<T>(schema: z.ZodType<T>, value: unknown): z.ZodSafeParseResult<T> {
-  if (fits(schema, value)) return { success: true, data: value as T }
+  if (checkFor(schema)(value)) return { success: true, data: value as T }
   return schema.safeParse(value)
 }
