@@ -11,6 +11,7 @@ import {
   retryHint,
 } from '@search-layer/core'
 import { httpUrl, isoDate, passesDomainFilters, plainText, safeParseJson } from '@search-layer/core'
+import { textBeforeMarkers } from './_markers.js'
 import { chatPrompt, responsesPrompt } from './prompt.js'
 import {
   GrokChatCompletionSchema,
@@ -99,7 +100,7 @@ export function sentenceAround(text: string, start: number, end: number): string
   const s = Math.max(0, Math.min(start, text.length))
   const e = Math.max(s, Math.min(end, text.length))
   // Skip back over adjacent markers and spaces: "claim. [[1]](a) [[2]](b)".
-  const before = text.slice(0, s).replace(/(?:\s*\[\[\d+\]\]\([^)\s]*\))+\s*$/, '').replace(/\s+$/, '')
+  const before = textBeforeMarkers(text, s)
   let p = before.length - 1
   if (p < 0) return ''
   let from = 0
