@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { safeParseJson } from './safe-parse-json.js'
 import type { SearchResult } from './schemas.js'
-import { httpUrl, passesDomainFilters } from './text.js'
+import { parseHttpUrl, passesDomainFilters } from './text.js'
 
 /** Where a vendor result sits: its absolute URL, host and 1-based rank in the vendor's own list. */
 export interface ResultPlace {
@@ -32,12 +32,13 @@ export function collectResults<T extends { url?: unknown }>(
   let dropped = 0
   entries.forEach((entry, index) => {
     const parsed = safeParseJson(schema, entry)
-    const url = parsed.success ? httpUrl(parsed.data.url) : null
-    if (!parsed.success || url === null) {
+    const parsedUrl = parsed.success ? parseHttpUrl(parsed.data.url) : null
+    if (!parsed.success || parsedUrl === null) {
       dropped++
       return
     }
-    const hostname = new URL(url).hostname
+    const url = parsedUrl.href
+    const hostname = parsedUrl.hostname
     if (options.filters && !passesDomainFilters(hostname, options.filters)) return
     results.push(toResult(parsed.data, { url, hostname, rank: index + 1 }))
   })

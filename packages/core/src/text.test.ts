@@ -41,6 +41,49 @@ describe('isoDate', () => {
   ])('%j → %j', (input, expected) => expect(isoDate(input)).toBe(expected))
 })
 
+// The general path isoDate takes for every shape: Date.parse, then toISOString.
+function isoDateViaDate(value: string): string | null {
+  const trimmed = value.trim()
+  if (trimmed === '') return null
+  const hasZone = /(?:z|[+-]\d{2}:?\d{2})$/i.test(trimmed)
+  const candidate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed) && !hasZone ? `${trimmed}Z` : trimmed
+  const ms = Date.parse(candidate)
+  if (Number.isNaN(ms)) return null
+  const date = new Date(ms)
+  const year = date.getUTCFullYear()
+  return year < 1000 || year > 9999 ? null : date.toISOString()
+}
+
+describe('isoDate on the Brave and Exa shapes', () => {
+  const pad = (n: number, width: number) => String(n).padStart(width, '0')
+  const dateTime = fc
+    .record({
+      year: fc.integer({ min: 0, max: 9999 }),
+      month: fc.integer({ min: 0, max: 13 }),
+      day: fc.integer({ min: 0, max: 32 }),
+      hour: fc.integer({ min: 0, max: 25 }),
+      minute: fc.integer({ min: 0, max: 61 }),
+      second: fc.integer({ min: 0, max: 61 }),
+      fraction: fc.constantFrom('', '.000', '.5', '.123', '.9999', '.abc'),
+      zone: fc.constantFrom('', 'Z', 'z', '+00:00', ' '),
+    })
+    .map((f) => `${pad(f.year, 4)}-${pad(f.month, 2)}-${pad(f.day, 2)}T${pad(f.hour, 2)}:${pad(f.minute, 2)}:${pad(f.second, 2)}${f.fraction}${f.zone}`)
+
+  it('reads them as Date.parse does, rolled-over and out-of-range fields included', () => {
+    fc.assert(
+      fc.property(dateTime, (text) => {
+        expect(isoDate(text)).toBe(isoDateViaDate(text))
+      }),
+      { numRuns: 5000 },
+    )
+  })
+
+  it.each(['2021-02-29T00:00:00', '2024-02-29T23:59:59.999Z', '2021-04-31T10:00:00Z', '2021-01-01T24:00:00', '0999-12-31T00:00:00Z'])(
+    '%j as Date.parse reads it',
+    (text) => expect(isoDate(text)).toBe(isoDateViaDate(text)),
+  )
+})
+
 describe('hostMatches', () => {
   it.each([
     ['www.github.com', 'github.com', true],
