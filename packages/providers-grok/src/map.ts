@@ -197,14 +197,19 @@ export function mapResponsesBody(body: unknown, options: GrokMapOptions): Provid
   const cited: Cited[] = []
   let dropped = 0
   for (const rawItem of data.output) {
+    // Each schema below pins `type` to a literal: other types (web_search_call, reasoning…) are skipped before
+    // zod builds an error for them, as it would for every tool call in every response.
+    if (!hasType(rawItem, 'message')) continue
     const item = safeParseJson(GrokMessageItemSchema, rawItem)
     if (!item.success) continue
     for (const rawPart of item.data.content ?? []) {
+      if (!hasType(rawPart, 'output_text')) continue
       const part = safeParseJson(GrokOutputTextSchema, rawPart)
       if (!part.success || typeof part.data.text !== 'string') continue
       const text = part.data.text
       texts.push(text)
       for (const rawAnnotation of part.data.annotations ?? []) {
+        if (!hasType(rawAnnotation, 'url_citation')) continue
         const annotation = safeParseJson(GrokUrlCitationSchema, rawAnnotation)
         if (!annotation.success) continue
         const url = httpUrl(annotation.data.url)
@@ -228,6 +233,8 @@ export function mapResponsesBody(body: unknown, options: GrokMapOptions): Provid
   if (rateLimit) response.rateLimit = rateLimit
   return response
 }
+
+const hasType = (value: unknown, type: string): boolean => typeof value === 'object' && value !== null && (value as { type?: unknown }).type === type
 
 // Without annotations, only markdown links whose URL xAI itself lists in `citations` are trusted.
 function markdownLinksVerified(text: string, citations: readonly unknown[]): Cited[] {
