@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
+import { applyHeapGrowth } from './_heap-growth.js'
 import { type CreateAppOptions, createApp } from './app.js'
 
 /** Options of `startServer`: those of `createApp`, plus signal handling. */
@@ -16,7 +17,9 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** Starts the HTTP server on @hono/node-server. Rejects with the listen error (e.g. `EADDRINUSE`); throws `ConfigError` for bad options. */
+/**
+ * Starts the HTTP server on @hono/node-server and bounds V8's heap growth (`heapGrowthPercent`). Rejects with the listen error (e.g. `EADDRINUSE`); throws `ConfigError` for bad options.
+ */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const wired = createApp(options)
   const { app, options: settings } = wired
@@ -52,7 +55,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${host}:${address.port}`
-  logger.info({ url, redis: Boolean(settings.redisUrl), auth: settings.apiKeys.length > 0 }, 'search-layer server listening')
+  // Process-wide, so only once the server is really up (see _heap-growth.ts for why a server wants it).
+  const heap = applyHeapGrowth(settings.heapGrowthPercent)
+  logger.info(
+    { url, redis: Boolean(settings.redisUrl), auth: settings.apiKeys.length > 0, heapGrowthPercent: heap.applied ? heap.percent : heap.reason },
+    'search-layer server listening',
+  )
 
   let closing: Promise<void> | undefined
   const close = () => {
