@@ -17,7 +17,9 @@ const emu = await startEmulator({ latencyMs: 120 })
 const args = process.argv.slice(2)
 const argv = args.length ? args : ['Bun vs Deno']
 if (!argv.includes('--format') && !argv.includes('--json')) argv.push('--format', 'markdown')
-console.error(`demo: emulator on ${emu.url} (Brave, Exa, Tavily and xAI wire formats); running: search-layer ${argv.map((a) => JSON.stringify(a)).join(' ')}\n`)
+console.error(
+  `demo: emulator on ${emu.url} (Brave, Exa, Tavily and xAI wire formats); running: search-layer ${argv.map((a) => JSON.stringify(a)).join(' ')}\n`,
+)
 const env = {
   PATH: process.env.PATH,
   HOME: mkdtempSync(join(tmpdir(), 'sl-demo-')),

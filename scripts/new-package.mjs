@@ -23,11 +23,27 @@ const pkg = {
   files: ['dist', 'README.md', 'CHANGELOG.md'],
   sideEffects: false,
   scripts: { build: 'tsup', typecheck: 'tsc -p tsconfig.json', test: 'vitest run' },
-  dependencies: Object.fromEntries(deps.map((d) => (d.startsWith('@search-layer/') ? [d, 'workspace:^'] : d.split('@').length > 2 || (!d.startsWith('@') && d.includes('@')) ? [d.slice(0, d.lastIndexOf('@')), d.slice(d.lastIndexOf('@') + 1)] : [d, '*']))),
+  dependencies: Object.fromEntries(
+    deps.map((d) =>
+      d.startsWith('@search-layer/')
+        ? [d, 'workspace:^']
+        : d.split('@').length > 2 || (!d.startsWith('@') && d.includes('@'))
+          ? [d.slice(0, d.lastIndexOf('@')), d.slice(d.lastIndexOf('@') + 1)]
+          : [d, '*'],
+    ),
+  ),
   publishConfig: { access: 'public' },
 }
-const w = (f, s) => { if (!existsSync(join(dir, f))) writeFileSync(join(dir, f), s) }
+const w = (f, s) => {
+  if (!existsSync(join(dir, f))) writeFileSync(join(dir, f), s)
+}
 w('package.json', JSON.stringify(pkg, null, 2) + '\n')
-w('tsconfig.json', JSON.stringify({ extends: `${up}tsconfig.base.json`, include: ['src', 'test', '*.config.ts'] }, null, 2) + '\n')
-w('tsup.config.ts', `import { defineConfig } from 'tsup'\n\nexport default defineConfig({\n  entry: ['src/index.ts'],\n  format: ['esm'],\n  dts: true,\n  clean: true,\n  target: 'node20',\n  sourcemap: true,\n})\n`)
+w(
+  'tsconfig.json',
+  JSON.stringify({ extends: `${up}tsconfig.base.json`, include: ['src', 'test', '*.config.ts'] }, null, 2) + '\n',
+)
+w(
+  'tsup.config.ts',
+  `import { defineConfig } from 'tsup'\n\nexport default defineConfig({\n  entry: ['src/index.ts'],\n  format: ['esm'],\n  dts: true,\n  clean: true,\n  target: 'node20',\n  sourcemap: true,\n})\n`,
+)
 w('vitest.config.ts', `import shared from '${up}vitest.shared'\n\nexport default shared\n`)

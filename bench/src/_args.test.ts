@@ -9,7 +9,10 @@ describe('parseBenchArgs', () => {
     [['--', '--quick'], { quick: true, soakMinutes: 0, only: [], outDir: '/out', help: false }],
     [['--soak'], { quick: false, soakMinutes: 2, only: [], outDir: '/out', help: false }],
     [['--soak', '10'], { quick: false, soakMinutes: 10, only: [], outDir: '/out', help: false }],
-    [['--soak=0.5', '--only', 'merge,intent'], { quick: false, soakMinutes: 0.5, only: ['merge', 'intent'], outDir: '/out', help: false }],
+    [
+      ['--soak=0.5', '--only', 'merge,intent'],
+      { quick: false, soakMinutes: 0.5, only: ['merge', 'intent'], outDir: '/out', help: false },
+    ],
     [['--no-write', '-h'], { quick: false, soakMinutes: 0, only: [], outDir: null, help: true }],
     [['--out', 'x'], { quick: false, soakMinutes: 0, only: [], outDir: 'x', help: false }],
   ])('%j', (argv, expected) => {
@@ -24,9 +27,18 @@ describe('parseBenchArgs', () => {
 describe('selectedScenarios', () => {
   it.each([
     [[], ['pipeline', 'cli', 'faults', 'merge', 'intent', 'thread', 'server']],
-    [['--soak', '1'], ['pipeline', 'cli', 'faults', 'merge', 'intent', 'thread', 'server', 'soak']],
-    [['--quick', '--soak'], ['pipeline', 'cli', 'faults', 'merge', 'intent', 'thread', 'server']],
-    [['--only', 'server,merge'], ['merge', 'server']],
+    [
+      ['--soak', '1'],
+      ['pipeline', 'cli', 'faults', 'merge', 'intent', 'thread', 'server', 'soak'],
+    ],
+    [
+      ['--quick', '--soak'],
+      ['pipeline', 'cli', 'faults', 'merge', 'intent', 'thread', 'server'],
+    ],
+    [
+      ['--only', 'server,merge'],
+      ['merge', 'server'],
+    ],
     [['--only', 'soak', '--quick'], ['soak']],
   ])('%j', (argv, expected) => {
     expect(selectedScenarios(parse(...argv))).toEqual(expected)

@@ -35,7 +35,10 @@ export function parseBenchArgs(argv: readonly string[], defaultOutDir: string): 
   const list = argv.filter((a) => a !== '--')
   for (let i = 0; i < list.length; i++) {
     const arg = list[i]!
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined]
     switch (flag) {
       case '--quick':
         args.quick = true
@@ -43,7 +46,8 @@ export function parseBenchArgs(argv: readonly string[], defaultOutDir: string): 
       case '--soak': {
         const next = inline ?? (list[i + 1] !== undefined && /^\d+(\.\d+)?$/.test(list[i + 1]!) ? list[++i] : undefined)
         const minutes = next === undefined ? 2 : Number(next)
-        if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 24 * 60) throw new BenchUsageError(`--soak takes minutes between 0 and 1440 (got "${next}")`)
+        if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 24 * 60)
+          throw new BenchUsageError(`--soak takes minutes between 0 and 1440 (got "${next}")`)
         args.soakMinutes = minutes
         break
       }
@@ -51,7 +55,8 @@ export function parseBenchArgs(argv: readonly string[], defaultOutDir: string): 
         const value = inline ?? list[++i]
         if (!value) throw new BenchUsageError(`--only needs a comma list of ${SCENARIOS.join(', ')}`)
         for (const id of value.split(',').filter(Boolean)) {
-          if (!(SCENARIOS as readonly string[]).includes(id)) throw new BenchUsageError(`unknown scenario "${id}"; choose from ${SCENARIOS.join(', ')}`)
+          if (!(SCENARIOS as readonly string[]).includes(id))
+            throw new BenchUsageError(`unknown scenario "${id}"; choose from ${SCENARIOS.join(', ')}`)
           args.only.push(id as ScenarioId)
         }
         break

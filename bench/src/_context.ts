@@ -14,7 +14,10 @@ export interface ScenarioContext {
 }
 
 /** Creates the context and a cleanup for the temp directories it handed out. */
-export function createContext(options: { quick: boolean; soakMinutes: number }): { ctx: ScenarioContext; cleanup(): Promise<void> } {
+export function createContext(options: { quick: boolean; soakMinutes: number }): {
+  ctx: ScenarioContext
+  cleanup(): Promise<void>
+} {
   const dirs: string[] = []
   const ctx: ScenarioContext = {
     ...options,
@@ -25,7 +28,10 @@ export function createContext(options: { quick: boolean; soakMinutes: number }):
       return dir
     },
   }
-  return { ctx, cleanup: async () => void (await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })))) }
+  return {
+    ctx,
+    cleanup: async () => void (await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })))),
+  }
 }
 
 /** Resident set size of this process in MB. */

@@ -20,7 +20,8 @@ export function topSelfTime(profile: CpuProfile, limit = 15): HotFunction[] {
   const byNode = new Map<number, number>()
   const samples = profile.samples ?? []
   const deltas = profile.timeDeltas ?? []
-  for (let i = 0; i < samples.length; i++) byNode.set(samples[i]!, (byNode.get(samples[i]!) ?? 0) + (deltas[i + 1] ?? deltas[i] ?? 0))
+  for (let i = 0; i < samples.length; i++)
+    byNode.set(samples[i]!, (byNode.get(samples[i]!) ?? 0) + (deltas[i + 1] ?? deltas[i] ?? 0))
   const grouped = new Map<string, HotFunction>()
   const totalUs = profile.endTime - profile.startTime
   for (const node of profile.nodes) {
@@ -35,7 +36,11 @@ export function topSelfTime(profile: CpuProfile, limit = 15): HotFunction[] {
     grouped.set(key, entry)
   }
   return [...grouped.values()]
-    .map((e) => ({ ...e, selfMs: Math.round(e.selfMs * 10) / 10, selfPct: Math.round((e.selfMs * 1000 * 1000) / totalUs) / 10 }))
+    .map((e) => ({
+      ...e,
+      selfMs: Math.round(e.selfMs * 10) / 10,
+      selfPct: Math.round((e.selfMs * 1000 * 1000) / totalUs) / 10,
+    }))
     .sort((a, b) => b.selfMs - a.selfMs)
     .slice(0, limit)
 }

@@ -44,18 +44,29 @@ export async function startRemoteEmulator({ latencyMs = 0 }: { latencyMs?: numbe
   const ready = new Promise<{ url: string; env: Record<string, string> }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('emulator child did not start within 15 s')), 15_000)
     child.once('exit', (code) => reject(new Error(`emulator child exited early (code ${code})`)))
-    child.on('message', (message: { ready?: boolean; id?: number; ok?: boolean; value?: unknown; error?: string; url?: string; env?: Record<string, string> }) => {
-      if (message.ready) {
-        clearTimeout(timer)
-        resolve({ url: message.url!, env: message.env! })
-        return
-      }
-      const entry = waiting.get(message.id!)
-      if (!entry) return
-      waiting.delete(message.id!)
-      if (message.ok) entry.resolve(message.value)
-      else entry.reject(new Error(`emulator: ${message.error}`))
-    })
+    child.on(
+      'message',
+      (message: {
+        ready?: boolean
+        id?: number
+        ok?: boolean
+        value?: unknown
+        error?: string
+        url?: string
+        env?: Record<string, string>
+      }) => {
+        if (message.ready) {
+          clearTimeout(timer)
+          resolve({ url: message.url!, env: message.env! })
+          return
+        }
+        const entry = waiting.get(message.id!)
+        if (!entry) return
+        waiting.delete(message.id!)
+        if (message.ok) entry.resolve(message.value)
+        else entry.reject(new Error(`emulator: ${message.error}`))
+      },
+    )
   })
   child.on('exit', () => {
     for (const entry of waiting.values()) entry.reject(new Error('emulator child exited'))

@@ -27,7 +27,10 @@ const CHILD = fileURLToPath(new URL('./server-child.js', import.meta.url))
  * Starts `startServer` from @search-layer/server in a child process pointed at `env` (the emulator's);
  * `nodeArgs` are Node/V8 flags for that process (what an operator would put in NODE_OPTIONS).
  */
-export async function startRemoteServer(env: Record<string, string>, { nodeArgs = [] }: { nodeArgs?: readonly string[] } = {}): Promise<RemoteServer> {
+export async function startRemoteServer(
+  env: Record<string, string>,
+  { nodeArgs = [] }: { nodeArgs?: readonly string[] } = {},
+): Promise<RemoteServer> {
   const child = fork(CHILD, [], {
     env: { PATH: process.env.PATH ?? '', BENCH_SERVER_ENV: JSON.stringify(env) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

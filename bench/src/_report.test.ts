@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest'
 import { type BenchReport, formatTable, machine, writeReport } from './_report.js'
 
 const results: BenchReport['results'] = [
-  { scenario: '4 merge + score', variant: '10,000 results', latency: { n: 50, p50: 21.456, p95: 30.1, max: 44, mean: 22 }, throughput: { value: 450_000, unit: 'results/s' }, rssMb: 120, note: 'a | b' },
+  {
+    scenario: '4 merge + score',
+    variant: '10,000 results',
+    latency: { n: 50, p50: 21.456, p95: 30.1, max: 44, mean: 22 },
+    throughput: { value: 450_000, unit: 'results/s' },
+    rssMb: 120,
+    note: 'a | b',
+  },
   { scenario: '7 server', variant: 'cache hit', throughput: { value: 3200, unit: 'req/s' }, upstreamCalls: 0 },
 ]
 
@@ -24,7 +31,15 @@ describe('formatTable', () => {
 describe('writeReport', () => {
   it('writes latest.json and latest.md with the machine and the table', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bench-report-'))
-    const report: BenchReport = { date: '2026-11-22T05:00:00.000Z', quick: true, ...machine(), units: { latency: 'ms', rss: 'MB', throughput: 'per second' }, durationMs: 1, results, failures: [] }
+    const report: BenchReport = {
+      date: '2026-11-22T05:00:00.000Z',
+      quick: true,
+      ...machine(),
+      units: { latency: 'ms', rss: 'MB', throughput: 'per second' },
+      durationMs: 1,
+      results,
+      failures: [],
+    }
     const { json, md } = await writeReport(dir, report)
     expect(JSON.parse(await readFile(json, 'utf8'))).toEqual(report)
     const text = await readFile(md, 'utf8')

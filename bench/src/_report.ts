@@ -59,7 +59,18 @@ function throughputCell(t: VariantResult['throughput']): string {
 
 /** The summary as a Markdown table (also readable in a terminal). */
 export function formatTable(results: readonly VariantResult[]): string {
-  const head = ['scenario', 'variant', 'n', 'p50 ms', 'p95 ms', 'max ms', 'throughput', 'upstream calls', 'RSS MB', 'notes']
+  const head = [
+    'scenario',
+    'variant',
+    'n',
+    'p50 ms',
+    'p95 ms',
+    'max ms',
+    'throughput',
+    'upstream calls',
+    'RSS MB',
+    'notes',
+  ]
   const rows = results.map((r) => [
     r.scenario,
     r.variant,
@@ -73,7 +84,8 @@ export function formatTable(results: readonly VariantResult[]): string {
     (r.note ?? '').replace(/\|/g, '\\|'),
   ])
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i >= 2 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i >= 2 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`
   const rule = `|${widths.map((w, i) => (i >= 2 && i <= 8 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`
   return [line(head), rule, ...rows.map(line)].join('\n')
 }
@@ -89,7 +101,9 @@ export function formatMarkdown(report: BenchReport): string {
     '',
     'Latencies are wall time per operation against the testkit emulator on loopback. Reproduce with',
     '`npx -y pnpm@10 bench` (full) or `npx -y pnpm@10 bench -- --quick`; raw numbers are in `latest.json`.',
-    ...(report.failures.length ? ['', '**Failed scenarios:**', ...report.failures.map((f) => `- ${f.scenario}: ${f.message}`)] : []),
+    ...(report.failures.length
+      ? ['', '**Failed scenarios:**', ...report.failures.map((f) => `- ${f.scenario}: ${f.message}`)]
+      : []),
     '',
   ].join('\n')
 }

@@ -20,9 +20,33 @@ describe('sequentialRoundTrips', () => {
   it.each([
     ['nothing', [], 0],
     ['one request', [{ startedAt: 0, endedAt: 100 }], 1],
-    ['three in parallel', [{ startedAt: 0, endedAt: 100 }, { startedAt: 1, endedAt: 101 }, { startedAt: 2, endedAt: 99 }], 1],
-    ['issue, then 9 pages in parallel, then one more', [{ startedAt: 0, endedAt: 100 }, ...Array.from({ length: 9 }, (_, i) => ({ startedAt: 100 + i, endedAt: 200 + i })), { startedAt: 210, endedAt: 310 }], 3],
-    ['strictly one after another, out of order in the log', [{ startedAt: 200, endedAt: 300 }, { startedAt: 0, endedAt: 100 }, { startedAt: 100, endedAt: 200 }], 3],
+    [
+      'three in parallel',
+      [
+        { startedAt: 0, endedAt: 100 },
+        { startedAt: 1, endedAt: 101 },
+        { startedAt: 2, endedAt: 99 },
+      ],
+      1,
+    ],
+    [
+      'issue, then 9 pages in parallel, then one more',
+      [
+        { startedAt: 0, endedAt: 100 },
+        ...Array.from({ length: 9 }, (_, i) => ({ startedAt: 100 + i, endedAt: 200 + i })),
+        { startedAt: 210, endedAt: 310 },
+      ],
+      3,
+    ],
+    [
+      'strictly one after another, out of order in the log',
+      [
+        { startedAt: 200, endedAt: 300 },
+        { startedAt: 0, endedAt: 100 },
+        { startedAt: 100, endedAt: 200 },
+      ],
+      3,
+    ],
     ['a request that never ended blocks later trips', [{ startedAt: 0 }, { startedAt: 500, endedAt: 600 }], 1],
   ])('%s', (_name, spans, expected) => {
     expect(sequentialRoundTrips(spans)).toBe(expected)

@@ -14,13 +14,43 @@ export function rng(seed: number): () => number {
 }
 
 const HOSTS = [
-  'github.com', 'docs.rs', 'tokio.rs', 'developer.mozilla.org', 'stackoverflow.com', 'medium.com', 'dev.to',
-  'blog.rust-lang.org', 'kubernetes.io', 'deno.com', 'bun.sh', 'nodejs.org', 'react.dev', 'postgresql.org',
-  'news.ycombinator.com', 'reddit.com', 'zhihu.com', 'juejin.cn', 'cnblogs.com', 'infoq.cn', 'arxiv.org',
-  'en.wikipedia.org', 'zh.wikipedia.org', 'learn.microsoft.com', 'cloud.google.com', 'aws.amazon.com',
-  'example-blog.github.io', 'fastapi.tiangolo.com', 'docs.python.org', 'go.dev', 'theverge.com', 'techcrunch.com',
+  'github.com',
+  'docs.rs',
+  'tokio.rs',
+  'developer.mozilla.org',
+  'stackoverflow.com',
+  'medium.com',
+  'dev.to',
+  'blog.rust-lang.org',
+  'kubernetes.io',
+  'deno.com',
+  'bun.sh',
+  'nodejs.org',
+  'react.dev',
+  'postgresql.org',
+  'news.ycombinator.com',
+  'reddit.com',
+  'zhihu.com',
+  'juejin.cn',
+  'cnblogs.com',
+  'infoq.cn',
+  'arxiv.org',
+  'en.wikipedia.org',
+  'zh.wikipedia.org',
+  'learn.microsoft.com',
+  'cloud.google.com',
+  'aws.amazon.com',
+  'example-blog.github.io',
+  'fastapi.tiangolo.com',
+  'docs.python.org',
+  'go.dev',
+  'theverge.com',
+  'techcrunch.com',
 ]
-const WORDS = 'rust async runtime tokio deno bun node kubernetes operator tutorial guide release notes benchmark performance comparison postgres index vacuum react server components python asyncio webtransport risc-v 异步 编程 教程 性能 对比'.split(' ')
+const WORDS =
+  'rust async runtime tokio deno bun node kubernetes operator tutorial guide release notes benchmark performance comparison postgres index vacuum react server components python asyncio webtransport risc-v 异步 编程 教程 性能 对比'.split(
+    ' ',
+  )
 const PROVIDERS: ProviderName[] = ['brave', 'exa', 'tavily', 'grok']
 
 /** Every date format providers really send (and some they should not). */
@@ -32,31 +62,50 @@ function dateIn(r: () => number): string | null {
   const dd = String(d).padStart(2, '0')
   const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][m - 1]
   switch (Math.floor(r() * 11)) {
-    case 0: return `${y}-${mm}-${dd}T08:30:00.000Z`
-    case 1: return `${y}-${mm}-${dd}T08:30:00`
-    case 2: return `${y}-${mm}-${dd}`
-    case 3: return `Sun, ${dd} ${month} ${y} 08:00:00 GMT`
-    case 4: return `${1 + Math.floor(r() * 30)} days ago`
-    case 5: return `${1 + Math.floor(r() * 11)} 小时前`.replace(' ', '')
-    case 6: return `${y}年${m}月${d}日`
-    case 7: return `${month} ${d}, ${y}`
-    case 8: return `${y}/${m}/${d}`
-    case 9: return 'not a date'
-    default: return null
+    case 0:
+      return `${y}-${mm}-${dd}T08:30:00.000Z`
+    case 1:
+      return `${y}-${mm}-${dd}T08:30:00`
+    case 2:
+      return `${y}-${mm}-${dd}`
+    case 3:
+      return `Sun, ${dd} ${month} ${y} 08:00:00 GMT`
+    case 4:
+      return `${1 + Math.floor(r() * 30)} days ago`
+    case 5:
+      return `${1 + Math.floor(r() * 11)} 小时前`.replace(' ', '')
+    case 6:
+      return `${y}年${m}月${d}日`
+    case 7:
+      return `${month} ${d}, ${y}`
+    case 8:
+      return `${y}/${m}/${d}`
+    case 9:
+      return 'not a date'
+    default:
+      return null
   }
 }
 
 /** A URL variant the way one vendor shows it: www., trailing slash, tracking params, AMP/m., fragments. */
 function variantOf(host: string, path: string, r: () => number): string {
   switch (Math.floor(r() * 8)) {
-    case 0: return `https://www.${host}${path}/`
-    case 1: return `https://${host}${path}?utm_source=brave&utm_medium=search`
-    case 2: return `https://${host}${path}#overview`
-    case 3: return `http://${host}${path}`
-    case 4: return `https://m.${host}${path}`
-    case 5: return `https://${host}/amp${path}`
-    case 6: return `https://${host}${path}?ref=hn&id=${Math.floor(r() * 3)}`
-    default: return `https://${host}${path}`
+    case 0:
+      return `https://www.${host}${path}/`
+    case 1:
+      return `https://${host}${path}?utm_source=brave&utm_medium=search`
+    case 2:
+      return `https://${host}${path}#overview`
+    case 3:
+      return `http://${host}${path}`
+    case 4:
+      return `https://m.${host}${path}`
+    case 5:
+      return `https://${host}/amp${path}`
+    case 6:
+      return `https://${host}${path}?ref=hn&id=${Math.floor(r() * 3)}`
+    default:
+      return `https://${host}${path}`
   }
 }
 
@@ -70,7 +119,12 @@ export function syntheticBatches(total: number, seed = 42): { batches: ResultBat
   const pool = Array.from({ length: Math.max(10, Math.floor(total / 2)) }, (_, i) => {
     const host = HOSTS[Math.floor(r() * HOSTS.length)]!
     const words = Array.from({ length: 3 + Math.floor(r() * 4) }, () => WORDS[Math.floor(r() * WORDS.length)]!)
-    return { host, path: `/${words.slice(0, 2).join('-')}/${i}`, title: words.join(' '), snippet: `${words.join(' ')} — ${words.reverse().join(' ')}.` }
+    return {
+      host,
+      path: `/${words.slice(0, 2).join('-')}/${i}`,
+      title: words.join(' '),
+      snippet: `${words.join(' ')} — ${words.reverse().join(' ')}.`,
+    }
   })
   const batches: ResultBatch[] = []
   let made = 0

@@ -33,7 +33,13 @@ function handle(message: Op): unknown {
       return emu.requests.length
     case 'spans':
       // Only timing fields cross the process boundary: recorded headers carry the emulator's keys.
-      return emu.requests.slice(message.since).map((r) => ({ service: r.service, path: r.path, status: r.status, startedAt: r.startedAt, endedAt: r.endedAt }))
+      return emu.requests.slice(message.since).map((r) => ({
+        service: r.service,
+        path: r.path,
+        status: r.status,
+        startedAt: r.startedAt,
+        endedAt: r.endedAt,
+      }))
     case 'addIssue':
       return emu.github.addIssue(message.spec)
     case 'rss':

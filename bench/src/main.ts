@@ -73,7 +73,8 @@ async function main(argv: readonly string[]): Promise<number> {
     const { json, md } = await writeReport(args.outDir, report)
     process.stdout.write(`\nwrote ${json} and ${md}\n`)
   }
-  if (failures.length) process.stderr.write(`\n${failures.length} scenario(s) failed: ${failures.map((f) => f.scenario).join(', ')}\n`)
+  if (failures.length)
+    process.stderr.write(`\n${failures.length} scenario(s) failed: ${failures.map((f) => f.scenario).join(', ')}\n`)
   return failures.length ? 1 : 0
 }
 

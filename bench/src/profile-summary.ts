@@ -13,5 +13,8 @@ if (files.length === 0) {
 for (const file of files) {
   const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile
   process.stdout.write(`\n${file} (${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s)\n`)
-  for (const f of topSelfTime(profile, top)) process.stdout.write(`${f.selfPct.toFixed(1).padStart(5)}%  ${f.selfMs.toFixed(0).padStart(7)} ms  ${f.name}  ${f.location}\n`)
+  for (const f of topSelfTime(profile, top))
+    process.stdout.write(
+      `${f.selfPct.toFixed(1).padStart(5)}%  ${f.selfMs.toFixed(0).padStart(7)} ms  ${f.name}  ${f.location}\n`,
+    )
 }

@@ -53,7 +53,11 @@ function expandVariadic(argv: string[], flags: Record<string, FlagSpec>): string
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedCommandArgs {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {}
   for (const [name, flag] of Object.entries(spec.flags)) {
-    options[name] = { type: flag.type, ...(flag.short && { short: flag.short }), ...(flag.variadic && { multiple: true }) }
+    options[name] = {
+      type: flag.type,
+      ...(flag.short && { short: flag.short }),
+      ...(flag.variadic && { multiple: true }),
+    }
   }
   let parsed: ReturnType<typeof parseArgs>
   try {
@@ -98,14 +102,18 @@ function explainParseError(error: Error & { code?: string }, spec: CommandSpec):
 export async function renderCommandHelp(spec: CommandSpec): Promise<string> {
   const rows = Object.entries(spec.flags).map(([name, flag]) => {
     const short = flag.short ? `-${flag.short}, ` : '    '
-    const hint = flag.type === 'string' ? ` <${flag.valueHint ?? (flag.choices ? flag.choices.join('|') : 'value')}>${flag.variadic ? '…' : ''}` : ''
+    const hint =
+      flag.type === 'string'
+        ? ` <${flag.valueHint ?? (flag.choices ? flag.choices.join('|') : 'value')}>${flag.variadic ? '…' : ''}`
+        : ''
     return [`  ${short}--${name}${hint}`, flag.description]
   })
   const width = Math.min(40, Math.max(...rows.map((r) => r[0]!.length), 0) + 2)
   const lines = [`${spec.summary}`, '', `Usage: ${spec.usage}`, '']
   if (rows.length) {
     lines.push('Options:')
-    for (const [left, right] of rows) lines.push(left!.length >= width ? `${left}\n${' '.repeat(width)}${right}` : `${left!.padEnd(width)}${right}`)
+    for (const [left, right] of rows)
+      lines.push(left!.length >= width ? `${left}\n${' '.repeat(width)}${right}` : `${left!.padEnd(width)}${right}`)
   }
   const sections = typeof spec.sections === 'function' ? await spec.sections() : (spec.sections ?? {})
   for (const [title, body] of Object.entries(sections)) lines.push('', `${title}:`, ...body.map((l) => `  ${l}`))

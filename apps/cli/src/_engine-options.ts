@@ -10,7 +10,9 @@ function parsePairs(name: string, value: string): Partial<Record<ProviderName, n
     const [provider, raw] = pair.split('=')
     const n = Number(raw)
     if (!provider || !(PROVIDER_NAMES as readonly string[]).includes(provider) || !Number.isFinite(n) || n <= 0) {
-      throw new UsageError(`${name} must look like "brave=20,exa=5" with providers ${PROVIDER_NAMES.join(', ')} and positive numbers (got "${pair}")`)
+      throw new UsageError(
+        `${name} must look like "brave=20,exa=5" with providers ${PROVIDER_NAMES.join(', ')} and positive numbers (got "${pair}")`,
+      )
     }
     out[provider as ProviderName] = n
   }
@@ -31,7 +33,9 @@ export function engineOptionsFromEnv(env: Env, { cache }: { cache: boolean }): S
   if (limits === 'off' || limits === '0') options.rateLimits = false
   else if (limits) {
     const perSecond = parsePairs('SEARCH_LAYER_RATE_LIMITS', limits)
-    options.rateLimits = Object.fromEntries(Object.entries(perSecond).map(([p, n]) => [p, { perSecond: n, burst: Math.max(1, Math.ceil(n)) }]))
+    options.rateLimits = Object.fromEntries(
+      Object.entries(perSecond).map(([p, n]) => [p, { perSecond: n, burst: Math.max(1, Math.ceil(n)) }]),
+    )
   }
   if (env.SEARCH_LAYER_MONTHLY_BUDGETS) {
     options.monthlyBudgets = parsePairs('SEARCH_LAYER_MONTHLY_BUDGETS', env.SEARCH_LAYER_MONTHLY_BUDGETS)

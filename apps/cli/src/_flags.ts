@@ -32,7 +32,8 @@ export function parseSources(value: string | undefined): ProviderName[] | undefi
 export function parseIntFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined
   const n = Number(value)
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`)
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`)
   return n
 }
 

@@ -14,7 +14,10 @@ const shim = createRequire(import.meta.url)('./_undici-http.cjs') as {
 function inFreshNode(flags: string[], nodeOptions?: string): [number, number] {
   const script = `const s = require(${JSON.stringify(SHIM)}); console.log(JSON.stringify([s.maxHeaderSize, require('node:http').maxHeaderSize]))`
   const env = { PATH: process.env.PATH, ...(nodeOptions !== undefined && { NODE_OPTIONS: nodeOptions }) }
-  return JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { env, encoding: 'utf8' })) as [number, number]
+  return JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { env, encoding: 'utf8' })) as [
+    number,
+    number,
+  ]
 }
 
 describe("the CLI bundle's node:http for undici", () => {
@@ -32,7 +35,9 @@ describe("the CLI bundle's node:http for undici", () => {
 
   it('answers without loading node:http when the flag is not given', () => {
     const script = `require(${JSON.stringify(SHIM)}); console.log(process.moduleLoadList.includes('NativeModule http'))`
-    expect(execFileSync(process.execPath, ['-e', script], { env: { PATH: process.env.PATH }, encoding: 'utf8' }).trim()).toBe('false')
+    expect(
+      execFileSync(process.execPath, ['-e', script], { env: { PATH: process.env.PATH }, encoding: 'utf8' }).trim(),
+    ).toBe('false')
   })
 
   it('reads the flag from arguments and NODE_OPTIONS only in its exact spelling', () => {

@@ -62,7 +62,9 @@ export async function runCli(argv: string[], ioOverrides: Partial<CliIo> = {}): 
       command = search
       commandArgv = argv
     } else {
-      io.stderr.write(`search-layer: unknown command "${first}"; available: ${commands.map((c) => c.name).join(', ')}\n`)
+      io.stderr.write(
+        `search-layer: unknown command "${first}"; available: ${commands.map((c) => c.name).join(', ')}\n`,
+      )
       return EXIT.usage
     }
   }
@@ -83,7 +85,8 @@ async function runCommand(command: Command, argv: string[], io: CliIo): Promise<
 }
 
 // Errors are recognised by name (core's classes set it), so the happy path never loads core for this.
-const isNamed = (error: unknown, name: string): error is Error & { kind?: string } => error instanceof Error && error.name === name
+const isNamed = (error: unknown, name: string): error is Error & { kind?: string } =>
+  error instanceof Error && error.name === name
 
 async function reportError(error: unknown, command: Command, io: CliIo): Promise<number> {
   const { redactSecrets } = await import('@search-layer/core')

@@ -25,9 +25,14 @@ export async function run(argv: string[], env: Record<string, string | undefined
 export function runBin(argv: string[], env: Record<string, string | undefined> = {}, input?: string) {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (npx pnpm@10 build)`)
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...argv], { env: { PATH: process.env.PATH, HOME: '/nonexistent-home', ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    })
+    const child = execFile(
+      process.execPath,
+      [BIN, ...argv],
+      { env: { PATH: process.env.PATH, HOME: '/nonexistent-home', ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
+      },
+    )
     if (input !== undefined) child.stdin?.end(input)
   })
 }

@@ -27,7 +27,8 @@ describe('search-layer serve', () => {
   it('--help documents every setting', async () => {
     const r = await run(['serve', '--help'])
     expect(r.code).toBe(0)
-    for (const name of ['SEARCH_LAYER_API_KEYS', 'REDIS_URL', 'SEARCH_LAYER_PORT', '--redis-url']) expect(r.stdout).toContain(name)
+    for (const name of ['SEARCH_LAYER_API_KEYS', 'REDIS_URL', 'SEARCH_LAYER_PORT', '--redis-url'])
+      expect(r.stdout).toContain(name)
   })
 
   it('a bad flag value is a usage error', async () => {
@@ -60,13 +61,21 @@ describe('search-layer serve', () => {
 
 describe('search-layer mcp (stdio)', () => {
   it('lists the tools and answers a web_search through the MCP SDK client', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: env(), stderr: 'pipe' })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      env: env(),
+      stderr: 'pipe',
+    })
     const client = new Client({ name: 'cli-test', version: '1.0.0' })
     await client.connect(transport)
     try {
       const { tools } = await client.listTools()
       expect(tools.map((t) => t.name).sort()).toEqual(['extract_refs', 'fetch_thread', 'web_fetch', 'web_search'])
-      const result = await client.callTool({ name: 'web_search', arguments: { query: 'rust async runtime', max_results: 3 } })
+      const result = await client.callTool({
+        name: 'web_search',
+        arguments: { query: 'rust async runtime', max_results: 3 },
+      })
       expect(result.isError).toBeFalsy()
       const text = (result.content as { type: string; text: string }[])[0]!.text
       expect(text).toMatch(/https?:\/\//)

@@ -63,7 +63,10 @@ describe('usage errors', () => {
   it('providers --json is machine-readable', async () => {
     const r = await run(['providers', '--json'], { TAVILY_API_KEY: 'tvly-abcdef123456' })
     const parsed = JSON.parse(r.stdout)
-    expect(parsed.providers.find((p: { name: string }) => p.name === 'tavily')).toMatchObject({ configured: true, keySource: 'env:TAVILY_API_KEY' })
+    expect(parsed.providers.find((p: { name: string }) => p.name === 'tavily')).toMatchObject({
+      configured: true,
+      keySource: 'env:TAVILY_API_KEY',
+    })
     expect(r.stdout).not.toContain('tvly-abcdef123456')
   })
 })

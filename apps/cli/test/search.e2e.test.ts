@@ -32,13 +32,19 @@ type Json = {
   queries: string[]
   results: { url: string; source: string; sources: string[]; score?: number; title: string }[]
   answer?: string
-  providers: Record<string, { status: string; error?: { kind: string; message: string }; fallback_for?: string; reason?: string }>
+  providers: Record<
+    string,
+    { status: string; error?: { kind: string; message: string }; fallback_for?: string; reason?: string }
+  >
   cached: boolean
 }
 
 describe('search-layer search (built bin, emulator)', () => {
   it('searches all four providers, dedupes URL variants and tags sources', async () => {
-    const r = await runBin(['rust async runtime', '--mode', 'deep', '--intent', 'exploratory', '--max-queries', '1', '--json'], env())
+    const r = await runBin(
+      ['rust async runtime', '--mode', 'deep', '--intent', 'exploratory', '--max-queries', '1', '--json'],
+      env(),
+    )
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout) as Json
@@ -71,7 +77,10 @@ describe('search-layer search (built bin, emulator)', () => {
   })
 
   it('a small result set is a numbered list in the spec format; --max-chars bounds the output', async () => {
-    const r = await runBin(['what is WebTransport', '--format', 'markdown', '--num', '1', '--max-queries', '1', '--source', 'brave'], env())
+    const r = await runBin(
+      ['what is WebTransport', '--format', 'markdown', '--num', '1', '--max-queries', '1', '--source', 'brave'],
+      env(),
+    )
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^1\. \[.+\]\(https?:\/\/.+\) — .+ `\[brave\]` ⭐\d\.\d\d$/m)
     const short = await runBin(['Bun vs Deno', '--format', 'markdown', '--max-chars', '600'], env())
@@ -82,7 +91,9 @@ describe('search-layer search (built bin, emulator)', () => {
   })
 
   it('uses the configured LLM for the markdown answer, citing real results', async () => {
-    emu.llm.respond(() => JSON.stringify({ answer: 'WebTransport is a web API for low-latency transport over HTTP/3 [1].' }))
+    emu.llm.respond(() =>
+      JSON.stringify({ answer: 'WebTransport is a web API for low-latency transport over HTTP/3 [1].' }),
+    )
     const r = await runBin(['what is WebTransport', '--format', 'markdown'], { ...env(), ...emu.env })
     emu.llm.respond(null)
     expect(r.code).toBe(0)
@@ -109,18 +120,27 @@ describe('search-layer search (built bin, emulator)', () => {
     ['reset', { reset: true }, ['network']],
     ['malformed', { malformedJson: true }, ['bad_response']],
   ]
-  const matrix = (['brave', 'exa', 'tavily', 'grok'] as const).flatMap((p) => faults.map(([label, fault, kinds]) => [p, label, fault, kinds] as const))
-  it.each(matrix)('%s %s: the others still print, the failing one is reported with its kind', async (provider, _label, fault, kinds) => {
-    emu.fault(provider, fault)
-    const r = await runBin(['react hooks', '--mode', 'deep', '--intent', 'none', '--timeout', '2500', '--json'], env())
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout) as Json
-    expect(out.providers[provider]!.status).toBe('error')
-    expect(kinds).toContain(out.providers[provider]!.error!.kind)
-    expect(out.results.length).toBeGreaterThan(0)
-    for (const other of ['brave', 'exa', 'tavily', 'grok'].filter((p) => p !== provider)) expect(out.providers[other]!.status).toBe('ok')
-    expect(r.stdout + r.stderr).not.toContain(emu.keys[provider])
-  })
+  const matrix = (['brave', 'exa', 'tavily', 'grok'] as const).flatMap((p) =>
+    faults.map(([label, fault, kinds]) => [p, label, fault, kinds] as const),
+  )
+  it.each(matrix)(
+    '%s %s: the others still print, the failing one is reported with its kind',
+    async (provider, _label, fault, kinds) => {
+      emu.fault(provider, fault)
+      const r = await runBin(
+        ['react hooks', '--mode', 'deep', '--intent', 'none', '--timeout', '2500', '--json'],
+        env(),
+      )
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout) as Json
+      expect(out.providers[provider]!.status).toBe('error')
+      expect(kinds).toContain(out.providers[provider]!.error!.kind)
+      expect(out.results.length).toBeGreaterThan(0)
+      for (const other of ['brave', 'exa', 'tavily', 'grok'].filter((p) => p !== provider))
+        expect(out.providers[other]!.status).toBe('ok')
+      expect(r.stdout + r.stderr).not.toContain(emu.keys[provider])
+    },
+  )
 
   it('exit 3 when every provider fails, with the JSON and each error', async () => {
     for (const p of ['brave', 'exa', 'tavily', 'grok'] as const) emu.fault(p, { status: 500 })
@@ -140,7 +160,20 @@ describe('search-layer search (built bin, emulator)', () => {
 
   it('fans out in parallel: every sub-query × provider call in flight at once', async () => {
     for (const p of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(p, 200)
-    const r = await runBin(['--queries', 'tokio runtime', 'async-std', 'smol executor', '--mode', 'deep', '--intent', 'exploratory', '--json'], env())
+    const r = await runBin(
+      [
+        '--queries',
+        'tokio runtime',
+        'async-std',
+        'smol executor',
+        '--mode',
+        'deep',
+        '--intent',
+        'exploratory',
+        '--json',
+      ],
+      env(),
+    )
     expect(r.code).toBe(0)
     expect(searchCalls()).toHaveLength(12)
     for (const p of ['brave', 'exa', 'tavily', 'grok'] as const) expect(emu.maxInFlight(p)).toBe(3)
@@ -193,7 +226,10 @@ describe('intent and expand commands', () => {
   it('intent --stdin prints JSON Lines in order', async () => {
     const r = await run(['intent', '--stdin'], {}, 'Bun vs Deno\n\nRust 异步编程 教程\nOpenAI news today\n')
     expect(r.code).toBe(0)
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.map((l) => l.query)).toEqual(['Bun vs Deno', 'Rust 异步编程 教程', 'OpenAI news today'])
     expect(lines.map((l) => l.intent)).toEqual(['comparison', 'tutorial', 'news'])
   })
@@ -201,7 +237,11 @@ describe('intent and expand commands', () => {
   it('expand splits a comparison and adds synonyms', async () => {
     const r = await run(['expand', 'Bun vs Deno', '--json'])
     const out = JSON.parse(r.stdout)
-    expect(out.queries.map((q: { query: string }) => q.query)).toEqual(['Bun vs Deno', 'Bun advantages', 'Deno advantages'])
+    expect(out.queries.map((q: { query: string }) => q.query)).toEqual([
+      'Bun vs Deno',
+      'Bun advantages',
+      'Deno advantages',
+    ])
     const k8s = JSON.parse((await run(['expand', 'k8s operator', '--intent', 'resource', '--json'])).stdout)
     expect(k8s.queries.some((q: { query: string }) => q.query.includes('Kubernetes'))).toBe(true)
   })
@@ -222,8 +262,14 @@ describe('search-layer search start-up (built bin)', () => {
     // Each costs ~5 ms of every search's start-up; a search needs only node:net.
     const dir = mkdtempSync(join(tmpdir(), 'sl-cli-preload-'))
     const preload = join(dir, 'loaded-builtins.mjs')
-    writeFileSync(preload, "process.on('exit', () => process.stderr.write('\\nbuiltins: ' + JSON.stringify(process.moduleLoadList) + '\\n'))\n")
-    const r = await runBin(['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'], env({ NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` }))
+    writeFileSync(
+      preload,
+      "process.on('exit', () => process.stderr.write('\\nbuiltins: ' + JSON.stringify(process.moduleLoadList) + '\\n'))\n",
+    )
+    const r = await runBin(
+      ['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'],
+      env({ NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` }),
+    )
     expect(r.code, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout).results.length).toBeGreaterThan(0)
     const loaded = JSON.parse(/builtins: (.*)/.exec(r.stderr)![1]!) as string[]
@@ -256,7 +302,10 @@ describe('search-layer search through a proxy (built bin)', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
     try {
       const port = (proxy.address() as { port: number }).port
-      const r = await runBin(['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'], env({ HTTP_PROXY: `http://127.0.0.1:${port}` }))
+      const r = await runBin(
+        ['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'],
+        env({ HTTP_PROXY: `http://127.0.0.1:${port}` }),
+      )
       expect(r.code, r.stderr).toBe(0)
       const body = JSON.parse(r.stdout) as Json
       expect(body.results.length).toBeGreaterThan(0)

@@ -13,7 +13,11 @@ afterAll(async () => {
   await emu.close()
 })
 
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({ ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-cli-home-')), ...extra })
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  ...emu.env,
+  HOME: mkdtempSync(join(tmpdir(), 'sl-cli-home-')),
+  ...extra,
+})
 const ISSUE = 'https://github.com/octo/demo/issues/1'
 
 describe('thread, refs, chain and fetch (built bin, emulator)', () => {
@@ -61,11 +65,16 @@ describe('thread, refs, chain and fetch (built bin, emulator)', () => {
     expect(out.refs.map((x: { url: string }) => x.url)).toEqual(urls)
     const viaSearch = await runBin(['--extract-refs-urls', ...urls], env())
     expect(viaSearch.code).toBe(0)
-    expect(JSON.parse(viaSearch.stdout).refs.map((x: { refs: unknown[] }) => x.refs.length)).toEqual(out.refs.map((x: { refs: unknown[] }) => x.refs.length))
+    expect(JSON.parse(viaSearch.stdout).refs.map((x: { refs: unknown[] }) => x.refs.length)).toEqual(
+      out.refs.map((x: { refs: unknown[] }) => x.refs.length),
+    )
   })
 
   it('chain follows references breadth-first', async () => {
-    const r = await runBin(['chain', ISSUE, '--query', 'connection reset hang', '--depth', '1', '--max-nodes', '4', '--json'], env())
+    const r = await runBin(
+      ['chain', ISSUE, '--query', 'connection reset hang', '--depth', '1', '--max-nodes', '4', '--json'],
+      env(),
+    )
     expect(r.code).toBe(0)
     const chain = JSON.parse(r.stdout)
     expect(chain.nodes[0]).toMatchObject({ depth: 0 })

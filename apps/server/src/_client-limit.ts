@@ -22,9 +22,17 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {c, ttl}`
 
 /** Creates the per-client limiter: `limit` requests per `windowMs`. */
-export function createClientLimiter(state: SharedState, { limit, windowMs, now = Date.now }: { limit: number; windowMs: number; now?: () => number }): ClientLimiter {
+export function createClientLimiter(
+  state: SharedState,
+  { limit, windowMs, now = Date.now }: { limit: number; windowMs: number; now?: () => number },
+): ClientLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>()
-  const verdict = (count: number, resetMs: number): LimitVerdict => ({ allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: Math.max(0, resetMs) })
+  const verdict = (count: number, resetMs: number): LimitVerdict => ({
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetMs: Math.max(0, resetMs),
+  })
   const local = (client: string): LimitVerdict => {
     const t = now()
     let w = windows.get(client)
@@ -42,7 +50,10 @@ export function createClientLimiter(state: SharedState, { limit, windowMs, now =
       return state.guard(
         'rate limit',
         async (redis) => {
-          const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, state.key('rl', client), String(windowMs))) as [number, number]
+          const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, state.key('rl', client), String(windowMs))) as [
+            number,
+            number,
+          ]
           return verdict(count, ttl)
         },
         () => local(client),

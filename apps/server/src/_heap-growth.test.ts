@@ -28,7 +28,10 @@ async function peakHeap(percent?: number): Promise<number> {
 describe('applyHeapGrowth', () => {
   it('leaves a --heap-growing-percent given on the command line alone, in either spelling', () => {
     expect(applyHeapGrowth(50, ['--heap-growing-percent=30'])).toEqual({ applied: false, reason: 'command line' })
-    expect(applyHeapGrowth(50, ['--enable-source-maps', '--heap_growing_percent=30'])).toEqual({ applied: false, reason: 'command line' })
+    expect(applyHeapGrowth(50, ['--enable-source-maps', '--heap_growing_percent=30'])).toEqual({
+      applied: false,
+      reason: 'command line',
+    })
     expect(applyHeapGrowth(50, ['--heap-growing-percent', '30'])).toEqual({ applied: false, reason: 'command line' })
   })
 

@@ -11,7 +11,15 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-const entry = (query: string, who = 'alice'): HistoryEntry => ({ query, intent: 'factual', mode: 'fast', when: '2026-11-22T12:00:00.000Z', count: 3, cached: false, who })
+const entry = (query: string, who = 'alice'): HistoryEntry => ({
+  query,
+  intent: 'factual',
+  mode: 'fast',
+  when: '2026-11-22T12:00:00.000Z',
+  count: 3,
+  cached: false,
+  who,
+})
 
 function tempRoot(): string {
   const root = mkdtempSync(join(tmpdir(), 'sl-history-'))
@@ -33,7 +41,12 @@ describe('history file (no Redis)', () => {
     rmSync(join(root, 'nested'), { recursive: true })
     await store.add(entry('second'))
     await store.add(entry('third', 'bob'))
-    expect(readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).query)).toEqual(['second', 'third'])
+    expect(
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).query),
+    ).toEqual(['second', 'third'])
     expect((await store.list('alice', 10)).map((e) => e.query)).toEqual(['second'])
   })
 

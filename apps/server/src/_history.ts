@@ -101,7 +101,11 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
       await state.guard(
         'history add',
         async (redis) => {
-          await redis.multi().lpush(listKey(entry.who), JSON.stringify(entry)).ltrim(listKey(entry.who), 0, max - 1).exec()
+          await redis
+            .multi()
+            .lpush(listKey(entry.who), JSON.stringify(entry))
+            .ltrim(listKey(entry.who), 0, max - 1)
+            .exec()
         },
         () => fileAdd(entry),
       )
@@ -112,7 +116,10 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
         async (redis) => parseLines((await redis.lrange(listKey(who), 0, limit - 1)).join('\n')),
         async () => {
           await chain
-          return (await readAll()).filter((e) => e.who === who).reverse().slice(0, Math.min(limit, max))
+          return (await readAll())
+            .filter((e) => e.who === who)
+            .reverse()
+            .slice(0, Math.min(limit, max))
         },
       )
     },

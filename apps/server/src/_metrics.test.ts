@@ -7,7 +7,14 @@ describe('Prometheus rendering', () => {
     c.inc({ route: '/a', status: '200' })
     c.inc({ status: '200', route: '/a' })
     c.inc({ route: 'say "hi"\\\n' }, 3)
-    expect(c.render()).toBe(['# HELP x_total X.', '# TYPE x_total counter', 'x_total{route="/a",status="200"} 2', 'x_total{route="say \\"hi\\"\\\\\\n"} 3'].join('\n'))
+    expect(c.render()).toBe(
+      [
+        '# HELP x_total X.',
+        '# TYPE x_total counter',
+        'x_total{route="/a",status="200"} 2',
+        'x_total{route="say \\"hi\\"\\\\\\n"} 3',
+      ].join('\n'),
+    )
   })
   it('histograms are cumulative with +Inf, sum and count', () => {
     const h = new Histogram('lat_seconds', 'L.', [0.1, 1])

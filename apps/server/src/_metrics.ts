@@ -7,7 +7,8 @@ const labelText = (labels: Labels) => {
 }
 // Only a Map key, so any fixed order will do: plain code-unit order, not localeCompare (an ICU collation on
 // every metric update, ~2% of the server's CPU on the cache-miss path).
-const labelKey = (labels: Labels) => JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+const labelKey = (labels: Labels) =>
+  JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 
 /** A monotonically increasing count per label set. */
 export class Counter {
@@ -54,7 +55,8 @@ export class Histogram {
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`]
     for (const { labels, counts, sum, count } of this.values.values()) {
-      for (const [i, le] of this.buckets.entries()) lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(le) })} ${counts[i]}`)
+      for (const [i, le] of this.buckets.entries())
+        lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(le) })} ${counts[i]}`)
       lines.push(`${this.name}_bucket${labelText({ ...labels, le: '+Inf' })} ${count}`)
       lines.push(`${this.name}_sum${labelText(labels)} ${Number(sum.toFixed(6))}`)
       lines.push(`${this.name}_count${labelText(labels)} ${count}`)
@@ -65,7 +67,11 @@ export class Histogram {
 
 /** Gauges are computed when scraped (budget use, Redis up), so they are rendered from a snapshot. */
 export function renderGauge(name: string, help: string, samples: { labels: Labels; value: number }[]): string {
-  return [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, ...samples.map((s) => `${name}${labelText(s.labels)} ${s.value}`)].join('\n')
+  return [
+    `# HELP ${name} ${help}`,
+    `# TYPE ${name} gauge`,
+    ...samples.map((s) => `${name}${labelText(s.labels)} ${s.value}`),
+  ].join('\n')
 }
 
 /** The server's metrics, one instance per app. */
@@ -73,9 +79,15 @@ export function createMetrics() {
   return {
     requests: new Counter('search_layer_http_requests_total', 'HTTP requests by route, method and status.'),
     latency: new Histogram('search_layer_http_request_duration_seconds', 'HTTP request latency by route.'),
-    providerCalls: new Counter('search_layer_provider_calls_total', 'Provider calls by provider and outcome (ok, skipped or the error kind).'),
+    providerCalls: new Counter(
+      'search_layer_provider_calls_total',
+      'Provider calls by provider and outcome (ok, skipped or the error kind).',
+    ),
     providerLatency: new Histogram('search_layer_provider_call_duration_seconds', 'Provider call latency by provider.'),
-    cache: new Counter('search_layer_cache_requests_total', 'Search responses served from the cache (hit) or computed (miss).'),
+    cache: new Counter(
+      'search_layer_cache_requests_total',
+      'Search responses served from the cache (hit) or computed (miss).',
+    ),
     rateLimited: new Counter('search_layer_rate_limited_total', 'Requests refused by the per-client rate limit.'),
   }
 }

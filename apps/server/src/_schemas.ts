@@ -68,10 +68,7 @@ export const SearchQuerySchema = z.object({
   intent: z.union([z.literal('auto'), z.literal('none'), IntentSchema]).optional(),
   freshness: z.enum(['pd', 'pw', 'pm', 'py']).optional(),
   num: z.coerce.number().int().min(1).max(20).optional(),
-  sources: z
-    .string()
-    .optional()
-    .openapi({ description: 'Comma list of providers: brave,exa,tavily,grok.' }),
+  sources: z.string().optional().openapi({ description: 'Comma list of providers: brave,exa,tavily,grok.' }),
   cache: z.enum(['true', 'false']).optional(),
 })
 
@@ -94,7 +91,9 @@ export const ToolDescriptionSchema = z
     name: z.string(),
     description: z.string(),
     title: z.string(),
-    parameters: z.record(z.string(), z.unknown()).openapi({ description: 'JSON Schema (draft-07) of the arguments, from the zod schema of @search-layer/tools.' }),
+    parameters: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'JSON Schema (draft-07) of the arguments, from the zod schema of @search-layer/tools.' }),
   })
   .openapi('Tool')
 
@@ -111,7 +110,13 @@ export const ToolResultSchema = z
 export const FetchBodySchema = z
   .object({
     url: z.string().trim().min(1).openapi({ example: 'https://example.com/article' }),
-    maxChars: z.number().int().min(200).max(1_000_000).optional().openapi({ description: 'Cut markdown and text at this many characters.' }),
+    maxChars: z
+      .number()
+      .int()
+      .min(200)
+      .max(1_000_000)
+      .optional()
+      .openapi({ description: 'Cut markdown and text at this many characters.' }),
   })
   .strict()
 
@@ -151,6 +156,15 @@ export const RefsBodySchema = z
 
 /** `format` and `maxChars` query parameters of the search routes. */
 export const SearchFormatSchema = z.object({
-  format: z.enum(['json', 'markdown', 'text']).optional().openapi({ description: "Return synthesis' answer-first form instead of the engine response." }),
-  maxChars: z.coerce.number().int().min(200).max(200_000).optional().openapi({ description: 'Fit the synthesis into this many characters.' }),
+  format: z
+    .enum(['json', 'markdown', 'text'])
+    .optional()
+    .openapi({ description: "Return synthesis' answer-first form instead of the engine response." }),
+  maxChars: z.coerce
+    .number()
+    .int()
+    .min(200)
+    .max(200_000)
+    .optional()
+    .openapi({ description: 'Fit the synthesis into this many characters.' }),
 })

@@ -60,7 +60,10 @@ export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: Share
     // A down Redis fails every request; one warning per 5 s keeps the log readable.
     if (Date.now() - lastWarnAt > 5000) {
       lastWarnAt = Date.now()
-      logger.warn({ redis: redisUrl ? redactRedisUrl(redisUrl) : undefined }, `redis degraded, using in-process state: ${message}`)
+      logger.warn(
+        { redis: redisUrl ? redactRedisUrl(redisUrl) : undefined },
+        `redis degraded, using in-process state: ${message}`,
+      )
     }
   }
   const redis = redisUrl
@@ -153,7 +156,11 @@ export function createSharedCache(state: SharedState, { maxEntries = 500 }: { ma
   const keyOf = (key: string) => state.key('cache', digest(key))
   return {
     async has(key) {
-      return state.guard('cache exists', async (redis) => (await redis.exists(keyOf(key))) === 1, async () => (await memory.get(key)) !== undefined)
+      return state.guard(
+        'cache exists',
+        async (redis) => (await redis.exists(keyOf(key))) === 1,
+        async () => (await memory.get(key)) !== undefined,
+      )
     },
     async get(key) {
       return state.guard(
@@ -226,7 +233,11 @@ export function createSearchClaims(state: SharedState, instanceId: string): Sear
   return {
     async claim(key, ttlMs) {
       const k = keyOf(key)
-      const owner = await state.guard('claim', async (redis) => (await redis.set(k, instanceId, 'PX', ttlMs, 'NX')) === 'OK', () => true)
+      const owner = await state.guard(
+        'claim',
+        async (redis) => (await redis.set(k, instanceId, 'PX', ttlMs, 'NX')) === 'OK',
+        () => true,
+      )
       return {
         owner,
         release: async () => {
@@ -235,7 +246,12 @@ export function createSearchClaims(state: SharedState, instanceId: string): Sear
             'release',
             async (redis) => {
               // Only delete our own claim: after a ttl expiry someone else may hold it.
-              await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, k, instanceId)
+              await redis.eval(
+                "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+                1,
+                k,
+                instanceId,
+              )
             },
             () => undefined,
           )
@@ -247,7 +263,11 @@ export function createSearchClaims(state: SharedState, instanceId: string): Sear
       const until = Date.now() + maxWaitMs
       let delay = 10
       while (Date.now() < until && !signal?.aborted) {
-        const held = await state.guard('claim check', async (redis) => (await redis.exists(k)) === 1, () => false)
+        const held = await state.guard(
+          'claim check',
+          async (redis) => (await redis.exists(k)) === 1,
+          () => false,
+        )
         if (!held) return
         await new Promise((resolve) => setTimeout(resolve, delay))
         delay = Math.min(delay * 2, 50)

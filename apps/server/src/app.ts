@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { HttpBindings } from '@hono/node-server'
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi'
-import { type Env, InputError, PROVIDER_NAMES, type ProviderName, formatIssues, parseInput, redactSecrets } from '@search-layer/core'
+import {
+  type Env,
+  InputError,
+  PROVIDER_NAMES,
+  type ProviderName,
+  formatIssues,
+  parseInput,
+  redactSecrets,
+} from '@search-layer/core'
 import {
   type SearchLayer,
   type SearchProgress,
@@ -15,7 +23,14 @@ import {
 } from '@search-layer/engine'
 import { fetchPage } from '@search-layer/page-fetch'
 import { synthesize, toJSON, toMarkdown, toText } from '@search-layer/synthesis'
-import { RefSchema, ThreadErrorSchema, ThreadSchema, ThreadTypeSchema, extractRefsFromUrls, fetchThread } from '@search-layer/thread-fetch'
+import {
+  RefSchema,
+  ThreadErrorSchema,
+  ThreadSchema,
+  ThreadTypeSchema,
+  extractRefsFromUrls,
+  fetchThread,
+} from '@search-layer/thread-fetch'
 import type { Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
@@ -117,7 +132,10 @@ const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 function errorJson(c: Context, code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
-  return c.json({ error: message, code, requestId: c.get('requestId') as string | undefined, ...extra }, ERROR_STATUS[code])
+  return c.json(
+    { error: message, code, requestId: c.get('requestId') as string | undefined, ...extra },
+    ERROR_STATUS[code],
+  )
 }
 
 /** Wires the engine, Redis-or-memory state, auth, limits, metrics and routes into a Hono app. Throws `ConfigError` for bad options. */
@@ -131,24 +149,43 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
         level: settings.logLevel,
         base: { service: 'search-layer' },
         // Belt and braces: nothing we log carries these, but a future field must not leak them.
-        redact: { paths: ['authorization', '*.authorization', 'headers.authorization', 'apiKey', '*.apiKey', 'key', '*.key'], censor: '[redacted]' },
+        redact: {
+          paths: ['authorization', '*.authorization', 'headers.authorization', 'apiKey', '*.apiKey', 'key', '*.key'],
+          censor: '[redacted]',
+        },
       },
       options.logStream ?? pino.destination(1),
     )
   const instanceId = randomUUID()
-  const shared = createSharedState({ redisUrl: settings.redisUrl, prefix: settings.redisPrefix, timeoutMs: settings.redisTimeoutMs, logger })
+  const shared = createSharedState({
+    redisUrl: settings.redisUrl,
+    prefix: settings.redisPrefix,
+    timeoutMs: settings.redisTimeoutMs,
+    logger,
+  })
   const claims = createSearchClaims(shared, instanceId)
   const sharedCache = createSharedCache(shared)
   const searchSlots = createSearchSlots(settings.maxConcurrentSearches)
-  const history = createHistoryStore(shared, { file: join(settings.dataDir, 'history.jsonl'), max: settings.historyMax })
-  const limiter = createClientLimiter(shared, { limit: settings.clientRateLimit, windowMs: settings.clientRateWindowMs })
+  const history = createHistoryStore(shared, {
+    file: join(settings.dataDir, 'history.jsonl'),
+    max: settings.historyMax,
+  })
+  const limiter = createClientLimiter(shared, {
+    limit: settings.clientRateLimit,
+    windowMs: settings.clientRateWindowMs,
+  })
   const auth = createAuthenticator(settings.apiKeys)
   const metrics = createMetrics()
   const providerRateLimits =
     settings.providerRateLimits === false
       ? false
       : settings.providerRateLimits
-        ? Object.fromEntries(Object.entries(settings.providerRateLimits).map(([p, n]) => [p, { perSecond: n, burst: Math.max(1, Math.ceil(n)) }]))
+        ? Object.fromEntries(
+            Object.entries(settings.providerRateLimits).map(([p, n]) => [
+              p,
+              { perSecond: n, burst: Math.max(1, Math.ceil(n)) },
+            ]),
+          )
         : undefined
   const layer =
     options.layer ??
@@ -177,9 +214,11 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       issues.push({ path: 'query', message: `must be at most ${settings.maxQueryChars} characters` })
     }
     request.queries?.forEach((q, i) => {
-      if (typeof q === 'string' && q.length > settings.maxQueryChars) issues.push({ path: `queries.${i}`, message: `must be at most ${settings.maxQueryChars} characters` })
+      if (typeof q === 'string' && q.length > settings.maxQueryChars)
+        issues.push({ path: `queries.${i}`, message: `must be at most ${settings.maxQueryChars} characters` })
     })
-    if (issues.length) throw new InputError(`Invalid search request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
+    if (issues.length)
+      throw new InputError(`Invalid search request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
   }
 
   async function search(request: SearchRequest, call: AppCall): Promise<SearchResponse> {
@@ -262,7 +301,10 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     // The executors turn bad arguments into an isError result for models; the HTTP API answers 400 with the issues instead.
     const input = parseInput(TOOL_INPUT_SCHEMAS[name], dropNulls(args), `${name} arguments`)
     if (name === 'web_search') checkQueryLength(input as SearchRequest)
-    const result = await createToolExecutors({ layer: layerFor(call), env, ...toolDeadlines })[name](args, { signal: call.signal, ...(call.onProgress && { onProgress: call.onProgress }) })
+    const result = await createToolExecutors({ layer: layerFor(call), env, ...toolDeadlines })[name](args, {
+      signal: call.signal,
+      ...(call.onProgress && { onProgress: call.onProgress }),
+    })
     return { ...result, isError: result.isError ?? false }
   }
   const context: AppContext = { toolNames: TOOL_NAMES, runTool, search, layerFor, logger }
@@ -271,7 +313,12 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     defaultHook: (result, c) => {
       if (!result.success) {
         const issues = formatIssues(result.error)
-        return errorJson(c, 'invalid_input', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues })
+        return errorJson(
+          c,
+          'invalid_input',
+          `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+          { issues },
+        )
       }
     },
   })
@@ -290,7 +337,14 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     metrics.requests.inc({ route, method: c.req.method, status: String(c.res.status) })
     metrics.latency.observe({ route }, seconds)
     logger.info(
-      { reqId: requestId, method: c.req.method, path: redactSecrets(c.req.path), status: c.res.status, ms: Math.round(seconds * 1000), who: c.get('who') },
+      {
+        reqId: requestId,
+        method: c.req.method,
+        path: redactSecrets(c.req.path),
+        status: c.res.status,
+        ms: Math.round(seconds * 1000),
+        who: c.get('who'),
+      },
       'request',
     )
   })
@@ -309,7 +363,11 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
         metrics.rateLimited.inc({})
         const retryAfter = Math.max(1, Math.ceil(verdict.resetMs / 1000))
         c.header('Retry-After', String(retryAfter))
-        return errorJson(c, 'rate_limited', `Rate limit of ${verdict.limit} requests per ${settings.clientRateWindowMs / 1000} s reached; retry in ${retryAfter} s`)
+        return errorJson(
+          c,
+          'rate_limited',
+          `Rate limit of ${verdict.limit} requests per ${settings.clientRateWindowMs / 1000} s reached; retry in ${retryAfter} s`,
+        )
       }
     }
     if (auth.enabled && !PUBLIC_PATHS.has(c.req.path) && !who) {
@@ -321,7 +379,10 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
 
   app.use(
     '*',
-    bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorJson(c, 'body_too_large', `Request body is larger than ${settings.bodyLimitBytes} bytes`) }),
+    bodyLimit({
+      maxSize: settings.bodyLimitBytes,
+      onError: (c) => errorJson(c, 'body_too_large', `Request body is larger than ${settings.bodyLimitBytes} bytes`),
+    }),
   )
 
   app.use('*', async (c, next) => {
@@ -350,19 +411,39 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     const { status, body, retryAfterSec, expected } = describeError(error)
     if (retryAfterSec) c.header('Retry-After', String(retryAfterSec))
     const requestId = c.get('requestId')
-    if (!expected) logger.error({ reqId: requestId, err: { name: (error as Error).name, message: redactSecrets(String((error as Error).message)), stack: redactSecrets(String((error as Error).stack)) } }, 'unhandled error')
+    if (!expected)
+      logger.error(
+        {
+          reqId: requestId,
+          err: {
+            name: (error as Error).name,
+            message: redactSecrets(String((error as Error).message)),
+            stack: redactSecrets(String((error as Error).stack)),
+          },
+        },
+        'unhandled error',
+      )
     return c.json({ ...body, requestId }, status as 400)
   })
   app.notFound((c) => errorJson(c, 'not_found', `No route for ${c.req.method} ${redactSecrets(c.req.path)}`))
 
   const errors = (...codes: ErrorCode[]) =>
-    Object.fromEntries(codes.map((code) => [ERROR_STATUS[code], { description: code, content: { 'application/json': { schema: ErrorBodySchema } } }]))
+    Object.fromEntries(
+      codes.map((code) => [
+        ERROR_STATUS[code],
+        { description: code, content: { 'application/json': { schema: ErrorBodySchema } } },
+      ]),
+    )
   const common = errors('unauthorized', 'rate_limited', 'timeout')
   const security = auth.enabled ? [{ bearer: [] }] : []
 
-  const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } })
+  const json = <T extends z.ZodType>(schema: T, description: string) => ({
+    description,
+    content: { 'application/json': { schema } },
+  })
   const searchOk = {
-    description: 'The engine response; with format=json|markdown|text the synthesis (answer first, topic groups, conflicts) instead',
+    description:
+      'The engine response; with format=json|markdown|text the synthesis (answer first, topic groups, conflicts) instead',
     content: {
       'application/json': { schema: z.union([SearchResponseSchema, z.record(z.string(), z.unknown())]) },
       'text/markdown': { schema: z.string() },
@@ -374,7 +455,8 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     if (!form.format) return c.json(response, 200)
     const synthesis = synthesize(response, { ...(form.maxChars !== undefined && { maxChars: form.maxChars }) })
     if (form.format === 'json') return c.json(toJSON(synthesis), 200)
-    if (form.format === 'markdown') return c.body(toMarkdown(synthesis), 200, { 'content-type': 'text/markdown; charset=utf-8' })
+    if (form.format === 'markdown')
+      return c.body(toMarkdown(synthesis), 200, { 'content-type': 'text/markdown; charset=utf-8' })
     return c.text(toText(synthesis), 200)
   }
 
@@ -384,10 +466,18 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       path: '/v1/search',
       summary: 'Search: classify, expand, fan out to the providers, merge and score.',
       security,
-      request: { query: SearchFormatSchema, body: { required: true, content: { 'application/json': { schema: SearchRequestSchema } } } },
+      request: {
+        query: SearchFormatSchema,
+        body: { required: true, content: { 'application/json': { schema: SearchRequestSchema } } },
+      },
       responses: { 200: searchOk, ...errors('invalid_input', 'body_too_large', 'not_configured'), ...common },
     }),
-    async (c) => respondSearch(c, await search(c.req.valid('json'), { who: c.get('who'), signal: c.get('signal') }), c.req.valid('query')) as never,
+    async (c) =>
+      respondSearch(
+        c,
+        await search(c.req.valid('json'), { who: c.get('who'), signal: c.get('signal') }),
+        c.req.valid('query'),
+      ) as never,
   )
 
   app.openapi(
@@ -421,7 +511,11 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       summary: 'Fetches one URL (SSRF-guarded, size-capped) and returns its readable content.',
       security,
       request: { body: { required: true, content: { 'application/json': { schema: FetchBodySchema } } } },
-      responses: { 200: json(ReadablePageSchema, 'The readable page'), ...errors('invalid_input', 'blocked', 'upstream', 'body_too_large'), ...common },
+      responses: {
+        200: json(ReadablePageSchema, 'The readable page'),
+        ...errors('invalid_input', 'blocked', 'upstream', 'body_too_large'),
+        ...common,
+      },
     }),
     async (c) => {
       const { url, maxChars } = c.req.valid('json')
@@ -436,10 +530,15 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     createRoute({
       method: 'post',
       path: '/v1/thread',
-      summary: 'Reads a GitHub issue/PR, Hacker News, Reddit or V2EX thread (or any page) with comments and typed references.',
+      summary:
+        'Reads a GitHub issue/PR, Hacker News, Reddit or V2EX thread (or any page) with comments and typed references.',
       security,
       request: { body: { required: true, content: { 'application/json': { schema: ThreadBodySchema } } } },
-      responses: { 200: json(ThreadSchema, 'The thread'), ...errors('invalid_input', 'blocked', 'upstream', 'body_too_large'), ...common },
+      responses: {
+        200: json(ThreadSchema, 'The thread'),
+        ...errors('invalid_input', 'blocked', 'upstream', 'body_too_large'),
+        ...common,
+      },
     }),
     async (c) => {
       const { url, maxComments } = c.req.valid('json')
@@ -457,7 +556,15 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       responses: {
         200: json(
           z.object({
-            results: z.array(z.object({ url: z.string(), title: z.string().optional(), type: ThreadTypeSchema.optional(), refs: z.array(RefSchema), error: ThreadErrorSchema.optional() })),
+            results: z.array(
+              z.object({
+                url: z.string(),
+                title: z.string().optional(),
+                type: ThreadTypeSchema.optional(),
+                refs: z.array(RefSchema),
+                error: ThreadErrorSchema.optional(),
+              }),
+            ),
           }),
           'References per URL, in request order',
         ),
@@ -465,20 +572,32 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
         ...common,
       },
     }),
-    async (c) => c.json({ results: await extractRefsFromUrls(c.req.valid('json').urls, { signal: c.get('signal'), env }) }, 200),
+    async (c) =>
+      c.json({ results: await extractRefsFromUrls(c.req.valid('json').urls, { signal: c.get('signal'), env }) }, 200),
   )
 
   app.openapi(
     createRoute({
       method: 'get',
       path: '/api/tools',
-      summary: 'The agent tools with JSON Schema parameters (OpenAI function-calling shape); web_search advertises only the configured engines.',
+      summary:
+        'The agent tools with JSON Schema parameters (OpenAI function-calling shape); web_search advertises only the configured engines.',
       security,
       responses: { 200: json(z.object({ tools: z.array(ToolDescriptionSchema) }), 'The tools'), ...common },
     }),
     async (c) => {
       const definitions = toolDefinitions(await liveSources({ layer }))
-      return c.json({ tools: definitions.map((d) => ({ name: d.name, title: d.title, description: d.description, parameters: toolJsonSchema(d.inputSchema) })) }, 200)
+      return c.json(
+        {
+          tools: definitions.map((d) => ({
+            name: d.name,
+            title: d.title,
+            description: d.description,
+            parameters: toolJsonSchema(d.inputSchema),
+          })),
+        },
+        200,
+      )
     },
   )
 
@@ -486,13 +605,18 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     createRoute({
       method: 'post',
       path: '/api/tools/{name}',
-      summary: 'Runs one tool with its function-call arguments. Tool failures are 200 with isError and a friendly sentence in content.',
+      summary:
+        'Runs one tool with its function-call arguments. Tool failures are 200 with isError and a friendly sentence in content.',
       security,
       request: {
         params: z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'web_search' }) }),
         body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
       },
-      responses: { 200: json(ToolResultSchema, 'The tool result'), ...errors('invalid_input', 'not_found', 'body_too_large'), ...common },
+      responses: {
+        200: json(ToolResultSchema, 'The tool result'),
+        ...errors('invalid_input', 'not_found', 'body_too_large'),
+        ...common,
+      },
     }),
     async (c) => {
       const { name } = c.req.valid('param')
@@ -508,7 +632,11 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       summary: "The caller's recent searches, newest first.",
       security,
       request: { query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50) }) },
-      responses: { 200: json(z.object({ entries: z.array(HistoryEntrySchema) }), 'Recent searches'), ...errors('invalid_input'), ...common },
+      responses: {
+        200: json(z.object({ entries: z.array(HistoryEntrySchema) }), 'Recent searches'),
+        ...errors('invalid_input'),
+        ...common,
+      },
     }),
     async (c) => c.json({ entries: await history.list(c.get('who'), c.req.valid('query').limit) }, 200),
   )
@@ -525,7 +653,12 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   )
 
   app.openapi(
-    createRoute({ method: 'get', path: '/healthz', summary: 'The process is up.', responses: { 200: json(z.object({ status: z.literal('ok') }), 'Up') } }),
+    createRoute({
+      method: 'get',
+      path: '/healthz',
+      summary: 'The process is up.',
+      responses: { 200: json(z.object({ status: z.literal('ok') }), 'Up') },
+    }),
     (c) => c.json({ status: 'ok' as const }, 200),
   )
 
@@ -539,22 +672,32 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     createRoute({
       method: 'get',
       path: '/readyz',
-      summary: 'Dependencies reachable and providers configured. Redis down is "degraded" (200): requests are served in-process.',
+      summary:
+        'Dependencies reachable and providers configured. Redis down is "degraded" (200): requests are served in-process.',
       responses: { 200: json(ReadySchema, 'Ready or degraded'), 503: json(ReadySchema, 'No provider configured') },
     }),
     async (c) => {
       const statuses = await layer.status()
       const warnings: string[] = []
       const redis = shared.configured ? await shared.ping() : { ok: false, ms: 0 }
-      if (shared.configured && !redis.ok) warnings.push(`redis unreachable (${redis.error ?? 'unknown'}): cache, rate limits, budgets and history are per-instance until it is back`)
+      if (shared.configured && !redis.ok)
+        warnings.push(
+          `redis unreachable (${redis.error ?? 'unknown'}): cache, rate limits, budgets and history are per-instance until it is back`,
+        )
       const configured = statuses.filter((s) => s.configured)
-      if (configured.length === 0) warnings.push('no search provider is configured: set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY')
-      for (const s of statuses) if (s.configured && s.circuit.open) warnings.push(`${s.name} is resting after repeated failures`)
+      if (configured.length === 0)
+        warnings.push('no search provider is configured: set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY')
+      for (const s of statuses)
+        if (s.configured && s.circuit.open) warnings.push(`${s.name} is resting after repeated failures`)
       const status = configured.length === 0 ? 'not_ready' : warnings.length ? 'degraded' : 'ready'
       const body = {
         status,
         providers: statuses.map((s) => ({ name: s.name, configured: s.configured, resting: s.circuit.open })),
-        redis: { configured: shared.configured, up: shared.configured && redis.ok, ...(shared.configured && !redis.ok && { error: redis.error ?? 'unreachable' }) },
+        redis: {
+          configured: shared.configured,
+          up: shared.configured && redis.ok,
+          ...(shared.configured && !redis.ok && { error: redis.error ?? 'unreachable' }),
+        },
         warnings,
       } as const
       return status === 'not_ready' ? c.json(body, 503) : c.json(body, 200)
@@ -567,7 +710,10 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       path: '/metrics',
       summary: 'Prometheus text format: requests, latencies, provider calls by outcome, cache hits, budget use.',
       security,
-      responses: { 200: { description: 'Prometheus exposition format 0.0.4', content: { 'text/plain': { schema: z.string() } } }, ...common },
+      responses: {
+        200: { description: 'Prometheus exposition format 0.0.4', content: { 'text/plain': { schema: z.string() } } },
+        ...common,
+      },
     }),
     async (c) => {
       const statuses = await layer.status()
@@ -580,12 +726,35 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
         metrics.providerLatency.render(),
         metrics.cache.render(),
         metrics.rateLimited.render(),
-        renderGauge('search_layer_budget_used_calls', 'Provider calls counted this month against the budget.', budgets.map((s) => ({ labels: { provider: s.name, month: s.budget!.month }, value: s.budget!.used }))),
-        renderGauge('search_layer_budget_limit_calls', 'Monthly call budget per provider.', budgets.map((s) => ({ labels: { provider: s.name, month }, value: s.budget!.limit }))),
-        renderGauge('search_layer_provider_configured', 'Provider has a key (1) or not (0).', PROVIDER_NAMES.map((name) => ({ labels: { provider: name }, value: statuses.find((s) => s.name === name)?.configured ? 1 : 0 }))),
-        renderGauge('search_layer_redis_up', 'Redis reachable (1), down or not configured (0).', [{ labels: {}, value: shared.up() ? 1 : 0 }]),
-        renderGauge('search_layer_searches_running', 'Cache-miss searches running now (at most SEARCH_LAYER_MAX_CONCURRENT_SEARCHES).', [{ labels: {}, value: searchSlots.stats().running }]),
-        renderGauge('search_layer_searches_waiting', 'Cache-miss searches waiting for a slot.', [{ labels: {}, value: searchSlots.stats().waiting }]),
+        renderGauge(
+          'search_layer_budget_used_calls',
+          'Provider calls counted this month against the budget.',
+          budgets.map((s) => ({ labels: { provider: s.name, month: s.budget!.month }, value: s.budget!.used })),
+        ),
+        renderGauge(
+          'search_layer_budget_limit_calls',
+          'Monthly call budget per provider.',
+          budgets.map((s) => ({ labels: { provider: s.name, month }, value: s.budget!.limit })),
+        ),
+        renderGauge(
+          'search_layer_provider_configured',
+          'Provider has a key (1) or not (0).',
+          PROVIDER_NAMES.map((name) => ({
+            labels: { provider: name },
+            value: statuses.find((s) => s.name === name)?.configured ? 1 : 0,
+          })),
+        ),
+        renderGauge('search_layer_redis_up', 'Redis reachable (1), down or not configured (0).', [
+          { labels: {}, value: shared.up() ? 1 : 0 },
+        ]),
+        renderGauge(
+          'search_layer_searches_running',
+          'Cache-miss searches running now (at most SEARCH_LAYER_MAX_CONCURRENT_SEARCHES).',
+          [{ labels: {}, value: searchSlots.stats().running }],
+        ),
+        renderGauge('search_layer_searches_waiting', 'Cache-miss searches waiting for a slot.', [
+          { labels: {}, value: searchSlots.stats().waiting },
+        ]),
       ].join('\n\n')
       return c.text(`${text}\n`, 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' })
     },
@@ -601,7 +770,11 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     app.all('/mcp', async (c) => {
       mcp ??= import('@search-layer/mcp')
       const { createMcpHttpHandler } = await mcp
-      return createMcpHttpHandler({ env, layer: layerFor({ who: c.get('who'), signal: c.get('signal') }), searchDeadlineMs: toolDeadlines.searchDeadlineMs })(c.req.raw)
+      return createMcpHttpHandler({
+        env,
+        layer: layerFor({ who: c.get('who'), signal: c.get('signal') }),
+        searchDeadlineMs: toolDeadlines.searchDeadlineMs,
+      })(c.req.raw)
     })
   }
 

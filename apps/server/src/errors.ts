@@ -64,30 +64,74 @@ export interface ErrorBody {
 }
 
 /** Maps anything thrown by a handler to a status, body and optional Retry-After (seconds); never a stack. */
-export function describeError(error: unknown): { status: number; body: ErrorBody; retryAfterSec?: number; expected: boolean } {
+export function describeError(error: unknown): {
+  status: number
+  body: ErrorBody
+  retryAfterSec?: number
+  expected: boolean
+} {
   if (error instanceof InputError) {
-    return { status: 400, body: { error: error.message, code: 'invalid_input', issues: [...error.issues] }, expected: true }
+    return {
+      status: 400,
+      body: { error: error.message, code: 'invalid_input', issues: [...error.issues] },
+      expected: true,
+    }
   }
   if (error instanceof ConfigError) {
     // The engine raises ConfigError only for server-side setup (no provider key): the caller cannot fix it.
-    return { status: ERROR_STATUS.not_configured, body: { error: error.message, code: 'not_configured' }, expected: true }
+    return {
+      status: ERROR_STATUS.not_configured,
+      body: { error: error.message, code: 'not_configured' },
+      expected: true,
+    }
   }
   if (isFetchError(error)) {
     const code = FETCH_KIND_CODE[error.kind]
     const issues = code === 'invalid_input' ? { issues: [{ path: 'url', message: error.message }] } : {}
-    return { status: ERROR_STATUS[code], body: { error: error.message, code, kind: error.kind, ...(error.status !== undefined && { status: error.status }), ...issues }, expected: true }
+    return {
+      status: ERROR_STATUS[code],
+      body: {
+        error: error.message,
+        code,
+        kind: error.kind,
+        ...(error.status !== undefined && { status: error.status }),
+        ...issues,
+      },
+      expected: true,
+    }
   }
   if (isProviderError(error)) {
     // thread-fetch keeps page-fetch's kind in `code`: a refused private address is the caller's doing.
     const code = error.code === 'blocked' ? 'blocked' : PROVIDER_KIND_CODE[error.kind]
-    const retryAfterSec = error.retryAfterMs !== undefined ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined
-    const body: ErrorBody = { error: error.message, code, kind: error.kind, ...(error.status !== undefined && { status: error.status }) }
+    const retryAfterSec =
+      error.retryAfterMs !== undefined ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined
+    const body: ErrorBody = {
+      error: error.message,
+      code,
+      kind: error.kind,
+      ...(error.status !== undefined && { status: error.status }),
+    }
     return { status: ERROR_STATUS[code], body, ...(retryAfterSec && { retryAfterSec }), expected: true }
   }
   if (error instanceof HTTPException) {
     const status = error.status
-    const code: ErrorCode = status === 413 ? 'body_too_large' : status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 504 ? 'timeout' : status < 500 ? 'invalid_input' : 'internal'
+    const code: ErrorCode =
+      status === 413
+        ? 'body_too_large'
+        : status === 401
+          ? 'unauthorized'
+          : status === 404
+            ? 'not_found'
+            : status === 504
+              ? 'timeout'
+              : status < 500
+                ? 'invalid_input'
+                : 'internal'
     return { status, body: { error: redactSecrets(error.message || 'request failed'), code }, expected: status < 500 }
   }
-  return { status: 500, body: { error: 'internal error: see the server log for this request id', code: 'internal' }, expected: false }
+  return {
+    status: 500,
+    body: { error: 'internal error: see the server log for this request id', code: 'internal' },
+    expected: false,
+  }
 }

@@ -24,7 +24,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const wired = createApp(options)
   const { app, options: settings } = wired
   const logger = wired.context.logger
-  if (settings.redisUrl && !(await wired.ready())) logger.warn('redis did not answer at startup: serving in-process until it does')
+  if (settings.redisUrl && !(await wired.ready()))
+    logger.warn('redis did not answer at startup: serving in-process until it does')
 
   let inFlight = 0
   let idle: (() => void) | undefined
@@ -58,7 +59,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Process-wide, so only once the server is really up (see _heap-growth.ts for why a server wants it).
   const heap = applyHeapGrowth(settings.heapGrowthPercent)
   logger.info(
-    { url, redis: Boolean(settings.redisUrl), auth: settings.apiKeys.length > 0, heapGrowthPercent: heap.applied ? heap.percent : heap.reason },
+    {
+      url,
+      redis: Boolean(settings.redisUrl),
+      auth: settings.apiKeys.length > 0,
+      heapGrowthPercent: heap.applied ? heap.percent : heap.reason,
+    },
     'search-layer server listening',
   )
 

@@ -69,7 +69,12 @@ describe('serverOptionsFromEnv', () => {
   it('documents every option field exactly once', () => {
     const names = SERVER_SETTINGS.map((s) => s.name)
     expect(new Set(names).size).toBe(names.length)
-    const options = serverOptionsFromEnv({ HOME: '/h', REDIS_URL: 'redis://x:1', SEARCH_LAYER_MONTHLY_BUDGETS: 'brave=1', SEARCH_LAYER_RATE_LIMITS: 'off' })
+    const options = serverOptionsFromEnv({
+      HOME: '/h',
+      REDIS_URL: 'redis://x:1',
+      SEARCH_LAYER_MONTHLY_BUDGETS: 'brave=1',
+      SEARCH_LAYER_RATE_LIMITS: 'off',
+    })
     expect(Object.keys(options).sort()).toEqual([...names].sort())
     for (const s of SERVER_SETTINGS) expect(s.env).toMatch(/^[A-Z_]+$/)
   })
@@ -107,7 +112,10 @@ describe('parseApiKeys', () => {
         } catch (error) {
           expect(error).toBeInstanceOf(ConfigError)
           // Names (before the first ':') are shown to say which entry is wrong; keys never are.
-          const secrets = spec.replace(/^@/, '').split(',').map((entry) => (entry.indexOf(':') > 0 ? entry.slice(entry.indexOf(':') + 1) : entry).trim())
+          const secrets = spec
+            .replace(/^@/, '')
+            .split(',')
+            .map((entry) => (entry.indexOf(':') > 0 ? entry.slice(entry.indexOf(':') + 1) : entry).trim())
           for (const key of secrets) if (key.length >= 8) expect((error as Error).message).not.toContain(key)
         }
       }),

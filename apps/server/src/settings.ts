@@ -19,23 +19,47 @@ export interface ServerSetting {
 
 /** Every server setting, for `search-layer serve --help` and the README. */
 export const SERVER_SETTINGS: readonly ServerSetting[] = [
-  { name: 'port', env: 'SEARCH_LAYER_PORT', flag: '--port', default: '8787', description: 'TCP port to listen on (0 picks a free one).' },
-  { name: 'host', env: 'SEARCH_LAYER_HOST', flag: '--host', default: '127.0.0.1', description: 'Interface to bind; 0.0.0.0 to accept remote clients.' },
+  {
+    name: 'port',
+    env: 'SEARCH_LAYER_PORT',
+    flag: '--port',
+    default: '8787',
+    description: 'TCP port to listen on (0 picks a free one).',
+  },
+  {
+    name: 'host',
+    env: 'SEARCH_LAYER_HOST',
+    flag: '--host',
+    default: '127.0.0.1',
+    description: 'Interface to bind; 0.0.0.0 to accept remote clients.',
+  },
   {
     name: 'apiKeys',
     env: 'SEARCH_LAYER_API_KEYS',
     default: '(none: no auth)',
-    description: 'Comma list of bearer keys, or @/path/to/file with one key per line (optionally name:key). When set, every route but /healthz and /readyz needs Authorization: Bearer <key>.',
+    description:
+      'Comma list of bearer keys, or @/path/to/file with one key per line (optionally name:key). When set, every route but /healthz and /readyz needs Authorization: Bearer <key>.',
   },
   {
     name: 'redisUrl',
     env: 'REDIS_URL',
     flag: '--redis-url',
     default: '(none: in-process)',
-    description: 'redis://host:port/db; shares cache, single-flight, rate limits, budgets and history across instances.',
+    description:
+      'redis://host:port/db; shares cache, single-flight, rate limits, budgets and history across instances.',
   },
-  { name: 'redisPrefix', env: 'SEARCH_LAYER_REDIS_PREFIX', default: 'search-layer:', description: 'Prefix of every Redis key this server writes.' },
-  { name: 'redisTimeoutMs', env: 'SEARCH_LAYER_REDIS_TIMEOUT_MS', default: '250', description: 'Longest wait for one Redis call before falling back to in-process state.' },
+  {
+    name: 'redisPrefix',
+    env: 'SEARCH_LAYER_REDIS_PREFIX',
+    default: 'search-layer:',
+    description: 'Prefix of every Redis key this server writes.',
+  },
+  {
+    name: 'redisTimeoutMs',
+    env: 'SEARCH_LAYER_REDIS_TIMEOUT_MS',
+    default: '250',
+    description: 'Longest wait for one Redis call before falling back to in-process state.',
+  },
   {
     name: 'dataDir',
     env: 'SEARCH_LAYER_DATA_DIR',
@@ -43,7 +67,12 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     default: '$XDG_DATA_HOME/search-layer or ~/.local/share/search-layer',
     description: 'Where history.jsonl is written when Redis is not used (or is down).',
   },
-  { name: 'historyMax', env: 'SEARCH_LAYER_HISTORY_MAX', default: '1000', description: 'History entries kept per client.' },
+  {
+    name: 'historyMax',
+    env: 'SEARCH_LAYER_HISTORY_MAX',
+    default: '1000',
+    description: 'History entries kept per client.',
+  },
   {
     name: 'clientRateLimit',
     env: 'SEARCH_LAYER_CLIENT_RATE_LIMIT',
@@ -51,17 +80,48 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     default: '60',
     description: 'Requests per client per window (0 turns it off); clients are API-key identities, else IP addresses.',
   },
-  { name: 'clientRateWindowMs', env: 'SEARCH_LAYER_CLIENT_RATE_WINDOW_MS', default: '60000', description: 'Length of the fixed rate-limit window.' },
-  { name: 'bodyLimitBytes', env: 'SEARCH_LAYER_BODY_LIMIT_BYTES', default: '65536', description: 'Largest accepted request body; larger ones get 413.' },
-  { name: 'maxQueryChars', env: 'SEARCH_LAYER_MAX_QUERY_CHARS', default: '500', description: 'Longest accepted query; longer ones get 400.' },
-  { name: 'requestTimeoutMs', env: 'SEARCH_LAYER_REQUEST_TIMEOUT_MS', default: '30000', description: 'A request still running after this gets 504 and its upstream calls are cancelled.' },
-  { name: 'shutdownTimeoutMs', env: 'SEARCH_LAYER_SHUTDOWN_TIMEOUT_MS', default: '10000', description: 'On SIGTERM, how long in-flight requests may finish before connections are cut.' },
-  { name: 'providerTimeoutMs', env: 'SEARCH_LAYER_PROVIDER_TIMEOUT_MS', default: '8000', description: 'Per-attempt timeout of one provider call.' },
+  {
+    name: 'clientRateWindowMs',
+    env: 'SEARCH_LAYER_CLIENT_RATE_WINDOW_MS',
+    default: '60000',
+    description: 'Length of the fixed rate-limit window.',
+  },
+  {
+    name: 'bodyLimitBytes',
+    env: 'SEARCH_LAYER_BODY_LIMIT_BYTES',
+    default: '65536',
+    description: 'Largest accepted request body; larger ones get 413.',
+  },
+  {
+    name: 'maxQueryChars',
+    env: 'SEARCH_LAYER_MAX_QUERY_CHARS',
+    default: '500',
+    description: 'Longest accepted query; longer ones get 400.',
+  },
+  {
+    name: 'requestTimeoutMs',
+    env: 'SEARCH_LAYER_REQUEST_TIMEOUT_MS',
+    default: '30000',
+    description: 'A request still running after this gets 504 and its upstream calls are cancelled.',
+  },
+  {
+    name: 'shutdownTimeoutMs',
+    env: 'SEARCH_LAYER_SHUTDOWN_TIMEOUT_MS',
+    default: '10000',
+    description: 'On SIGTERM, how long in-flight requests may finish before connections are cut.',
+  },
+  {
+    name: 'providerTimeoutMs',
+    env: 'SEARCH_LAYER_PROVIDER_TIMEOUT_MS',
+    default: '8000',
+    description: 'Per-attempt timeout of one provider call.',
+  },
   {
     name: 'maxConcurrentSearches',
     env: 'SEARCH_LAYER_MAX_CONCURRENT_SEARCHES',
     default: '32',
-    description: 'Searches (cache misses) running at once; more wait in arrival order (0: no limit). Cache hits never wait.',
+    description:
+      'Searches (cache misses) running at once; more wait in arrival order (0: no limit). Cache hits never wait.',
   },
   {
     name: 'providerRateLimits',
@@ -75,7 +135,13 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     default: '(none)',
     description: 'Provider calls per calendar month, "brave=2000,exa=1000"; counted in Redis when REDIS_URL is set.',
   },
-  { name: 'logLevel', env: 'SEARCH_LAYER_LOG_LEVEL', flag: '--log-level', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace or silent.' },
+  {
+    name: 'logLevel',
+    env: 'SEARCH_LAYER_LOG_LEVEL',
+    flag: '--log-level',
+    default: 'info',
+    description: 'pino level: fatal, error, warn, info, debug, trace or silent.',
+  },
   {
     name: 'heapGrowthPercent',
     env: 'SEARCH_LAYER_HEAP_GROWTH_PERCENT',
@@ -130,11 +196,17 @@ export function defaultDataDir(env: Env): string {
 
 const providerPairs = z.string().transform((value, ctx) => {
   const out: Partial<Record<ProviderName, number>> = {}
-  for (const pair of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [provider, raw] = pair.split('=')
     const n = Number(raw)
     if (!provider || !(PROVIDER_NAMES as readonly string[]).includes(provider) || !Number.isFinite(n) || n <= 0) {
-      ctx.addIssue({ code: 'custom', message: `expected "brave=20,exa=5" with providers ${PROVIDER_NAMES.join(', ')} and positive numbers (got "${pair}")` })
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected "brave=20,exa=5" with providers ${PROVIDER_NAMES.join(', ')} and positive numbers (got "${pair}")`,
+      })
       return z.NEVER
     }
     out[provider as ProviderName] = n
@@ -145,7 +217,9 @@ const providerPairs = z.string().transform((value, ctx) => {
 const ServerOptionsSchema = z.object({
   port: int(0, 65_535).default(8787),
   host: z.string().min(1).default('127.0.0.1'),
-  apiKeys: z.array(z.object({ name: z.string().min(1), key: z.string().min(8, 'API keys must be at least 8 characters') })).default([]),
+  apiKeys: z
+    .array(z.object({ name: z.string().min(1), key: z.string().min(8, 'API keys must be at least 8 characters') }))
+    .default([]),
   redisUrl: z
     .string()
     .regex(/^rediss?:\/\//, 'expected redis://host:port or rediss://host:port')
@@ -162,14 +236,24 @@ const ServerOptionsSchema = z.object({
   shutdownTimeoutMs: int(0, 600_000).default(10_000),
   providerTimeoutMs: int(100, 120_000).default(8000),
   maxConcurrentSearches: int(0, 100_000).default(32),
-  providerRateLimits: z.union([z.literal(false), z.partialRecord(z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]]), z.number().positive())]).optional(),
-  monthlyBudgets: z.partialRecord(z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]]), z.number().positive()).optional(),
+  providerRateLimits: z
+    .union([
+      z.literal(false),
+      z.partialRecord(z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]]), z.number().positive()),
+    ])
+    .optional(),
+  monthlyBudgets: z
+    .partialRecord(z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]]), z.number().positive())
+    .optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   heapGrowthPercent: int(0, 1000).default(50),
 })
 
 /** Parses `SEARCH_LAYER_API_KEYS`: a comma list or `@file` with one key per line, each `key` or `name:key`. */
-export function parseApiKeys(spec: string, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): ApiKey[] {
+export function parseApiKeys(
+  spec: string,
+  readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): ApiKey[] {
   let entries: string[]
   if (spec.startsWith('@')) {
     const file = spec.slice(1)
@@ -177,10 +261,20 @@ export function parseApiKeys(spec: string, readFile: (path: string) => string = 
     try {
       text = readFile(file)
     } catch (cause) {
-      throw new ConfigError(`SEARCH_LAYER_API_KEYS: cannot read the key file ${file}: ${(cause as NodeJS.ErrnoException).code ?? 'unreadable'}`, { file, cause })
+      throw new ConfigError(
+        `SEARCH_LAYER_API_KEYS: cannot read the key file ${file}: ${(cause as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+        { file, cause },
+      )
     }
-    entries = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
-  } else entries = spec.split(',').map((k) => k.trim()).filter(Boolean)
+    entries = text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'))
+  } else
+    entries = spec
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
   const keys = entries.map((entry) => {
     const colon = entry.indexOf(':')
     // Keys themselves never contain ':' in the formats we accept, so the first one separates the name.
@@ -188,10 +282,15 @@ export function parseApiKeys(spec: string, readFile: (path: string) => string = 
     return { name: keyIdentity(entry), key: entry }
   })
   const short = keys.findIndex((k) => k.key.length < 8)
-  if (short >= 0) throw new ConfigError(`SEARCH_LAYER_API_KEYS: key ${short + 1} (${keys[short]!.name}) is shorter than 8 characters`, { field: 'apiKeys' })
+  if (short >= 0)
+    throw new ConfigError(
+      `SEARCH_LAYER_API_KEYS: key ${short + 1} (${keys[short]!.name}) is shorter than 8 characters`,
+      { field: 'apiKeys' },
+    )
   const names = new Set<string>()
   for (const k of keys) {
-    if (names.has(k.name)) throw new ConfigError(`SEARCH_LAYER_API_KEYS: the name "${k.name}" is used twice`, { field: 'apiKeys' })
+    if (names.has(k.name))
+      throw new ConfigError(`SEARCH_LAYER_API_KEYS: the name "${k.name}" is used twice`, { field: 'apiKeys' })
     names.add(k.name)
   }
   return keys
@@ -209,7 +308,8 @@ export function serverOptionsFromEnv(env: Env = process.env, overrides: Partial<
     if (value === undefined || value === '') continue
     try {
       if (setting.name === 'apiKeys') raw.apiKeys = parseApiKeys(value)
-      else if (setting.name === 'providerRateLimits') raw.providerRateLimits = value === 'off' || value === '0' ? false : parseProviderPairs(setting.env, value)
+      else if (setting.name === 'providerRateLimits')
+        raw.providerRateLimits = value === 'off' || value === '0' ? false : parseProviderPairs(setting.env, value)
       else if (setting.name === 'monthlyBudgets') raw.monthlyBudgets = parseProviderPairs(setting.env, value)
       else raw[setting.name] = value
     } catch (error) {
@@ -228,7 +328,9 @@ export function serverOptionsFromEnv(env: Env = process.env, overrides: Partial<
       const where = setting ? (fromOverride ? (setting.flag ?? field) : setting.env) : field
       return `${where}: ${issue.message}`
     })
-    throw new ConfigError(`Invalid server settings: ${messages.join('; ')}`, { field: String(parsed.error.issues[0]?.path[0] ?? '') })
+    throw new ConfigError(`Invalid server settings: ${messages.join('; ')}`, {
+      field: String(parsed.error.issues[0]?.path[0] ?? ''),
+    })
   }
   return parsed.data as ServerOptions
 }
@@ -237,14 +339,17 @@ export function serverOptionsFromEnv(env: Env = process.env, overrides: Partial<
 export function resolveServerOptions(options: Partial<ServerOptions>, env: Env): ServerOptions {
   const parsed = ServerOptionsSchema.safeParse({ dataDir: defaultDataDir(env), ...stripUndefined(options) })
   if (!parsed.success) {
-    throw new ConfigError(`Invalid server options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    throw new ConfigError(
+      `Invalid server options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    )
   }
   return parsed.data as ServerOptions
 }
 
 function parseProviderPairs(name: string, value: string): Partial<Record<ProviderName, number>> {
   const parsed = providerPairs.safeParse(value)
-  if (!parsed.success) throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, { field: name })
+  if (!parsed.success)
+    throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, { field: name })
   return parsed.data
 }
 

@@ -39,7 +39,10 @@ export interface Booted extends RunningServer {
 }
 
 /** Starts a real server on a free loopback port against the emulator, with no config file and no signal handlers. */
-export async function boot(emu: Emulator, options: StartServerOptions & { envOverride?: Record<string, string | undefined> } = {}): Promise<Booted> {
+export async function boot(
+  emu: Emulator,
+  options: StartServerOptions & { envOverride?: Record<string, string | undefined> } = {},
+): Promise<Booted> {
   const home = mkdtempSync(join(tmpdir(), 'sl-server-home-'))
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sl-server-data-'))
   const logs = captureLogs()
@@ -72,7 +75,13 @@ export async function boot(emu: Emulator, options: StartServerOptions & { envOve
 }
 
 /** Provider requests the emulator has seen. */
-export const upstreamCalls = (emu: Emulator) => emu.requests.filter((r) => ['brave', 'exa', 'tavily', 'grok'].includes(r.service)).length
+export const upstreamCalls = (emu: Emulator) =>
+  emu.requests.filter((r) => ['brave', 'exa', 'tavily', 'grok'].includes(r.service)).length
 
 /** Only Tavily configured, as in the original product brief. */
-export const TAVILY_ONLY = { BRAVE_API_KEY: undefined, EXA_API_KEY: undefined, XAI_API_KEY: undefined, GROK_API_KEY: undefined }
+export const TAVILY_ONLY = {
+  BRAVE_API_KEY: undefined,
+  EXA_API_KEY: undefined,
+  XAI_API_KEY: undefined,
+  GROK_API_KEY: undefined,
+}

@@ -20,13 +20,18 @@ const freePort = () =>
     })
   })
 
-const MISSING = 'redis-server is not installed: install it (Debian/Ubuntu: apt-get install -y redis-server) — the scale-out tests need a real Redis'
+const MISSING =
+  'redis-server is not installed: install it (Debian/Ubuntu: apt-get install -y redis-server) — the scale-out tests need a real Redis'
 
 function launch(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.env.REDIS_SERVER_BIN ?? 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(
+      process.env.REDIS_SERVER_BIN ?? 'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let output = ''
     const timer = setTimeout(() => {
       child.kill('SIGKILL')

@@ -35,13 +35,21 @@ describe('POST /v1/fetch', () => {
 
   it('cuts markdown and text at maxChars', async () => {
     const srv = await start()
-    const page = await (await srv.call('/v1/fetch', { json: { url: `${emu.urls.pages}/article`, maxChars: 300 } })).json()
+    const page = await (
+      await srv.call('/v1/fetch', { json: { url: `${emu.urls.pages}/article`, maxChars: 300 } })
+    ).json()
     expect(page.markdown.length).toBe(300)
     expect(page.truncated).toBe(true)
   })
 
   it.each([
-    ['a private address without SEARCH_LAYER_ALLOW_PRIVATE_HOSTS', '/article', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: undefined }, 403, 'blocked'],
+    [
+      'a private address without SEARCH_LAYER_ALLOW_PRIVATE_HOSTS',
+      '/article',
+      { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: undefined },
+      403,
+      'blocked',
+    ],
     ['an upstream 404', '/not-found', {}, 502, 'upstream'],
     ['a binary body', '/binary', {}, 502, 'upstream'],
     ['a file: URL', 'file:///etc/passwd', {}, 403, 'blocked'],
@@ -94,7 +102,9 @@ describe('POST /v1/thread and /v1/refs', () => {
 
   it('/v1/refs refuses more than 50 URLs', async () => {
     const srv = await start()
-    const res = await srv.call('/v1/refs', { json: { urls: Array.from({ length: 51 }, (_, i) => `https://example.com/${i}`) } })
+    const res = await srv.call('/v1/refs', {
+      json: { urls: Array.from({ length: 51 }, (_, i) => `https://example.com/${i}`) },
+    })
     expect(res.status).toBe(400)
     expect((await res.json()).issues[0].path).toBe('urls')
   })
@@ -104,10 +114,25 @@ describe('web_fetch and fetch_thread tools', () => {
   it('are listed with their JSON Schemas', async () => {
     const srv = await start()
     const { tools } = await (await srv.call('/api/tools')).json()
-    expect(tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs'])
-    expect(tools[1].parameters).toMatchObject({ properties: { url: { type: 'string' } }, required: ['url'], additionalProperties: false })
-    expect(tools[2].parameters).toMatchObject({ properties: { url: { type: 'string' }, max_comments: { type: 'integer', maximum: 500 } }, required: ['url'] })
-    expect(tools[3].parameters).toMatchObject({ properties: { urls: { type: 'array', maxItems: 10 } }, required: ['urls'] })
+    expect(tools.map((t: { name: string }) => t.name)).toEqual([
+      'web_search',
+      'web_fetch',
+      'fetch_thread',
+      'extract_refs',
+    ])
+    expect(tools[1].parameters).toMatchObject({
+      properties: { url: { type: 'string' } },
+      required: ['url'],
+      additionalProperties: false,
+    })
+    expect(tools[2].parameters).toMatchObject({
+      properties: { url: { type: 'string' }, max_comments: { type: 'integer', maximum: 500 } },
+      required: ['url'],
+    })
+    expect(tools[3].parameters).toMatchObject({
+      properties: { urls: { type: 'array', maxItems: 10 } },
+      required: ['urls'],
+    })
   })
 
   it('web_fetch returns the page as markdown', async () => {
@@ -129,11 +154,35 @@ describe('web_fetch and fetch_thread tools', () => {
   })
 
   it.each([
-    ['web_fetch', { url: `/not-found` }, 'http', /^The page does not exist \(the site answered "not found" or "gone"\)\. Check the URL; retrying will not help\./, {}],
+    [
+      'web_fetch',
+      { url: `/not-found` },
+      'http',
+      /^The page does not exist \(the site answered "not found" or "gone"\)\. Check the URL; retrying will not help\./,
+      {},
+    ],
     ['web_fetch', { url: `/binary` }, 'unsupported_type', /^That URL is not a readable page/, {}],
-    ['web_fetch', { url: `/article` }, 'blocked', /^That address is private or local, so it is not fetched\./, { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: undefined }],
-    ['fetch_thread', { url: issue(404) }, 'upstream', /^GitHub has no issue octo\/demo#404.* Check the URL; retrying will not help\.$/, {}],
-    ['fetch_thread', { url: issue(3) }, 'upstream', /^GitHub issue octo\/demo#3 was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.$/, {}],
+    [
+      'web_fetch',
+      { url: `/article` },
+      'blocked',
+      /^That address is private or local, so it is not fetched\./,
+      { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: undefined },
+    ],
+    [
+      'fetch_thread',
+      { url: issue(404) },
+      'upstream',
+      /^GitHub has no issue octo\/demo#404.* Check the URL; retrying will not help\.$/,
+      {},
+    ],
+    [
+      'fetch_thread',
+      { url: issue(3) },
+      'upstream',
+      /^GitHub issue octo\/demo#3 was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.$/,
+      {},
+    ],
   ] as const)('%s %j fails with a friendly sentence (%s)', async (tool, args, kind, sentence, envOverride) => {
     const srv = await start({ envOverride })
     const url = args.url.startsWith('/') ? `${emu.urls.pages}${args.url}` : args.url
@@ -148,7 +197,9 @@ describe('web_fetch and fetch_thread tools', () => {
     const srv = await start()
     const res = await srv.call('/api/tools/web_fetch', { json: { url: 'nonsense' } })
     expect(res.status).toBe(400)
-    expect((await res.json()).issues).toEqual([{ path: 'url', message: 'expected an http(s) URL such as https://example.com/page' }])
+    expect((await res.json()).issues).toEqual([
+      { path: 'url', message: 'expected an http(s) URL such as https://example.com/page' },
+    ])
   })
 })
 
@@ -158,7 +209,9 @@ describe('search format=', () => {
     ['text', /^text\/plain/],
   ])('POST /v1/search?format=%s renders the synthesis', async (format, type) => {
     const srv = await start()
-    const res = await srv.call(`/v1/search?format=${format}&maxChars=1500`, { json: { query: 'rust async runtime tokio', mode: 'fast' } })
+    const res = await srv.call(`/v1/search?format=${format}&maxChars=1500`, {
+      json: { query: 'rust async runtime tokio', mode: 'fast' },
+    })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(type)
     const text = await res.text()

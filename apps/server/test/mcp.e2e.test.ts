@@ -47,14 +47,19 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(tools.map((t) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs'])
     const webSearch = tools.find((t) => t.name === 'web_search')!
     expect(webSearch.description).toContain('Live engines: tavily.')
-    expect(webSearch.inputSchema.properties).toMatchObject({ max_results: { type: 'integer', maximum: 10, default: 5 } })
+    expect(webSearch.inputSchema.properties).toMatchObject({
+      max_results: { type: 'integer', maximum: 10, default: 5 },
+    })
     expect(webSearch.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true })
   })
 
   it('calls web_search on the server engine: results as text, the response as structuredContent', async () => {
     const srv = await start()
     const client = await connect(srv)
-    const result = await client.callTool({ name: 'web_search', arguments: { query: 'rust async runtime tokio', max_results: 3 } })
+    const result = await client.callTool({
+      name: 'web_search',
+      arguments: { query: 'rust async runtime tokio', max_results: 3 },
+    })
     expect(result.isError).toBeFalsy()
     const structured = result.structuredContent as { results: { title: string; url: string }[] }
     expect(structured.results).toHaveLength(3)
@@ -86,7 +91,9 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const client = await connect(srv)
     const result = await client.callTool({ name: 'web_search', arguments: { query: 'latest langchain version' } })
     expect(result.isError).toBe(true)
-    expect((result.content as TextContent)[0]!.text).toMatch(/Tavily rejected its API key \(invalid, expired or revoked\): check TAVILY_API_KEY\./)
+    expect((result.content as TextContent)[0]!.text).toMatch(
+      /Tavily rejected its API key \(invalid, expired or revoked\): check TAVILY_API_KEY\./,
+    )
     expect(JSON.stringify(result)).not.toContain(emu.keys.tavily)
   })
 
@@ -103,7 +110,10 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     it('refuses a client without the bearer key with 401', async () => {
       const srv = await start({ apiKeys })
       // The SDK's StreamableHTTPError carries the HTTP status as `code`.
-      await expect(connect(srv)).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/Missing or invalid API key/) })
+      await expect(connect(srv)).rejects.toMatchObject({
+        code: 401,
+        message: expect.stringMatching(/Missing or invalid API key/),
+      })
       await expect(connect(srv, 'wrong-key-0123456789')).rejects.toMatchObject({ code: 401 })
       expect(upstreamCalls(emu)).toBe(0)
     })

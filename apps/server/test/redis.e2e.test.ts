@@ -56,7 +56,10 @@ describe('two instances sharing one Redis', () => {
     emu.latency('brave', 300)
     emu.latency('exa', 300)
     const request = { query: 'kubernetes operator pattern', mode: 'fast', intent: 'none' }
-    const [ra, rb] = await Promise.all([a.call('/v1/search', { json: request }), b.call('/v1/search', { json: request })])
+    const [ra, rb] = await Promise.all([
+      a.call('/v1/search', { json: request }),
+      b.call('/v1/search', { json: request }),
+    ])
     const [ja, jb] = [await ra.json(), await rb.json()]
     expect([ja.cached, jb.cached].sort()).toEqual([false, true])
     expect(jb.results).toEqual(ja.results)
@@ -95,7 +98,10 @@ describe('two instances sharing one Redis', () => {
 
   it('/readyz reports Redis up', async () => {
     const [a] = await pair({ redisPrefix: 'ready-test:' })
-    expect(await (await a.call('/readyz')).json()).toMatchObject({ status: 'ready', redis: { configured: true, up: true } })
+    expect(await (await a.call('/readyz')).json()).toMatchObject({
+      status: 'ready',
+      redis: { configured: true, up: true },
+    })
   })
 })
 
@@ -129,7 +135,9 @@ describe('Redis going down mid-test', () => {
     const local = await (await a.call('/v1/history')).json()
     expect(local.entries.map((e: { query: string }) => e.query)).toContain('asyncio task groups')
     const before = upstreamCalls(emu)
-    expect((await (await a.call('/v1/search', { json: { query: 'asyncio task groups', mode: 'fast' } })).json()).cached).toBe(true)
+    expect(
+      (await (await a.call('/v1/search', { json: { query: 'asyncio task groups', mode: 'fast' } })).json()).cached,
+    ).toBe(true)
     expect(upstreamCalls(emu)).toBe(before)
     expect(a.logs.text()).toMatch(/redis degraded, using in-process state/)
 

@@ -51,7 +51,9 @@ describe('search concurrency (SEARCH_LAYER_MAX_CONCURRENT_SEARCHES)', () => {
 
   it('rejects a bad value naming the variable', async () => {
     const { serverOptionsFromEnv } = await import('../src/settings.js')
-    expect(() => serverOptionsFromEnv({ SEARCH_LAYER_MAX_CONCURRENT_SEARCHES: '-3' })).toThrow(/SEARCH_LAYER_MAX_CONCURRENT_SEARCHES/)
+    expect(() => serverOptionsFromEnv({ SEARCH_LAYER_MAX_CONCURRENT_SEARCHES: '-3' })).toThrow(
+      /SEARCH_LAYER_MAX_CONCURRENT_SEARCHES/,
+    )
     expect(serverOptionsFromEnv({}).maxConcurrentSearches).toBe(32)
     expect(serverOptionsFromEnv({ SEARCH_LAYER_MAX_CONCURRENT_SEARCHES: '0' }).maxConcurrentSearches).toBe(0)
   })
@@ -60,11 +62,19 @@ describe('search concurrency (SEARCH_LAYER_MAX_CONCURRENT_SEARCHES)', () => {
 describe('search routes', () => {
   it('POST /v1/search returns the engine response and echoes the request id', async () => {
     const srv = await start()
-    const res = await srv.call('/v1/search', { json: { query: 'rust async runtime tokio', mode: 'deep', intent: 'exploratory', maxQueries: 1 }, headers: { 'x-request-id': 'req-123' } })
+    const res = await srv.call('/v1/search', {
+      json: { query: 'rust async runtime tokio', mode: 'deep', intent: 'exploratory', maxQueries: 1 },
+      headers: { 'x-request-id': 'req-123' },
+    })
     expect(res.status).toBe(200)
     expect(res.headers.get('x-request-id')).toBe('req-123')
     const body = await res.json()
-    expect(body).toMatchObject({ query: 'rust async runtime tokio', mode: 'deep', intent: 'exploratory', cached: false })
+    expect(body).toMatchObject({
+      query: 'rust async runtime tokio',
+      mode: 'deep',
+      intent: 'exploratory',
+      cached: false,
+    })
     expect(body.results.length).toBeGreaterThan(0)
     expect(body.providers.brave.status).toBe('ok')
     expect(upstreamCalls(emu)).toBe(4)
@@ -132,14 +142,20 @@ describe('validation and errors', () => {
 
   it('malformed JSON is 400, not 500', async () => {
     const srv = await start()
-    const res = await srv.call('/v1/search', { method: 'POST', body: '{"query": ', headers: { 'content-type': 'application/json' } })
+    const res = await srv.call('/v1/search', {
+      method: 'POST',
+      body: '{"query": ',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(res.status).toBe(400)
     expect((await res.json()).code).toBe('invalid_input')
   })
 
   it('a body over the limit is 413', async () => {
     const srv = await start({ bodyLimitBytes: 1024 })
-    const res = await srv.call('/v1/search', { json: { query: 'x', domainBoost: Array.from({ length: 50 }, (_, i) => `domain-number-${i}.example.com`) } })
+    const res = await srv.call('/v1/search', {
+      json: { query: 'x', domainBoost: Array.from({ length: 50 }, (_, i) => `domain-number-${i}.example.com`) },
+    })
     expect(res.status).toBe(413)
     expect((await res.json()).code).toBe('body_too_large')
   })
@@ -173,7 +189,15 @@ describe('auth', () => {
     ["alice's key", 'sk-alice-0123456789abcdef', 200],
     ["bob's unnamed key", 'tvly-bob-secret-0123456789', 200],
   ])('with %s /api/tools answers %s', async (_name, key, status) => {
-    const srv = await start({ apiKeys: keys.split(',').map((entry) => (entry.includes(':') ? { name: entry.split(':')[0]!, key: entry.split(':')[1]! } : { name: 'key-bob', key: entry })) })
+    const srv = await start({
+      apiKeys: keys
+        .split(',')
+        .map((entry) =>
+          entry.includes(':')
+            ? { name: entry.split(':')[0]!, key: entry.split(':')[1]! }
+            : { name: 'key-bob', key: entry },
+        ),
+    })
     const res = await srv.call('/api/tools', { ...(key && { key }) })
     expect(res.status).toBe(status)
     if (status === 401) {
@@ -187,7 +211,10 @@ describe('auth', () => {
     expect((await srv.call('/healthz')).status).toBe(200)
     expect((await srv.call('/readyz')).status).toBe(200)
     expect((await srv.call('/metrics')).status).toBe(401)
-    const res = await srv.call('/v1/search', { json: { query: 'react server components', mode: 'fast' }, key: 'sk-alice-0123456789abcdef' })
+    const res = await srv.call('/v1/search', {
+      json: { query: 'react server components', mode: 'fast' },
+      key: 'sk-alice-0123456789abcdef',
+    })
     expect(res.status).toBe(200)
     const history = await (await srv.call('/v1/history', { key: 'sk-alice-0123456789abcdef' })).json()
     expect(history.entries[0]).toMatchObject({ query: 'react server components', who: 'alice' })
@@ -251,7 +278,12 @@ describe('agent tools', () => {
   it('GET /api/tools lists web_search with a JSON Schema for its arguments', async () => {
     const srv = await start()
     const { tools } = await (await srv.call('/api/tools')).json()
-    expect(tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs'])
+    expect(tools.map((t: { name: string }) => t.name)).toEqual([
+      'web_search',
+      'web_fetch',
+      'fetch_thread',
+      'extract_refs',
+    ])
     const webSearch = tools.find((t: { name: string }) => t.name === 'web_search')
     expect(webSearch.description).toMatch(/^Search the web/)
     expect(webSearch.description).toContain('Live engines: brave, exa, tavily, grok.')
@@ -290,14 +322,17 @@ describe('agent tools', () => {
     [50, 10],
   ])('web_search with max_results %i returns %i results', async (asked, got) => {
     const srv = await start()
-    const { data } = await (await srv.call('/api/tools/web_search', { json: { query: 'kubernetes operator pattern', max_results: asked } })).json()
+    const { data } = await (
+      await srv.call('/api/tools/web_search', { json: { query: 'kubernetes operator pattern', max_results: asked } })
+    ).json()
     expect(data.results).toHaveLength(got)
   })
 
   // One sentence per error kind, naming the engine (the original brief's timeout, invalid key, rate limit, quota).
   const FRIENDLY = {
     auth: /^The search failed: every engine it tried failed\. Tavily rejected its API key \(invalid, expired or revoked\): check TAVILY_API_KEY\.$/,
-    rate_limited: /^The search failed: every engine it tried failed\. Tavily is rate-limiting requests \(too many in a short time\)\./,
+    rate_limited:
+      /^The search failed: every engine it tried failed\. Tavily is rate-limiting requests \(too many in a short time\)\./,
     quota: /^The search failed: every engine it tried failed\. Tavily's quota or credits are used up for this period/,
     timeout: /^The search failed: every engine it tried failed\. Tavily did not answer in time \(timeout\)\./,
   } as const
@@ -324,7 +359,8 @@ describe('agent tools', () => {
     const srv = await start({ envOverride: TAVILY_ONLY })
     const bodies = []
     // The engine's circuit opens after three failures; the fourth search skips Tavily without calling it.
-    for (const q of ['one langchain', 'two langchain', 'three langchain', 'four langchain']) bodies.push(await (await srv.call('/api/tools/web_search', { json: { query: q } })).json())
+    for (const q of ['one langchain', 'two langchain', 'three langchain', 'four langchain'])
+      bodies.push(await (await srv.call('/api/tools/web_search', { json: { query: q } })).json())
     expect(bodies[3]).toMatchObject({ isError: true, data: { error: { kind: 'auth' } } })
     expect(bodies[3]!.content).toMatch(/resting after repeated failures\. Tavily rejected its API key/)
   })
@@ -347,7 +383,9 @@ describe('agent tools', () => {
     const srv = await start({ envOverride: { ...TAVILY_ONLY, TAVILY_API_KEY: undefined } })
     const body = await (await srv.call('/api/tools/web_search', { json: { query: 'x' } })).json()
     expect(body).toMatchObject({ isError: true, data: { error: { kind: 'config' } } })
-    expect(body.content).toMatch(/^Web search is not available: no search provider is configured: set at least one of .*TAVILY_API_KEY/)
+    expect(body.content).toMatch(
+      /^Web search is not available: no search provider is configured: set at least one of .*TAVILY_API_KEY/,
+    )
   })
 
   it.each([
@@ -387,7 +425,12 @@ describe('history', () => {
     await srv.call('/api/tools/web_search', { json: { query: 'what is webtransport' } })
     const { entries } = await (await srv.call('/v1/history')).json()
     expect(entries.map((e: { query: string }) => e.query)).toEqual(['what is webtransport', 'bun vs deno'])
-    expect(entries[0]).toMatchObject({ who: 'anonymous', cached: false, count: expect.any(Number), mode: expect.any(String) })
+    expect(entries[0]).toMatchObject({
+      who: 'anonymous',
+      cached: false,
+      count: expect.any(Number),
+      mode: expect.any(String),
+    })
     expect(new Date(entries[0].when).getTime()).toBeGreaterThan(Date.now() - 60_000)
     const file = join(srv.dataDir, 'history.jsonl')
     expect(existsSync(file)).toBe(true)
@@ -400,7 +443,8 @@ describe('history', () => {
 
   it('keeps at most historyMax entries per client', async () => {
     const srv = await start({ historyMax: 2 })
-    for (const q of ['one query', 'two query', 'three query']) await srv.call('/v1/search', { json: { query: q, mode: 'fast' } })
+    for (const q of ['one query', 'two query', 'three query'])
+      await srv.call('/v1/search', { json: { query: q, mode: 'fast' } })
     const { entries } = await (await srv.call('/v1/history?limit=10')).json()
     expect(entries.map((e: { query: string }) => e.query)).toEqual(['three query', 'two query'])
   })
@@ -443,11 +487,27 @@ describe('health, readiness, metrics and OpenAPI', () => {
     const srv = await start()
     const doc = await (await srv.call('/openapi.json')).json()
     expect(doc.openapi).toBe('3.1.0')
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/tools', '/api/tools/{name}', '/healthz', '/metrics', '/readyz', '/v1/fetch', '/v1/history', '/v1/refs', '/v1/search', '/v1/thread'])
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/tools',
+      '/api/tools/{name}',
+      '/healthz',
+      '/metrics',
+      '/readyz',
+      '/v1/fetch',
+      '/v1/history',
+      '/v1/refs',
+      '/v1/search',
+      '/v1/thread',
+    ])
     expect(Object.keys(doc.paths['/v1/search'])).toEqual(['post', 'get'])
-    expect(doc.paths['/v1/search'].post.requestBody.content['application/json'].schema.properties.query).toMatchObject({ type: 'string', maxLength: 2000 })
+    expect(doc.paths['/v1/search'].post.requestBody.content['application/json'].schema.properties.query).toMatchObject({
+      type: 'string',
+      maxLength: 2000,
+    })
     expect(doc.components.schemas.SearchResponse).toBeDefined()
-    expect(doc.info.description).toMatch(/MCP \(Streamable HTTP, stateless, POST\) at \/mcp, behind the same bearer auth/)
+    expect(doc.info.description).toMatch(
+      /MCP \(Streamable HTTP, stateless, POST\) at \/mcp, behind the same bearer auth/,
+    )
   })
 })
 
@@ -470,7 +530,9 @@ describe('graceful shutdown', () => {
   it('finishes in-flight requests, then stops accepting', async () => {
     const srv = await boot(emu)
     emu.latency('brave', 400)
-    const inFlight = srv.call('/v1/search', { json: { query: 'graceful shutdown test', mode: 'fast', sources: ['brave'] } })
+    const inFlight = srv.call('/v1/search', {
+      json: { query: 'graceful shutdown test', mode: 'fast', sources: ['brave'] },
+    })
     await new Promise((resolve) => setTimeout(resolve, 100))
     const closed = srv.close()
     const res = await inFlight
@@ -483,10 +545,12 @@ describe('graceful shutdown', () => {
   it('cuts requests that outlive shutdownTimeoutMs', async () => {
     const srv = await boot(emu, { shutdownTimeoutMs: 200 })
     emu.latency('brave', 3000)
-    const inFlight = srv.call('/v1/search', { json: { query: 'too slow to finish', mode: 'fast', sources: ['brave'] } }).then(
-      (r) => r.status,
-      () => 'cut',
-    )
+    const inFlight = srv
+      .call('/v1/search', { json: { query: 'too slow to finish', mode: 'fast', sources: ['brave'] } })
+      .then(
+        (r) => r.status,
+        () => 'cut',
+      )
     await new Promise((resolve) => setTimeout(resolve, 100))
     const started = Date.now()
     await srv.close()

@@ -62,7 +62,10 @@ export async function cliScenario(ctx: ScenarioContext): Promise<VariantResult[]
     let shape = ''
     for (let i = 0; i < iterations + 1; i++) {
       const mark = await emu.mark()
-      const run = await runCli(['Bun vs Deno', '--mode', 'deep', '--intent', 'auto', '--num', '10', '--no-cache', '--json'], env)
+      const run = await runCli(
+        ['Bun vs Deno', '--mode', 'deep', '--intent', 'auto', '--num', '10', '--no-cache', '--json'],
+        env,
+      )
       if (run.code !== 0) throw new Error(`search-layer search exited ${run.code}: ${run.stderr.slice(0, 200)}`)
       const spans = await emu.spans(mark)
       if (i === 0) continue

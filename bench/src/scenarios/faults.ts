@@ -16,7 +16,10 @@ interface FaultCase {
 const CASES: FaultCase[] = [
   { variant: 'no faults', faults: [] },
   { variant: 'tavily hangs', faults: [{ service: 'tavily', fault: { hang: true } }] },
-  { variant: 'brave 429, Retry-After 5 s', faults: [{ service: 'brave', fault: { status: 429, code: 'RATE_LIMITED', retryAfterSec: 5 } }] },
+  {
+    variant: 'brave 429, Retry-After 5 s',
+    faults: [{ service: 'brave', fault: { status: 429, code: 'RATE_LIMITED', retryAfterSec: 5 } }],
+  },
   {
     variant: 'tavily hangs + brave 429',
     faults: [
@@ -49,7 +52,13 @@ export async function faultsScenario(ctx: ScenarioContext): Promise<VariantResul
         const layer = createSearchLayer({ env: { ...emu.env, HOME: home }, cache: false, rateLimits: false })
         const mark = await emu.mark()
         const t0 = performance.now()
-        const res = await layer.search({ query: 'Bun vs Deno', intent: 'auto', mode: 'deep', num: 10, deadlineMs: DEADLINE_MS })
+        const res = await layer.search({
+          query: 'Bun vs Deno',
+          intent: 'auto',
+          mode: 'deep',
+          num: 10,
+          deadlineMs: DEADLINE_MS,
+        })
         times.push(performance.now() - t0)
         calls += (await emu.spans(mark)).length
         const line = Object.entries(res.providers)

@@ -16,7 +16,17 @@ export async function mergeScenario(ctx: ScenarioContext): Promise<VariantResult
   const sizes = [1_000, 10_000, 100_000]
   for (const size of sizes) {
     const { batches, queries } = syntheticBatches(size)
-    const iterations = ctx.quick ? (size >= 100_000 ? 2 : size >= 10_000 ? 5 : 20) : size >= 100_000 ? 10 : size >= 10_000 ? 50 : 300
+    const iterations = ctx.quick
+      ? size >= 100_000
+        ? 2
+        : size >= 10_000
+          ? 5
+          : 20
+      : size >= 100_000
+        ? 10
+        : size >= 10_000
+          ? 50
+          : 300
     const warmup = size >= 100_000 ? (ctx.quick ? 0 : 1) : ctx.quick ? 3 : 10
     const mergeMs: number[] = []
     const totalMs: number[] = []

@@ -7,13 +7,22 @@ import type { VariantResult } from '../_report.js'
 import { slowestSpanMs, summarize } from '../_stats.js'
 
 /** "Bun vs Deno" classifies as a comparison: deep mode, three sub-queries, all four providers. */
-export const PIPELINE_REQUEST = { query: 'Bun vs Deno', intent: 'auto', mode: 'deep', num: 10, deadlineMs: 10_000 } as const
+export const PIPELINE_REQUEST = {
+  query: 'Bun vs Deno',
+  intent: 'auto',
+  mode: 'deep',
+  num: 10,
+  deadlineMs: 10_000,
+} as const
 
 /**
  * Scenario 1: one deep search (3 sub-queries × 4 providers × 10 results) in-process, with the emulator in
  * its own process. Overhead = total − the slowest upstream call as the emulator logged it (ms resolution).
  */
-export async function pipelineScenario(ctx: ScenarioContext, latencies: readonly number[] = [0, 200]): Promise<VariantResult[]> {
+export async function pipelineScenario(
+  ctx: ScenarioContext,
+  latencies: readonly number[] = [0, 200],
+): Promise<VariantResult[]> {
   const out: VariantResult[] = []
   for (const latencyMs of latencies) {
     const emu = await startRemoteEmulator({ latencyMs })

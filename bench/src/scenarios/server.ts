@@ -19,8 +19,18 @@ export interface LoadResult {
 }
 
 /** Runs autocannon against one path for a bounded time; `[<id>]` in the path becomes a fresh id per request. */
-export async function load(url: string, path: string, { connections, durationSec }: { connections: number; durationSec: number }): Promise<LoadResult> {
-  const result = await autocannon({ url: `${url}${path}`, connections, duration: durationSec, idReplacement: path.includes('[<id>]'), timeout: 30 })
+export async function load(
+  url: string,
+  path: string,
+  { connections, durationSec }: { connections: number; durationSec: number },
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url: `${url}${path}`,
+    connections,
+    duration: durationSec,
+    idReplacement: path.includes('[<id>]'),
+    timeout: 30,
+  })
   return {
     requests: result.requests.total,
     reqPerSec: Math.round(result.requests.average),
@@ -74,7 +84,12 @@ export async function serverScenario(ctx: ScenarioContext): Promise<VariantResul
   }
 }
 
-async function serverPass(ctx: ScenarioContext, emu: Awaited<ReturnType<typeof startRemoteEmulator>>, label: string, nodeArgs: readonly string[]): Promise<VariantResult[]> {
+async function serverPass(
+  ctx: ScenarioContext,
+  emu: Awaited<ReturnType<typeof startRemoteEmulator>>,
+  label: string,
+  nodeArgs: readonly string[],
+): Promise<VariantResult[]> {
   let server: RemoteServer | undefined
   try {
     const home = await ctx.tempHome()
@@ -101,8 +116,18 @@ async function serverPass(ctx: ScenarioContext, emu: Awaited<ReturnType<typeof s
       const peak = Math.round(peakRss / MB)
       // What is still in use after a full collection: live data (cache, JIT code), as opposed to uncollected garbage.
       const live = Math.round((await server.collectGarbage()).heapUsed / MB)
-      out.push(row(`${variant}${label}`, r, calls, peak, `${connections} connections, ${durationSec} s; live heap after GC ${live} MB; target ${target}, RSS < 200 MB`))
-      ctx.log(`server ${variant}${label}: ${r.reqPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors + r.non2xx}, peak RSS ${peak} MB`)
+      out.push(
+        row(
+          `${variant}${label}`,
+          r,
+          calls,
+          peak,
+          `${connections} connections, ${durationSec} s; live heap after GC ${live} MB; target ${target}, RSS < 200 MB`,
+        ),
+      )
+      ctx.log(
+        `server ${variant}${label}: ${r.reqPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors + r.non2xx}, peak RSS ${peak} MB`,
+      )
       // The emulator keeps every request in its log; drop it between runs so its memory does not skew the next.
       await emu.reset()
     }

@@ -63,7 +63,10 @@ export async function soakScenario(ctx: ScenarioContext): Promise<VariantResult[
       duration: durationSec,
       timeout: 30,
       idReplacement: true,
-      requests: QUERY_MIX.slice(0, 12).map((q) => ({ method: 'GET', path: `/v1/search?q=${encodeURIComponent(q)}+[<id>]` })),
+      requests: QUERY_MIX.slice(0, 12).map((q) => ({
+        method: 'GET',
+        path: `/v1/search?q=${encodeURIComponent(q)}+[<id>]`,
+      })),
     })
     clearInterval(ticker)
     await arming
@@ -76,11 +79,28 @@ export async function soakScenario(ctx: ScenarioContext): Promise<VariantResult[
       {
         scenario: '8 soak',
         variant: `${ctx.soakMinutes} min, 100 req/s, ~10% provider faults`,
-        latency: { n: result.requests.total, p50: result.latency.p50, p95: Number.NaN, max: result.latency.max, mean: result.latency.mean },
+        latency: {
+          n: result.requests.total,
+          p50: result.latency.p50,
+          p95: Number.NaN,
+          max: result.latency.max,
+          mean: result.latency.mean,
+        },
         throughput: { value: Math.round(result.requests.average), unit: 'req/s' },
         upstreamCalls: result.requests.total ? Math.round((upstream / result.requests.total) * 100) / 100 : 0,
         rssMb: Math.round(peakRss / MB),
-        extra: { rssStartMb: Math.round(rssStart / MB), rssEndMb: Math.round(rssEnd / MB), liveHeapStartMb: Math.round(liveStart / MB), liveHeapEndMb: Math.round(liveEnd / MB), samples, injectedFaults: injected, upstreamCalls: upstream, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx },
+        extra: {
+          rssStartMb: Math.round(rssStart / MB),
+          rssEndMb: Math.round(rssEnd / MB),
+          liveHeapStartMb: Math.round(liveStart / MB),
+          liveHeapEndMb: Math.round(liveEnd / MB),
+          samples,
+          injectedFaults: injected,
+          upstreamCalls: upstream,
+          p99Ms: result.latency.p99,
+          errors: result.errors,
+          non2xx: result.non2xx,
+        },
         note,
       },
     ]

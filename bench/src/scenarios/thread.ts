@@ -9,7 +9,14 @@ import { sequentialRoundTrips, summarize } from '../_stats.js'
 export async function threadScenario(ctx: ScenarioContext): Promise<VariantResult[]> {
   const emu = await startRemoteEmulator({ latencyMs: 0 })
   try {
-    await emu.addIssue({ owner: 'bench', repo: 'big-thread', number: 1000, title: 'A long-running discussion', comments: 1000, timeline: 200 })
+    await emu.addIssue({
+      owner: 'bench',
+      repo: 'big-thread',
+      number: 1000,
+      title: 'A long-running discussion',
+      comments: 1000,
+      timeline: 200,
+    })
     await emu.latency('github', 100)
     const home = await ctx.tempHome()
     const env = { ...emu.env, HOME: home }

@@ -62,7 +62,22 @@ describe('parseSimpleUrl', () => {
     const tail = fc.string({
       unit: fc.oneof(
         { weight: 20, arbitrary: fc.constantFrom(...'aZ09-._~/?#=&%'.split('')) },
-        { weight: 2, arbitrary: fc.constantFrom(...'!$\'()*+,;:@[]{}|\\^`"<> \té'.split(''), '异步', '😀', '\ud800', '\u3000', '\ufeff', '%2e', '%2E', '..', '/./', '%41') },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom(
+            ...'!$\'()*+,;:@[]{}|\\^`"<> \té'.split(''),
+            '异步',
+            '😀',
+            '\ud800',
+            '\u3000',
+            '\ufeff',
+            '%2e',
+            '%2E',
+            '..',
+            '/./',
+            '%41',
+          ),
+        },
       ),
       maxLength: 20,
     })
@@ -75,12 +90,13 @@ describe('parseSimpleUrl', () => {
         fc.constantFrom('/', '/', '/', '?', '#', ''),
         tail,
         (scheme, name, port, start, rest) => {
-        const text = scheme + name + port + start + rest
-        const simple = parseSimpleUrl(text)
-        if (simple === null) return
-        accepted++
-        expect(simple).toEqual(whatwg(text))
-      }),
+          const text = scheme + name + port + start + rest
+          const simple = parseSimpleUrl(text)
+          if (simple === null) return
+          accepted++
+          expect(simple).toEqual(whatwg(text))
+        },
+      ),
       { numRuns: 20_000 },
     )
     // The property means little unless the fast path takes a good share of the strings.
@@ -130,7 +146,10 @@ function referenceParse(text: string) {
       pathname: path ?? '/',
       search: query === undefined || query.length === 1 ? '' : query,
       hash: fragment === undefined || fragment.length === 1 ? '' : fragment,
-      href: path === undefined ? `${https ? 'https' : 'http'}://${hostname}/${rebuilt.slice((https ? 8 : 7) + hostname.length)}` : rebuilt,
+      href:
+        path === undefined
+          ? `${https ? 'https' : 'http'}://${hostname}/${rebuilt.slice((https ? 8 : 7) + hostname.length)}`
+          : rebuilt,
     }
   } catch {
     return null
@@ -151,8 +170,25 @@ describe('scanSimpleUrl', () => {
           weight: 3,
           arbitrary: fc.constantFrom(
             ...'!$\'()*+,;:@[]{}|\\^`"<> \t\n'.split(''),
-            'é', '异步', '😀', '\ud800', '\udc00', '\ud800a', '\u3000', '\ufeff', '\u0080', '\uffff',
-            '%2e', '%2E', '%2', '/.', '..', '/./', '%41', '%e5', '//',
+            'é',
+            '异步',
+            '😀',
+            '\ud800',
+            '\udc00',
+            '\ud800a',
+            '\u3000',
+            '\ufeff',
+            '\u0080',
+            '\uffff',
+            '%2e',
+            '%2E',
+            '%2',
+            '/.',
+            '..',
+            '/./',
+            '%41',
+            '%e5',
+            '//',
           ),
         },
       ),
@@ -167,7 +203,10 @@ describe('scanSimpleUrl', () => {
           { weight: 1, arbitrary: fc.constantFrom('HTTP://', 'https:/', 'httpx://', 'https:///', '') },
         ),
         host,
-        fc.oneof({ weight: 8, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom(':8080', '.', '@', '-') }),
+        fc.oneof(
+          { weight: 8, arbitrary: fc.constant('') },
+          { weight: 1, arbitrary: fc.constantFrom(':8080', '.', '@', '-') },
+        ),
         fc.constantFrom('/', '/', '/', '?', '#', ''),
         tail,
         (scheme, name, after, start, rest) => {
@@ -188,6 +227,12 @@ describe('scanSimpleUrl', () => {
   it('reports where each part starts and which hold non-ASCII', () => {
     const scan = scanSimpleUrl('http://a.b/异?x=é#y')
     expect(scan).toEqual({ https: false, hostEnd: 10, pathEnd: 12, queryEnd: 16, nonAscii: PATH | QUERY })
-    expect(scanSimpleUrl('https://a.b#😀')).toEqual({ https: true, hostEnd: 11, pathEnd: 11, queryEnd: 11, nonAscii: FRAGMENT })
+    expect(scanSimpleUrl('https://a.b#😀')).toEqual({
+      https: true,
+      hostEnd: 11,
+      pathEnd: 11,
+      queryEnd: 11,
+      nonAscii: FRAGMENT,
+    })
   })
 })

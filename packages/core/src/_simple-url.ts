@@ -24,7 +24,7 @@ export const FRAGMENT = 4
 
 /** Per ASCII code, the sections it may appear in unchanged. */
 const ALLOWED = new Uint8Array(128)
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.~!$&()*+,;=:@/%") {
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.~!$&()*+,;=:@/%') {
   ALLOWED[c.charCodeAt(0)] = PATH | QUERY | FRAGMENT
 }
 ALLOWED["'".charCodeAt(0)] = PATH | FRAGMENT

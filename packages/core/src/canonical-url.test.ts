@@ -19,8 +19,16 @@ describe('canonicalUrl policy', () => {
     ['folds a trailing /amp/ segment', 'https://example.com/news/story/amp/', 'https://example.com/news/story'],
     ['drops ?amp=1', 'https://example.com/story?amp=1&id=4', 'https://example.com/story?id=4'],
     ['drops a bare ?amp', 'https://example.com/story?amp', 'https://example.com/story'],
-    ['unwraps the Google AMP viewer', 'https://www.google.com/amp/s/example.com/story/amp', 'https://example.com/story'],
-    ['unwraps the AMP CDN', 'https://example-com.cdn.ampproject.org/c/s/example.com/story', 'https://example.com/story'],
+    [
+      'unwraps the Google AMP viewer',
+      'https://www.google.com/amp/s/example.com/story/amp',
+      'https://example.com/story',
+    ],
+    [
+      'unwraps the AMP CDN',
+      'https://example-com.cdn.ampproject.org/c/s/example.com/story',
+      'https://example.com/story',
+    ],
     ['drops default ports', 'http://example.com:80/a', 'https://example.com/a'],
     ['drops the https default port', 'https://example.com:443/a', 'https://example.com/a'],
     ['keeps other ports', 'https://example.com:8443/a', 'https://example.com:8443/a'],
@@ -30,18 +38,38 @@ describe('canonicalUrl policy', () => {
     ['removes trailing slashes', 'https://example.com/docs/guide//', 'https://example.com/docs/guide'],
     ['keeps the root slash', 'https://example.com', 'https://example.com/'],
     ['collapses duplicate slashes', 'https://example.com//a///b', 'https://example.com/a/b'],
-    ['keeps the scheme of an embedded URL', 'https://web.archive.org/web/2020/https://example.com/', 'https://web.archive.org/web/2020/https://example.com'],
+    [
+      'keeps the scheme of an embedded URL',
+      'https://web.archive.org/web/2020/https://example.com/',
+      'https://web.archive.org/web/2020/https://example.com',
+    ],
     ['decodes unreserved escapes', 'https://example.com/%7Euser/%41%62c', 'https://example.com/~user/Abc'],
     ['upper-cases other escapes', 'https://example.com/a%2fb?q=%c3%a9', 'https://example.com/a%2Fb?q=%C3%A9'],
     ['sorts query parameters', 'https://example.com/s?b=2&a=1&c=3', 'https://example.com/s?a=1&b=2&c=3'],
-    ['keeps the order of repeated parameters', 'https://example.com/s?tag=z&a=1&tag=b', 'https://example.com/s?a=1&tag=z&tag=b'],
+    [
+      'keeps the order of repeated parameters',
+      'https://example.com/s?tag=z&a=1&tag=b',
+      'https://example.com/s?a=1&tag=z&tag=b',
+    ],
     ['removes utm_* in any case', 'https://example.com/a?UTM_Source=x&utm_medium=y&id=3', 'https://example.com/a?id=3'],
     ['removes click ids', 'https://example.com/a?fbclid=1&gclid=2&msclkid=3&igshid=4', 'https://example.com/a'],
-    ['removes mailchimp and twitter ids', 'https://example.com/a?mc_cid=1&mc_eid=2&ref_src=twsrc', 'https://example.com/a'],
+    [
+      'removes mailchimp and twitter ids',
+      'https://example.com/a?mc_cid=1&mc_eid=2&ref_src=twsrc',
+      'https://example.com/a',
+    ],
     ['removes spm', 'https://example.com/item?spm=a2c6h.1&id=7', 'https://example.com/item?id=7'],
-    ['keeps ?id=, ?q= and ?v=', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&utm_source=x', 'https://youtube.com/watch?v=dQw4w9WgXcQ'],
+    [
+      'keeps ?id=, ?q= and ?v=',
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ&utm_source=x',
+      'https://youtube.com/watch?v=dQw4w9WgXcQ',
+    ],
     ['keeps a search query', 'https://example.com/search?q=rust+async', 'https://example.com/search?q=rust+async'],
-    ['treats %20 and + in a query alike', 'https://example.com/search?q=rust%20async', 'https://example.com/search?q=rust+async'],
+    [
+      'treats %20 and + in a query alike',
+      'https://example.com/search?q=rust%20async',
+      'https://example.com/search?q=rust+async',
+    ],
     ['drops an empty query', 'https://example.com/a?', 'https://example.com/a'],
     ['drops empty query pairs', 'https://example.com/a?&=&b=1&', 'https://example.com/a?b=1'],
     ['reads an http URL on port 443 as https', 'http://example.com:443/a', 'https://example.com/a'],
@@ -290,22 +318,74 @@ describe('canonicalUrl fast path', () => {
       {
         weight: 4,
         arbitrary: fc.constantFrom(
-          '/', '//', '/amp', '/AMP/', '/amp/', '/c/', '/v/', '/s/', 'amp', '%41', '%7e', '%7E', '%2f', '%c3%a9', '%20',
-          '%', '%zz', '+', '=', '&', '?', '#', '#!', '#/', 'é', '异步', '😀', "'", '!', '$', '(', ')', '*', ',', ';', ':', '@',
-          'utm_source=x', 'UTM_Medium=y', 'fbclid=1', 'amp=1', 'amp', 'a=', 'b=2', 'a=1', 'ref=hn', 'id=0', '%75tm_x=1',
-          'https://', 'x.com/y',
+          '/',
+          '//',
+          '/amp',
+          '/AMP/',
+          '/amp/',
+          '/c/',
+          '/v/',
+          '/s/',
+          'amp',
+          '%41',
+          '%7e',
+          '%7E',
+          '%2f',
+          '%c3%a9',
+          '%20',
+          '%',
+          '%zz',
+          '+',
+          '=',
+          '&',
+          '?',
+          '#',
+          '#!',
+          '#/',
+          'é',
+          '异步',
+          '😀',
+          "'",
+          '!',
+          '$',
+          '(',
+          ')',
+          '*',
+          ',',
+          ';',
+          ':',
+          '@',
+          'utm_source=x',
+          'UTM_Medium=y',
+          'fbclid=1',
+          'amp=1',
+          'amp',
+          'a=',
+          'b=2',
+          'a=1',
+          'ref=hn',
+          'id=0',
+          '%75tm_x=1',
+          'https://',
+          'x.com/y',
         ),
       },
     )
     const tail = fc.array(piece, { maxLength: 14 }).map((pieces) => pieces.join(''))
     let fast = 0
     fc.assert(
-      fc.property(fc.constantFrom('https://', 'http://'), host, fc.constantFrom('/', '/', '?', '#', ''), tail, (scheme, name, start, rest) => {
-        const url = scheme + name + start + rest
-        if (scanSimpleUrl(url) === null) return
-        fast++
-        expect(canonicalUrl(url)).toBe(viaParser(url))
-      }),
+      fc.property(
+        fc.constantFrom('https://', 'http://'),
+        host,
+        fc.constantFrom('/', '/', '?', '#', ''),
+        tail,
+        (scheme, name, start, rest) => {
+          const url = scheme + name + start + rest
+          if (scanSimpleUrl(url) === null) return
+          fast++
+          expect(canonicalUrl(url)).toBe(viaParser(url))
+        },
+      ),
       { numRuns: 20_000 },
     )
     expect(fast).toBeGreaterThan(8_000)

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from './errors.js'
-import { DEFAULT_BASE_URLS, DEFAULT_GROK_MODEL, configFilePaths, describeConfig, resolveConfig, resolveServiceConfig } from './config.js'
+import {
+  DEFAULT_BASE_URLS,
+  DEFAULT_GROK_MODEL,
+  configFilePaths,
+  describeConfig,
+  resolveConfig,
+  resolveServiceConfig,
+} from './config.js'
 
 function home(files: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'sl-config-'))
@@ -30,8 +37,17 @@ describe('resolveConfig precedence', () => {
 
   it('options > env > config file > openclaw credentials', () => {
     const dir = home({
-      [ours]: { exa: { apiKey: 'exa-from-file' }, tavily: 'tvly-from-file', grok: { apiKey: 'grok-file', model: 'file-model' } },
-      [openclaw]: { exa: 'exa-from-openclaw', tavily: 'tvly-openclaw', brave: 'brave-openclaw', grok: { apiUrl: 'https://proxy.example/v1', apiKey: 'g-oc', model: 'oc-model' } },
+      [ours]: {
+        exa: { apiKey: 'exa-from-file' },
+        tavily: 'tvly-from-file',
+        grok: { apiKey: 'grok-file', model: 'file-model' },
+      },
+      [openclaw]: {
+        exa: 'exa-from-openclaw',
+        tavily: 'tvly-openclaw',
+        brave: 'brave-openclaw',
+        grok: { apiUrl: 'https://proxy.example/v1', apiKey: 'g-oc', model: 'oc-model' },
+      },
     })
     const config = resolveConfig({
       env: { EXA_API_KEY: 'exa-from-env', GROK_MODEL: 'env-model' },
@@ -77,7 +93,10 @@ describe('resolveConfig precedence', () => {
   })
 
   it('GITHUB_TOKEN wins over GH_TOKEN; base URL overrides lose trailing slashes', () => {
-    const config = resolveConfig({ env: { GH_TOKEN: 'b', GITHUB_TOKEN: 'a', GITHUB_API_URL: 'http://127.0.0.1:9/github/' }, homeDir: home() })
+    const config = resolveConfig({
+      env: { GH_TOKEN: 'b', GITHUB_TOKEN: 'a', GITHUB_API_URL: 'http://127.0.0.1:9/github/' },
+      homeDir: home(),
+    })
     expect(config.github.apiKey).toBe('a')
     expect(config.github.baseUrl).toBe('http://127.0.0.1:9/github')
   })
@@ -120,7 +139,11 @@ describe('describeConfig', () => {
   it('never contains a key, not even part of it', () => {
     const secret = 'BSAverysecretbravekey123456'
     const config = resolveConfig({
-      env: { BRAVE_API_KEY: secret, GITHUB_TOKEN: 'ghp_secrettoken1234567890', TAVILY_API_URL: 'https://user:pw@proxy.test/?key=zzz' },
+      env: {
+        BRAVE_API_KEY: secret,
+        GITHUB_TOKEN: 'ghp_secrettoken1234567890',
+        TAVILY_API_URL: 'https://user:pw@proxy.test/?key=zzz',
+      },
       homeDir: home(),
     })
     const text = JSON.stringify(describeConfig(config))
@@ -130,16 +153,26 @@ describe('describeConfig', () => {
     expect(text).not.toContain('pw@')
     expect(text).not.toContain('zzz')
     const brave = describeConfig(config).find((d) => d.name === 'brave')
-    expect(brave).toMatchObject({ configured: true, keySource: 'env:BRAVE_API_KEY', key: `set (${secret.length} chars)` })
+    expect(brave).toMatchObject({
+      configured: true,
+      keySource: 'env:BRAVE_API_KEY',
+      key: `set (${secret.length} chars)`,
+    })
     expect(describeConfig(config).find((d) => d.name === 'exa')).toMatchObject({ configured: false, key: null })
   })
 })
 
 describe('resolveServiceConfig', () => {
   it('gives what resolveConfig gives for that service', () => {
-    const env = { HOME: '/nonexistent-home', BRAVE_API_KEY: 'BSA-one-two-three', EXA_API_URL: 'http://127.0.0.1:1/exa/', GROK_MODEL: 'grok-x' }
+    const env = {
+      HOME: '/nonexistent-home',
+      BRAVE_API_KEY: 'BSA-one-two-three',
+      EXA_API_URL: 'http://127.0.0.1:1/exa/',
+      GROK_MODEL: 'grok-x',
+    }
     const all = resolveConfig({ env })
-    for (const name of ['brave', 'exa', 'tavily', 'grok', 'github'] as const) expect(resolveServiceConfig(name, { env })).toEqual(all[name])
+    for (const name of ['brave', 'exa', 'tavily', 'grok', 'github'] as const)
+      expect(resolveServiceConfig(name, { env })).toEqual(all[name])
   })
 
   it("another service's malformed URL is not this service's error", () => {

@@ -110,7 +110,8 @@ function deepestIssue(issues: readonly Issue[], prefix: PropertyKey[] = []): Iss
   for (const issue of issues) {
     const here = { ...issue, path: [...prefix, ...issue.path] }
     const nested = issue.errors?.flatMap((branch) => deepestIssue(branch, here.path) ?? [])
-    for (const candidate of [here, ...(nested ?? [])]) if (!best || candidate.path.length > best.path.length) best = candidate
+    for (const candidate of [here, ...(nested ?? [])])
+      if (!best || candidate.path.length > best.path.length) best = candidate
   }
   return best
 }
@@ -160,12 +161,21 @@ function readConfigFileIfChanged(file: string): ConfigFile | undefined {
   }
   if (!stats.isFile()) return readConfigFile(file)
   const hit = configFileCache.get(file)
-  if (hit && hit.stats.mtimeMs === stats.mtimeMs && hit.stats.ctimeMs === stats.ctimeMs && hit.stats.size === stats.size && hit.stats.ino === stats.ino) {
+  if (
+    hit &&
+    hit.stats.mtimeMs === stats.mtimeMs &&
+    hit.stats.ctimeMs === stats.ctimeMs &&
+    hit.stats.size === stats.size &&
+    hit.stats.ino === stats.ino
+  ) {
     return hit.data
   }
   const data = readConfigFile(file)
   if (configFileCache.size >= MAX_CACHED_CONFIG_FILES) configFileCache.delete(configFileCache.keys().next().value!)
-  configFileCache.set(file, { stats: { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino }, data })
+  configFileCache.set(file, {
+    stats: { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino },
+    data,
+  })
   return data
 }
 
@@ -182,7 +192,8 @@ function pathsFor(options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'ho
   const home = options.homeDir ?? env.HOME ?? homedir()
   const configFile = options.configFile ?? env.SEARCH_LAYER_CONFIG
   const xdg = env.XDG_CONFIG_HOME
-  if (lastPaths && lastPaths.configFile === configFile && lastPaths.xdg === xdg && lastPaths.home === home) return lastPaths.paths
+  if (lastPaths && lastPaths.configFile === configFile && lastPaths.xdg === xdg && lastPaths.home === home)
+    return lastPaths.paths
   const primary = configFile ?? join(xdg ?? join(home, '.config'), 'search-layer', 'config.json')
   const paths = Object.freeze([primary, join(home, '.openclaw', 'credentials', 'search.json')])
   lastPaths = { configFile, xdg, home, paths }
@@ -202,7 +213,9 @@ function checkUrl(url: string, source: ConfigSource, field: string): string {
   try {
     parsed = new URL(url)
   } catch {
-    throw new ConfigError(`${field} from ${source} is not a URL: expected something like https://api.example.com.`, { field })
+    throw new ConfigError(`${field} from ${source} is not a URL: expected something like https://api.example.com.`, {
+      field,
+    })
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ConfigError(`${field} from ${source} must be an http(s) URL, got ${parsed.protocol}.`, { field })
@@ -248,7 +261,11 @@ function resolver(options: ResolveConfigOptions) {
   const resolve = <S extends Service>(name: S): ResolvedConfig[S] => {
     if (name !== 'grok') return service(name) as ResolvedConfig[S]
     const model = pick('grok', 'model', ['GROK_MODEL'])
-    return { ...service('grok'), model: model?.value ?? DEFAULT_GROK_MODEL, modelSource: model?.source ?? 'default' } as ResolvedConfig[S]
+    return {
+      ...service('grok'),
+      model: model?.value ?? DEFAULT_GROK_MODEL,
+      modelSource: model?.source ?? 'default',
+    } as ResolvedConfig[S]
   }
   return { resolve, files }
 }
@@ -273,7 +290,10 @@ export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfi
  * `resolveConfig(options)[name]`, resolving that one service only: what a provider call needs, and a malformed
  * URL configured for another service is not this one's error.
  */
-export function resolveServiceConfig<S extends Service>(name: S, options: ResolveConfigOptions = {}): ResolvedConfig[S] {
+export function resolveServiceConfig<S extends Service>(
+  name: S,
+  options: ResolveConfigOptions = {},
+): ResolvedConfig[S] {
   return resolver(options).resolve(name)
 }
 

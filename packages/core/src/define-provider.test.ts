@@ -19,7 +19,11 @@ describe('defineProvider', () => {
     expect(provider.isConfigured()).toBe(true)
     expect(provider.isConfigured({ HOME: '/nonexistent-home' })).toBe(false)
     await provider.search({ query: 'rust' })
-    expect(calls[0]).toMatchObject({ apiKey: 'exa-secret-key-123456', request: { query: 'rust', num: 5 }, http: { secrets: ['exa-secret-key-123456'] } })
+    expect(calls[0]).toMatchObject({
+      apiKey: 'exa-secret-key-123456',
+      request: { query: 'rust', num: 5 },
+      http: { secrets: ['exa-secret-key-123456'] },
+    })
   })
 
   it.each([

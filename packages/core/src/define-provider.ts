@@ -1,7 +1,12 @@
 import { type ResolvedConfig, resolveServiceConfig } from './config.js'
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env, Provider, ProviderContext } from './provider.js'
-import { type ParsedProviderRequest, type ProviderName, ProviderRequestSchema, type ProviderResponse } from './schemas.js'
+import {
+  type ParsedProviderRequest,
+  type ProviderName,
+  ProviderRequestSchema,
+  type ProviderResponse,
+} from './schemas.js'
 import { formatIssues } from './validate.js'
 
 /** Everything one provider call needs, resolved and validated by `defineProvider`. */
@@ -66,12 +71,21 @@ export function defineProvider<N extends ProviderName>(definition: DefineProvide
           const issues = formatIssues(parsed.error)
             .map((i) => `${i.path}: ${i.message}`)
             .join('; ')
-          throw new ProviderError(`${name} search request is invalid: ${issues}`, { kind: 'config', provider: name, retryable: false })
+          throw new ProviderError(`${name} search request is invalid: ${issues}`, {
+            kind: 'config',
+            provider: name,
+            retryable: false,
+          })
         }
         const env = envOf(ctx.env)
         const service = configFor(env)
         apiKey = service.apiKey
-        if (!apiKey) throw new ProviderError(`${name} is not configured: set ${definition.keyHint} (or pass apiKey)`, { kind: 'config', provider: name, retryable: false })
+        if (!apiKey)
+          throw new ProviderError(`${name} is not configured: set ${definition.keyHint} (or pass apiKey)`, {
+            kind: 'config',
+            provider: name,
+            retryable: false,
+          })
         const signals = [parsed.data.signal, ctx.signal].filter((s): s is AbortSignal => s !== undefined)
         const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]
         return await definition.run({
@@ -80,17 +94,25 @@ export function defineProvider<N extends ProviderName>(definition: DefineProvide
           service,
           env,
           now: ctx.now?.() ?? new Date(),
-          http: { ...(signal && { signal }), ...(ctx.deadlineAt !== undefined && { deadlineAt: ctx.deadlineAt }), env, secrets: [apiKey] },
+          http: {
+            ...(signal && { signal }),
+            ...(ctx.deadlineAt !== undefined && { deadlineAt: ctx.deadlineAt }),
+            env,
+            secrets: [apiKey],
+          },
         })
       } catch (error) {
         if (isProviderError(error)) throw error
         // Last line of defence: whatever escaped the vendor code becomes a ProviderError with the key scrubbed.
-        throw new ProviderError(`${name} search failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, {
-          kind: 'bad_response',
-          provider: name,
-          cause: error,
-          secrets: [apiKey],
-        })
+        throw new ProviderError(
+          `${name} search failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            kind: 'bad_response',
+            provider: name,
+            cause: error,
+            secrets: [apiKey],
+          },
+        )
       }
     },
   }

@@ -30,7 +30,12 @@ describe('ProviderError', () => {
   })
 
   it('serialises without stack or cause', () => {
-    const json = new ProviderError('boom', { kind: 'upstream', status: 503, provider: 'brave', cause: new Error('inner') }).toJSON()
+    const json = new ProviderError('boom', {
+      kind: 'upstream',
+      status: 503,
+      provider: 'brave',
+      cause: new Error('inner'),
+    }).toJSON()
     expect(json).toEqual({ kind: 'upstream', message: 'boom', provider: 'brave', status: 503 })
   })
 })

@@ -70,7 +70,14 @@ export class ProviderError extends Error {
   }
 
   /** A plain object for JSON output and logs: no stack, no cause, no secrets. */
-  toJSON(): { kind: ProviderErrorKind; message: string; provider?: string; status?: number; retryAfterMs?: number; code?: string } {
+  toJSON(): {
+    kind: ProviderErrorKind
+    message: string
+    provider?: string
+    status?: number
+    retryAfterMs?: number
+    code?: string
+  } {
     return {
       kind: this.kind,
       message: this.message,

@@ -80,8 +80,17 @@ describe('requestJson', () => {
   })
 
   it.each([
-    ['HTML', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Oops</body></html>'), 'HTML'],
-    ['malformed JSON', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"results": [1, 2'), 'malformed'],
+    [
+      'HTML',
+      (res: ServerResponse) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Oops</body></html>'),
+      'HTML',
+    ],
+    [
+      'malformed JSON',
+      (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"results": [1, 2'),
+      'malformed',
+    ],
     ['empty body', (res: ServerResponse) => res.writeHead(200).end(), 'empty'],
   ])('%s is bad_response', async (_name, respond, word) => {
     handler = (_req, res) => respond(res)
@@ -161,7 +170,13 @@ describe('requestJson', () => {
   it('retries 5xx with backoff and succeeds', async () => {
     handler = (_req, res, hit) => (hit < 3 ? json(res, 503, { error: 'busy' }) : json(res, 200, { ok: true }))
     const attempts: number[] = []
-    const res = await requestJson({ service: 'exa', url: base, retries: 2, backoffBaseMs: 10, onAttempt: (a) => attempts.push(a.status ?? 0) })
+    const res = await requestJson({
+      service: 'exa',
+      url: base,
+      retries: 2,
+      backoffBaseMs: 10,
+      onAttempt: (a) => attempts.push(a.status ?? 0),
+    })
     expect(res.data).toEqual({ ok: true })
     expect(res.attempts).toBe(3)
     expect(attempts).toEqual([503, 503, 200])
@@ -196,13 +211,16 @@ describe('requestJson', () => {
   it('caps each attempt at the time left before the deadline', async () => {
     handler = () => {}
     const started = Date.now()
-    const error = await rejection(requestJson({ service: 'tavily', url: base, timeoutMs: 10_000, deadlineAt: Date.now() + 200, retries: 2 }))
+    const error = await rejection(
+      requestJson({ service: 'tavily', url: base, timeoutMs: 10_000, deadlineAt: Date.now() + 200, retries: 2 }),
+    )
     expect(error.kind).toBe('timeout')
     expect(Date.now() - started).toBeLessThan(2000)
   })
 
   it('uses the service mapping for error bodies, scrubbing the key', async () => {
-    handler = (_req, res) => json(res, 422, { error: { code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'token BSAsecretsecretsecret1 invalid' } })
+    handler = (_req, res) =>
+      json(res, 422, { error: { code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'token BSAsecretsecretsecret1 invalid' } })
     const error = await rejection(
       requestJson({
         service: 'brave',
@@ -211,7 +229,12 @@ describe('requestJson', () => {
         secrets: ['BSAsecretsecretsecret1'],
         mapError: (r) => {
           const body = r.json as { error: { code: string; detail: string } }
-          return new ProviderError(`brave: ${body.error.detail}`, { kind: 'auth', code: body.error.code, status: r.status, secrets: ['BSAsecretsecretsecret1'] })
+          return new ProviderError(`brave: ${body.error.detail}`, {
+            kind: 'auth',
+            code: body.error.code,
+            status: r.status,
+            secrets: ['BSAsecretsecretsecret1'],
+          })
         },
       }),
     )
@@ -223,7 +246,9 @@ describe('requestJson', () => {
 describe('requestText', () => {
   it('returns a 2xx body as text (an SSE stream) and maps errors like requestJson', async () => {
     handler = (_req, res, hit) =>
-      hit === 1 ? json(res, 503, { error: 'busy' }) : res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"a":1}\n\ndata: [DONE]\n\n')
+      hit === 1
+        ? json(res, 503, { error: 'busy' })
+        : res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"a":1}\n\ndata: [DONE]\n\n')
     const res = await requestText({ service: 'grok', url: base, json: { stream: true }, backoffBaseMs: 1 })
     expect(res.text).toBe('data: {"a":1}\n\ndata: [DONE]\n\n')
     expect(res.attempts).toBe(2)
@@ -266,7 +291,12 @@ describe('proxy environment', () => {
 
   it('sends requests through HTTP_PROXY', async () => {
     handler = (req, res) => json(res, 200, { via: 'proxy', path: req.url })
-    const res = await requestJson<{ via: string }>({ service: 'exa', url: 'http://upstream.invalid/search?q=1', env: { HTTP_PROXY: proxyUrl }, retries: 0 })
+    const res = await requestJson<{ via: string }>({
+      service: 'exa',
+      url: 'http://upstream.invalid/search?q=1',
+      env: { HTTP_PROXY: proxyUrl },
+      retries: 0,
+    })
     expect(res.data.via).toBe('proxy')
     expect(proxied.some((u) => u.includes('upstream.invalid'))).toBe(true)
   })
@@ -274,7 +304,12 @@ describe('proxy environment', () => {
   it('bypasses the proxy for NO_PROXY hosts', async () => {
     handler = (_req, res) => json(res, 200, { via: 'direct' })
     const before = proxied.length
-    const res = await requestJson<{ via: string }>({ service: 'exa', url: `${base}/x`, env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' }, retries: 0 })
+    const res = await requestJson<{ via: string }>({
+      service: 'exa',
+      url: `${base}/x`,
+      env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' },
+      retries: 0,
+    })
     expect(res.data.via).toBe('direct')
     expect(proxied.length).toBe(before)
   })

@@ -104,7 +104,8 @@ export function errorFromStatus(
   const base = { provider: service, status, code: options.code, secrets: options.secrets }
   if (status === 401 || status === 403)
     return new ProviderError(`${service} rejected the credentials (HTTP ${status})${detail}`, { ...base, kind: 'auth' })
-  if (status === 402) return new ProviderError(`${service} quota or credits exhausted (HTTP 402)${detail}`, { ...base, kind: 'quota' })
+  if (status === 402)
+    return new ProviderError(`${service} quota or credits exhausted (HTTP 402)${detail}`, { ...base, kind: 'quota' })
   if (status === 408) return new ProviderError(`${service} timed out (HTTP 408)${detail}`, { ...base, kind: 'timeout' })
   if (status === 429)
     return new ProviderError(`${service} rate limit hit (HTTP 429)${detail}${retryHint(options.retryAfterMs)}`, {
@@ -112,8 +113,13 @@ export function errorFromStatus(
       kind: 'rate_limited',
       retryAfterMs: options.retryAfterMs,
     })
-  if (status >= 500) return new ProviderError(`${service} server error (HTTP ${status})${detail}`, { ...base, kind: 'upstream' })
-  return new ProviderError(`${service} refused the request (HTTP ${status})${detail}`, { ...base, kind: 'upstream', retryable: false })
+  if (status >= 500)
+    return new ProviderError(`${service} server error (HTTP ${status})${detail}`, { ...base, kind: 'upstream' })
+  return new ProviderError(`${service} refused the request (HTTP ${status})${detail}`, {
+    ...base,
+    kind: 'upstream',
+    retryable: false,
+  })
 }
 
 /** ` retry after 2s` style hint for messages. */
@@ -139,11 +145,16 @@ function buildUrl(url: string, query: HttpRequestOptions<unknown>['query']): str
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
   return out
 }
 
-async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void }, maxBytes: number, service: string): Promise<string> {
+async function readCapped(
+  body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void },
+  maxBytes: number,
+  service: string,
+): Promise<string> {
   const chunks: Buffer[] = []
   let total = 0
   for await (const chunk of body) {
@@ -162,10 +173,27 @@ async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: (e?: Err
   return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)).toString('utf8')
 }
 
-function networkError(service: string, error: unknown, timedOut: boolean, cancelled: boolean, timeoutMs: number): ProviderError {
+function networkError(
+  service: string,
+  error: unknown,
+  timedOut: boolean,
+  cancelled: boolean,
+  timeoutMs: number,
+): ProviderError {
   if (isProviderError(error)) return error
-  if (cancelled) return new ProviderError(`${service} call was cancelled`, { kind: 'timeout', provider: service, retryable: false, cause: error })
-  if (timedOut) return new ProviderError(`${service} did not answer within ${timeoutMs} ms`, { kind: 'timeout', provider: service, cause: error })
+  if (cancelled)
+    return new ProviderError(`${service} call was cancelled`, {
+      kind: 'timeout',
+      provider: service,
+      retryable: false,
+      cause: error,
+    })
+  if (timedOut)
+    return new ProviderError(`${service} did not answer within ${timeoutMs} ms`, {
+      kind: 'timeout',
+      provider: service,
+      cause: error,
+    })
   const code = (error as { code?: string }).code
   return new ProviderError(`${service} connection failed (${code ?? (error as Error).message ?? 'unknown'})`, {
     kind: 'network',
@@ -221,7 +249,11 @@ function parseJsonBody<T>(options: HttpRequestOptions<T>, text: string, { status
       .slice(0, 3)
       .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
       .join('; ')
-    throw new ProviderError(`${service} response did not have the expected shape (${where})`, { kind: 'bad_response', provider: service, status })
+    throw new ProviderError(`${service} response did not have the expected shape (${where})`, {
+      kind: 'bad_response',
+      provider: service,
+      status,
+    })
   }
   return parsed.data
 }
@@ -265,7 +297,10 @@ function attemptGuard(timeoutMs: number, callerSignal: AbortSignal | undefined):
   }
 }
 
-async function request<T>(options: HttpRequestOptions<T>, readBody: (text: string, meta: BodyMeta) => T): Promise<HttpResponse<T>> {
+async function request<T>(
+  options: HttpRequestOptions<T>,
+  readBody: (text: string, meta: BodyMeta) => T,
+): Promise<HttpResponse<T>> {
   const {
     service,
     method = options.json === undefined ? 'GET' : 'POST',
@@ -312,7 +347,12 @@ async function request<T>(options: HttpRequestOptions<T>, readBody: (text: strin
 
   async function attemptOnce(): Promise<Omit<HttpResponse<T>, 'attempts' | 'ms'>> {
     const remaining = options.deadlineAt === undefined ? Number.POSITIVE_INFINITY : options.deadlineAt - Date.now()
-    if (remaining <= 0) throw new ProviderError(`${service} call skipped: deadline already passed`, { kind: 'timeout', provider: service, retryable: false })
+    if (remaining <= 0)
+      throw new ProviderError(`${service} call skipped: deadline already passed`, {
+        kind: 'timeout',
+        provider: service,
+        retryable: false,
+      })
     const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining))
     const guard = attemptGuard(attemptTimeout, options.signal)
     try {
@@ -322,7 +362,10 @@ async function request<T>(options: HttpRequestOptions<T>, readBody: (text: strin
     }
   }
 
-  async function attemptWith(attemptTimeout: number, guard: AttemptGuard): Promise<Omit<HttpResponse<T>, 'attempts' | 'ms'>> {
+  async function attemptWith(
+    attemptTimeout: number,
+    guard: AttemptGuard,
+  ): Promise<Omit<HttpResponse<T>, 'attempts' | 'ms'>> {
     let res: Dispatcher.ResponseData
     try {
       res = await undiciRequest(url, { method, headers, body, signal: guard.signal, dispatcher })
@@ -335,7 +378,11 @@ async function request<T>(options: HttpRequestOptions<T>, readBody: (text: strin
     try {
       if (Number.isFinite(declared) && declared > maxBytes) {
         res.body.destroy()
-        throw new ProviderError(`${service} sent a response larger than ${maxBytes} bytes; refused`, { kind: 'bad_response', provider: service, status: res.statusCode })
+        throw new ProviderError(`${service} sent a response larger than ${maxBytes} bytes; refused`, {
+          kind: 'bad_response',
+          provider: service,
+          status: res.statusCode,
+        })
       }
       text = await readCapped(res.body, maxBytes, service)
     } catch (e) {
@@ -355,8 +402,15 @@ async function request<T>(options: HttpRequestOptions<T>, readBody: (text: strin
         json,
         retryAfterMs: parseRetryAfter(resHeaders['retry-after']),
       }
-      throw options.mapError?.(response) ?? errorFromStatus(service, res.statusCode, { retryAfterMs: response.retryAfterMs, secrets: options.secrets })
+      throw (
+        options.mapError?.(response) ??
+        errorFromStatus(service, res.statusCode, { retryAfterMs: response.retryAfterMs, secrets: options.secrets })
+      )
     }
-    return { data: readBody(text, { status: res.statusCode, headers: resHeaders }), status: res.statusCode, headers: resHeaders }
+    return {
+      data: readBody(text, { status: res.statusCode, headers: resHeaders }),
+      status: res.statusCode,
+      headers: resHeaders,
+    }
   }
 }

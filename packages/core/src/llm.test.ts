@@ -33,31 +33,51 @@ afterAll(() => {
 
 describe('chatCompletion', () => {
   it('posts the messages to /chat/completions with a bearer key and returns the first choice', async () => {
-    reply = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: 'hello' } }] }))
+    reply = (res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { content: 'hello' } }] }))
     const text = await chatCompletion(
       { url: `${base}/`, apiKey: 'sk-test-llm-key-000001', model: 'm1' },
       { messages: [{ role: 'user', content: 'hi' }], temperature: 0, maxTokens: 5 },
     )
     expect(text).toBe('hello')
-    expect(lastBody).toMatchObject({ model: 'm1', temperature: 0, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] })
+    expect(lastBody).toMatchObject({
+      model: 'm1',
+      temperature: 0,
+      max_tokens: 5,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
     expect(lastAuth).toBe('Bearer sk-test-llm-key-000001')
   })
 
   it('maps failures to ProviderError without the key', async () => {
-    reply = (res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"bad key sk-test-llm-key-000001"}')
-    const error = await chatCompletion({ url: base, apiKey: 'sk-test-llm-key-000001', model: 'm' }, { messages: [], retries: 0 }).catch((e: unknown) => e)
+    reply = (res) =>
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"bad key sk-test-llm-key-000001"}')
+    const error = await chatCompletion(
+      { url: base, apiKey: 'sk-test-llm-key-000001', model: 'm' },
+      { messages: [], retries: 0 },
+    ).catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'auth', provider: 'llm' })
     expect(String((error as Error).message)).not.toContain('sk-test-llm-key-000001')
     reply = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": []}')
-    await expect(chatCompletion({ url: base, model: 'm' }, { messages: [], retries: 0 })).rejects.toMatchObject({ kind: 'bad_response' })
+    await expect(chatCompletion({ url: base, model: 'm' }, { messages: [], retries: 0 })).rejects.toMatchObject({
+      kind: 'bad_response',
+    })
   })
 })
 
 describe('llmEndpointFromEnv and extractJsonObject', () => {
   it.each([
     [{}, undefined],
-    [{ SEARCH_LAYER_LLM_URL: 'http://x/v1', SEARCH_LAYER_LLM_MODEL: 'm' }, { url: 'http://x/v1', model: 'm' }],
-    [{ SEARCH_LAYER_LLM_URL: 'http://x/v1', SEARCH_LAYER_LLM_MODEL: 'm', SEARCH_LAYER_LLM_KEY: 'k' }, { url: 'http://x/v1', model: 'm', apiKey: 'k' }],
+    [
+      { SEARCH_LAYER_LLM_URL: 'http://x/v1', SEARCH_LAYER_LLM_MODEL: 'm' },
+      { url: 'http://x/v1', model: 'm' },
+    ],
+    [
+      { SEARCH_LAYER_LLM_URL: 'http://x/v1', SEARCH_LAYER_LLM_MODEL: 'm', SEARCH_LAYER_LLM_KEY: 'k' },
+      { url: 'http://x/v1', model: 'm', apiKey: 'k' },
+    ],
   ])('%j → %j', (env, expected) => expect(llmEndpointFromEnv(env)).toEqual(expected))
 
   it.each([

@@ -51,9 +51,13 @@ export function llmEndpointFromEnv(env: Env = process.env): LlmEndpoint | undefi
   } catch {
     protocol = ''
   }
-  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError('SEARCH_LAYER_LLM_URL must be an http(s) URL', { field: 'SEARCH_LAYER_LLM_URL' })
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new ConfigError('SEARCH_LAYER_LLM_URL must be an http(s) URL', { field: 'SEARCH_LAYER_LLM_URL' })
   const model = env.SEARCH_LAYER_LLM_MODEL?.trim()
-  if (!model) throw new ConfigError('SEARCH_LAYER_LLM_MODEL must name a model when SEARCH_LAYER_LLM_URL is set', { field: 'SEARCH_LAYER_LLM_MODEL' })
+  if (!model)
+    throw new ConfigError('SEARCH_LAYER_LLM_MODEL must name a model when SEARCH_LAYER_LLM_URL is set', {
+      field: 'SEARCH_LAYER_LLM_MODEL',
+    })
   const apiKey = env.SEARCH_LAYER_LLM_KEY?.trim()
   return apiKey ? { url, apiKey, model } : { url, model }
 }

@@ -30,4 +30,3 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
   }
   return out
 }
-

@@ -30,7 +30,22 @@ const schemas: [string, z.ZodType][] = [
 ]
 
 // JSON values biased towards the shapes above, so both the fast path and zod's rejections are exercised.
-const keys = fc.constantFrom('title', 'url', 'score', 'tags', 'profile', 'kind', 'flag', 'a', 'b', 'n', 'results', 'next', 'apiKey', 'extra')
+const keys = fc.constantFrom(
+  'title',
+  'url',
+  'score',
+  'tags',
+  'profile',
+  'kind',
+  'flag',
+  'a',
+  'b',
+  'n',
+  'results',
+  'next',
+  'apiKey',
+  'extra',
+)
 const json = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },

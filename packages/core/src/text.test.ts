@@ -67,7 +67,10 @@ describe('isoDate on the Brave and Exa shapes', () => {
       fraction: fc.constantFrom('', '.000', '.5', '.123', '.9999', '.abc'),
       zone: fc.constantFrom('', 'Z', 'z', '+00:00', ' '),
     })
-    .map((f) => `${pad(f.year, 4)}-${pad(f.month, 2)}-${pad(f.day, 2)}T${pad(f.hour, 2)}:${pad(f.minute, 2)}:${pad(f.second, 2)}${f.fraction}${f.zone}`)
+    .map(
+      (f) =>
+        `${pad(f.year, 4)}-${pad(f.month, 2)}-${pad(f.day, 2)}T${pad(f.hour, 2)}:${pad(f.minute, 2)}:${pad(f.second, 2)}${f.fraction}${f.zone}`,
+    )
 
   it('reads them as Date.parse does, rolled-over and out-of-range fields included', () => {
     fc.assert(
@@ -78,10 +81,13 @@ describe('isoDate on the Brave and Exa shapes', () => {
     )
   })
 
-  it.each(['2021-02-29T00:00:00', '2024-02-29T23:59:59.999Z', '2021-04-31T10:00:00Z', '2021-01-01T24:00:00', '0999-12-31T00:00:00Z'])(
-    '%j as Date.parse reads it',
-    (text) => expect(isoDate(text)).toBe(isoDateViaDate(text)),
-  )
+  it.each([
+    '2021-02-29T00:00:00',
+    '2024-02-29T23:59:59.999Z',
+    '2021-04-31T10:00:00Z',
+    '2021-01-01T24:00:00',
+    '0999-12-31T00:00:00Z',
+  ])('%j as Date.parse reads it', (text) => expect(isoDate(text)).toBe(isoDateViaDate(text)))
 })
 
 describe('hostMatches', () => {
@@ -111,14 +117,43 @@ describe('plainText fast paths', () => {
       .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (m) => plainText(`x${m}x`).slice(1, -1))
       .replace(/\s+/g, ' ')
       .trim()
-  const pieces = fc.constantFrom('a', 'Z', '9', ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u1680', '\u202f', '<b>', '</em>', '&amp;', '&nbsp;', '&#x4e2d;', '&bogus;', '<', '&', '中', 'é', '😀')
+  const pieces = fc.constantFrom(
+    'a',
+    'Z',
+    '9',
+    ' ',
+    '  ',
+    '\t',
+    '\n',
+    '\r\n',
+    '\u00a0',
+    '\u2003',
+    '\u3000',
+    '\ufeff',
+    '\u1680',
+    '\u202f',
+    '<b>',
+    '</em>',
+    '&amp;',
+    '&nbsp;',
+    '&#x4e2d;',
+    '&bogus;',
+    '<',
+    '&',
+    '中',
+    'é',
+    '😀',
+  )
 
   it('collapses whitespace exactly like /\\s+/g on any mix of characters', () => {
     fc.assert(
-      fc.property(fc.array(pieces, { maxLength: 40 }).map((a) => a.join('')), (s) => {
-        expect(hasCollapsibleSpace(s)).toBe(s.replace(/\s+/g, ' ') !== s)
-        expect(plainText(s)).toBe(reference(s))
-      }),
+      fc.property(
+        fc.array(pieces, { maxLength: 40 }).map((a) => a.join('')),
+        (s) => {
+          expect(hasCollapsibleSpace(s)).toBe(s.replace(/\s+/g, ' ') !== s)
+          expect(plainText(s)).toBe(reference(s))
+        },
+      ),
       { numRuns: 2000 },
     )
     fc.assert(

@@ -24,7 +24,8 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (match, body: string) => {
     if (body[0] === '#') {
-      const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10)
+      const code =
+        body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10)
       // Lone surrogates and out-of-range code points would throw in fromCodePoint or produce broken text.
       if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return match
       return String.fromCodePoint(code)
@@ -105,7 +106,13 @@ const digitsAt = (text: string, from: number, to: number): number => {
 }
 
 const daysIn = (year: number, month: number): number =>
-  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+  month === 2
+    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+      ? 29
+      : 28
+    : month === 4 || month === 6 || month === 9 || month === 11
+      ? 30
+      : 31
 
 /**
  * The shapes Brave (`2025-10-02T14:10:05`) and Exa (`2025-06-04T00:00:00.000Z`) send, read without a Date: when
@@ -141,7 +148,10 @@ export function hostMatches(hostname: string, domain: string): boolean {
 }
 
 /** Whether a host passes a request's include/exclude domain filters (vendors enforce them only loosely). */
-export function passesDomainFilters(hostname: string, filters: { includeDomains?: readonly string[]; excludeDomains?: readonly string[] }): boolean {
+export function passesDomainFilters(
+  hostname: string,
+  filters: { includeDomains?: readonly string[]; excludeDomains?: readonly string[] },
+): boolean {
   if (filters.includeDomains?.length && !filters.includeDomains.some((d) => hostMatches(hostname, d))) return false
   return !filters.excludeDomains?.some((d) => hostMatches(hostname, d))
 }

@@ -11,7 +11,12 @@ describe('CircuitBreaker', () => {
     circuit.failure({ kind: 'upstream', message: 'x' })
     expect(circuit.isOpen()).toBe(false)
     circuit.failure({ kind: 'timeout', message: 'slow' })
-    expect(circuit.state()).toMatchObject({ open: true, until: 1000, consecutiveFailures: 3, lastError: { kind: 'timeout' } })
+    expect(circuit.state()).toMatchObject({
+      open: true,
+      until: 1000,
+      consecutiveFailures: 3,
+      lastError: { kind: 'timeout' },
+    })
     t = 1000
     expect(circuit.isOpen()).toBe(false)
     circuit.failure({ kind: 'upstream', message: 'again' })

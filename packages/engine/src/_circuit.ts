@@ -40,7 +40,12 @@ export class CircuitBreaker {
 
   state(): CircuitState {
     const open = this.isOpen()
-    return { open, ...(open && { until: this.openUntil }), consecutiveFailures: this.failures, ...(this.lastError && { lastError: this.lastError }) }
+    return {
+      open,
+      ...(open && { until: this.openUntil }),
+      consecutiveFailures: this.failures,
+      ...(this.lastError && { lastError: this.lastError }),
+    }
   }
 
   success(): void {

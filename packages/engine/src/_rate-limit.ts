@@ -17,7 +17,13 @@ export class RateLimiter {
   private tokens: number
   private lastRefill: number
   private active = 0
-  private readonly waiters: { resolve: () => void; reject: (e: Error) => void; deadlineAt?: number; timer?: NodeJS.Timeout; unlisten?: () => void }[] = []
+  private readonly waiters: {
+    resolve: () => void
+    reject: (e: Error) => void
+    deadlineAt?: number
+    timer?: NodeJS.Timeout
+    unlisten?: () => void
+  }[] = []
   private pumpTimer: NodeJS.Timeout | undefined
 
   constructor(
@@ -37,9 +43,16 @@ export class RateLimiter {
       const refuse = () => {
         const i = this.waiters.indexOf(waiter)
         if (i >= 0) this.waiters.splice(i, 1)
-        reject(new ProviderError(`${this.provider} call not started: its rate limit queue outlasted the deadline`, { kind: 'timeout', provider: this.provider, retryable: false }))
+        reject(
+          new ProviderError(`${this.provider} call not started: its rate limit queue outlasted the deadline`, {
+            kind: 'timeout',
+            provider: this.provider,
+            retryable: false,
+          }),
+        )
       }
-      if (options.deadlineAt !== undefined) waiter.timer = setTimeout(refuse, Math.max(0, options.deadlineAt - this.now()))
+      if (options.deadlineAt !== undefined)
+        waiter.timer = setTimeout(refuse, Math.max(0, options.deadlineAt - this.now()))
       const signal = options.signal
       if (signal) {
         signal.addEventListener('abort', refuse, { once: true })

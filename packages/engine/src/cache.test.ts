@@ -50,7 +50,11 @@ describe('file usage store', () => {
   it('counts per provider and month across instances', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sl-usage-')), 'usage.json')
     const a = createFileUsageStore({ file })
-    await Promise.all([a.increment('brave', '2026-11', 1), a.increment('brave', '2026-11', 2), a.increment('exa', '2026-11', 1)])
+    await Promise.all([
+      a.increment('brave', '2026-11', 1),
+      a.increment('brave', '2026-11', 2),
+      a.increment('exa', '2026-11', 1),
+    ])
     const b = createFileUsageStore({ file })
     expect(await b.get('brave', '2026-11')).toBe(3)
     expect(await b.get('exa', '2026-11')).toBe(1)

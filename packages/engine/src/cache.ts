@@ -43,7 +43,11 @@ export function createFileCache({ dir }: { dir: string }): CacheStore {
   return {
     async get(key) {
       try {
-        const entry = JSON.parse(await readFile(pathFor(key), 'utf8')) as { key: string; expiresAt: number; value: unknown }
+        const entry = JSON.parse(await readFile(pathFor(key), 'utf8')) as {
+          key: string
+          expiresAt: number
+          value: unknown
+        }
         if (entry.key !== key || entry.expiresAt <= Date.now()) return undefined
         return entry.value
       } catch {

@@ -110,7 +110,11 @@ const loadScoring = () => (scoringModule ??= import('@search-layer/scoring'))
 const toProviderError = (provider: ProviderName, error: unknown): ProviderError =>
   isProviderError(error)
     ? error
-    : new ProviderError(`${provider} failed unexpectedly: ${(error as Error)?.message ?? String(error)}`, { kind: 'bad_response', provider, cause: error })
+    : new ProviderError(`${provider} failed unexpectedly: ${(error as Error)?.message ?? String(error)}`, {
+        kind: 'bad_response',
+        provider,
+        cause: error,
+      })
 
 /**
  * Creates the search layer: classify → expand → parallel provider calls → merge → score,
@@ -122,11 +126,17 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
   const cache = options.cache === false ? undefined : (options.cache ?? createMemoryCache())
   const usage = options.usage ?? createMemoryUsageStore()
   const maxCalls = options.maxCallsPerRequest ?? 24
-  const circuitOptions: CircuitOptions = { failureThreshold: 3, cooldownMs: 30_000, maxCooldownMs: 5 * 60_000, ...options.circuit }
+  const circuitOptions: CircuitOptions = {
+    failureThreshold: 3,
+    cooldownMs: 30_000,
+    maxCooldownMs: 5 * 60_000,
+    ...options.circuit,
+  }
   const circuits = new Map(PROVIDER_NAMES.map((name) => [name, new CircuitBreaker(circuitOptions, now)]))
   const limiters = new Map<ProviderName, RateLimiter>()
   if (options.rateLimits !== false) {
-    for (const name of PROVIDER_NAMES) limiters.set(name, new RateLimiter(name, { ...DEFAULT_RATE_LIMITS[name], ...options.rateLimits?.[name] }, now))
+    for (const name of PROVIDER_NAMES)
+      limiters.set(name, new RateLimiter(name, { ...DEFAULT_RATE_LIMITS[name], ...options.rateLimits?.[name] }, now))
   }
   const inflight = new Map<string, Promise<SearchResponse>>()
 
@@ -199,7 +209,14 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     if (intentSetting === 'auto') classification = classifyIntent(baseQuery)
     else if (intentSetting !== 'none') {
       const row = strategyFor(intentSetting)
-      classification = { intent: row.intent, mode: row.mode, freshness: row.freshness, weights: row.weights, confidence: 1, signals: [] }
+      classification = {
+        intent: row.intent,
+        mode: row.mode,
+        freshness: row.freshness,
+        weights: row.weights,
+        confidence: 1,
+        signals: [],
+      }
     }
     const intent = classification?.intent ?? null
     const mode: Mode = req.mode ?? classification?.mode ?? 'deep'
@@ -209,13 +226,19 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     let queries: string[]
     if (req.queries) queries = [...new Set(req.queries)]
     else if (classification) {
-      queries = expandQuery(baseQuery, classification, { maxQueries: req.maxQueries, now: () => new Date(now()) }).queries.map((q) => q.query)
+      queries = expandQuery(baseQuery, classification, {
+        maxQueries: req.maxQueries,
+        now: () => new Date(now()),
+      }).queries.map((q) => q.query)
       if (queries.length === 0) queries = [baseQuery]
     } else queries = [baseQuery]
 
     // 3. Who takes part.
     const reports = Object.fromEntries(
-      PROVIDER_NAMES.map((name) => [name, { status: 'skipped', results: 0, ms: 0, calls: 0, reason: `not used in ${mode} mode` } as ProviderReport]),
+      PROVIDER_NAMES.map((name) => [
+        name,
+        { status: 'skipped', results: 0, ms: 0, calls: 0, reason: `not used in ${mode} mode` } as ProviderReport,
+      ]),
     ) as Record<ProviderName, ProviderReport>
     const matrix = SOURCE_MATRIX[mode]
     const allowed = (name: ProviderName) => !req.sources || req.sources.includes(name)
@@ -231,7 +254,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
         return `cooling down for ${seconds}s after repeated failures (last: ${circuit.lastError?.kind ?? 'unknown'})`
       }
       const limit = options.monthlyBudgets?.[name]
-      if (limit !== undefined && (await usage.get(name, month)) >= limit) return `monthly budget of ${limit} calls used up (raise monthlyBudgets.${name})`
+      if (limit !== undefined && (await usage.get(name, month)) >= limit)
+        return `monthly budget of ${limit} calls used up (raise monthlyBudgets.${name})`
       return undefined
     }
 
@@ -242,7 +266,14 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       tried.add(name)
       const reason = await unavailable(name)
       if (reason) {
-        reports[name] = { status: 'skipped', results: 0, ms: 0, calls: 0, reason, ...(standIn && { fallback_for: standIn }) }
+        reports[name] = {
+          status: 'skipped',
+          results: 0,
+          ms: 0,
+          calls: 0,
+          reason,
+          ...(standIn && { fallback_for: standIn }),
+        }
         emit({ type: 'skipped', provider: name, reason })
         for (const next of fallbacksOf(name)) if (await activate(next, name)) break
         return false
@@ -274,7 +305,9 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     // Cap calls per request: drop trailing sub-queries first (they are the least important).
     const maxQueries = Math.max(1, Math.floor(maxCalls / Math.max(1, active.size)))
     if (queries.length > maxQueries) {
-      warnings.push(`only the first ${maxQueries} of ${queries.length} queries were run (maxCallsPerRequest ${maxCalls})`)
+      warnings.push(
+        `only the first ${maxQueries} of ${queries.length} queries were run (maxCallsPerRequest ${maxCalls})`,
+      )
       queries = queries.slice(0, maxQueries)
     }
 
@@ -378,7 +411,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       report.ms = mine.length ? Math.max(...mine.map((o) => o.ms)) : now() - started
       const usd = okCalls.reduce((n, o) => n + (o.cost?.usd ?? 0), 0)
       const credits = okCalls.reduce((n, o) => n + (o.cost?.credits ?? 0), 0)
-      if (usd || credits) report.cost = { ...(usd && { usd: Math.round(usd * 1e6) / 1e6 }), ...(credits && { credits }) }
+      if (usd || credits)
+        report.cost = { ...(usd && { usd: Math.round(usd * 1e6) / 1e6 }), ...(credits && { credits }) }
       if (okCalls.length === 0) {
         report.status = 'error'
         const last = failed.at(-1)?.error
@@ -387,12 +421,16 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
           : { kind: 'timeout', message: `${name} did not answer before the ${req.deadlineMs} ms deadline` }
       } else if (failed.length || unanswered) {
         const last = failed.at(-1)?.error
-        report.error = last ? { kind: last.kind, message: `${failed.length} of ${report.calls} calls failed: ${last.message}` } : { kind: 'timeout', message: `${unanswered} of ${report.calls} calls did not answer before the deadline` }
+        report.error = last
+          ? { kind: last.kind, message: `${failed.length} of ${report.calls} calls failed: ${last.message}` }
+          : { kind: 'timeout', message: `${unanswered} of ${report.calls} calls did not answer before the deadline` }
       }
     }
 
     // 6. Merge, dedupe, score.
-    const batches = outcomes.filter((o) => o.results).map((o) => ({ query: o.query, provider: o.provider, results: o.results! }))
+    const batches = outcomes
+      .filter((o) => o.results)
+      .map((o) => ({ query: o.query, provider: o.provider, results: o.results! }))
     const { merge, rank } = await scoring
     const merged = merge(batches, { now: new Date(now()), queries })
     const ranked = rank(merged, {
@@ -413,7 +451,9 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       ...(r.score !== undefined && { score: r.score }),
       ...(req.explain && r.explain && { explain: { ...r.explain } }),
     }))
-    const answerFrom = (['tavily', 'grok'] as const).map((p) => outcomes.find((o) => o.provider === p && o.answer)).find(Boolean)
+    const answerFrom = (['tavily', 'grok'] as const)
+      .map((p) => outcomes.find((o) => o.provider === p && o.answer))
+      .find(Boolean)
     const partial = [...active.keys()].some((name) => reports[name].error !== undefined)
 
     return {
@@ -421,7 +461,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       mode,
       intent,
       intent_source: intentSetting === 'auto' ? 'auto' : intentSetting === 'none' ? 'none' : 'explicit',
-      ...(classification && intentSetting === 'auto' && { confidence: classification.confidence, signals: classification.signals }),
+      ...(classification &&
+        intentSetting === 'auto' && { confidence: classification.confidence, signals: classification.signals }),
       queries,
       count: results.length,
       results,
@@ -464,7 +505,8 @@ export function cacheKey(req: ParsedSearchRequest): string {
 
 function raceSignal<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise
-  if (signal.aborted) return Promise.reject(new ProviderError('search was cancelled', { kind: 'timeout', retryable: false }))
+  if (signal.aborted)
+    return Promise.reject(new ProviderError('search was cancelled', { kind: 'timeout', retryable: false }))
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new ProviderError('search was cancelled', { kind: 'timeout', retryable: false }))
     signal.addEventListener('abort', onAbort, { once: true })

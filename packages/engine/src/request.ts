@@ -7,7 +7,12 @@ const domain = z
   .trim()
   .toLowerCase()
   .regex(/^(?:https?:\/\/)?[a-z0-9.-]+\.[a-z0-9-]+\/?$/i, 'expected a domain such as example.com')
-  .transform((d) => d.replace(/^https?:\/\//, '').replace(/\/$/, '').replace(/^www\./, ''))
+  .transform((d) =>
+    d
+      .replace(/^https?:\/\//, '')
+      .replace(/\/$/, '')
+      .replace(/^www\./, ''),
+  )
 
 /** What a caller asks the search layer for. Every field but `query`/`queries` is optional. */
 export const SearchRequestSchema = z
@@ -39,7 +44,10 @@ export const SearchRequestSchema = z
     cache: z.boolean().default(true),
   })
   .strict()
-  .refine((r) => r.query !== undefined || r.queries !== undefined, { message: 'give `query` or `queries`', path: ['query'] })
+  .refine((r) => r.query !== undefined || r.queries !== undefined, {
+    message: 'give `query` or `queries`',
+    path: ['query'],
+  })
 
 export type SearchRequest = z.input<typeof SearchRequestSchema>
 export type ParsedSearchRequest = z.output<typeof SearchRequestSchema>

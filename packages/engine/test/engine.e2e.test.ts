@@ -5,7 +5,12 @@ import { ConfigError, InputError, type ProviderName } from '@search-layer/core'
 import { canonicalUrl } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type SearchLayerOptions, type SearchProgress, createSearchLayer, createMemoryUsageStore } from '../src/index.js'
+import {
+  type SearchLayerOptions,
+  type SearchProgress,
+  createSearchLayer,
+  createMemoryUsageStore,
+} from '../src/index.js'
 
 let emu: Emulator
 let home: string
@@ -19,16 +24,28 @@ afterAll(async () => {
 beforeEach(() => emu.reset())
 
 const layer = (overrides: SearchLayerOptions = {}) =>
-  createSearchLayer({ env: { ...emu.env, HOME: home }, cache: false, rateLimits: false, providerRetries: 0, ...overrides })
+  createSearchLayer({
+    env: { ...emu.env, HOME: home },
+    cache: false,
+    rateLimits: false,
+    providerRetries: 0,
+    ...overrides,
+  })
 
 const searchCalls = () => emu.requests.filter((r) => ['brave', 'exa', 'tavily', 'grok'].includes(r.service))
 
 describe('deep search over all four providers', () => {
   it('merges, dedupes URL variants, keeps every source tag and scores by intent', async () => {
-    const res = await layer().search({ query: 'rust async runtime tokio', mode: 'deep', intent: 'exploratory', maxQueries: 1 })
+    const res = await layer().search({
+      query: 'rust async runtime tokio',
+      mode: 'deep',
+      intent: 'exploratory',
+      maxQueries: 1,
+    })
     expect(res.mode).toBe('deep')
     expect(res.intent).toBe('exploratory')
-    for (const name of ['brave', 'exa', 'tavily', 'grok'] as const) expect(res.providers[name]).toMatchObject({ status: 'ok', calls: 1 })
+    for (const name of ['brave', 'exa', 'tavily', 'grok'] as const)
+      expect(res.providers[name]).toMatchObject({ status: 'ok', calls: 1 })
     const keys = res.results.map((r) => canonicalUrl(r.url))
     expect(new Set(keys).size).toBe(keys.length)
     const shared = res.results.find((r) => r.sources.length >= 3)
@@ -84,7 +101,12 @@ describe('deep search over all four providers', () => {
 
 describe('modes', () => {
   it('answer mode leads with the Tavily answer and asks Tavily for it', async () => {
-    const res = await layer().search({ query: 'what is WebTransport', mode: 'answer', intent: 'factual', maxQueries: 1 })
+    const res = await layer().search({
+      query: 'what is WebTransport',
+      mode: 'answer',
+      intent: 'factual',
+      maxQueries: 1,
+    })
     expect(res.answer).toBeTruthy()
     expect(res.answer_source).toBe('tavily')
     const tavily = emu.requests.find((r) => r.service === 'tavily')!
@@ -103,7 +125,10 @@ describe('modes', () => {
 
   it('fast mode uses Grok when Exa has no key, never calling Exa', async () => {
     const { EXA_API_KEY: _drop, ...env } = emu.env
-    const res = await createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false }).search({ query: 'postgres vacuum', mode: 'fast' })
+    const res = await createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false }).search({
+      query: 'postgres vacuum',
+      mode: 'fast',
+    })
     expect(res.providers.exa).toMatchObject({ status: 'skipped', reason: 'not configured: set EXA_API_KEY' })
     expect(res.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
     expect(emu.count('exa')).toBe(0)
@@ -134,7 +159,12 @@ describe('failure isolation: each provider failing in turn', () => {
   }
   it.each(cases)('%s %s → others still answer', async (provider, label, fault, kind) => {
     emu.fault(provider, fault)
-    const res = await layer({ providerTimeoutMs: 1500 }).search({ query: 'react server components', mode: 'deep', intent: 'none', deadlineMs: 4000 })
+    const res = await layer({ providerTimeoutMs: 1500 }).search({
+      query: 'react server components',
+      mode: 'deep',
+      intent: 'none',
+      deadlineMs: 4000,
+    })
     expect(res.providers[provider].status).toBe('error')
     expect(expectedKind(provider, label, kind)).toContain(res.providers[provider].error!.kind)
     for (const other of providers.filter((p) => p !== provider)) expect(res.providers[other].status).toBe('ok')
@@ -148,7 +178,11 @@ describe('fan-out, deadline, cache', () => {
   it('starts every sub-query × provider call at once', async () => {
     for (const s of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(s, 200)
     const started = Date.now()
-    const res = await layer().search({ queries: ['rust async', 'tokio runtime', 'async-std'], mode: 'deep', intent: 'exploratory' })
+    const res = await layer().search({
+      queries: ['rust async', 'tokio runtime', 'async-std'],
+      mode: 'deep',
+      intent: 'exploratory',
+    })
     const elapsed = Date.now() - started
     expect(searchCalls()).toHaveLength(12)
     for (const s of ['brave', 'exa', 'tavily', 'grok'] as const) expect(emu.maxInFlight(s)).toBe(3)
@@ -162,7 +196,12 @@ describe('fan-out, deadline, cache', () => {
   it('returns what arrived at the deadline and reports the provider that hung', async () => {
     emu.fault('tavily', { hang: true })
     const started = Date.now()
-    const res = await layer({ providerTimeoutMs: 30_000 }).search({ query: 'deno deploy', mode: 'deep', intent: 'none', deadlineMs: 600 })
+    const res = await layer({ providerTimeoutMs: 30_000 }).search({
+      query: 'deno deploy',
+      mode: 'deep',
+      intent: 'none',
+      deadlineMs: 600,
+    })
     expect(Date.now() - started).toBeLessThan(3000)
     expect(res.providers.tavily).toMatchObject({ status: 'error', error: { kind: 'timeout' } })
     expect(res.providers.brave.status).toBe('ok')
@@ -182,7 +221,10 @@ describe('fan-out, deadline, cache', () => {
   it('identical concurrent searches share one fan-out', async () => {
     for (const s of ['brave', 'exa'] as const) emu.latency(s, 100)
     const l = layer({ cache: undefined })
-    await Promise.all([l.search({ query: 'single flight', mode: 'fast' }), l.search({ query: 'single flight', mode: 'fast' })])
+    await Promise.all([
+      l.search({ query: 'single flight', mode: 'fast' }),
+      l.search({ query: 'single flight', mode: 'fast' }),
+    ])
     expect(emu.count('brave')).toBe(1)
     expect(emu.count('exa')).toBe(1)
   })
@@ -200,7 +242,12 @@ describe('fan-out, deadline, cache', () => {
   it('reports progress for every call', async () => {
     const events: SearchProgress[] = []
     await layer().search({ query: 'vite plugin', mode: 'fast' }, { onProgress: (e) => events.push(e) })
-    expect(events.filter((e) => e.type === 'started').map((e) => (e as { provider: string }).provider).sort()).toEqual(['brave', 'exa'])
+    expect(
+      events
+        .filter((e) => e.type === 'started')
+        .map((e) => (e as { provider: string }).provider)
+        .sort(),
+    ).toEqual(['brave', 'exa'])
     expect(events.filter((e) => e.type === 'done')).toHaveLength(2)
   })
 })
@@ -240,12 +287,19 @@ describe('protection: rate limits, circuit breaker, budgets', () => {
     const third = await l.search({ query: 'budget four', sources: ['brave', 'exa'], intent: 'none' })
     expect(third.warnings.join(' ')).toMatch(/brave: 3 of 4 monthly calls/)
     const fourth = await l.search({ query: 'budget five', sources: ['brave', 'exa'], intent: 'none' })
-    expect(fourth.providers.brave).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/monthly budget of 4/) })
+    expect(fourth.providers.brave).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/monthly budget of 4/),
+    })
     expect(fourth.providers.exa.status).toBe('ok')
   })
 
   it('caps provider calls per request', async () => {
-    const res = await layer({ maxCallsPerRequest: 4 }).search({ queries: ['a', 'b', 'c'], mode: 'deep', intent: 'none' })
+    const res = await layer({ maxCallsPerRequest: 4 }).search({
+      queries: ['a', 'b', 'c'],
+      mode: 'deep',
+      intent: 'none',
+    })
     expect(searchCalls()).toHaveLength(4)
     expect(res.queries).toEqual(['a'])
     expect(res.warnings.join(' ')).toMatch(/maxCallsPerRequest 4/)

@@ -35,14 +35,26 @@ function compileSynonyms(raw: { terms: Record<string, SynonymEntry> }): SynonymR
   return Object.entries(raw.terms)
     .sort(([a], [b]) => b.length - a.length)
     .map(([from, entry]) => {
-      if (typeof entry.to !== 'string' || entry.to.trim() === '') throw new Error(`synonyms.json: "${from}" has no target`)
-      const notBefore = entry.notBefore?.length ? `(?!\\s+(?:${entry.notBefore.map(escapeRegExp).join('|')})(?![A-Za-z0-9]))` : ''
+      if (typeof entry.to !== 'string' || entry.to.trim() === '')
+        throw new Error(`synonyms.json: "${from}" has no target`)
+      const notBefore = entry.notBefore?.length
+        ? `(?!\\s+(?:${entry.notBefore.map(escapeRegExp).join('|')})(?![A-Za-z0-9]))`
+        : ''
       const body = escapeRegExp(from).replace(/ /g, '\\s+')
-      return { from, needle: from.toLowerCase().split(' ')[0]!, to: entry.to, regex: new RegExp(`${LEFT}${body}${RIGHT}${notBefore}`, entry.caseSensitive ? 'g' : 'gi') }
+      return {
+        from,
+        needle: from.toLowerCase().split(' ')[0]!,
+        to: entry.to,
+        regex: new RegExp(`${LEFT}${body}${RIGHT}${notBefore}`, entry.caseSensitive ? 'g' : 'gi'),
+      }
     })
 }
 
-function compileGlossary(raw: { terms: Record<string, string>; fronted: Record<string, string>; dropped: string[] }): Glossary {
+function compileGlossary(raw: {
+  terms: Record<string, string>
+  fronted: Record<string, string>
+  dropped: string[]
+}): Glossary {
   const terms = new Map(Object.entries(raw.terms))
   const fronted = new Map(Object.entries(raw.fronted))
   const dropped = new Set(raw.dropped)
@@ -51,4 +63,6 @@ function compileGlossary(raw: { terms: Record<string, string>; fronted: Record<s
 }
 
 export const SYNONYMS: readonly SynonymRule[] = compileSynonyms(synonymsJson as { terms: Record<string, SynonymEntry> })
-export const GLOSSARY: Glossary = compileGlossary(glossaryJson as { terms: Record<string, string>; fronted: Record<string, string>; dropped: string[] })
+export const GLOSSARY: Glossary = compileGlossary(
+  glossaryJson as { terms: Record<string, string>; fronted: Record<string, string>; dropped: string[] },
+)

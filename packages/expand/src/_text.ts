@@ -95,10 +95,41 @@ export function translateWithGlossary(text: string): { text: string; complete: b
 }
 
 const EN_EDGE_WORDS = new Set([
-  'the', 'a', 'an', 'of', 'for', 'about', 'on', 'in', 'to', 'with', 'is', 'are', 'was', 'were', 'what', 'which',
-  'do', 'does', 'i', 'me', 'my', 'we', 'you', 'and', 'or', 'please', 's', 'into', 'between', 'at', 'by', 'from',
+  'the',
+  'a',
+  'an',
+  'of',
+  'for',
+  'about',
+  'on',
+  'in',
+  'to',
+  'with',
+  'is',
+  'are',
+  'was',
+  'were',
+  'what',
+  'which',
+  'do',
+  'does',
+  'i',
+  'me',
+  'my',
+  'we',
+  'you',
+  'and',
+  'or',
+  'please',
+  's',
+  'into',
+  'between',
+  'at',
+  'by',
+  'from',
 ])
-const ZH_EDGE = /^(?:的|了|吗|呢|吧|啊|呀|是|请问|一下|有|和|与|关于|用|对|在)+|(?:的|了|吗|呢|吧|啊|呀|是|请问|一下|有|和|与|关于|用|对|在)+$/gu
+const ZH_EDGE =
+  /^(?:的|了|吗|呢|吧|啊|呀|是|请问|一下|有|和|与|关于|用|对|在)+|(?:的|了|吗|呢|吧|啊|呀|是|请问|一下|有|和|与|关于|用|对|在)+$/gu
 const EDGE_PUNCTUATION = /^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu
 
 /** Trims punctuation, filler words and particles from both ends (never from the middle). */

@@ -7,13 +7,18 @@ const anyString = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
   fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: fc.constantFrom('vs', ' or ', '和', '还是', 'k8s', 'Go', ' ', '😀', '\u0000', '区别', 'node.js', '教程', '?') }),
+  fc.string({
+    unit: fc.constantFrom('vs', ' or ', '和', '还是', 'k8s', 'Go', ' ', '😀', '\u0000', '区别', 'node.js', '教程', '?'),
+  }),
   fc.string({ minLength: 10_000, maxLength: 10_240, unit: 'binary-ascii' }),
 )
 const classification = fc.record({
   intent: fc.constantFrom(...INTENTS),
   freshness: fc.constantFrom('pd', 'pw', 'pm', 'py', null),
-  signals: fc.array(fc.record({ term: fc.string({ maxLength: 12 }), lang: fc.constantFrom('en', 'zh') as fc.Arbitrary<'en' | 'zh'> }), { maxLength: 3 }),
+  signals: fc.array(
+    fc.record({ term: fc.string({ maxLength: 12 }), lang: fc.constantFrom('en', 'zh') as fc.Arbitrary<'en' | 'zh'> }),
+    { maxLength: 3 },
+  ),
 })
 const now = () => new Date('2026-03-14T10:00:00Z')
 

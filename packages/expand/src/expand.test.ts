@@ -2,49 +2,175 @@ import { describe, expect, it } from 'vitest'
 import { type ExpandClassification, expandQuery, expandQueryWithLlm } from './index.js'
 
 const now = () => new Date('2026-03-14T10:00:00Z')
-const queriesOf = (query: string, c: ExpandClassification, maxQueries = 5) => expandQuery(query, c, { now, maxQueries }).queries.map((q) => q.query)
+const queriesOf = (query: string, c: ExpandClassification, maxQueries = 5) =>
+  expandQuery(query, c, { now, maxQueries }).queries.map((q) => q.query)
 
 // Classifications as @search-layer/intent returns them for these queries (intent, window, signals).
 const c = {
-  factual: (term: string, lang: 'en' | 'zh' = 'en'): ExpandClassification => ({ intent: 'factual', freshness: null, signals: [{ intent: 'factual', term, lang }] }),
+  factual: (term: string, lang: 'en' | 'zh' = 'en'): ExpandClassification => ({
+    intent: 'factual',
+    freshness: null,
+    signals: [{ intent: 'factual', term, lang }],
+  }),
   status: (terms: string[], freshness: 'pw' | 'pm' = 'pm'): ExpandClassification => ({
     intent: 'status',
     freshness,
     signals: terms.map((term) => ({ intent: 'status', term, lang: /\p{Script=Han}/u.test(term) ? 'zh' : 'en' })),
   }),
-  comparison: (term: string): ExpandClassification => ({ intent: 'comparison', freshness: 'py', signals: [{ intent: 'comparison', term }] }),
-  tutorial: (terms: string[]): ExpandClassification => ({ intent: 'tutorial', freshness: 'py', signals: terms.map((term) => ({ intent: 'tutorial', term })) }),
-  exploratory: (terms: string[] = []): ExpandClassification => ({ intent: 'exploratory', freshness: null, signals: terms.map((term) => ({ intent: 'exploratory', term })) }),
-  news: (terms: string[], freshness: 'pd' | 'pw'): ExpandClassification => ({ intent: 'news', freshness, signals: terms.map((term) => ({ intent: 'news', term })) }),
-  resource: (terms: string[]): ExpandClassification => ({ intent: 'resource', freshness: null, signals: terms.map((term) => ({ intent: 'resource', term })) }),
+  comparison: (term: string): ExpandClassification => ({
+    intent: 'comparison',
+    freshness: 'py',
+    signals: [{ intent: 'comparison', term }],
+  }),
+  tutorial: (terms: string[]): ExpandClassification => ({
+    intent: 'tutorial',
+    freshness: 'py',
+    signals: terms.map((term) => ({ intent: 'tutorial', term })),
+  }),
+  exploratory: (terms: string[] = []): ExpandClassification => ({
+    intent: 'exploratory',
+    freshness: null,
+    signals: terms.map((term) => ({ intent: 'exploratory', term })),
+  }),
+  news: (terms: string[], freshness: 'pd' | 'pw'): ExpandClassification => ({
+    intent: 'news',
+    freshness,
+    signals: terms.map((term) => ({ intent: 'news', term })),
+  }),
+  resource: (terms: string[]): ExpandClassification => ({
+    intent: 'resource',
+    freshness: null,
+    signals: terms.map((term) => ({ intent: 'resource', term })),
+  }),
 }
 
 describe('expandQuery per intent', () => {
   it.each([
-    ['what is WebTransport', c.factual('what is'), ['what is WebTransport', 'WebTransport definition', 'WebTransport explained']],
-    ['Kubernetes 是什么', c.factual('是什么', 'zh'), ['Kubernetes 是什么', 'what is Kubernetes', 'Kubernetes definition', 'Kubernetes explained']],
-    ['latest Deno progress', c.status(['latest', 'progress']), ['latest Deno progress', 'Deno latest 2026', 'Deno update release']],
-    ['Deno 最新进展', c.status(['最新进展']), ['Deno 最新进展', 'Deno latest progress', 'Deno latest 2026', 'Deno update release']],
+    [
+      'what is WebTransport',
+      c.factual('what is'),
+      ['what is WebTransport', 'WebTransport definition', 'WebTransport explained'],
+    ],
+    [
+      'Kubernetes 是什么',
+      c.factual('是什么', 'zh'),
+      ['Kubernetes 是什么', 'what is Kubernetes', 'Kubernetes definition', 'Kubernetes explained'],
+    ],
+    [
+      'latest Deno progress',
+      c.status(['latest', 'progress']),
+      ['latest Deno progress', 'Deno latest 2026', 'Deno update release'],
+    ],
+    [
+      'Deno 最新进展',
+      c.status(['最新进展']),
+      ['Deno 最新进展', 'Deno latest progress', 'Deno latest 2026', 'Deno update release'],
+    ],
     ['Bun vs Deno', c.comparison('vs'), ['Bun vs Deno', 'Bun advantages', 'Deno advantages']],
-    ['difference between TCP and UDP', c.comparison('difference between'), ['difference between TCP and UDP', 'TCP vs UDP', 'TCP advantages', 'UDP advantages']],
-    ['Postgres or MySQL for analytics', c.comparison('or'), ['Postgres or MySQL for analytics', 'PostgreSQL vs MySQL for analytics', 'PostgreSQL advantages', 'MySQL advantages']],
-    ['should I use Bun or Node?', c.comparison('or'), ['should I use Bun or Node?', 'Bun vs Node', 'Bun advantages', 'Node advantages']],
-    ['React 和 Vue 的区别', c.comparison('的区别'), ['React 和 Vue 的区别', 'React vs Vue', 'React advantages', 'Vue advantages']],
-    ['用 Go 还是 Rust 写后端', c.comparison('还是'), ['用 Go 还是 Rust 写后端', 'Golang vs Rust backend development', 'Golang advantages', 'Rust advantages']],
-    ['Kafka 与 RabbitMQ 对比', c.comparison('对比'), ['Kafka 与 RabbitMQ 对比', 'Kafka vs RabbitMQ', 'Kafka advantages', 'RabbitMQ advantages']],
-    ['MySQL PostgreSQL 哪个好', c.comparison('哪个好'), ['MySQL PostgreSQL 哪个好', 'MySQL vs PostgreSQL', 'MySQL advantages', 'PostgreSQL advantages']],
-    ['React vs Vue vs Svelte', c.comparison('vs'), ['React vs Vue vs Svelte', 'React advantages', 'Vue advantages', 'Svelte advantages']],
-    ['pros and cons of GraphQL', c.comparison('pros and cons'), ['pros and cons of GraphQL', 'GraphQL advantages', 'GraphQL alternatives']],
+    [
+      'difference between TCP and UDP',
+      c.comparison('difference between'),
+      ['difference between TCP and UDP', 'TCP vs UDP', 'TCP advantages', 'UDP advantages'],
+    ],
+    [
+      'Postgres or MySQL for analytics',
+      c.comparison('or'),
+      [
+        'Postgres or MySQL for analytics',
+        'PostgreSQL vs MySQL for analytics',
+        'PostgreSQL advantages',
+        'MySQL advantages',
+      ],
+    ],
+    [
+      'should I use Bun or Node?',
+      c.comparison('or'),
+      ['should I use Bun or Node?', 'Bun vs Node', 'Bun advantages', 'Node advantages'],
+    ],
+    [
+      'React 和 Vue 的区别',
+      c.comparison('的区别'),
+      ['React 和 Vue 的区别', 'React vs Vue', 'React advantages', 'Vue advantages'],
+    ],
+    [
+      '用 Go 还是 Rust 写后端',
+      c.comparison('还是'),
+      ['用 Go 还是 Rust 写后端', 'Golang vs Rust backend development', 'Golang advantages', 'Rust advantages'],
+    ],
+    [
+      'Kafka 与 RabbitMQ 对比',
+      c.comparison('对比'),
+      ['Kafka 与 RabbitMQ 对比', 'Kafka vs RabbitMQ', 'Kafka advantages', 'RabbitMQ advantages'],
+    ],
+    [
+      'MySQL PostgreSQL 哪个好',
+      c.comparison('哪个好'),
+      ['MySQL PostgreSQL 哪个好', 'MySQL vs PostgreSQL', 'MySQL advantages', 'PostgreSQL advantages'],
+    ],
+    [
+      'React vs Vue vs Svelte',
+      c.comparison('vs'),
+      ['React vs Vue vs Svelte', 'React advantages', 'Vue advantages', 'Svelte advantages'],
+    ],
+    [
+      'pros and cons of GraphQL',
+      c.comparison('pros and cons'),
+      ['pros and cons of GraphQL', 'GraphQL advantages', 'GraphQL alternatives'],
+    ],
     ['Rust CLI tutorial', c.tutorial(['tutorial']), ['Rust CLI tutorial', 'Rust CLI step by step guide']],
-    ['how to deploy k8s on AWS', c.tutorial(['how to', 'deploy']), ['how to deploy k8s on AWS', 'how to deploy Kubernetes on AWS', 'deploy Kubernetes on AWS tutorial', 'deploy Kubernetes on AWS step by step guide']],
-    ['Rust 异步编程 教程', c.tutorial(['教程']), ['Rust 异步编程 教程', 'Rust async programming tutorial', 'Rust async programming step by step guide']],
+    [
+      'how to deploy k8s on AWS',
+      c.tutorial(['how to', 'deploy']),
+      [
+        'how to deploy k8s on AWS',
+        'how to deploy Kubernetes on AWS',
+        'deploy Kubernetes on AWS tutorial',
+        'deploy Kubernetes on AWS step by step guide',
+      ],
+    ],
+    [
+      'Rust 异步编程 教程',
+      c.tutorial(['教程']),
+      ['Rust 异步编程 教程', 'Rust async programming tutorial', 'Rust async programming step by step guide'],
+    ],
     ['RISC-V', c.exploratory(), ['RISC-V', 'RISC-V overview', 'RISC-V ecosystem', 'RISC-V use cases']],
-    ['Rust 异步编程', c.exploratory(), ['Rust 异步编程', 'Rust async programming', 'Rust async programming overview', 'Rust async programming ecosystem', 'Rust async programming use cases']],
-    ['deep dive into the Linux scheduler', c.exploratory(['deep dive']), ['deep dive into the Linux scheduler', 'Linux scheduler overview', 'Linux scheduler ecosystem', 'Linux scheduler use cases']],
+    [
+      'Rust 异步编程',
+      c.exploratory(),
+      [
+        'Rust 异步编程',
+        'Rust async programming',
+        'Rust async programming overview',
+        'Rust async programming ecosystem',
+        'Rust async programming use cases',
+      ],
+    ],
+    [
+      'deep dive into the Linux scheduler',
+      c.exploratory(['deep dive']),
+      [
+        'deep dive into the Linux scheduler',
+        'Linux scheduler overview',
+        'Linux scheduler ecosystem',
+        'Linux scheduler use cases',
+      ],
+    ],
     ['AI 新闻', c.news(['新闻'], 'pw'), ['AI 新闻', 'AI news', 'AI news this week 2026', 'AI announcement latest']],
-    ['Rust news today', c.news(['news', 'today'], 'pd'), ['Rust news today', 'Rust news 2026-03-14', 'Rust announcement latest']],
-    ['Anthropic MCP official documentation', c.resource(['official documentation']), ['Anthropic MCP official documentation', 'Anthropic MCP GitHub']],
-    ['Python 下载', c.resource(['下载']), ['Python 下载', 'Python download', 'Python official download', 'Python official documentation', 'Python GitHub']],
+    [
+      'Rust news today',
+      c.news(['news', 'today'], 'pd'),
+      ['Rust news today', 'Rust news 2026-03-14', 'Rust announcement latest'],
+    ],
+    [
+      'Anthropic MCP official documentation',
+      c.resource(['official documentation']),
+      ['Anthropic MCP official documentation', 'Anthropic MCP GitHub'],
+    ],
+    [
+      'Python 下载',
+      c.resource(['下载']),
+      ['Python 下载', 'Python download', 'Python official download', 'Python official documentation', 'Python GitHub'],
+    ],
     ['k8s GitHub', c.resource(['github']), ['k8s GitHub', 'Kubernetes GitHub', 'Kubernetes official documentation']],
   ] as const)('%s', (query, classification, expected) => {
     expect(queriesOf(query, classification)).toEqual(expected)
@@ -53,20 +179,31 @@ describe('expandQuery per intent', () => {
   it('puts the original first and gives every sub-query a kind and a reason', () => {
     const { queries } = expandQuery('Deno 最新进展', c.status(['最新进展']), { now })
     expect(queries[0]).toEqual({ query: 'Deno 最新进展', kind: 'original', reason: 'original query' })
-    expect(queries[1]).toMatchObject({ kind: 'translation', reason: expect.stringContaining('最新进展 → latest progress') })
+    expect(queries[1]).toMatchObject({
+      kind: 'translation',
+      reason: expect.stringContaining('最新进展 → latest progress'),
+    })
     for (const q of queries) expect(q.reason.length).toBeGreaterThan(0)
   })
 
   it('uses the injected clock for years and dates', () => {
     const later = () => new Date('2031-12-01T00:00:00Z')
-    expect(expandQuery('latest Deno progress', c.status(['latest', 'progress']), { now: later }).queries[1]?.query).toBe('Deno latest 2031')
-    expect(expandQuery('AI news', c.news(['news'], 'pm' as 'pw'), { now: later, maxQueries: 2 }).queries[1]?.query).toBe('AI news December 2031')
+    expect(
+      expandQuery('latest Deno progress', c.status(['latest', 'progress']), { now: later }).queries[1]?.query,
+    ).toBe('Deno latest 2031')
+    expect(
+      expandQuery('AI news', c.news(['news'], 'pm' as 'pw'), { now: later, maxQueries: 2 }).queries[1]?.query,
+    ).toBe('AI news December 2031')
   })
 })
 
 describe('cap', () => {
   it('defaults to 3 sub-queries, the original included', () => {
-    expect(expandQuery('RISC-V', c.exploratory(), { now }).queries.map((q) => q.query)).toEqual(['RISC-V', 'RISC-V overview', 'RISC-V ecosystem'])
+    expect(expandQuery('RISC-V', c.exploratory(), { now }).queries.map((q) => q.query)).toEqual([
+      'RISC-V',
+      'RISC-V overview',
+      'RISC-V ecosystem',
+    ])
   })
 
   it.each([
@@ -132,11 +269,19 @@ describe('robustness', () => {
 
   it('keeps a very long query as the only sub-query', () => {
     const long = 'word '.repeat(2000)
-    expect(expandQuery(long, c.exploratory()).queries).toEqual([{ query: long.trim(), kind: 'original', reason: 'original query' }])
+    expect(expandQuery(long, c.exploratory()).queries).toEqual([
+      { query: long.trim(), kind: 'original', reason: 'original query' },
+    ])
   })
 
   it('survives a throwing or invalid clock', () => {
-    expect(() => expandQuery('AI news', c.news(['news'], 'pd'), { now: () => { throw new Error('clock') } })).not.toThrow()
+    expect(() =>
+      expandQuery('AI news', c.news(['news'], 'pd'), {
+        now: () => {
+          throw new Error('clock')
+        },
+      }),
+    ).not.toThrow()
     expect(() => expandQuery('AI news', c.news(['news'], 'pd'), { now: () => new Date(Number.NaN) })).not.toThrow()
   })
 
@@ -180,7 +325,8 @@ describe('expandQueryWithLlm', () => {
   })
 
   it('gives up on a hook that outlives timeoutMs', async () => {
-    const never = (_zh: string, { signal }: { signal: AbortSignal }) => new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)))
+    const never = (_zh: string, { signal }: { signal: AbortSignal }) =>
+      new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)))
     const result = await expandQueryWithLlm('饕餮 编程', c.exploratory(), { now, translate: never, timeoutMs: 50 })
     expect(result.queries.map((q) => q.kind)).not.toContain('translation')
   })

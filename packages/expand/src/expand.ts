@@ -1,6 +1,15 @@
 import type { FreshnessWindow, Intent } from '@search-layer/core'
 import { parseComparison } from './_comparison.js'
-import { applySynonyms, clean, dedupeKey, hasHan, type Replacement, removeTerms, translateWithGlossary, trimEdges } from './_text.js'
+import {
+  applySynonyms,
+  clean,
+  dedupeKey,
+  hasHan,
+  type Replacement,
+  removeTerms,
+  translateWithGlossary,
+  trimEdges,
+} from './_text.js'
 
 /** The part of `@search-layer/intent`'s classification that expansion reads. */
 export interface ExpandClassification {
@@ -47,12 +56,69 @@ const DEFAULT_MAX_QUERIES = 3
 const MAX_EXPANDABLE_CHARS = 500
 // Signal words that also name the subject matter ("deploy", "安装"): they stay in the topic the angles are built on.
 const KEEP_IN_TOPIC = new Set([
-  'deploy', 'install', 'installing', 'installation', 'configure', 'setup', 'set up', 'migrate', 'fix', 'learn', 'build a',
-  'example', 'examples', 'architecture', 'research', 'internals', 'benchmark', 'spec', 'specification', 'paper', 'dataset',
-  'template', 'crate', 'reference', 'rfc', 'pdf', 'cheat sheet', 'adoption', 'roadmap', 'changelog', 'deprecated',
-  '部署', '安装', '配置', '迁移', '学习', '搭建', '示例', '例子', '架构', '原理', '规范', '论文', '数据集', '手册', '模板', '底层', '路线图',
+  'deploy',
+  'install',
+  'installing',
+  'installation',
+  'configure',
+  'setup',
+  'set up',
+  'migrate',
+  'fix',
+  'learn',
+  'build a',
+  'example',
+  'examples',
+  'architecture',
+  'research',
+  'internals',
+  'benchmark',
+  'spec',
+  'specification',
+  'paper',
+  'dataset',
+  'template',
+  'crate',
+  'reference',
+  'rfc',
+  'pdf',
+  'cheat sheet',
+  'adoption',
+  'roadmap',
+  'changelog',
+  'deprecated',
+  '部署',
+  '安装',
+  '配置',
+  '迁移',
+  '学习',
+  '搭建',
+  '示例',
+  '例子',
+  '架构',
+  '原理',
+  '规范',
+  '论文',
+  '数据集',
+  '手册',
+  '模板',
+  '底层',
+  '路线图',
 ])
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 interface Plan {
   original: string
@@ -66,7 +132,11 @@ interface Plan {
  * Expands a query into ordered, de-duplicated sub-queries (the original first), each with its reason:
  * an English or synonym variant, then angles for the intent. Pure and synchronous; never throws.
  */
-export function expandQuery(query: string, classification: ExpandClassification, options: ExpandQueryOptions = {}): ExpandResult {
+export function expandQuery(
+  query: string,
+  classification: ExpandClassification,
+  options: ExpandQueryOptions = {},
+): ExpandResult {
   const plan = planFor(query, classification)
   if (!plan) return { queries: [] }
   return finish(plan, classification, options)
@@ -76,11 +146,16 @@ export function expandQuery(query: string, classification: ExpandClassification,
  * Like `expandQuery`, and when the glossary cannot translate a Chinese query, asks `translate` for the English.
  * Never rejects: a failing, slow or empty translation leaves the rule-based result.
  */
-export async function expandQueryWithLlm(query: string, classification: ExpandClassification, options: ExpandQueryWithLlmOptions = {}): Promise<ExpandResult> {
+export async function expandQueryWithLlm(
+  query: string,
+  classification: ExpandClassification,
+  options: ExpandQueryWithLlmOptions = {},
+): Promise<ExpandResult> {
   const plan = planFor(query, classification)
   if (!plan) return { queries: [] }
   const { translate, timeoutMs = 8000 } = options
-  if (!translate || plan.variant?.kind === 'translation' || !hasHan(plan.topic)) return finish(plan, classification, options)
+  if (!translate || plan.variant?.kind === 'translation' || !hasHan(plan.topic))
+    return finish(plan, classification, options)
   const timeout = AbortSignal.timeout(timeoutMs)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
   try {
@@ -94,7 +169,16 @@ export async function expandQueryWithLlm(query: string, classification: ExpandCl
     const topic = typeof english === 'string' ? clean(english) : ''
     if (topic && !hasHan(topic) && topic.length <= MAX_EXPANDABLE_CHARS) {
       const note = 'translated'
-      return finish({ ...plan, topic, topicNote: note, variant: { query: topic, kind: 'translation', reason: 'English variant (translation hook)' } }, classification, options)
+      return finish(
+        {
+          ...plan,
+          topic,
+          topicNote: note,
+          variant: { query: topic, kind: 'translation', reason: 'English variant (translation hook)' },
+        },
+        classification,
+        options,
+      )
     }
   } catch {
     // A failed translation is not an error for the caller: the glossary-based expansion stands.
@@ -111,7 +195,12 @@ function planFor(query: string, classification: ExpandClassification): Plan | un
   let variant: SubQuery | undefined
   if (hasHan(original)) {
     const translated = translateWithGlossary(synonyms.text)
-    if (translated.complete) variant = { query: translated.text, kind: 'translation', reason: `English variant (${describe([...synonyms.applied, ...translated.applied])})` }
+    if (translated.complete)
+      variant = {
+        query: translated.text,
+        kind: 'translation',
+        reason: `English variant (${describe([...synonyms.applied, ...translated.applied])})`,
+      }
   } else if (synonyms.applied.length > 0) {
     variant = { query: synonyms.text, kind: 'synonym', reason: `synonyms: ${describe(synonyms.applied)}` }
   }
@@ -138,10 +227,15 @@ function describe(replacements: readonly Replacement[]): string {
 }
 
 function finish(plan: Plan, classification: ExpandClassification, options: ExpandQueryOptions): ExpandResult {
-  const max = Math.max(1, Math.floor(Number.isFinite(options.maxQueries) ? (options.maxQueries as number) : DEFAULT_MAX_QUERIES))
+  const max = Math.max(
+    1,
+    Math.floor(Number.isFinite(options.maxQueries) ? (options.maxQueries as number) : DEFAULT_MAX_QUERIES),
+  )
   const now = safeNow(options.now)
   const candidates: SubQuery[] = [{ query: plan.original, kind: 'original', reason: 'original query' }]
-  const { queries: extra, supersedesVariant } = plan.topic ? angles(plan, classification, now) : { queries: [], supersedesVariant: false }
+  const { queries: extra, supersedesVariant } = plan.topic
+    ? angles(plan, classification, now)
+    : { queries: [], supersedesVariant: false }
   // "X vs Y" already is the normalised English form of a comparison, and the cap is better spent on each side.
   if (plan.variant && !supersedesVariant) candidates.push(plan.variant)
   candidates.push(...extra)
@@ -174,7 +268,11 @@ function dateLabel(window: FreshnessWindow | null | undefined, now: Date): strin
   return String(year)
 }
 
-function angles(plan: Plan, classification: ExpandClassification, now: Date): { queries: SubQuery[]; supersedesVariant: boolean } {
+function angles(
+  plan: Plan,
+  classification: ExpandClassification,
+  now: Date,
+): { queries: SubQuery[]; supersedesVariant: boolean } {
   if (classification.intent === 'comparison') return comparisonAngles(plan)
   return { queries: intentAngles(plan, classification, now), supersedesVariant: false }
 }
@@ -188,18 +286,34 @@ function intentAngles(plan: Plan, classification: ExpandClassification, now: Dat
     case 'factual':
       return [make(`${t} definition`, 'factual: definition'), make(`${t} explained`, 'factual: explanation')]
     case 'status':
-      return [make(`${t} latest ${year}`, `status: latest, current year ${year}`), make(`${t} update release`, 'status: updates and releases')]
+      return [
+        make(`${t} latest ${year}`, `status: latest, current year ${year}`),
+        make(`${t} update release`, 'status: updates and releases'),
+      ]
     case 'tutorial':
-      return [make(`${t} tutorial`, 'tutorial: tutorial'), make(`${t} step by step guide`, 'tutorial: step-by-step guide')]
+      return [
+        make(`${t} tutorial`, 'tutorial: tutorial'),
+        make(`${t} step by step guide`, 'tutorial: step-by-step guide'),
+      ]
     case 'exploratory':
-      return [make(`${t} overview`, 'exploratory: overview'), make(`${t} ecosystem`, 'exploratory: ecosystem'), make(`${t} use cases`, 'exploratory: use cases')]
+      return [
+        make(`${t} overview`, 'exploratory: overview'),
+        make(`${t} ecosystem`, 'exploratory: ecosystem'),
+        make(`${t} use cases`, 'exploratory: use cases'),
+      ]
     case 'news': {
       const label = dateLabel(classification.freshness, now)
-      return [make(`${t} news ${label}`, `news: news, ${label}`), make(`${t} announcement latest`, 'news: announcements')]
+      return [
+        make(`${t} news ${label}`, `news: news, ${label}`),
+        make(`${t} announcement latest`, 'news: announcements'),
+      ]
     }
     case 'resource': {
       const wantsDownload = (classification.signals ?? []).some((s) => /download|installer|下载|安装包/i.test(s.term))
-      const out = [make(`${t} official documentation`, 'resource: official documentation'), make(`${t} GitHub`, 'resource: GitHub repository')]
+      const out = [
+        make(`${t} official documentation`, 'resource: official documentation'),
+        make(`${t} GitHub`, 'resource: GitHub repository'),
+      ]
       return wantsDownload ? [make(`${t} official download`, 'resource: official download'), ...out] : out
     }
     default:
@@ -211,7 +325,9 @@ function english(text: string): { text: string; notes: Replacement[] } {
   const synonyms = applySynonyms(text)
   if (!hasHan(synonyms.text)) return { text: synonyms.text, notes: synonyms.applied }
   const translated = translateWithGlossary(synonyms.text)
-  return translated.complete ? { text: translated.text, notes: [...synonyms.applied, ...translated.applied] } : { text: synonyms.text, notes: synonyms.applied }
+  return translated.complete
+    ? { text: translated.text, notes: [...synonyms.applied, ...translated.applied] }
+    : { text: synonyms.text, notes: synonyms.applied }
 }
 
 function comparisonAngles(plan: Plan): { queries: SubQuery[]; supersedesVariant: boolean } {
@@ -236,7 +352,13 @@ function comparisonAngles(plan: Plan): { queries: SubQuery[]; supersedesVariant:
   return {
     queries: [
       { query: versus, kind: 'intent', reason: `comparison: ${names.join(' vs ')} head to head${why}` },
-      ...names.map((name): SubQuery => ({ query: `${name} advantages`, kind: 'intent', reason: `comparison: strengths of ${name}` })),
+      ...names.map(
+        (name): SubQuery => ({
+          query: `${name} advantages`,
+          kind: 'intent',
+          reason: `comparison: strengths of ${name}`,
+        }),
+      ),
     ],
     supersedesVariant: true,
   }

@@ -1,4 +1,11 @@
-import { type FreshnessWindow, FreshnessWindowSchema, INTENTS, type Intent, type Mode, ModeSchema } from '@search-layer/core'
+import {
+  type FreshnessWindow,
+  FreshnessWindowSchema,
+  INTENTS,
+  type Intent,
+  type Mode,
+  ModeSchema,
+} from '@search-layer/core'
 import signalsJson from '../../../references/intent-signals.json'
 import strategiesJson from '../../../references/intent-strategies.json'
 
@@ -27,7 +34,8 @@ function checkStrategies(raw: Record<string, unknown>): Record<Intent, StrategyR
     if (row.freshness !== null) FreshnessWindowSchema.parse(row.freshness)
     for (const w of row.freshnessOptions) FreshnessWindowSchema.parse(w)
     const { keyword, freshness, authority } = row.weights
-    if (Math.abs(keyword + freshness + authority - 1) > 1e-9) throw new Error(`intent-strategies.json: weights of ${intent} do not sum to 1`)
+    if (Math.abs(keyword + freshness + authority - 1) > 1e-9)
+      throw new Error(`intent-strategies.json: weights of ${intent} do not sum to 1`)
     out[intent] = Object.freeze({
       mode: row.mode,
       freshness: row.freshness,
@@ -50,5 +58,7 @@ function checkSignals(raw: SignalTable): SignalTable {
   return raw
 }
 
-export const STRATEGIES: Readonly<Record<Intent, StrategyRow>> = checkStrategies(strategiesJson as Record<string, unknown>)
+export const STRATEGIES: Readonly<Record<Intent, StrategyRow>> = checkStrategies(
+  strategiesJson as Record<string, unknown>,
+)
 export const SIGNALS: SignalTable = checkSignals(signalsJson as unknown as SignalTable)

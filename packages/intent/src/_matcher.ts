@@ -70,7 +70,9 @@ export function compileTerms<P>(entries: readonly { term: string; lang: Lang; pa
     const terms = [...byLang[lang].keys()].sort((a, b) => b.length - a.length)
     if (terms.length === 0) return undefined
     const alternation = terms.map((t) => escapeRegExp(t).replace(/ /g, '\\s+')).join('|')
-    return lang === 'en' ? new RegExp(`${EN_LEFT}(?:${alternation})${EN_RIGHT}`, 'gu') : new RegExp(`(?:${alternation})`, 'gu')
+    return lang === 'en'
+      ? new RegExp(`${EN_LEFT}(?:${alternation})${EN_RIGHT}`, 'gu')
+      : new RegExp(`(?:${alternation})`, 'gu')
   }
   const en = build('en')
   const zh = build('zh')

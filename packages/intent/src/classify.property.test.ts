@@ -7,7 +7,9 @@ const anyString = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
   fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: fc.constantFrom('vs', ' ', '新闻', '还是', 'how to', '😀', '\u0000', '\u202e', 'İ', 'ｖｓ', '\t', '教程') }),
+  fc.string({
+    unit: fc.constantFrom('vs', ' ', '新闻', '还是', 'how to', '😀', '\u0000', '\u202e', 'İ', 'ｖｓ', '\t', '教程'),
+  }),
   fc.string({ minLength: 10_000, maxLength: 10_240, unit: 'binary-ascii' }),
 )
 
@@ -36,7 +38,12 @@ describe('classifyIntent properties', () => {
   })
 
   it('handles 10 KB of Chinese, emoji and control characters', () => {
-    for (const query of ['深入'.repeat(5120), '😀'.repeat(5120), '\u0000\u0007\u001b'.repeat(3414), `${'a vs b '.repeat(1400)}今天`]) {
+    for (const query of [
+      '深入'.repeat(5120),
+      '😀'.repeat(5120),
+      '\u0000\u0007\u001b'.repeat(3414),
+      `${'a vs b '.repeat(1400)}今天`,
+    ]) {
       expect(() => classifyIntent(query)).not.toThrow()
     }
   })

@@ -139,7 +139,9 @@ describe('classifyIntent', () => {
   it.each(INTENTS)('has at least 15 queries for %s, about half of them Chinese', (intent) => {
     const queries = TABLE[intent]
     expect(queries.length).toBeGreaterThanOrEqual(15)
-    expect(queries.filter((q) => /\p{Script=Han}/u.test(q)).length).toBeGreaterThanOrEqual(Math.floor(queries.length / 2))
+    expect(queries.filter((q) => /\p{Script=Han}/u.test(q)).length).toBeGreaterThanOrEqual(
+      Math.floor(queries.length / 2),
+    )
   })
 
   it.each(ROWS)('$query → $intent', ({ intent, query }) => {
@@ -204,7 +206,12 @@ describe('classifyIntent', () => {
   })
 
   it('defaults to exploratory with low confidence when nothing matches', () => {
-    expect(classifyIntent('RISC-V')).toMatchObject({ intent: 'exploratory', mode: 'deep', freshness: null, signals: [] })
+    expect(classifyIntent('RISC-V')).toMatchObject({
+      intent: 'exploratory',
+      mode: 'deep',
+      freshness: null,
+      signals: [],
+    })
     expect(classifyIntent('RISC-V').confidence).toBeLessThan(0.5)
   })
 
@@ -255,7 +262,12 @@ describe('strategyFor', () => {
     ['news', 'deep', 'pw', [0.3, 0.6, 0.1]],
     ['resource', 'fast', null, [0.5, 0.1, 0.4]],
   ] as const)('%s → %s, %s, %j', (intent, mode, freshness, [keyword, fresh, authority]) => {
-    expect(strategyFor(intent)).toMatchObject({ intent, mode, freshness, weights: { keyword, freshness: fresh, authority } })
+    expect(strategyFor(intent)).toMatchObject({
+      intent,
+      mode,
+      freshness,
+      weights: { keyword, freshness: fresh, authority },
+    })
   })
 
   it('returns a copy the caller may change without affecting later calls', () => {

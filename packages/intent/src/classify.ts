@@ -47,7 +47,15 @@ export interface ClassifyIntentOptions {
 /**
  * When two intents score the same, the more specific one wins. Order and reasons: references/intent-guide.md.
  */
-export const INTENT_PRECEDENCE: readonly Intent[] = ['comparison', 'news', 'resource', 'tutorial', 'status', 'factual', 'exploratory']
+export const INTENT_PRECEDENCE: readonly Intent[] = [
+  'comparison',
+  'news',
+  'resource',
+  'tutorial',
+  'status',
+  'factual',
+  'exploratory',
+]
 
 const WINDOW_ORDER: readonly FreshnessWindow[] = ['pd', 'pw', 'pm', 'py']
 const DEFAULT_CONFIDENCE = 0.3
@@ -62,26 +70,46 @@ interface SignalPayload {
 }
 
 const signalMatcher = compileTerms<SignalPayload>([
-  ...(['en', 'zh'] as const).flatMap((lang) => SIGNALS.blocked[lang].map((term) => ({ term, lang, payload: { intent: null, weight: 0 } }))),
+  ...(['en', 'zh'] as const).flatMap((lang) =>
+    SIGNALS.blocked[lang].map((term) => ({ term, lang, payload: { intent: null, weight: 0 } })),
+  ),
   ...INTENTS.flatMap((intent) =>
     (['en', 'zh'] as const).flatMap((lang) =>
-      Object.entries(SIGNALS.intents[intent][lang]).map(([term, weight]) => ({ term, lang, payload: { intent, weight } })),
+      Object.entries(SIGNALS.intents[intent][lang]).map(([term, weight]) => ({
+        term,
+        lang,
+        payload: { intent, weight },
+      })),
     ),
   ),
 ])
 
 const patterns = INTENTS.flatMap((intent) =>
-  Object.entries(SIGNALS.intents[intent].patterns).map(([name, source]) => ({ intent, name, regex: new RegExp(source, 'iu') })),
+  Object.entries(SIGNALS.intents[intent].patterns).map(([name, source]) => ({
+    intent,
+    name,
+    regex: new RegExp(source, 'iu'),
+  })),
 )
 
 const timeMatcher = compileTerms<FreshnessWindow>(
-  WINDOW_ORDER.flatMap((window) => (['en', 'zh'] as const).flatMap((lang) => SIGNALS.timeHints[window][lang].map((term) => ({ term, lang, payload: window })))),
+  WINDOW_ORDER.flatMap((window) =>
+    (['en', 'zh'] as const).flatMap((lang) =>
+      SIGNALS.timeHints[window][lang].map((term) => ({ term, lang, payload: window })),
+    ),
+  ),
 )
 
 /** The strategy row for an intent: mode, default freshness window, allowed windows and scoring weights. */
 export function strategyFor(intent: Intent): IntentStrategy {
   const row = STRATEGIES[intent]
-  return { intent, mode: row.mode, freshness: row.freshness, freshnessOptions: row.freshnessOptions, weights: { ...row.weights } }
+  return {
+    intent,
+    mode: row.mode,
+    freshness: row.freshness,
+    freshnessOptions: row.freshnessOptions,
+    weights: { ...row.weights },
+  }
 }
 
 /**
@@ -102,7 +130,8 @@ export function classifyIntent(query: string, options: ClassifyIntentOptions = {
       s.count++
     } else scores.set(intent, { max: weight, count: 1 })
   }
-  for (const hit of signalMatcher.match(input)) if (hit.payload.intent) add(hit.payload.intent, hit.term, hit.lang, hit.payload.weight)
+  for (const hit of signalMatcher.match(input))
+    if (hit.payload.intent) add(hit.payload.intent, hit.term, hit.lang, hit.payload.weight)
   for (const p of patterns) {
     const m = p.regex.exec(input.text)
     if (m) add(p.intent, m[0], 'en', 1)
@@ -111,7 +140,11 @@ export function classifyIntent(query: string, options: ClassifyIntentOptions = {
 }
 
 /** Picks the intent from the collected scores, computes confidence and the freshness window. Shared with the LLM path. */
-function decide(input: NormalizedText, signals: IntentSignal[], scores: Map<Intent, { max: number; count: number }>): IntentClassification {
+function decide(
+  input: NormalizedText,
+  signals: IntentSignal[],
+  scores: Map<Intent, { max: number; count: number }>,
+): IntentClassification {
   const ranked = [...scores.entries()]
     .map(([intent, s]) => ({ intent, score: s.max + Math.min(MAX_EXTRA_BONUS, EXTRA_SIGNAL_BONUS * (s.count - 1)) }))
     .sort((a, b) => b.score - a.score || INTENT_PRECEDENCE.indexOf(a.intent) - INTENT_PRECEDENCE.indexOf(b.intent))
@@ -122,7 +155,12 @@ function decide(input: NormalizedText, signals: IntentSignal[], scores: Map<Inte
   return build(top.intent, confidence, input, signals)
 }
 
-function build(intent: Intent, confidence: number, input: NormalizedText, signals: IntentSignal[]): IntentClassification {
+function build(
+  intent: Intent,
+  confidence: number,
+  input: NormalizedText,
+  signals: IntentSignal[],
+): IntentClassification {
   const row = STRATEGIES[intent]
   return {
     intent,

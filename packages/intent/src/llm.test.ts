@@ -70,12 +70,20 @@ describe('classifyIntentWithLlm', () => {
     expect(result.weights).toEqual({ keyword: 0.3, freshness: 0.5, authority: 0.2 })
     expect(seen).toHaveLength(1)
     expect(seen[0]).toMatchObject({ path: '/v1/chat/completions', authorization: `Bearer ${API_KEY}` })
-    expect(seen[0]?.body).toMatchObject({ model: 'intent-mini', messages: [{ role: 'system' }, { role: 'user', content: 'RISC-V recently' }] })
+    expect(seen[0]?.body).toMatchObject({
+      model: 'intent-mini',
+      messages: [{ role: 'system' }, { role: 'user', content: 'RISC-V recently' }],
+    })
   })
 
   it('accepts a verdict wrapped in a code fence, without confidence', async () => {
     handler = (_b, res) => reply(res, 200, completion('```json\n{"intent":"resource"}\n```'))
-    expect(await classifyIntentWithLlm('RISC-V', { llm: llm() })).toMatchObject({ intent: 'resource', mode: 'fast', confidence: 0.7, source: 'llm' })
+    expect(await classifyIntentWithLlm('RISC-V', { llm: llm() })).toMatchObject({
+      intent: 'resource',
+      mode: 'fast',
+      confidence: 0.7,
+      source: 'llm',
+    })
   })
 
   it('respects minConfidence', async () => {
@@ -86,8 +94,16 @@ describe('classifyIntentWithLlm', () => {
   })
 
   it.each([
-    ['an unknown intent', (res: ServerResponse) => reply(res, 200, completion('{"intent":"shopping"}')), 'bad_response'],
-    ['prose instead of JSON', (res: ServerResponse) => reply(res, 200, completion('I think it is exploratory.')), 'bad_response'],
+    [
+      'an unknown intent',
+      (res: ServerResponse) => reply(res, 200, completion('{"intent":"shopping"}')),
+      'bad_response',
+    ],
+    [
+      'prose instead of JSON',
+      (res: ServerResponse) => reply(res, 200, completion('I think it is exploratory.')),
+      'bad_response',
+    ],
     ['a null message', (res: ServerResponse) => reply(res, 200, completion(null)), 'bad_response'],
     ['a malformed envelope', (res: ServerResponse) => reply(res, 200, { choices: [] }), 'bad_response'],
     ['a 401', (res: ServerResponse) => reply(res, 401, { error: { message: 'invalid key' } }), 'auth'],
@@ -114,7 +130,10 @@ describe('classifyIntentWithLlm', () => {
   })
 
   it('falls back when nothing listens', async () => {
-    const result = await classifyIntentWithLlm('RISC-V', { llm: { url: 'http://127.0.0.1:9/v1', model: 'm' }, timeoutMs: 2000 })
+    const result = await classifyIntentWithLlm('RISC-V', {
+      llm: { url: 'http://127.0.0.1:9/v1', model: 'm' },
+      timeoutMs: 2000,
+    })
     expect(result).toMatchObject({ source: 'rules', llmError: 'network' })
   })
 })

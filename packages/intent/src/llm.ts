@@ -1,7 +1,19 @@
-import { type LlmEndpoint, type ProviderErrorKind, chatCompletion, extractJsonObject, isProviderError } from '@search-layer/core'
+import {
+  type LlmEndpoint,
+  type ProviderErrorKind,
+  chatCompletion,
+  extractJsonObject,
+  isProviderError,
+} from '@search-layer/core'
 import { LlmVerdictSchema } from './_llm-schema.js'
 import { normalize } from './_matcher.js'
-import { type ClassifyIntentOptions, type IntentClassification, classifyIntent, freshnessFor, strategyFor } from './classify.js'
+import {
+  type ClassifyIntentOptions,
+  type IntentClassification,
+  classifyIntent,
+  freshnessFor,
+  strategyFor,
+} from './classify.js'
 
 export type { LlmEndpoint }
 
@@ -42,10 +54,14 @@ function parseVerdict(content: string | null): ReturnType<typeof LlmVerdictSchem
  * Classifies with the rules and, only when they are not confident, asks an OpenAI-compatible model.
  * Never rejects: any model failure (network, timeout, bad reply) falls back to the rules' answer.
  */
-export async function classifyIntentWithLlm(query: string, options: ClassifyIntentWithLlmOptions = {}): Promise<LlmIntentClassification> {
+export async function classifyIntentWithLlm(
+  query: string,
+  options: ClassifyIntentWithLlmOptions = {},
+): Promise<LlmIntentClassification> {
   const rules = classifyIntent(query, options)
   const { llm, minConfidence = 0.65, timeoutMs = 8000 } = options
-  if (!llm || rules.confidence >= minConfidence || typeof query !== 'string' || query.trim() === '') return { ...rules, source: 'rules' }
+  if (!llm || rules.confidence >= minConfidence || typeof query !== 'string' || query.trim() === '')
+    return { ...rules, source: 'rules' }
   try {
     const content = await chatCompletion(llm, {
       temperature: 0,

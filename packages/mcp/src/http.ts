@@ -24,12 +24,19 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
   return async (request) => {
     if (request.method !== 'POST') {
       return Response.json(
-        { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless, use POST.' }, id: null },
+        {
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless, use POST.' },
+          id: null,
+        },
         { status: 405, headers: { allow: 'POST' } },
       )
     }
     const server = await createMcpServer({ ...serverOptions, layer })
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: jsonResponse })
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: jsonResponse,
+    })
     let closed = false
     const close = async () => {
       if (closed) return
@@ -44,11 +51,18 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
         await close()
         return response
       }
-      return new Response(closeWhenDone(response.body, close), { status: response.status, statusText: response.statusText, headers: response.headers })
+      return new Response(closeWhenDone(response.body, close), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      })
     } catch (error) {
       await close()
       const message = error instanceof Error ? error.message : String(error)
-      return Response.json({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error: ${message}` }, id: null }, { status: 500 })
+      return Response.json(
+        { jsonrpc: '2.0', error: { code: -32603, message: `Internal error: ${message}` }, id: null },
+        { status: 500 },
+      )
     }
   }
 }

@@ -20,7 +20,11 @@ beforeEach(() => emu.reset())
 
 async function connect(options: McpServerOptions = {}, layerOptions: SearchLayerOptions = {}) {
   const e = options.env ?? env
-  const server = await createMcpServer({ env: e, layer: createSearchLayer({ env: e, rateLimits: false, providerRetries: 0, ...layerOptions }), ...options })
+  const server = await createMcpServer({
+    env: e,
+    layer: createSearchLayer({ env: e, rateLimits: false, providerRetries: 0, ...layerOptions }),
+    ...options,
+  })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
   const client = new Client({ name: 'unit', version: '1.0.0' })
@@ -28,7 +32,16 @@ async function connect(options: McpServerOptions = {}, layerOptions: SearchLayer
   return { client, close: () => client.close() }
 }
 
-type Status = { providers: { name: string; configured: boolean; available: boolean; hint?: string; circuit: { open: boolean; lastError?: { kind: string } }; budget?: { used: number; limit: number; fraction: number } }[] }
+type Status = {
+  providers: {
+    name: string
+    configured: boolean
+    available: boolean
+    hint?: string
+    circuit: { open: boolean; lastError?: { kind: string } }
+    budget?: { used: number; limit: number; fraction: number }
+  }[]
+}
 
 async function readStatus(client: Client): Promise<Status> {
   const read = await client.readResource({ uri: PROVIDERS_RESOURCE_URI })
@@ -55,11 +68,18 @@ describe('createMcpServer', () => {
   it('shows a resting provider and budget use in the providers resource', async () => {
     emu.fault('brave', { status: 401 })
     const { client, close } = await connect({}, { circuit: { failureThreshold: 1 }, monthlyBudgets: { exa: 40 } })
-    const search = await client.callTool({ name: 'web_search', arguments: { query: 'kubernetes operator tutorial', sources: ['brave', 'exa'] } })
+    const search = await client.callTool({
+      name: 'web_search',
+      arguments: { query: 'kubernetes operator tutorial', sources: ['brave', 'exa'] },
+    })
     expect(search.isError).toBeFalsy()
     const status = await readStatus(client)
     const brave = status.providers.find((p) => p.name === 'brave')!
-    expect(brave).toMatchObject({ configured: true, available: false, circuit: { open: true, lastError: { kind: 'auth' } } })
+    expect(brave).toMatchObject({
+      configured: true,
+      available: false,
+      circuit: { open: true, lastError: { kind: 'auth' } },
+    })
     const exa = status.providers.find((p) => p.name === 'exa')!
     expect(exa.available).toBe(true)
     expect(exa.budget).toMatchObject({ limit: 40 })
@@ -70,7 +90,10 @@ describe('createMcpServer', () => {
 
   it('caps the text of a result at maxChars', async () => {
     const { client, close } = await connect({ maxChars: 1200 })
-    const result = await client.callTool({ name: 'fetch_thread', arguments: { url: 'https://github.com/octo/demo/issues/1' } })
+    const result = await client.callTool({
+      name: 'fetch_thread',
+      arguments: { url: 'https://github.com/octo/demo/issues/1' },
+    })
     expect((result.content as { text: string }[])[0]!.text.length).toBeLessThanOrEqual(1200)
     await close()
   })
@@ -98,9 +121,22 @@ describe('createMcpServer', () => {
 
 describe('toCallToolResult', () => {
   it.each([
-    [{ content: 'ok', data: { a: 1 } }, { content: [{ type: 'text', text: 'ok' }], structuredContent: { a: 1 } }],
-    [{ content: 'bad', data: { error: { kind: 'auth', message: 'bad' } }, isError: true }, { content: [{ type: 'text', text: 'bad' }], structuredContent: { error: { kind: 'auth', message: 'bad' } }, isError: true }],
-    [{ content: 'list', data: [1, 2] }, { content: [{ type: 'text', text: 'list' }], structuredContent: { value: [1, 2] } }],
+    [
+      { content: 'ok', data: { a: 1 } },
+      { content: [{ type: 'text', text: 'ok' }], structuredContent: { a: 1 } },
+    ],
+    [
+      { content: 'bad', data: { error: { kind: 'auth', message: 'bad' } }, isError: true },
+      {
+        content: [{ type: 'text', text: 'bad' }],
+        structuredContent: { error: { kind: 'auth', message: 'bad' } },
+        isError: true,
+      },
+    ],
+    [
+      { content: 'list', data: [1, 2] },
+      { content: [{ type: 'text', text: 'list' }], structuredContent: { value: [1, 2] } },
+    ],
   ])('%j → %j', (result, expected) => {
     expect(toCallToolResult(result)).toEqual(expected)
   })

@@ -50,7 +50,12 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<M
   for (const def of set.definitions) {
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.inputSchema, annotations: { title: def.title, ...def.annotations } },
+      {
+        title: def.title,
+        description: def.description,
+        inputSchema: def.inputSchema,
+        annotations: { title: def.title, ...def.annotations },
+      },
       async (args: unknown, extra: Extra): Promise<CallToolResult> => {
         const result = await set.executors[def.name](args, { signal: extra.signal, ...progressReporter(extra) })
         return toCallToolResult(result)
@@ -63,17 +68,27 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<M
     PROVIDERS_RESOURCE_URI,
     {
       title: 'Search providers',
-      description: 'Which search engines are configured, resting after failures (circuit breaker) or over their monthly budget.',
+      description:
+        'Which search engines are configured, resting after failures (circuit breaker) or over their monthly budget.',
       mimeType: 'application/json',
     },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await providerStatus(layer), null, 2) }] }),
+    async (uri) => ({
+      contents: [
+        { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await providerStatus(layer), null, 2) },
+      ],
+    }),
   )
   return server
 }
 
 // The engine's status with times as ISO strings and a hint for what is missing, for agents and people alike.
 async function providerStatus(layer: SearchLayer) {
-  const keyEnv: Record<ProviderName, string> = { brave: 'BRAVE_API_KEY', exa: 'EXA_API_KEY', tavily: 'TAVILY_API_KEY', grok: 'XAI_API_KEY' }
+  const keyEnv: Record<ProviderName, string> = {
+    brave: 'BRAVE_API_KEY',
+    exa: 'EXA_API_KEY',
+    tavily: 'TAVILY_API_KEY',
+    grok: 'XAI_API_KEY',
+  }
   const status = await layer.status()
   return {
     providers: status.map((s) => ({
@@ -87,7 +102,12 @@ async function providerStatus(layer: SearchLayer) {
         ...(s.circuit.until !== undefined && { until: new Date(s.circuit.until).toISOString() }),
         ...(s.circuit.lastError && { lastError: s.circuit.lastError }),
       },
-      ...(s.budget && { budget: { ...s.budget, fraction: s.budget.limit > 0 ? Math.round((s.budget.used / s.budget.limit) * 1000) / 1000 : 1 } }),
+      ...(s.budget && {
+        budget: {
+          ...s.budget,
+          fraction: s.budget.limit > 0 ? Math.round((s.budget.used / s.budget.limit) * 1000) / 1000 : 1,
+        },
+      }),
     })),
   }
 }
@@ -109,13 +129,22 @@ function progressReporter(extra: Extra): { onProgress?: (event: SearchProgress) 
               ? `${event.provider}: failed (${event.kind}) for "${event.query}"`
               : `${event.provider}: skipped (${event.reason})`
       // A lost notification must not fail the search; the result still arrives.
-      extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }).catch(() => {})
+      extra
+        .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } })
+        .catch(() => {})
     },
   }
 }
 
 /** A tool result in MCP's shape: the text as content, the data as `structuredContent`, `isError` when it failed. */
 export function toCallToolResult(result: ToolResult): CallToolResult {
-  const structured = result.data !== null && typeof result.data === 'object' && !Array.isArray(result.data) ? (result.data as Record<string, unknown>) : { value: result.data }
-  return { content: [{ type: 'text', text: result.content }], structuredContent: structured, ...(result.isError && { isError: true }) }
+  const structured =
+    result.data !== null && typeof result.data === 'object' && !Array.isArray(result.data)
+      ? (result.data as Record<string, unknown>)
+      : { value: result.data }
+  return {
+    content: [{ type: 'text', text: result.content }],
+    structuredContent: structured,
+    ...(result.isError && { isError: true }),
+  }
 }

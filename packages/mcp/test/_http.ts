@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 
 /** Serves a web-standard `(Request) => Promise<Response>` handler on a loopback port, as Hono's node adapter would. */
-export async function serveWebHandler(path: string, handler: (request: Request) => Promise<Response>): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveWebHandler(
+  path: string,
+  handler: (request: Request) => Promise<Response>,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = new URL(req.url ?? '/', `http://${req.headers.host}`)
@@ -15,7 +18,11 @@ export async function serveWebHandler(path: string, handler: (request: Request) 
       for await (const chunk of req) chunks.push(chunk as Buffer)
       const headers = new Headers()
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v)
-      const request = new Request(url, { method: req.method, headers, ...(chunks.length > 0 && { body: Buffer.concat(chunks) }) })
+      const request = new Request(url, {
+        method: req.method,
+        headers,
+        ...(chunks.length > 0 && { body: Buffer.concat(chunks) }),
+      })
       const response = await handler(request)
       res.writeHead(response.status, Object.fromEntries(response.headers))
       if (response.body) Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res)

@@ -38,7 +38,14 @@ const transports: [string, Connect][] = [
     async () => {
       if (!existsSync(DIST)) throw new Error(`${DIST} is missing: build the package first (npx pnpm@10 build)`)
       const client = new Client({ name: 'e2e', version: '1.0.0' })
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...env, PATH: process.env.PATH ?? '' }, stderr: 'pipe' }))
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [FIXTURE],
+          env: { ...env, PATH: process.env.PATH ?? '' },
+          stderr: 'pipe',
+        }),
+      )
       closers.push(() => client.close())
       return client
     },
@@ -46,7 +53,10 @@ const transports: [string, Connect][] = [
   [
     'Streamable HTTP (handler on a loopback server)',
     async () => {
-      const served = await serveWebHandler('/mcp', createMcpHttpHandler({ env, layer: createSearchLayer({ env, rateLimits: false }) }))
+      const served = await serveWebHandler(
+        '/mcp',
+        createMcpHttpHandler({ env, layer: createSearchLayer({ env, rateLimits: false }) }),
+      )
       const client = new Client({ name: 'e2e', version: '1.0.0' })
       await client.connect(new StreamableHTTPClientTransport(new URL(served.url)))
       closers.push(async () => {
@@ -111,17 +121,26 @@ describe.each(transports)('MCP over %s', (_name, connect) => {
   })
 
   it('fetch_thread returns the thread and its references', async () => {
-    const result = await client.callTool({ name: 'fetch_thread', arguments: { url: 'https://github.com/octo/demo/issues/1', max_comments: 10 } })
+    const result = await client.callTool({
+      name: 'fetch_thread',
+      arguments: { url: 'https://github.com/octo/demo/issues/1', max_comments: 10 },
+    })
     expect(result.isError).toBeFalsy()
     expect((result.content as { text: string }[])[0]!.text).toContain('## References')
     expect(result.structuredContent).toMatchObject({ type: 'github_issue', commentCount: 10 })
   })
 
   it('extract_refs returns references per URL', async () => {
-    const result = await client.callTool({ name: 'extract_refs', arguments: { urls: ['https://github.com/octo/demo/issues/1', 'https://github.com/octo/demo/pull/2'] } })
+    const result = await client.callTool({
+      name: 'extract_refs',
+      arguments: { urls: ['https://github.com/octo/demo/issues/1', 'https://github.com/octo/demo/pull/2'] },
+    })
     expect(result.isError).toBeFalsy()
     const structured = result.structuredContent as { results: { url: string; refs: unknown[] }[] }
-    expect(structured.results.map((r) => r.url)).toEqual(['https://github.com/octo/demo/issues/1', 'https://github.com/octo/demo/pull/2'])
+    expect(structured.results.map((r) => r.url)).toEqual([
+      'https://github.com/octo/demo/issues/1',
+      'https://github.com/octo/demo/pull/2',
+    ])
     expect(structured.results[0]!.refs.length).toBeGreaterThan(5)
   })
 
@@ -146,7 +165,9 @@ describe.each(transports)('MCP over %s', (_name, connect) => {
     const read = await client.readResource({ uri: 'search-layer://providers' })
     const content = read.contents[0] as { mimeType: string; text: string }
     expect(content.mimeType).toBe('application/json')
-    const status = JSON.parse(content.text) as { providers: { name: string; configured: boolean; available: boolean }[] }
+    const status = JSON.parse(content.text) as {
+      providers: { name: string; configured: boolean; available: boolean }[]
+    }
     expect(status.providers.map((p) => [p.name, p.configured])).toEqual([
       ['brave', true],
       ['exa', true],
@@ -160,7 +181,9 @@ describe('Streamable HTTP handler', () => {
   it('answers GET and DELETE with 405: the endpoint is stateless', async () => {
     const handler = createMcpHttpHandler({ env })
     for (const method of ['GET', 'DELETE']) {
-      const res = await handler(new Request('http://localhost/mcp', { method, headers: { accept: 'text/event-stream' } }))
+      const res = await handler(
+        new Request('http://localhost/mcp', { method, headers: { accept: 'text/event-stream' } }),
+      )
       expect(res.status).toBe(405)
       expect(res.headers.get('allow')).toBe('POST')
     }
@@ -172,12 +195,19 @@ describe('Streamable HTTP handler', () => {
       new Request('http://localhost/mcp', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
       }),
     )
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/application\/json/)
-    const body = (await res.json()) as { result: { serverInfo: { name: string }; capabilities: Record<string, unknown> } }
+    const body = (await res.json()) as {
+      result: { serverInfo: { name: string }; capabilities: Record<string, unknown> }
+    }
     expect(body.result.serverInfo.name).toBe('search-layer')
     expect(body.result.capabilities).toHaveProperty('tools')
     expect(body.result.capabilities).toHaveProperty('resources')

@@ -30,23 +30,43 @@ describe('parseHostLiteral', () => {
     expect(parseHostLiteral(host)).toEqual({ family, address })
   })
 
-  it.each(['example.com', 'localhost', '1.2.3.com', '256.1.1.1', '1.2.3.4.5', '0x1g.0.0.1', '08.0.0.1', '4294967296', '', '[example.com]', '::g', '1..2'])(
-    '%j is not an IP literal',
-    (host) => {
-      expect(parseHostLiteral(host)).toBeUndefined()
-    },
-  )
+  it.each([
+    'example.com',
+    'localhost',
+    '1.2.3.com',
+    '256.1.1.1',
+    '1.2.3.4.5',
+    '0x1g.0.0.1',
+    '08.0.0.1',
+    '4294967296',
+    '',
+    '[example.com]',
+    '::g',
+    '1..2',
+  ])('%j is not an IP literal', (host) => {
+    expect(parseHostLiteral(host)).toBeUndefined()
+  })
 
   it('agrees with WHATWG URL parsing on every legacy IPv4 spelling of an address', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom('dec', 'hex', 'oct', 'short'), (n, style) => {
-        const bytes = [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]
-        const spelled =
-          style === 'dec' ? String(n) : style === 'hex' ? `0x${n.toString(16)}` : style === 'oct' ? bytes.map((b) => `0${b.toString(8)}`).join('.') : `${bytes[0]}.${(n & 0xffffff) >>> 0}`
-        const expected = bytes.join('.')
-        expect(parseHostLiteral(spelled)?.address).toBe(expected)
-        expect(new URL(`http://${spelled}/`).hostname).toBe(expected)
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 0xffffffff }),
+        fc.constantFrom('dec', 'hex', 'oct', 'short'),
+        (n, style) => {
+          const bytes = [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]
+          const spelled =
+            style === 'dec'
+              ? String(n)
+              : style === 'hex'
+                ? `0x${n.toString(16)}`
+                : style === 'oct'
+                  ? bytes.map((b) => `0${b.toString(8)}`).join('.')
+                  : `${bytes[0]}.${(n & 0xffffff) >>> 0}`
+          const expected = bytes.join('.')
+          expect(parseHostLiteral(spelled)?.address).toBe(expected)
+          expect(new URL(`http://${spelled}/`).hostname).toBe(expected)
+        },
+      ),
     )
   })
 
@@ -117,13 +137,26 @@ describe('isBlockedAddress', () => {
     expect(isBlockedAddress(ip)).toBe(true)
   })
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '198.17.255.255', '198.20.0.0', '223.255.255.255', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1'])(
-    '%s is a public address',
-    (ip) => {
-      expect(blockedAddressReason(ip)).toBeUndefined()
-      expect(isBlockedAddress(ip)).toBe(false)
-    },
-  )
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.215.14',
+    '172.15.255.255',
+    '172.32.0.0',
+    '100.63.255.255',
+    '100.128.0.0',
+    '198.17.255.255',
+    '198.20.0.0',
+    '223.255.255.255',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:82a::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+  ])('%s is a public address', (ip) => {
+    expect(blockedAddressReason(ip)).toBeUndefined()
+    expect(isBlockedAddress(ip)).toBe(false)
+  })
 
   it('treats an IPv4-mapped address exactly like the IPv4 address', () => {
     fc.assert(

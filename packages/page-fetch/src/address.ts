@@ -163,7 +163,8 @@ function v6Reason(bytes: readonly number[]): string | undefined {
     return inner ? `IPv4-mapped ${inner}` : undefined
   }
   // IPv4-compatible ::a.b.c.d and IPv4-translated ::ffff:0:a.b.c.d are deprecated; nothing public lives there.
-  if (allZero(0, 12) || (allZero(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && allZero(10, 12))) return 'reserved address'
+  if (allZero(0, 12) || (allZero(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && allZero(10, 12)))
+    return 'reserved address'
   // NAT64 well-known prefix 64:ff9b::/96 (RFC 6052) reaches the embedded IPv4 address through a translator:
   // public embedded addresses are legitimate on IPv6-only networks, private ones are not.
   if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b) {

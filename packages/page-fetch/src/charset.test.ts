@@ -13,7 +13,11 @@ const ENCODED = [
 ] as const
 
 const html = (head: string, bodyHex: string) =>
-  Buffer.concat([Buffer.from(`<!DOCTYPE html><html><head>${head}<title>`, 'latin1'), Buffer.from(bodyHex, 'hex'), Buffer.from('</title></head></html>', 'latin1')])
+  Buffer.concat([
+    Buffer.from(`<!DOCTYPE html><html><head>${head}<title>`, 'latin1'),
+    Buffer.from(bodyHex, 'hex'),
+    Buffer.from('</title></head></html>', 'latin1'),
+  ])
 
 describe('detectCharset', () => {
   it.each(ENCODED)('decodes %s from the Content-Type header', (charset, text, hex) => {
@@ -53,7 +57,12 @@ describe('detectCharset', () => {
     ['fffe', 'utf-16le'],
   ])('a %s byte-order mark wins over header and meta', (bom, charset) => {
     const text = '<meta charset="gbk"><p>héllo 世界</p>'
-    const encoded = charset === 'utf-8' ? Buffer.from(text) : charset === 'utf-16le' ? Buffer.from(text, 'utf16le') : Buffer.from(text, 'utf16le').swap16()
+    const encoded =
+      charset === 'utf-8'
+        ? Buffer.from(text)
+        : charset === 'utf-16le'
+          ? Buffer.from(text, 'utf16le')
+          : Buffer.from(text, 'utf16le').swap16()
     const body = Buffer.concat([Buffer.from(bom, 'hex'), encoded])
     const detected = detectCharset(body, 'text/html; charset=iso-8859-1')
     expect(detected).toEqual({ charset, source: 'bom' })
@@ -61,19 +70,29 @@ describe('detectCharset', () => {
   })
 
   it('the header wins over a conflicting meta tag', () => {
-    expect(detectCharset(Buffer.from('<meta charset="gbk">'), 'text/html; charset=utf-8')).toEqual({ charset: 'utf-8', source: 'header' })
+    expect(detectCharset(Buffer.from('<meta charset="gbk">'), 'text/html; charset=utf-8')).toEqual({
+      charset: 'utf-8',
+      source: 'header',
+    })
   })
 
   it('skips an unknown header label and falls through to meta', () => {
-    expect(detectCharset(Buffer.from('<meta charset="big5">'), 'text/html; charset=x-klingon')).toEqual({ charset: 'big5', source: 'meta' })
+    expect(detectCharset(Buffer.from('<meta charset="big5">'), 'text/html; charset=x-klingon')).toEqual({
+      charset: 'big5',
+      source: 'meta',
+    })
   })
 
   it('ignores a meta tag inside a comment', () => {
-    expect(detectCharset(Buffer.from('<!-- <meta charset="gbk"> --><meta charset="euc-kr">'), 'text/html').charset).toBe('euc-kr')
+    expect(
+      detectCharset(Buffer.from('<!-- <meta charset="gbk"> --><meta charset="euc-kr">'), 'text/html').charset,
+    ).toBe('euc-kr')
   })
 
   it('reads the XML declaration', () => {
-    expect(detectCharset(Buffer.from('<?xml version="1.0" encoding="Shift_JIS"?><rss/>'), 'application/rss+xml')).toEqual({ charset: 'shift_jis', source: 'meta' })
+    expect(
+      detectCharset(Buffer.from('<?xml version="1.0" encoding="Shift_JIS"?><rss/>'), 'application/rss+xml'),
+    ).toEqual({ charset: 'shift_jis', source: 'meta' })
   })
 
   it('treats a meta claim of UTF-16 as UTF-8 (it was readable as ASCII)', () => {
@@ -81,7 +100,10 @@ describe('detectCharset', () => {
   })
 
   it('does not sniff meta in JSON or plain text', () => {
-    expect(detectCharset(Buffer.from('{"html":"<meta charset=gbk>"}'), 'application/json')).toEqual({ charset: 'utf-8', source: 'default' })
+    expect(detectCharset(Buffer.from('{"html":"<meta charset=gbk>"}'), 'application/json')).toEqual({
+      charset: 'utf-8',
+      source: 'default',
+    })
   })
 
   it('defaults to UTF-8', () => {

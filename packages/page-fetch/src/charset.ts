@@ -31,7 +31,9 @@ const META_PRESCAN_BYTES = 4096
 
 function metaCharset(body: Uint8Array): string | undefined {
   // Latin-1 maps each byte to one code unit, so ASCII markup is readable whatever the real encoding is.
-  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, META_PRESCAN_BYTES)).toString('latin1')
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, META_PRESCAN_BYTES)).toString(
+    'latin1',
+  )
   const xml = /^\s*<\?xml\s[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(head)
   if (xml?.[1]) return xml[1]
   const withoutComments = head.replace(/<!--[\s\S]*?-->/g, '')
@@ -53,7 +55,10 @@ function metaCharset(body: Uint8Array): string | undefined {
  * definitive), then the Content-Type charset, then `<meta charset>` / `<meta http-equiv>` / the XML
  * declaration in the first 4 KiB of markup, else UTF-8. Unknown labels are skipped, never thrown.
  */
-export function detectCharset(body: Uint8Array, contentType?: string | null): { charset: string; source: CharsetSource } {
+export function detectCharset(
+  body: Uint8Array,
+  contentType?: string | null,
+): { charset: string; source: CharsetSource } {
   const bom = bomCharset(body)
   if (bom) return { charset: bom, source: 'bom' }
   const header = normalizeCharset(charsetFromContentType(contentType))

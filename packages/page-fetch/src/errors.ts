@@ -4,7 +4,15 @@ import { redactSecrets } from '@search-layer/core'
 export type FetchErrorKind = 'bad_url' | 'blocked' | 'too_large' | 'unsupported_type' | 'http' | 'timeout' | 'network'
 
 /** Every `FetchErrorKind`, for exhaustive tables (exit codes, HTTP statuses). */
-export const FETCH_ERROR_KINDS: readonly FetchErrorKind[] = ['bad_url', 'blocked', 'too_large', 'unsupported_type', 'http', 'timeout', 'network']
+export const FETCH_ERROR_KINDS: readonly FetchErrorKind[] = [
+  'bad_url',
+  'blocked',
+  'too_large',
+  'unsupported_type',
+  'http',
+  'timeout',
+  'network',
+]
 
 const DEFAULT_RETRYABLE: Record<FetchErrorKind, boolean> = {
   bad_url: false,
@@ -56,5 +64,8 @@ export class FetchError extends Error {
 
 /** True for a `FetchError`, also across duplicated package copies. */
 export function isFetchError(value: unknown): value is FetchError {
-  return value instanceof FetchError || (value instanceof Error && value.name === 'FetchError' && 'kind' in value && 'url' in value)
+  return (
+    value instanceof FetchError ||
+    (value instanceof Error && value.name === 'FetchError' && 'kind' in value && 'url' in value)
+  )
 }

@@ -28,7 +28,9 @@ interface ExpectedMetadata {
 function readPage(name: string): { html: string; expected: ExpectedMetadata } {
   return {
     html: readFileSync(join(readabilityPages, name, 'source.html'), 'utf8'),
-    expected: JSON.parse(readFileSync(join(readabilityPages, name, 'expected-metadata.json'), 'utf8')) as ExpectedMetadata,
+    expected: JSON.parse(
+      readFileSync(join(readabilityPages, name, 'expected-metadata.json'), 'utf8'),
+    ) as ExpectedMetadata,
   }
 }
 
@@ -36,9 +38,30 @@ describe('extractReadable on the Readability test pages', () => {
   // A spread of sites, languages and scripts (Chinese: gmw, qq, pixnet, youth; Japanese: yahoo-4, hukumusume), RTL,
   // non-article pages and entity/metadata edge cases.
   const SAMPLE = [
-    '001', '003-metadata-preferred', '005-unescape-html-entities', 'aclu', 'bbc-1', 'folha', 'gmw', 'qq', 'pixnet', 'youth',
-    'yahoo-4', 'hukumusume', 'lemonde-1', 'heise', 'guardian-1', 'nytimes-1', 'wikipedia', 'medium-1', 'lwn-1', 'ietf-1',
-    'rtl-1', 'mozilla-2', 'parsely-metadata', 'schema-org-context-object',
+    '001',
+    '003-metadata-preferred',
+    '005-unescape-html-entities',
+    'aclu',
+    'bbc-1',
+    'folha',
+    'gmw',
+    'qq',
+    'pixnet',
+    'youth',
+    'yahoo-4',
+    'hukumusume',
+    'lemonde-1',
+    'heise',
+    'guardian-1',
+    'nytimes-1',
+    'wikipedia',
+    'medium-1',
+    'lwn-1',
+    'ietf-1',
+    'rtl-1',
+    'mozilla-2',
+    'parsely-metadata',
+    'schema-org-context-object',
   ]
 
   it.each(SAMPLE)('%s: title, byline, lang, excerpt, site name and readerable match Readability', (name) => {
@@ -62,14 +85,20 @@ describe('extractReadable on the Readability test pages', () => {
     expect(page.url).toBe(PAGE_URL)
   })
 
-  it.each(['aclu', 'guardian-1', 'theverge', 'wikipedia-2', 'aktualne', 'toc-missing', 'engadget'])('%s: publishedAt is the expected time in ISO 8601 UTC', (name) => {
-    const { html, expected } = readPage(name)
-    const page = extractReadable(html, { url: PAGE_URL })
-    const published = expected.publishedTime as string
-    const floating = /^\d{4}-\d{2}-\d{2}[T ][\d:.]+$/.test(published)
-    const normalized = published.replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1').replace(/([+-]\d{2})(\d{2})$/, '$1:$2')
-    expect(page.publishedAt).toBe(new Date(floating ? `${normalized}Z` : normalized).toISOString())
-  })
+  it.each(['aclu', 'guardian-1', 'theverge', 'wikipedia-2', 'aktualne', 'toc-missing', 'engadget'])(
+    '%s: publishedAt is the expected time in ISO 8601 UTC',
+    (name) => {
+      const { html, expected } = readPage(name)
+      const page = extractReadable(html, { url: PAGE_URL })
+      const published = expected.publishedTime as string
+      const floating = /^\d{4}-\d{2}-\d{2}[T ][\d:.]+$/.test(published)
+      const normalized = published
+        .replace(' ', 'T')
+        .replace(/(\.\d{3})\d+/, '$1')
+        .replace(/([+-]\d{2})(\d{2})$/, '$1:$2')
+      expect(page.publishedAt).toBe(new Date(floating ? `${normalized}Z` : normalized).toISOString())
+    },
+  )
 
   it('decodes the Chinese pages into Chinese text and markdown', () => {
     for (const name of ['gmw', 'qq', 'pixnet', 'youth']) {
@@ -79,7 +108,9 @@ describe('extractReadable on the Readability test pages', () => {
     }
   })
 
-  const allPages = readdirSync(readabilityPages).filter((name) => existsSync(join(readabilityPages, name, 'source.html')))
+  const allPages = readdirSync(readabilityPages).filter((name) =>
+    existsSync(join(readabilityPages, name, 'source.html')),
+  )
   const extracted = new Map<string, { page: ReadablePage; expected: ExpectedMetadata }>()
   beforeAll(() => {
     for (const name of allPages) {
@@ -91,7 +122,8 @@ describe('extractReadable on the Readability test pages', () => {
   it('agrees with Readability on title, byline, lang and excerpt for nearly every page', () => {
     const mismatched: string[] = []
     for (const [name, { page, expected }] of extracted) {
-      for (const key of ['title', 'byline', 'excerpt'] as const) if (collapse(page[key]) !== collapse(expected[key])) mismatched.push(`${name}.${key}`)
+      for (const key of ['title', 'byline', 'excerpt'] as const)
+        if (collapse(page[key]) !== collapse(expected[key])) mismatched.push(`${name}.${key}`)
       // We add a language from og:locale / content-language when <html lang> is missing; Readability does not.
       if (expected.lang != null && page.lang !== expected.lang) mismatched.push(`${name}.lang`)
     }
@@ -142,7 +174,10 @@ describe('extraction quality on the article-extraction benchmark', () => {
   }
 
   it('word-level recall and precision over all 181 pages stay above the measured floor', () => {
-    const truth = JSON.parse(readFileSync(join(articleDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string; url?: string }>
+    const truth = JSON.parse(readFileSync(join(articleDir, 'ground-truth.json'), 'utf8')) as Record<
+      string,
+      { articleBody: string; url?: string }
+    >
     const ids = Object.keys(truth)
     expect(ids).toHaveLength(181)
     const recalls: number[] = []
@@ -160,8 +195,14 @@ describe('extraction quality on the article-extraction benchmark', () => {
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
     const recall = mean(recalls)
     const precision = mean(precisions)
-    const f1 = mean(recalls.map((r, i) => (r + (precisions[i] ?? 0) === 0 ? 0 : (2 * r * (precisions[i] ?? 0)) / (r + (precisions[i] ?? 0)))))
-    console.info(`article-extraction: ${ids.length} pages, mean recall ${recall.toFixed(3)}, precision ${precision.toFixed(3)}, F1 ${f1.toFixed(3)}`)
+    const f1 = mean(
+      recalls.map((r, i) =>
+        r + (precisions[i] ?? 0) === 0 ? 0 : (2 * r * (precisions[i] ?? 0)) / (r + (precisions[i] ?? 0)),
+      ),
+    )
+    console.info(
+      `article-extraction: ${ids.length} pages, mean recall ${recall.toFixed(3)}, precision ${precision.toFixed(3)}, F1 ${f1.toFixed(3)}`,
+    )
     // Measured: recall 0.994, precision 0.924, F1 0.950. Floors leave room for dependency updates, not for regressions.
     expect(recall).toBeGreaterThanOrEqual(0.97)
     expect(precision).toBeGreaterThanOrEqual(0.88)
@@ -170,7 +211,10 @@ describe('extraction quality on the article-extraction benchmark', () => {
 })
 
 describe('extractReadable', () => {
-  const article = (inner: string, head = '') => `<!DOCTYPE html><html lang="en"><head><title>Doc title</title>${head}</head><body>
+  const article = (
+    inner: string,
+    head = '',
+  ) => `<!DOCTYPE html><html lang="en"><head><title>Doc title</title>${head}</head><body>
 <nav><a href="/">Home</a><a href="/about">About</a></nav>
 <article><h1>Heading one</h1>
 ${inner}
@@ -178,7 +222,11 @@ ${inner}
 <footer><a href="/privacy">Privacy</a></footer>
 <script>var tracking = "should never appear"</script><style>.x{color:red}</style>
 </body></html>`
-  const paragraphs = Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} talks at length about cancellation, structured concurrency and why tasks must not outlive their scope, with enough words to count as content.</p>`).join('\n')
+  const paragraphs = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<p>Paragraph ${i} talks at length about cancellation, structured concurrency and why tasks must not outlive their scope, with enough words to count as content.</p>`,
+  ).join('\n')
 
   it('keeps headings, lists, code blocks and links; drops scripts, styles and navigation', () => {
     const page = extractReadable(
@@ -213,40 +261,66 @@ ${inner}
       {
         url: 'https://tokio.rs/tokio/tutorial',
         text: 'the Tokio tutorial',
-        context: 'The runtime is described in the Tokio tutorial, which every newcomer should read before writing a server.',
+        context:
+          'The runtime is described in the Tokio tutorial, which every newcomer should read before writing a server.',
       },
     ])
   })
 
   it('trims long link context to whole words around the anchor', () => {
     const filler = 'word '.repeat(80)
-    const page = extractReadable(article(`${paragraphs}<p>${filler}<a href="https://x.example/">anchor</a> ${filler}</p>`), { url: 'https://blog.example/' })
+    const page = extractReadable(
+      article(`${paragraphs}<p>${filler}<a href="https://x.example/">anchor</a> ${filler}</p>`),
+      { url: 'https://blog.example/' },
+    )
     const context = page.links[0]?.context ?? ''
     expect(context).toMatch(/^…word .* anchor word .*word…$/)
     expect(context.length).toBeLessThan(300)
   })
 
   it.each([
-    ['article:published_time', '<meta property="article:published_time" content="2024-05-01T10:00:00+02:00">', '2024-05-01T08:00:00.000Z'],
-    ['JSON-LD datePublished', '<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"NewsArticle","datePublished":"2023-02-03T04:05:06Z"}]}</script>', '2023-02-03T04:05:06.000Z'],
-    ['a floating date-time (read as UTC)', '<meta name="date" content="2022-07-08 09:10:11">', '2022-07-08T09:10:11.000Z'],
+    [
+      'article:published_time',
+      '<meta property="article:published_time" content="2024-05-01T10:00:00+02:00">',
+      '2024-05-01T08:00:00.000Z',
+    ],
+    [
+      'JSON-LD datePublished',
+      '<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"NewsArticle","datePublished":"2023-02-03T04:05:06Z"}]}</script>',
+      '2023-02-03T04:05:06.000Z',
+    ],
+    [
+      'a floating date-time (read as UTC)',
+      '<meta name="date" content="2022-07-08 09:10:11">',
+      '2022-07-08T09:10:11.000Z',
+    ],
   ])('reads the published date from %s', (_name, head, iso) => {
     expect(extractReadable(article(paragraphs, head), { url: 'https://blog.example/' }).publishedAt).toBe(iso)
   })
 
   it('reads the published date from <time datetime> when there is no metadata', () => {
-    const page = extractReadable(article(`<p class="meta"><time datetime="2021-09-10T12:00:00Z">Sept 10</time></p>${paragraphs}`), { url: 'https://blog.example/' })
+    const page = extractReadable(
+      article(`<p class="meta"><time datetime="2021-09-10T12:00:00Z">Sept 10</time></p>${paragraphs}`),
+      { url: 'https://blog.example/' },
+    )
     expect(page.publishedAt).toBe('2021-09-10T12:00:00.000Z')
   })
 
   it('ignores a date it cannot trust', () => {
-    expect(extractReadable(article(paragraphs, '<meta property="article:published_time" content="yesterday-ish">'), { url: 'https://b.example/' }).publishedAt).toBeNull()
+    expect(
+      extractReadable(article(paragraphs, '<meta property="article:published_time" content="yesterday-ish">'), {
+        url: 'https://b.example/',
+      }).publishedAt,
+    ).toBeNull()
   })
 
   it('falls back to the page body, minus chrome, when there is no article', () => {
-    const page = extractReadable('<html><head><title>Tiny</title></head><body><header>Site</header><nav><a href="/a">A</a></nav><p>Just one <a href="https://x.example/y">short</a> line.</p><footer>foot</footer></body></html>', {
-      url: 'https://t.example/',
-    })
+    const page = extractReadable(
+      '<html><head><title>Tiny</title></head><body><header>Site</header><nav><a href="/a">A</a></nav><p>Just one <a href="https://x.example/y">short</a> line.</p><footer>foot</footer></body></html>',
+      {
+        url: 'https://t.example/',
+      },
+    )
     expect(page.title).toBe('Tiny')
     expect(page.readerable).toBe(false)
     expect(page.text).toBe('Just one short line.')
@@ -254,7 +328,10 @@ ${inner}
   })
 
   it('keeps finalUrl apart from url and resolves links against the final URL', () => {
-    const page = extractReadable(article(`${paragraphs}<p><a href="next">next page</a></p>`), { url: 'https://short.example/x', finalUrl: 'https://blog.example/posts/a/' })
+    const page = extractReadable(article(`${paragraphs}<p><a href="next">next page</a></p>`), {
+      url: 'https://short.example/x',
+      finalUrl: 'https://blog.example/posts/a/',
+    })
     expect(page).toMatchObject({ url: 'https://short.example/x', finalUrl: 'https://blog.example/posts/a/' })
     expect(page.links[0]?.url).toBe('https://blog.example/posts/a/next')
   })
@@ -275,16 +352,27 @@ describe('pageFromBody', () => {
   const opts = { url: 'https://api.example/item', finalUrl: 'https://api.example/item' }
 
   it('renders JSON as a fenced block and lifts a title and its URLs', () => {
-    const page = pageFromBody('{"title":"Item 7","links":["https://a.example/x.","see https://b.example/y)"]}', 'application/json', opts)
+    const page = pageFromBody(
+      '{"title":"Item 7","links":["https://a.example/x.","see https://b.example/y)"]}',
+      'application/json',
+      opts,
+    )
     expect(page.title).toBe('Item 7')
-    expect(page.markdown).toBe('```json\n{\n  "title": "Item 7",\n  "links": [\n    "https://a.example/x.",\n    "see https://b.example/y)"\n  ]\n}\n```')
+    expect(page.markdown).toBe(
+      '```json\n{\n  "title": "Item 7",\n  "links": [\n    "https://a.example/x.",\n    "see https://b.example/y)"\n  ]\n}\n```',
+    )
     expect(page.links.map((l) => l.url)).toEqual(['https://a.example/x', 'https://b.example/y'])
   })
 
   it('keeps markdown as it is, with its heading as title and its links', () => {
     const md = '# Release notes\n\nFixed [the bug](https://github.com/o/r/issues/1) and [docs](/docs).\n'
     const page = pageFromBody(md, 'text/markdown', opts)
-    expect(page).toMatchObject({ title: 'Release notes', markdown: md.trim(), text: md.trim(), excerpt: 'Fixed [the bug](https://github.com/o/r/issues/1) and [docs](/docs).' })
+    expect(page).toMatchObject({
+      title: 'Release notes',
+      markdown: md.trim(),
+      text: md.trim(),
+      excerpt: 'Fixed [the bug](https://github.com/o/r/issues/1) and [docs](/docs).',
+    })
     expect(page.links.map((l) => [l.url, l.text])).toEqual([
       ['https://github.com/o/r/issues/1', 'the bug'],
       ['https://api.example/docs', 'docs'],
@@ -304,7 +392,9 @@ describe('pageFromBody', () => {
     const page = pageFromBody(rss, 'application/rss+xml', opts)
     expect(page.title).toBe('Ferris Weekly')
     expect(page.lang).toBe('en')
-    expect(page.markdown).toBe('# Ferris Weekly\n\n- [Pinning](https://ferris.example/pinning) — Why Pin exists.\n- [io_uring](https://ferris.example/io-uring)')
+    expect(page.markdown).toBe(
+      '# Ferris Weekly\n\n- [Pinning](https://ferris.example/pinning) — Why Pin exists.\n- [io_uring](https://ferris.example/io-uring)',
+    )
     expect(page.links.map((l) => l.url)).toEqual(['https://ferris.example/pinning', 'https://ferris.example/io-uring'])
   })
 
@@ -313,10 +403,15 @@ describe('pageFromBody', () => {
 <entry><title>v1.2.0</title><link href="https://github.com/o/r/releases/tag/v1.2.0"/><summary>Bug fixes</summary></entry></feed>`
     const page = pageFromBody(atom, 'application/atom+xml', opts)
     expect(page.title).toBe('Releases')
-    expect(page.links).toEqual([{ url: 'https://github.com/o/r/releases/tag/v1.2.0', text: 'v1.2.0', context: 'v1.2.0 Bug fixes' }])
+    expect(page.links).toEqual([
+      { url: 'https://github.com/o/r/releases/tag/v1.2.0', text: 'v1.2.0', context: 'v1.2.0 Bug fixes' },
+    ])
   })
 
   it('sends HTML through extractReadable', () => {
-    expect(pageFromBody('<html><head><title>T</title></head><body><p>x</p></body></html>', 'text/html; charset=utf-8', opts).title).toBe('T')
+    expect(
+      pageFromBody('<html><head><title>T</title></head><body><p>x</p></body></html>', 'text/html; charset=utf-8', opts)
+        .title,
+    ).toBe('T')
   })
 })

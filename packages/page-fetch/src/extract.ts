@@ -62,12 +62,67 @@ interface Doc extends El {
 }
 
 const BLOCK_TAGS = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'DD', 'DETAILS', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER',
-  'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE',
-  'TBODY', 'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL',
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BODY',
+  'DD',
+  'DETAILS',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'TBODY',
+  'TD',
+  'TFOOT',
+  'TH',
+  'THEAD',
+  'TR',
+  'UL',
 ])
-const CONTEXT_BLOCK_TAGS = new Set(['P', 'LI', 'TD', 'TH', 'DD', 'DT', 'BLOCKQUOTE', 'FIGCAPTION', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'PRE', 'CAPTION', 'SUMMARY'])
-const NOISE_SELECTOR = 'script, style, noscript, template, iframe, object, embed, svg, canvas, nav, form, button, input, select, textarea, dialog'
+const CONTEXT_BLOCK_TAGS = new Set([
+  'P',
+  'LI',
+  'TD',
+  'TH',
+  'DD',
+  'DT',
+  'BLOCKQUOTE',
+  'FIGCAPTION',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'PRE',
+  'CAPTION',
+  'SUMMARY',
+])
+const NOISE_SELECTOR =
+  'script, style, noscript, template, iframe, object, embed, svg, canvas, nav, form, button, input, select, textarea, dialog'
 const CONTEXT_CHARS = 120
 
 function collapse(text: string | null | undefined): string {
@@ -223,14 +278,19 @@ function findLang(doc: Doc): string | null {
   return (
     orNull(doc.documentElement?.getAttribute('lang')) ??
     orNull(doc.documentElement?.getAttribute('xml:lang')) ??
-    metaContent(doc, ['meta[http-equiv="content-language" i]', 'meta[name="language"]', 'meta[property="og:locale"]'])?.replace(/_/g, '-') ??
+    metaContent(doc, [
+      'meta[http-equiv="content-language" i]',
+      'meta[name="language"]',
+      'meta[property="og:locale"]',
+    ])?.replace(/_/g, '-') ??
     null
   )
 }
 
 function contextAround(anchor: El, anchorText: string): string {
   let block: El | null = anchor.parentNode
-  while (block && block.nodeType === 1 && !CONTEXT_BLOCK_TAGS.has(block.tagName) && !BLOCK_TAGS.has(block.tagName)) block = block.parentNode
+  while (block && block.nodeType === 1 && !CONTEXT_BLOCK_TAGS.has(block.tagName) && !BLOCK_TAGS.has(block.tagName))
+    block = block.parentNode
   const blockContent = collapse(block && block.nodeType === 1 ? block.textContent : anchor.textContent)
   if (anchorText === '') return blockContent.slice(0, CONTEXT_CHARS * 2)
   const at = blockContent.indexOf(anchorText)
@@ -279,7 +339,21 @@ function createTurndown(): TurndownService {
     hr: '---',
     linkStyle: 'inlined',
   })
-  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'nav', 'form', 'button', 'input', 'select', 'textarea'] as never)
+  service.remove([
+    'script',
+    'style',
+    'noscript',
+    'template',
+    'iframe',
+    'object',
+    'embed',
+    'nav',
+    'form',
+    'button',
+    'input',
+    'select',
+    'textarea',
+  ] as never)
   // NOTE(turndown): its default list prefix is `-   ` (marker plus three spaces); one space is what people write and diff.
   service.addRule('compactListItem', {
     filter: 'li',
@@ -292,7 +366,10 @@ function createTurndown(): TurndownService {
         const index = Array.prototype.indexOf.call(parent.children, el)
         prefix = `${(Number.isFinite(start) ? start : 1) + index}. `
       }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${' '.repeat(prefix.length)}`)
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n/gm, `\n${' '.repeat(prefix.length)}`)
       return prefix + body + (el.nextSibling && !/\n$/.test(body) ? '\n' : '')
     },
   })
@@ -360,7 +437,10 @@ function extractFromDocument(html: string, options: ExtractReadableOptions, page
 
   let article: ReturnType<Readability<El>['parse']> = null
   try {
-    article = new Readability<El>(document as never, { serializer: (el) => el as unknown as El, keepClasses: true }).parse()
+    article = new Readability<El>(document as never, {
+      serializer: (el) => el as unknown as El,
+      keepClasses: true,
+    }).parse()
   } catch {
     article = null
   }
@@ -369,7 +449,10 @@ function extractFromDocument(html: string, options: ExtractReadableOptions, page
   if (article?.content && blockText(article.content).length > 0) {
     root = article.content
     // Readability keeps the whole body of a page that is not an article, site chrome included.
-    for (const el of Array.from(root.querySelectorAll(readerable ? NOISE_SELECTOR : `${NOISE_SELECTOR}, header, footer, aside`))) el.remove()
+    for (const el of Array.from(
+      root.querySelectorAll(readerable ? NOISE_SELECTOR : `${NOISE_SELECTOR}, header, footer, aside`),
+    ))
+      el.remove()
   } else {
     // Readability mutates the document, so start again from the source for the fallback.
     const fresh = parseDocument(html)
@@ -466,7 +549,11 @@ function textPage(text: string, url: string, finalUrl: string, markdown: boolean
       const absolute = resolveUrl(match[2] ?? null, finalUrl)
       if (!absolute || !/^https?:/.test(absolute)) continue
       const at = match.index ?? 0
-      mdLinks.push({ url: absolute, text: collapse(match[1]), context: collapse(normalized.slice(Math.max(0, at - CONTEXT_CHARS), at + match[0].length + CONTEXT_CHARS)) })
+      mdLinks.push({
+        url: absolute,
+        text: collapse(match[1]),
+        context: collapse(normalized.slice(Math.max(0, at - CONTEXT_CHARS), at + match[0].length + CONTEXT_CHARS)),
+      })
     }
   }
   const links = new Map<string, PageLink>()
@@ -482,7 +569,12 @@ function textPage(text: string, url: string, finalUrl: string, markdown: boolean
     siteName: null,
     lang: null,
     publishedAt: null,
-    excerpt: orNull(normalized.split(/\n\s*\n/).find((para) => !para.startsWith('#'))?.slice(0, 300)),
+    excerpt: orNull(
+      normalized
+        .split(/\n\s*\n/)
+        .find((para) => !para.startsWith('#'))
+        ?.slice(0, 300),
+    ),
     markdown: markdown ? normalized : normalized.replace(/([\\`*_[\]#<>])/g, '\\$1'),
     text: normalized,
     links: [...links.values()],
@@ -495,7 +587,8 @@ function xmlPage(text: string, url: string, finalUrl: string): ReadablePage {
   const doc = new DOMParser().parseFromString(text, 'text/xml') as unknown as Doc
   const pick = (el: El | null, name: string) => {
     if (!el) return undefined
-    for (const child of Array.from(el.childNodes)) if (child.nodeType === 1 && child.nodeName.toLowerCase() === name) return child
+    for (const child of Array.from(el.childNodes))
+      if (child.nodeType === 1 && child.nodeName.toLowerCase() === name) return child
     return undefined
   }
   const channel = doc.querySelector('channel') ?? doc.querySelector('feed')
@@ -509,7 +602,11 @@ function xmlPage(text: string, url: string, finalUrl: string): ReadablePage {
     const href = resolveUrl(linkEl?.getAttribute('href') || collapse(linkEl?.textContent) || null, finalUrl)
     const summary = collapse(pick(item, 'description')?.textContent ?? pick(item, 'summary')?.textContent).slice(0, 300)
     if (href && /^https?:/.test(href)) {
-      links.push({ url: href, text: itemTitle, context: collapse(`${itemTitle} ${summary}`).slice(0, CONTEXT_CHARS * 2) })
+      links.push({
+        url: href,
+        text: itemTitle,
+        context: collapse(`${itemTitle} ${summary}`).slice(0, CONTEXT_CHARS * 2),
+      })
       lines.push(`- [${itemTitle || href}](${href})${summary ? ` — ${summary}` : ''}`)
     } else if (itemTitle) {
       lines.push(`- ${itemTitle}`)

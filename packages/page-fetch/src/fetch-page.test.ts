@@ -31,7 +31,8 @@ describe('fetchPage', () => {
     expect(page.links).toContainEqual({
       url: 'https://github.com/tokio-rs/tokio/issues/1879',
       text: 'tokio#1879',
-      context: 'Every .await is a potential cancellation point. Read the select! tutorial and the discussion in tokio#1879 before using select! in a loop.',
+      context:
+        'Every .await is a potential cancellation point. Read the select! tutorial and the discussion in tokio#1879 before using select! in a loop.',
     })
     expect(page.links.map((l) => l.url)).toContain(`${new URL(emu.url).origin}/posts/cancellation`)
     expect(page.links.map((l) => l.url)).not.toContain(`${new URL(emu.url).origin}/about`)
@@ -39,7 +40,12 @@ describe('fetchPage', () => {
 
   it('decodes the GBK page and extracts it in Chinese', async () => {
     const page = await fetchPage(`${emu.urls.pages}/zh-gbk`, open)
-    expect(page).toMatchObject({ title: 'Rust 异步编程实战：从零实现一个异步运行时 - 技术博客', byline: '王小明', lang: 'zh-CN', publishedAt: '2026-10-12T00:30:00.000Z' })
+    expect(page).toMatchObject({
+      title: 'Rust 异步编程实战：从零实现一个异步运行时 - 技术博客',
+      byline: '王小明',
+      lang: 'zh-CN',
+      publishedAt: '2026-10-12T00:30:00.000Z',
+    })
     expect(page.markdown).toContain('## 实现一个最小执行器')
     expect(page.links.map((l) => [l.url, l.text])).toEqual([
       ['https://github.com/tokio-rs/tokio', 'tokio-rs/tokio'],
@@ -48,7 +54,9 @@ describe('fetchPage', () => {
   })
 
   it('reports the final URL after redirects and resolves links against it', async () => {
-    emu.pages.set('/docs/guide/intro', { body: '<html><head><title>Intro</title></head><body><p>Read <a href="../api">the API</a>.</p></body></html>' })
+    emu.pages.set('/docs/guide/intro', {
+      body: '<html><head><title>Intro</title></head><body><p>Read <a href="../api">the API</a>.</p></body></html>',
+    })
     const start = `${emu.urls.pages}/redirect?to=${encodeURIComponent('/pages/docs/guide/intro')}`
     const page = await fetchPage(start, open)
     expect(page.url).toBe(start)
@@ -57,8 +65,18 @@ describe('fetchPage', () => {
   })
 
   it.each([
-    ['application/json', '{"name":"search-layer","homepage":"https://search-layer.example/"}', 'search-layer', '```json'],
-    ['text/markdown; charset=utf-8', '# Changelog\n\n- fixed [#12](https://github.com/o/r/pull/12)', 'Changelog', '# Changelog'],
+    [
+      'application/json',
+      '{"name":"search-layer","homepage":"https://search-layer.example/"}',
+      'search-layer',
+      '```json',
+    ],
+    [
+      'text/markdown; charset=utf-8',
+      '# Changelog\n\n- fixed [#12](https://github.com/o/r/pull/12)',
+      'Changelog',
+      '# Changelog',
+    ],
     ['text/plain', 'Plain notes\nsee https://example.org/notes.', 'Plain notes', 'Plain notes'],
   ])('makes a page of a %s body', async (contentType, body, title, markdownStart) => {
     emu.pages.set('/typed', { body, contentType })
@@ -70,7 +88,10 @@ describe('fetchPage', () => {
   })
 
   it('rejects with the FetchError of the fetch', async () => {
-    await expect(fetchPage(`${emu.urls.pages}/article`, { env: {} })).rejects.toMatchObject({ name: 'FetchError', kind: 'blocked' })
+    await expect(fetchPage(`${emu.urls.pages}/article`, { env: {} })).rejects.toMatchObject({
+      name: 'FetchError',
+      kind: 'blocked',
+    })
     await expect(fetchPage(`${emu.urls.pages}/binary`, open)).rejects.toMatchObject({ kind: 'unsupported_type' })
     await expect(fetchPage(`${emu.urls.pages}/not-found`, open)).rejects.toMatchObject({ kind: 'http', status: 404 })
   })

@@ -18,14 +18,22 @@ afterAll(async () => {
 })
 afterEach(async () => {
   emu.reset()
-  await Promise.all(servers.splice(0).map((s) => new Promise<void>((resolve) => {
-    s.close(() => resolve())
-    s.closeAllConnections()
-  })))
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.close(() => resolve())
+          s.closeAllConnections()
+        }),
+    ),
+  )
 })
 
 /** A real loopback server for responses the emulator does not make (bombs, odd encodings, hangs). */
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, host = '127.0.0.1'): Promise<string> {
+async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  host = '127.0.0.1',
+): Promise<string> {
   const server = createServer(handler)
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, host, resolve))
@@ -34,7 +42,8 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 }
 
 const open: SafeFetchOptions = { allowPrivateHosts: true }
-const redirectTo = (to: string, status = 302) => `${emu.urls.pages}/redirect?status=${status}&to=${encodeURIComponent(to)}`
+const redirectTo = (to: string, status = 302) =>
+  `${emu.urls.pages}/redirect?status=${status}&to=${encodeURIComponent(to)}`
 
 async function failure(promise: Promise<unknown>): Promise<FetchError> {
   try {
@@ -92,15 +101,21 @@ describe('SSRF guard: refused by default', () => {
     const url = vectors()[i] as string
     const error = await failure(safeFetch(url, { env: {} }))
     expect(error).toMatchObject({ kind: 'blocked', url, retryable: false })
-    expect(error.message).toMatch(/^refused to fetch .*: .*address; set SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1 to allow private hosts$/)
+    expect(error.message).toMatch(
+      /^refused to fetch .*: .*address; set SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1 to allow private hosts$/,
+    )
     expect(emu.count()).toBe(0)
   })
 
   it('names the address and the opt-in in the message', async () => {
     const error = await failure(safeFetch(`http://127.0.0.1:${port}/x`, { env: {} }))
-    expect(error.message).toBe(`refused to fetch http://127.0.0.1:${port}/x: loopback address; set SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1 to allow private hosts`)
+    expect(error.message).toBe(
+      `refused to fetch http://127.0.0.1:${port}/x: loopback address; set SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1 to allow private hosts`,
+    )
     const named = await failure(safeFetch(`http://localhost:${port}/x`, { env: {} }))
-    expect(named.message).toMatch(/localhost resolves to (127\.0\.0\.1|::1), a loopback address; set SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1/)
+    expect(named.message).toMatch(
+      /localhost resolves to (127\.0\.0\.1|::1), a loopback address; set SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1/,
+    )
   })
 
   it.each([
@@ -135,7 +150,9 @@ describe('SSRF guard: refused by default', () => {
   })
 
   it('refuses a host name whose DNS answer is private', async () => {
-    const error = await failure(safeFetch('http://intranet.example/', { env: {}, lookup: async () => [{ address: '10.1.2.3', family: 4 }] }))
+    const error = await failure(
+      safeFetch('http://intranet.example/', { env: {}, lookup: async () => [{ address: '10.1.2.3', family: 4 }] }),
+    )
     expect(error.kind).toBe('blocked')
     expect(error.message).toContain('intranet.example resolves to 10.1.2.3, a private address')
   })
@@ -153,30 +170,44 @@ describe('SSRF guard: refused by default', () => {
     ['"0"', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '0' }],
     ['"true"', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: 'true' }],
   ])('the opt-in variable %s does not lift the check', async (_name, env) => {
-    expect(await failure(safeFetch(`http://127.0.0.1:${port}/pages/article`, { env }))).toMatchObject({ kind: 'blocked' })
+    expect(await failure(safeFetch(`http://127.0.0.1:${port}/pages/article`, { env }))).toMatchObject({
+      kind: 'blocked',
+    })
   })
 
   it('allowPrivateHosts: false wins over the environment', async () => {
     const env = { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '1' }
-    expect(await failure(safeFetch(`http://127.0.0.1:${port}/pages/article`, { env, allowPrivateHosts: false }))).toMatchObject({ kind: 'blocked' })
+    expect(
+      await failure(safeFetch(`http://127.0.0.1:${port}/pages/article`, { env, allowPrivateHosts: false })),
+    ).toMatchObject({ kind: 'blocked' })
   })
 })
 
 describe('SSRF guard: the opt-in', () => {
-  it.each(['127.0.0.1', '2130706433', '0x7f.1', '0177.0.0.1', '127.1', 'localhost'])('SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1 lets http://%s through', async (host) => {
-    const res = await safeFetch(`http://${host}:${port}/pages/article`, { env: { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '1' } })
-    expect(res.status).toBe(200)
-    expect(res.text).toContain('Structured concurrency')
-  })
+  it.each(['127.0.0.1', '2130706433', '0x7f.1', '0177.0.0.1', '127.1', 'localhost'])(
+    'SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1 lets http://%s through',
+    async (host) => {
+      const res = await safeFetch(`http://${host}:${port}/pages/article`, {
+        env: { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '1' },
+      })
+      expect(res.status).toBe(200)
+      expect(res.text).toContain('Structured concurrency')
+    },
+  )
 
   it('allowPrivateHosts: true lets IPv6 loopback through', async () => {
-    const base = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('hello over ::1'), '::1')
+    const base = await serve(
+      (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('hello over ::1'),
+      '::1',
+    )
     expect((await safeFetch(`${base}/`, open)).text).toBe('hello over ::1')
   })
 
   it('follows a redirect to another private host only with the opt-in', async () => {
     const target = `http://localhost:${port}/pages/article`
-    expect(await failure(safeFetch(redirectTo(target), { allowHosts: ['127.0.0.1'], env: {} }))).toMatchObject({ kind: 'blocked' })
+    expect(await failure(safeFetch(redirectTo(target), { allowHosts: ['127.0.0.1'], env: {} }))).toMatchObject({
+      kind: 'blocked',
+    })
     const res = await safeFetch(redirectTo(target), open)
     expect(res).toMatchObject({ status: 200, finalUrl: target, redirects: [target] })
   })
@@ -184,7 +215,9 @@ describe('SSRF guard: the opt-in', () => {
   it('allowHosts exempts exactly the listed host', async () => {
     const res = await safeFetch(`http://127.0.0.1:${port}/pages/article`, { allowHosts: ['127.0.0.1'], env: {} })
     expect(res.status).toBe(200)
-    expect(await failure(safeFetch(`http://localhost:${port}/pages/article`, { allowHosts: ['127.0.0.1'], env: {} }))).toMatchObject({ kind: 'blocked' })
+    expect(
+      await failure(safeFetch(`http://localhost:${port}/pages/article`, { allowHosts: ['127.0.0.1'], env: {} })),
+    ).toMatchObject({ kind: 'blocked' })
   })
 })
 
@@ -212,21 +245,30 @@ describe('connects to the vetted address', () => {
     const res = await safeFetch(first, { ...open, lookup })
     expect(res.finalUrl).toBe(`http://second.test:${port}/pages/article`)
     expect(asked).toEqual(['first.test', 'second.test'])
-    await expect(safeFetch(first, { allowHosts: ['first.test'], env: {}, lookup })).rejects.toMatchObject({ kind: 'blocked' })
+    await expect(safeFetch(first, { allowHosts: ['first.test'], env: {}, lookup })).rejects.toMatchObject({
+      kind: 'blocked',
+    })
   })
 
   it('reports a name that does not resolve as a network error', async () => {
     const lookup = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })
     }
-    expect(await failure(safeFetch('http://nowhere.invalid/', { ...open, lookup }))).toMatchObject({ kind: 'network', retryable: false })
+    expect(await failure(safeFetch('http://nowhere.invalid/', { ...open, lookup }))).toMatchObject({
+      kind: 'network',
+      retryable: false,
+    })
   })
 })
 
 describe('redirects', () => {
   it.each([301, 302, 303, 307, 308])('follows a %i and reports the chain', async (status) => {
     const res = await safeFetch(redirectTo('/pages/article', status), open)
-    expect(res).toMatchObject({ status: 200, url: redirectTo('/pages/article', status), finalUrl: `${emu.urls.pages}/article` })
+    expect(res).toMatchObject({
+      status: 200,
+      url: redirectTo('/pages/article', status),
+      finalUrl: `${emu.urls.pages}/article`,
+    })
     expect(res.redirects).toEqual([`${emu.urls.pages}/article`])
   })
 
@@ -237,12 +279,17 @@ describe('redirects', () => {
     const error = await failure(safeFetch(redirectTo(url), open))
     expect(error).toMatchObject({ kind: 'http', status: 302 })
     expect(error.message).toContain('more than 5 redirects')
-    expect(await failure(safeFetch(redirectTo(`${emu.urls.pages}/article`), { ...open, maxRedirects: 0 }))).toMatchObject({ kind: 'http' })
+    expect(
+      await failure(safeFetch(redirectTo(`${emu.urls.pages}/article`), { ...open, maxRedirects: 0 })),
+    ).toMatchObject({ kind: 'http' })
   })
 
   it('drops credentials on a cross-origin redirect but keeps other headers', async () => {
     const target = `http://localhost:${port}/pages/article`
-    await safeFetch(redirectTo(target), { ...open, headers: { authorization: 'Bearer abcdefghijkl', 'x-trace': 't1', host: 'evil.example' } })
+    await safeFetch(redirectTo(target), {
+      ...open,
+      headers: { authorization: 'Bearer abcdefghijkl', 'x-trace': 't1', host: 'evil.example' },
+    })
     const [first, second] = emu.requests
     expect(first?.headers.authorization).toBe('Bearer abcdefghijkl')
     expect(first?.headers.host).toBe(`127.0.0.1:${port}`)
@@ -287,7 +334,9 @@ describe('size cap', () => {
   ])('stops a %s bomb at the cap after decompression', async (name, compress) => {
     const bomb = compress()
     expect(bomb.length).toBeLessThan(1024 * 1024)
-    const base = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': name.split(' ')[0] as string }).end(bomb))
+    const base = await serve((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': name.split(' ')[0] as string }).end(bomb),
+    )
     const error = await failure(safeFetch(base, { ...open, maxBytes: 2 * 1024 * 1024 }))
     expect(error.kind).toBe('too_large')
     expect(error.message).toContain('after decompression')
@@ -295,7 +344,8 @@ describe('size cap', () => {
 })
 
 describe('decompression', () => {
-  const page = '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Zipped</title></head><body><p>Grüße aus dem Archiv — 压缩</p></body></html>'
+  const page =
+    '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Zipped</title></head><body><p>Grüße aus dem Archiv — 压缩</p></body></html>'
   it.each([
     ['gzip', gzipSync(page)],
     ['x-gzip', gzipSync(page)],
@@ -317,12 +367,18 @@ describe('decompression', () => {
   })
 
   it('refuses an encoding it cannot decode', async () => {
-    const base = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'zstd' }).end('x'))
+    const base = await serve((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'zstd' }).end('x'),
+    )
     expect(await failure(safeFetch(base, open))).toMatchObject({ kind: 'unsupported_type' })
   })
 
   it('reports a corrupt gzip body as a non-retryable network error', async () => {
-    const base = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(Buffer.from('this is not gzip at all')))
+    const base = await serve((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' })
+        .end(Buffer.from('this is not gzip at all')),
+    )
     expect(await failure(safeFetch(base, open))).toMatchObject({ kind: 'network', retryable: false })
   })
 })
@@ -363,7 +419,9 @@ describe('content types', () => {
   it('takes a custom allow-list', async () => {
     const base = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/css' }).end('body{}'))
     expect((await safeFetch(base, { ...open, allowedContentTypes: ['text/*'] })).text).toBe('body{}')
-    expect(await failure(safeFetch(`${emu.urls.pages}/article`, { ...open, allowedContentTypes: ['application/json'] }))).toMatchObject({ kind: 'unsupported_type' })
+    expect(
+      await failure(safeFetch(`${emu.urls.pages}/article`, { ...open, allowedContentTypes: ['application/json'] })),
+    ).toMatchObject({ kind: 'unsupported_type' })
   })
 
   it.each([
@@ -380,19 +438,29 @@ describe('content types', () => {
   })
 
   it('refuses an unlabelled binary body', async () => {
-    const base = await serve((_req, res) => res.writeHead(200).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])))
+    const base = await serve((_req, res) =>
+      res.writeHead(200).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])),
+    )
     expect(await failure(safeFetch(base, open))).toMatchObject({ kind: 'unsupported_type' })
   })
 })
 
 describe('HTTP status, timeouts and cancellation', () => {
   it('a 404 is an http error with the status', async () => {
-    expect(await failure(safeFetch(`${emu.urls.pages}/not-found`, open))).toMatchObject({ kind: 'http', status: 404, retryable: false })
+    expect(await failure(safeFetch(`${emu.urls.pages}/not-found`, open))).toMatchObject({
+      kind: 'http',
+      status: 404,
+      retryable: false,
+    })
   })
 
   it.each([429, 500, 502, 503])('a %i is a retryable http error', async (status) => {
     emu.fault('pages', { status, times: 1 })
-    expect(await failure(safeFetch(`${emu.urls.pages}/article`, open))).toMatchObject({ kind: 'http', status, retryable: true })
+    expect(await failure(safeFetch(`${emu.urls.pages}/article`, open))).toMatchObject({
+      kind: 'http',
+      status,
+      retryable: true,
+    })
   })
 
   it('times out a server that never answers', async () => {
@@ -421,7 +489,9 @@ describe('HTTP status, timeouts and cancellation', () => {
     const error = await failure(pending)
     expect(error).toMatchObject({ kind: 'timeout', retryable: false })
     expect(error.message).toContain('cancelled')
-    expect(await failure(safeFetch(`${emu.urls.pages}/article`, { ...open, signal: AbortSignal.abort() }))).toMatchObject({ kind: 'timeout', retryable: false })
+    expect(
+      await failure(safeFetch(`${emu.urls.pages}/article`, { ...open, signal: AbortSignal.abort() })),
+    ).toMatchObject({ kind: 'timeout', retryable: false })
   })
 
   it('a refused connection is a retryable network error', async () => {

@@ -78,7 +78,17 @@ const DEFAULT_USER_AGENT = 'search-layer/0.1 (+page-fetch)'
 const ALLOW_HINT = 'set SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1 to allow private hosts'
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 // Ours to set: a caller's value would either break framing or let it ask for encodings we cannot cap.
-const RESERVED_HEADERS = new Set(['host', 'accept-encoding', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer'])
+const RESERVED_HEADERS = new Set([
+  'host',
+  'accept-encoding',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+])
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization'])
 
 type Pin = { address: string; family: 4 | 6 }
@@ -99,13 +109,23 @@ function parseTarget(raw: string, base: URL | undefined, requested: string): URL
   try {
     url = base ? new URL(raw, base) : new URL(raw)
   } catch (cause) {
-    throw new FetchError(`not a valid URL: ${truncate(raw)}`, { kind: base ? 'http' : 'bad_url', url: requested, cause })
+    throw new FetchError(`not a valid URL: ${truncate(raw)}`, {
+      kind: base ? 'http' : 'bad_url',
+      url: requested,
+      cause,
+    })
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    const what = base ? `a redirect to ${url.protocol} URL ${truncate(url.href)}` : `${url.protocol} URL ${truncate(url.href)}`
-    throw new FetchError(`refused to fetch ${what}: only http and https are fetched`, { kind: 'blocked', url: requested })
+    const what = base
+      ? `a redirect to ${url.protocol} URL ${truncate(url.href)}`
+      : `${url.protocol} URL ${truncate(url.href)}`
+    throw new FetchError(`refused to fetch ${what}: only http and https are fetched`, {
+      kind: 'blocked',
+      url: requested,
+    })
   }
-  if (url.hostname === '') throw new FetchError(`not a valid URL: ${truncate(raw)} has no host`, { kind: 'bad_url', url: requested })
+  if (url.hostname === '')
+    throw new FetchError(`not a valid URL: ${truncate(raw)} has no host`, { kind: 'bad_url', url: requested })
   return url
 }
 
@@ -121,17 +141,30 @@ function truncate(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}…` : text
 }
 
-async function vetHost(url: URL, requested: string, allowPrivate: boolean, resolve: NonNullable<SafeFetchOptions['lookup']>, signal: AbortSignal): Promise<Pin[]> {
+async function vetHost(
+  url: URL,
+  requested: string,
+  allowPrivate: boolean,
+  resolve: NonNullable<SafeFetchOptions['lookup']>,
+  signal: AbortSignal,
+): Promise<Pin[]> {
   const literal = parseHostLiteral(url.hostname)
   if (literal) {
     const reason = allowPrivate ? undefined : blockedAddressReason(literal.address)
-    if (reason) throw new FetchError(`refused to fetch ${describe(url)}: ${reason}; ${ALLOW_HINT}`, { kind: 'blocked', url: requested })
+    if (reason)
+      throw new FetchError(`refused to fetch ${describe(url)}: ${reason}; ${ALLOW_HINT}`, {
+        kind: 'blocked',
+        url: requested,
+      })
     return [literal]
   }
   // RFC 6761: localhost names are loopback whatever a resolver says (`localhost.` may not resolve at all).
   const localName = /(^|\.)localhost\.?$/i.test(url.hostname)
   const refuseLocalName = () =>
-    new FetchError(`refused to fetch ${describe(url)}: ${url.hostname} is a loopback address; ${ALLOW_HINT}`, { kind: 'blocked', url: requested })
+    new FetchError(`refused to fetch ${describe(url)}: ${url.hostname} is a loopback address; ${ALLOW_HINT}`, {
+      kind: 'blocked',
+      url: requested,
+    })
   let answers: readonly { address: string; family: number }[]
   try {
     answers = await raceAbort(resolve(url.hostname), signal)
@@ -139,7 +172,12 @@ async function vetHost(url: URL, requested: string, allowPrivate: boolean, resol
     if (signal.aborted) throw cause
     if (localName && !allowPrivate) throw refuseLocalName()
     const code = (cause as { code?: string }).code
-    throw new FetchError(`could not resolve ${url.hostname} (${code ?? 'lookup failed'})`, { kind: 'network', url: requested, retryable: code === 'EAI_AGAIN', cause })
+    throw new FetchError(`could not resolve ${url.hostname} (${code ?? 'lookup failed'})`, {
+      kind: 'network',
+      url: requested,
+      retryable: code === 'EAI_AGAIN',
+      cause,
+    })
   }
   const pins: Pin[] = []
   for (const answer of answers) {
@@ -148,12 +186,20 @@ async function vetHost(url: URL, requested: string, allowPrivate: boolean, resol
     // Refuse if any answer is non-public: a mixed answer is how DNS rebinding hides an internal address.
     const reason = allowPrivate ? undefined : blockedAddressReason(parsed.address)
     if (reason) {
-      throw new FetchError(`refused to fetch ${describe(url)}: ${url.hostname} resolves to ${parsed.address}, a ${reason}; ${ALLOW_HINT}`, { kind: 'blocked', url: requested })
+      throw new FetchError(
+        `refused to fetch ${describe(url)}: ${url.hostname} resolves to ${parsed.address}, a ${reason}; ${ALLOW_HINT}`,
+        { kind: 'blocked', url: requested },
+      )
     }
     pins.push(parsed)
   }
   if (localName && !allowPrivate) throw refuseLocalName()
-  if (pins.length === 0) throw new FetchError(`could not resolve ${url.hostname} (no addresses)`, { kind: 'network', url: requested, retryable: false })
+  if (pins.length === 0)
+    throw new FetchError(`could not resolve ${url.hostname} (no addresses)`, {
+      kind: 'network',
+      url: requested,
+      retryable: false,
+    })
   return pins
 }
 
@@ -190,7 +236,11 @@ function pinnedLookup(pins: Map<string, Pin[]>) {
       callback(error, '')
       return
     }
-    if (typeof options === 'object' && options.all) callback(null, vetted.map((p) => ({ address: p.address, family: p.family })))
+    if (typeof options === 'object' && options.all)
+      callback(
+        null,
+        vetted.map((p) => ({ address: p.address, family: p.family })),
+      )
     else callback(null, vetted[0]?.address ?? '', vetted[0]?.family)
   }
 }
@@ -212,7 +262,12 @@ function typeAllowed(type: string, allowed: readonly string[]): boolean {
   return allowed.some((pattern) => {
     const p = pattern.trim().toLowerCase()
     if (!p.includes('*')) return p === type
-    const regex = new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('[^/]*')}$`)
+    const regex = new RegExp(
+      `^${p
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+        .join('[^/]*')}$`,
+    )
     return regex.test(type)
   })
 }
@@ -220,8 +275,12 @@ function typeAllowed(type: string, allowed: readonly string[]): boolean {
 /** A media type for a body the server did not label, from its first bytes (a cut-down WHATWG MIME sniff). */
 function sniffType(body: Buffer): string {
   const head = body.subarray(0, 1024).toString('latin1')
-  const trimmed = head.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase()
-  if (/^<(!doctype html|html|head|body|script|iframe|h1|div|font|table|a|style|title|b|br|p|!--)[\s>]/.test(trimmed)) return 'text/html'
+  const trimmed = head
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart()
+    .toLowerCase()
+  if (/^<(!doctype html|html|head|body|script|iframe|h1|div|font|table|a|style|title|b|br|p|!--)[\s>]/.test(trimmed))
+    return 'text/html'
   if (trimmed.startsWith('<?xml')) return 'text/xml'
   if (/^[{[]/.test(trimmed)) {
     try {
@@ -232,7 +291,11 @@ function sniffType(body: Buffer): string {
     }
   }
   for (const byte of body.subarray(0, 1024)) {
-    if (byte === 0 || (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b)) return 'application/octet-stream'
+    if (
+      byte === 0 ||
+      (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b)
+    )
+      return 'application/octet-stream'
   }
   return 'text/plain'
 }
@@ -299,7 +362,10 @@ function decodersFor(contentEncoding: string | undefined, requested: string): Tr
     if (coding === 'gzip' || coding === 'x-gzip') return createGunzip()
     if (coding === 'deflate') return new AutoInflate()
     if (coding === 'br') return createBrotliDecompress()
-    throw new FetchError(`unsupported content-encoding ${truncate(coding, 40)}`, { kind: 'unsupported_type', url: requested })
+    throw new FetchError(`unsupported content-encoding ${truncate(coding, 40)}`, {
+      kind: 'unsupported_type',
+      url: requested,
+    })
   })
 }
 
@@ -346,12 +412,19 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
     const redirects: string[] = []
     for (;;) {
       if (signal.aborted) throw signal.reason
-      const vetted = await vetHost(current, requested, allowPrivate || allowHosts.has(current.hostname.toLowerCase()), resolve, signal)
+      const vetted = await vetHost(
+        current,
+        requested,
+        allowPrivate || allowHosts.has(current.hostname.toLowerCase()),
+        resolve,
+        signal,
+      )
       pins.set(current.hostname.toLowerCase(), vetted)
 
       const headers: Record<string, string> = {
         'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
-        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,application/json;q=0.8,*/*;q=0.5',
+        accept:
+          'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,application/json;q=0.8,*/*;q=0.5',
         ...userHeaders,
         'accept-encoding': 'gzip, deflate, br',
       }
@@ -367,7 +440,10 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
       if (REDIRECT_STATUSES.has(res.statusCode) && resHeaders.location) {
         closeQuietly(res.body)
         if (redirects.length >= maxRedirects) {
-          throw new FetchError(`refused to follow more than ${maxRedirects} redirects from ${describe(new URL(requested))}`, { kind: 'http', url: requested, status: res.statusCode })
+          throw new FetchError(
+            `refused to follow more than ${maxRedirects} redirects from ${describe(new URL(requested))}`,
+            { kind: 'http', url: requested, status: res.statusCode },
+          )
         }
         const next = parseTarget(resHeaders.location, current, requested)
         redirects.push(describe(next))
@@ -377,19 +453,30 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
 
       if (res.statusCode < 200 || res.statusCode >= 300) {
         closeQuietly(res.body)
-        throw new FetchError(`${describe(current)} answered HTTP ${res.statusCode}`, { kind: 'http', url: requested, status: res.statusCode, retryable: retryableStatus(res.statusCode) })
+        throw new FetchError(`${describe(current)} answered HTTP ${res.statusCode}`, {
+          kind: 'http',
+          url: requested,
+          status: res.statusCode,
+          retryable: retryableStatus(res.statusCode),
+        })
       }
 
       const declaredType = resHeaders['content-type']
       const declaredMedia = mediaType(declaredType)
       if (declaredMedia !== '' && !typeAllowed(declaredMedia, allowedTypes)) {
         closeQuietly(res.body)
-        throw new FetchError(`refused ${describe(current)}: content type ${truncate(declaredMedia, 80)} is not allowed`, { kind: 'unsupported_type', url: requested, status: res.statusCode })
+        throw new FetchError(
+          `refused ${describe(current)}: content type ${truncate(declaredMedia, 80)} is not allowed`,
+          { kind: 'unsupported_type', url: requested, status: res.statusCode },
+        )
       }
       const declaredLength = Number(resHeaders['content-length'])
       if (Number.isFinite(declaredLength) && declaredLength > maxBytes) {
         closeQuietly(res.body)
-        throw new FetchError(`refused ${describe(current)}: ${declaredLength} bytes is over the ${maxBytes}-byte limit`, { kind: 'too_large', url: requested, status: res.statusCode })
+        throw new FetchError(
+          `refused ${describe(current)}: ${declaredLength} bytes is over the ${maxBytes}-byte limit`,
+          { kind: 'too_large', url: requested, status: res.statusCode },
+        )
       }
 
       let decoders: Transform[]
@@ -400,7 +487,11 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
         throw error
       }
       const tooLarge = (stage: string) => () =>
-        new FetchError(`refused ${describe(current)}: body is over the ${maxBytes}-byte limit ${stage}`, { kind: 'too_large', url: requested, status: res.statusCode })
+        new FetchError(`refused ${describe(current)}: body is over the ${maxBytes}-byte limit ${stage}`, {
+          kind: 'too_large',
+          url: requested,
+          status: res.statusCode,
+        })
       const chunks: Buffer[] = []
       let bytes = 0
       try {
@@ -422,15 +513,27 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
       } catch (error) {
         if (isFetchError(error) || signal.aborted) throw error
         const code = (error as { code?: string }).code ?? ''
-        if (decoders.length > 0 && (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1')) {
-          throw new FetchError(`could not decode the ${resHeaders['content-encoding']} body of ${describe(current)}`, { kind: 'network', url: requested, status: res.statusCode, retryable: false, cause: error })
+        if (
+          decoders.length > 0 &&
+          (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1')
+        ) {
+          throw new FetchError(`could not decode the ${resHeaders['content-encoding']} body of ${describe(current)}`, {
+            kind: 'network',
+            url: requested,
+            status: res.statusCode,
+            retryable: false,
+            cause: error,
+          })
         }
         throw error
       }
       const body = Buffer.concat(chunks, bytes)
       const contentType = declaredMedia === '' ? sniffType(body) : declaredMedia
       if (declaredMedia === '' && !typeAllowed(contentType, allowedTypes)) {
-        throw new FetchError(`refused ${describe(current)}: unlabelled body looks like ${contentType}, which is not allowed`, { kind: 'unsupported_type', url: requested, status: res.statusCode })
+        throw new FetchError(
+          `refused ${describe(current)}: unlabelled body looks like ${contentType}, which is not allowed`,
+          { kind: 'unsupported_type', url: requested, status: res.statusCode },
+        )
       }
       const { charset } = detectCharset(body, declaredType ?? contentType)
       return {
@@ -453,13 +556,38 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
   }
 }
 
-function toFetchError(error: unknown, requested: string, callerSignal: AbortSignal | undefined, timeoutSignal: AbortSignal, timeoutMs: number): FetchError {
+function toFetchError(
+  error: unknown,
+  requested: string,
+  callerSignal: AbortSignal | undefined,
+  timeoutSignal: AbortSignal,
+  timeoutMs: number,
+): FetchError {
   if (isFetchError(error)) return error
-  if (callerSignal?.aborted) return new FetchError(`fetch of ${truncate(requested)} was cancelled`, { kind: 'timeout', url: requested, retryable: false, cause: error })
+  if (callerSignal?.aborted)
+    return new FetchError(`fetch of ${truncate(requested)} was cancelled`, {
+      kind: 'timeout',
+      url: requested,
+      retryable: false,
+      cause: error,
+    })
   const code = (error as { code?: string } | undefined)?.code
-  if (timeoutSignal.aborted || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new FetchError(`fetch of ${truncate(requested)} did not complete within ${timeoutMs} ms`, { kind: 'timeout', url: requested, cause: error })
+  if (
+    timeoutSignal.aborted ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
+    return new FetchError(`fetch of ${truncate(requested)} did not complete within ${timeoutMs} ms`, {
+      kind: 'timeout',
+      url: requested,
+      cause: error,
+    })
   }
   const message = error instanceof Error ? error.message : String(error)
-  return new FetchError(`fetch of ${truncate(requested)} failed (${code ?? truncate(message, 120)})`, { kind: 'network', url: requested, cause: error })
+  return new FetchError(`fetch of ${truncate(requested)} failed (${code ?? truncate(message, 120)})`, {
+    kind: 'network',
+    url: requested,
+    cause: error,
+  })
 }

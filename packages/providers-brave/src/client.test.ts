@@ -45,14 +45,23 @@ describe('createBraveProvider against the emulator', () => {
     expect(sent.path).toBe(`${new URL(emu.urls.brave).pathname}/res/v1/web/search`)
     expect(sent.headers['x-subscription-token']).toBe(emu.keys.brave)
     expect(sent.headers.accept).toBe('application/json')
-    expect(sent.query).toEqual({ q: 'rust async runtime', count: '5', text_decorations: 'false', extra_snippets: 'true', safesearch: 'moderate' })
+    expect(sent.query).toEqual({
+      q: 'rust async runtime',
+      count: '5',
+      text_decorations: 'false',
+      extra_snippets: 'true',
+      safesearch: 'moderate',
+    })
     expect(JSON.stringify(sent.query)).not.toContain(emu.keys.brave)
     expect(res.results.length).toBeGreaterThan(0)
     expect(res.results.length).toBeLessThanOrEqual(5)
   })
 
   it('maps the realistic response: plain text, absolute URLs, ISO dates, ranks, cost and rate limits', async () => {
-    const res = await createBraveProvider({ env: emu.env }).search({ query: 'typescript zod schema validation', num: 10 })
+    const res = await createBraveProvider({ env: emu.env }).search({
+      query: 'typescript zod schema validation',
+      num: 10,
+    })
     expect(res.results.length).toBeGreaterThan(0)
     res.results.forEach((r, i) => {
       expect(r.provider).toBe('brave')
@@ -78,7 +87,9 @@ describe('createBraveProvider against the emulator', () => {
   ] as const)('sends freshness %j as %s', async (freshness, expected) => {
     const res = await createBraveProvider({ env: emu.env }).search({ query: 'node release notes', freshness })
     expect(lastRequest().query.freshness).toBe(expected)
-    for (const r of res.results) if (r.publishedAt && typeof freshness === 'object') expect(r.publishedAt.slice(0, 10) >= freshness.from).toBe(true)
+    for (const r of res.results)
+      if (r.publishedAt && typeof freshness === 'object')
+        expect(r.publishedAt.slice(0, 10) >= freshness.from).toBe(true)
   })
 
   it('sends num > 20 as count=20, language and country in Brave codes, and vendor options', async () => {
@@ -88,7 +99,13 @@ describe('createBraveProvider against the emulator', () => {
       language: 'ja-JP',
       country: 'jp',
     })
-    expect(lastRequest().query).toMatchObject({ count: '20', search_lang: 'jp', country: 'JP', safesearch: 'strict', extra_snippets: 'false' })
+    expect(lastRequest().query).toMatchObject({
+      count: '20',
+      search_lang: 'jp',
+      country: 'JP',
+      safesearch: 'strict',
+      extra_snippets: 'false',
+    })
     await createBraveProvider({ env: emu.env }).search({ query: '天气', language: 'zh-TW', country: 'ng' })
     expect(lastRequest().query.search_lang).toBe('zh-hant')
     expect(lastRequest().query).not.toHaveProperty('country')
@@ -103,13 +120,20 @@ describe('createBraveProvider against the emulator', () => {
     ['en-GB', 'en-gb', 'uk', 'GB'],
     ['no', 'nb', 'no', 'NO'],
     ['tlh', undefined, 'ng', undefined],
-  ])('language %s → search_lang %s, country %s → %s, accepted by Brave', async (language, searchLang, country, braveCountry) => {
-    const res = await createBraveProvider({ env: emu.env, retries: 0 }).search({ query: 'open source search', language, country })
-    const sent = lastRequest().query
-    expect(sent.search_lang).toBe(searchLang)
-    expect(sent.country).toBe(braveCountry)
-    expect(res.results.length).toBeGreaterThan(0)
-  })
+  ])(
+    'language %s → search_lang %s, country %s → %s, accepted by Brave',
+    async (language, searchLang, country, braveCountry) => {
+      const res = await createBraveProvider({ env: emu.env, retries: 0 }).search({
+        query: 'open source search',
+        language,
+        country,
+      })
+      const sent = lastRequest().query
+      expect(sent.search_lang).toBe(searchLang)
+      expect(sent.country).toBe(braveCountry)
+      expect(res.results.length).toBeGreaterThan(0)
+    },
+  )
 
   it('sends domain filters as site: operators and enforces them on the results', async () => {
     const res = await createBraveProvider({ env: emu.env }).search({
@@ -154,7 +178,12 @@ describe('createBraveProvider against the emulator', () => {
     ['401', { status: 401 }, 'auth', { status: 401 }],
     ['422 token', { status: 422, code: 'SUBSCRIPTION_TOKEN_INVALID' }, 'auth', { code: 'SUBSCRIPTION_TOKEN_INVALID' }],
     ['403 option not in plan', { status: 403, code: 'OPTION_NOT_IN_PLAN' }, 'auth', { status: 403 }],
-    ['429 RATE_LIMITED + Retry-After', { status: 429, code: 'RATE_LIMITED', retryAfterSec: 7 }, 'rate_limited', { retryAfterMs: 7000, retryable: true }],
+    [
+      '429 RATE_LIMITED + Retry-After',
+      { status: 429, code: 'RATE_LIMITED', retryAfterSec: 7 },
+      'rate_limited',
+      { retryAfterMs: 7000, retryable: true },
+    ],
     ['429 QUOTA_LIMITED', { status: 429, code: 'QUOTA_LIMITED' }, 'quota', { code: 'QUOTA_LIMITED', retryable: false }],
     ['500', { status: 500 }, 'upstream', { status: 500, retryable: true }],
     ['502', { status: 502 }, 'upstream', { status: 502 }],
@@ -192,13 +221,21 @@ describe('createBraveProvider against the emulator', () => {
     emu.fault('brave', { hang: true })
     const brave = createBraveProvider({ env: emu.env, retries: 0 })
     const started = Date.now()
-    expect(await failure(brave.search({ query: 'x' }, { deadlineAt: Date.now() + 250 }))).toMatchObject({ kind: 'timeout' })
+    expect(await failure(brave.search({ query: 'x' }, { deadlineAt: Date.now() + 250 }))).toMatchObject({
+      kind: 'timeout',
+    })
     expect(Date.now() - started).toBeLessThan(2000)
     const viaCtx = new AbortController()
     setTimeout(() => viaCtx.abort(), 50)
-    expect(await failure(brave.search({ query: 'x' }, { signal: viaCtx.signal }))).toMatchObject({ kind: 'timeout', retryable: false })
+    expect(await failure(brave.search({ query: 'x' }, { signal: viaCtx.signal }))).toMatchObject({
+      kind: 'timeout',
+      retryable: false,
+    })
     const viaRequest = new AbortController()
     setTimeout(() => viaRequest.abort(), 50)
-    expect(await failure(brave.search({ query: 'x', signal: viaRequest.signal }))).toMatchObject({ kind: 'timeout', retryable: false })
+    expect(await failure(brave.search({ query: 'x', signal: viaRequest.signal }))).toMatchObject({
+      kind: 'timeout',
+      retryable: false,
+    })
   })
 })

@@ -27,7 +27,6 @@ export interface BraveProviderOptions {
 const SEARCH_PATH = '/res/v1/web/search'
 const DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 
-
 /**
  * Creates the Brave Web Search provider. `search()` rejects only with `ProviderError`
  * (`config`, `auth`, `quota`, `rate_limited`, `timeout`, `network`, `upstream`, `bad_response`).
@@ -55,7 +54,12 @@ export function createBraveProvider(options: BraveProviderOptions = {}): Provide
       })
       const { results, dropped } = mapBraveResults(response.data, request)
       const rateLimit = parseBraveRateLimit(response.headers)
-      return { results, dropped, cost: { usd: costPerRequestUsd, credits: 1, basis: 'estimated' }, ...(rateLimit && { rateLimit }) }
+      return {
+        results,
+        dropped,
+        cost: { usd: costPerRequestUsd, credits: 1, basis: 'estimated' },
+        ...(rateLimit && { rateLimit }),
+      }
     },
   })
 }

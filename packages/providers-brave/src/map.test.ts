@@ -14,13 +14,21 @@ import {
 } from './map.js'
 import { BraveSearchQuerySchema } from './schema.js'
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
-const req = (input: Record<string, unknown>): ParsedProviderRequest => ProviderRequestSchema.parse({ query: 'rust async', ...input })
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
+const req = (input: Record<string, unknown>): ParsedProviderRequest =>
+  ProviderRequestSchema.parse({ query: 'rust async', ...input })
 
 describe('buildBraveQuery', () => {
   it('asks for plain text, extra snippets and moderate safesearch by default', () => {
     const q = buildBraveQuery(req({ num: 5 }))
-    expect(q).toEqual({ q: 'rust async', count: 5, text_decorations: false, extra_snippets: true, safesearch: 'moderate' })
+    expect(q).toEqual({
+      q: 'rust async',
+      count: 5,
+      text_decorations: false,
+      extra_snippets: true,
+      safesearch: 'moderate',
+    })
     expect(BraveSearchQuerySchema.parse(q)).toEqual(q)
   })
 
@@ -83,9 +91,9 @@ describe('buildBraveQuery', () => {
 
   it('turns domain filters into site: operators', () => {
     expect(buildBraveQueryText(req({ includeDomains: ['docs.rs'] }))).toBe('rust async site:docs.rs')
-    expect(buildBraveQueryText(req({ includeDomains: ['docs.rs', 'github.com'], excludeDomains: ['reddit.com'] }))).toBe(
-      'rust async (site:docs.rs OR site:github.com) -site:reddit.com',
-    )
+    expect(
+      buildBraveQueryText(req({ includeDomains: ['docs.rs', 'github.com'], excludeDomains: ['reddit.com'] })),
+    ).toBe('rust async (site:docs.rs OR site:github.com) -site:reddit.com')
   })
 
   it('keeps q within Brave limits, dropping operators that do not fit', () => {
@@ -141,13 +149,19 @@ describe('mapBraveResults', () => {
   })
 
   it('treats a body without a web section as no results', () => {
-    expect(mapBraveResults(parseBraveResponse({ type: 'search', query: { original: 'x' } }), req({}))).toEqual({ results: [], dropped: 0 })
+    expect(mapBraveResults(parseBraveResponse({ type: 'search', query: { original: 'x' } }), req({}))).toEqual({
+      results: [],
+      dropped: 0,
+    })
   })
 
-  it.each([['javascript:alert(1)'], ['ftp://example.com/file'], [''], [null], [42]])('drops a result whose url is %j', (url) => {
-    const mapped = mapBraveResults(parseBraveResponse({ web: { results: [{ title: 't', url }] } }), req({}))
-    expect(mapped).toEqual({ results: [], dropped: 1 })
-  })
+  it.each([['javascript:alert(1)'], ['ftp://example.com/file'], [''], [null], [42]])(
+    'drops a result whose url is %j',
+    (url) => {
+      const mapped = mapBraveResults(parseBraveResponse({ web: { results: [{ title: 't', url }] } }), req({}))
+      expect(mapped).toEqual({ results: [], dropped: 1 })
+    },
+  )
 })
 
 describe('parseBraveResponse', () => {
@@ -161,12 +175,19 @@ describe('parseBraveResponse', () => {
         title: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
         url: fc.oneof(fc.webUrl(), fc.string(), fc.constant(null)),
         description: fc.oneof(fc.string(), fc.constant(null)),
-        page_age: fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19)), fc.constant(null)),
+        page_age: fc.oneof(
+          fc.string(),
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19)),
+          fc.constant(null),
+        ),
         extra_snippets: fc.oneof(fc.array(fc.string()), fc.constant(null), fc.string()),
       },
       { requiredKeys: [] },
     )
-    const body = fc.oneof(fc.jsonValue(), fc.record({ web: fc.record({ results: fc.array(fc.oneof(arbitraryResult, fc.jsonValue())) }) }))
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record({ web: fc.record({ results: fc.array(fc.oneof(arbitraryResult, fc.jsonValue())) }) }),
+    )
     fc.assert(
       fc.property(body, fc.integer({ min: 1, max: 100 }), (input, num) => {
         try {
@@ -189,8 +210,19 @@ describe('parseBraveResponse', () => {
 describe('parseBraveRateLimit', () => {
   it('reads the two-valued headers as per-second and per-month windows', () => {
     expect(
-      parseBraveRateLimit({ 'x-ratelimit-limit': '1, 15000', 'x-ratelimit-remaining': '0, 14877', 'x-ratelimit-reset': '1, 1419704' }),
-    ).toEqual({ limit: 1, remaining: 0, resetMs: 1000, quotaLimit: 15000, quotaRemaining: 14877, quotaResetMs: 1419704000 })
+      parseBraveRateLimit({
+        'x-ratelimit-limit': '1, 15000',
+        'x-ratelimit-remaining': '0, 14877',
+        'x-ratelimit-reset': '1, 1419704',
+      }),
+    ).toEqual({
+      limit: 1,
+      remaining: 0,
+      resetMs: 1000,
+      quotaLimit: 15000,
+      quotaRemaining: 14877,
+      quotaResetMs: 1419704000,
+    })
   })
 
   it('is undefined without headers and ignores garbage', () => {
@@ -210,8 +242,19 @@ describe('mapBraveError', () => {
 
   it.each([
     ['422 SUBSCRIPTION_TOKEN_INVALID', res(422, fixture('error-422-token.json')), 'auth'],
-    ['422 VALIDATION about the token', res(422, { type: 'ErrorResponse', error: { status: 422, code: 'VALIDATION', meta: { errors: [{ loc: ['header', 'x-subscription-token'] }] } } }), 'auth'],
-    ['422 VALIDATION without meta', res(422, { type: 'ErrorResponse', error: { status: 422, code: 'VALIDATION' } }), 'auth'],
+    [
+      '422 VALIDATION about the token',
+      res(422, {
+        type: 'ErrorResponse',
+        error: { status: 422, code: 'VALIDATION', meta: { errors: [{ loc: ['header', 'x-subscription-token'] }] } },
+      }),
+      'auth',
+    ],
+    [
+      '422 VALIDATION without meta',
+      res(422, { type: 'ErrorResponse', error: { status: 422, code: 'VALIDATION' } }),
+      'auth',
+    ],
     ['422 VALIDATION about count', res(422, fixture('error-422-validation.json')), 'upstream'],
     ['401', res(401, {}), 'auth'],
     ['429 RATE_LIMITED', res(429, fixture('error-429-rate.json')), 'rate_limited'],
@@ -221,14 +264,22 @@ describe('mapBraveError', () => {
   })
 
   it('uses Retry-After, else the per-second reset, for rate limits', () => {
-    expect(mapBraveError(res(429, fixture('error-429-rate.json'), {}, 3000))).toMatchObject({ retryAfterMs: 3000, retryable: true })
-    expect(mapBraveError(res(429, fixture('error-429-rate.json'), { 'x-ratelimit-reset': '1, 86400' }))).toMatchObject({ retryAfterMs: 1000 })
+    expect(mapBraveError(res(429, fixture('error-429-rate.json'), {}, 3000))).toMatchObject({
+      retryAfterMs: 3000,
+      retryable: true,
+    })
+    expect(mapBraveError(res(429, fixture('error-429-rate.json'), { 'x-ratelimit-reset': '1, 86400' }))).toMatchObject({
+      retryAfterMs: 1000,
+    })
   })
 
   it('leaves plain 5xx to the status-based default and never leaks the token', () => {
     expect(mapBraveError(res(503, { oops: true }))).toBeUndefined()
     const token = 'BSAsecretsecretsecret123'
-    const err = mapBraveError(res(422, { error: { code: 'OPTION_NOT_IN_PLAN', detail: `token ${token} lacks this` } }), [token])
+    const err = mapBraveError(
+      res(422, { error: { code: 'OPTION_NOT_IN_PLAN', detail: `token ${token} lacks this` } }),
+      [token],
+    )
     expect(err?.kind).toBe('upstream')
     expect(err?.message).not.toContain(token)
   })

@@ -24,15 +24,96 @@ export const BRAVE_MAX_QUERY_WORDS = 50
 
 // From Brave's "Codes" page (search_lang). Brave uses its own tags: `jp`, not `ja`; script/region variants for zh/pt/en.
 const BRAVE_LANGUAGES = new Set([
-  'ar', 'eu', 'bn', 'bg', 'ca', 'zh-hans', 'zh-hant', 'hr', 'cs', 'da', 'nl', 'en', 'en-gb', 'et', 'fi', 'fr', 'gl',
-  'de', 'gu', 'he', 'hi', 'hu', 'is', 'it', 'jp', 'kn', 'ko', 'lv', 'lt', 'ms', 'ml', 'mr', 'nb', 'pl', 'pt-br', 'pt-pt',
-  'pa', 'ro', 'ru', 'sr', 'sk', 'sl', 'es', 'sv', 'ta', 'te', 'th', 'tr', 'uk', 'vi',
+  'ar',
+  'eu',
+  'bn',
+  'bg',
+  'ca',
+  'zh-hans',
+  'zh-hant',
+  'hr',
+  'cs',
+  'da',
+  'nl',
+  'en',
+  'en-gb',
+  'et',
+  'fi',
+  'fr',
+  'gl',
+  'de',
+  'gu',
+  'he',
+  'hi',
+  'hu',
+  'is',
+  'it',
+  'jp',
+  'kn',
+  'ko',
+  'lv',
+  'lt',
+  'ms',
+  'ml',
+  'mr',
+  'nb',
+  'pl',
+  'pt-br',
+  'pt-pt',
+  'pa',
+  'ro',
+  'ru',
+  'sr',
+  'sk',
+  'sl',
+  'es',
+  'sv',
+  'ta',
+  'te',
+  'th',
+  'tr',
+  'uk',
+  'vi',
 ])
 
 // From Brave's "Codes" page (country). Anything else is a 422, so unknown countries are dropped instead.
 const BRAVE_COUNTRIES = new Set([
-  'AR', 'AU', 'AT', 'BE', 'BR', 'CA', 'CL', 'DK', 'FI', 'FR', 'DE', 'HK', 'IN', 'ID', 'IT', 'JP', 'KR', 'MY', 'MX', 'NL',
-  'NZ', 'NO', 'CN', 'PL', 'PT', 'PH', 'RU', 'SA', 'ZA', 'ES', 'SE', 'CH', 'TW', 'TR', 'GB', 'US',
+  'AR',
+  'AU',
+  'AT',
+  'BE',
+  'BR',
+  'CA',
+  'CL',
+  'DK',
+  'FI',
+  'FR',
+  'DE',
+  'HK',
+  'IN',
+  'ID',
+  'IT',
+  'JP',
+  'KR',
+  'MY',
+  'MX',
+  'NL',
+  'NZ',
+  'NO',
+  'CN',
+  'PL',
+  'PT',
+  'PH',
+  'RU',
+  'SA',
+  'ZA',
+  'ES',
+  'SE',
+  'CH',
+  'TW',
+  'TR',
+  'GB',
+  'US',
 ])
 
 /** Maps a BCP 47 tag to Brave's `search_lang` code (`ja` → `jp`, `zh-TW` → `zh-hant`…); undefined when Brave has none. */
@@ -80,7 +161,9 @@ function limitWords(text: string, maxWords: number): string {
  * kept within Brave's 400-character / 50-word limit. Operators that would not fit are left out and the
  * filter is applied to the results instead.
  */
-export function buildBraveQueryText(request: Pick<ParsedProviderRequest, 'query' | 'includeDomains' | 'excludeDomains'>): string {
+export function buildBraveQueryText(
+  request: Pick<ParsedProviderRequest, 'query' | 'includeDomains' | 'excludeDomains'>,
+): string {
   const include = request.includeDomains ?? []
   const exclude = request.excludeDomains ?? []
   const ops: string[] = []
@@ -91,7 +174,8 @@ export function buildBraveQueryText(request: Pick<ParsedProviderRequest, 'query'
   const opWords = opText ? opText.split(/\s+/).length : 0
   const base = limitWords(request.query, BRAVE_MAX_QUERY_WORDS)
   const withOps = opText ? `${base} ${opText}` : base
-  if (withOps.length <= BRAVE_MAX_QUERY_CHARS && opWords + base.split(/\s+/).length <= BRAVE_MAX_QUERY_WORDS) return withOps
+  if (withOps.length <= BRAVE_MAX_QUERY_CHARS && opWords + base.split(/\s+/).length <= BRAVE_MAX_QUERY_WORDS)
+    return withOps
   return base.slice(0, BRAVE_MAX_QUERY_CHARS).trim()
 }
 
@@ -127,7 +211,10 @@ export function parseBraveResponse(body: unknown): BraveSearchResponse {
     .slice(0, 3)
     .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
     .join('; ')
-  throw new ProviderError(`brave response did not have the expected shape (${where})`, { kind: 'bad_response', provider: 'brave' })
+  throw new ProviderError(`brave response did not have the expected shape (${where})`, {
+    kind: 'bad_response',
+    provider: 'brave',
+  })
 }
 
 /** Normalised results plus how many entries had no usable URL. */
@@ -211,7 +298,10 @@ function validationIsAboutToken(meta: unknown): boolean {
  * Maps Brave's error responses to `ProviderError`: 401/403/422 token errors → `auth`, 429 `RATE_LIMITED` →
  * `rate_limited`, `QUOTA_LIMITED` → `quota`; undefined for the status-based default.
  */
-export function mapBraveError(response: HttpErrorResponse, secrets: readonly (string | undefined)[] = []): ProviderError | undefined {
+export function mapBraveError(
+  response: HttpErrorResponse,
+  secrets: readonly (string | undefined)[] = [],
+): ProviderError | undefined {
   const parsed = BraveErrorSchema.safeParse(response.json)
   const error = parsed.success ? parsed.data.error : undefined
   const code = error?.code ?? undefined
@@ -223,13 +313,19 @@ export function mapBraveError(response: HttpErrorResponse, secrets: readonly (st
   const retryAfterMs = response.retryAfterMs ?? (resetSec !== undefined ? resetSec * 1000 : undefined)
 
   if (code === 'SUBSCRIPTION_TOKEN_INVALID' || status === 401 || status === 403)
-    return new ProviderError(`brave rejected the subscription token (HTTP ${status}${code ? ` ${code}` : ''}); check BRAVE_API_KEY`, {
-      ...base,
-      kind: 'auth',
-    })
+    return new ProviderError(
+      `brave rejected the subscription token (HTTP ${status}${code ? ` ${code}` : ''}); check BRAVE_API_KEY`,
+      {
+        ...base,
+        kind: 'auth',
+      },
+    )
   if (status === 422 && code === 'VALIDATION') {
     if (validationIsAboutToken(error?.meta))
-      return new ProviderError(`brave rejected the subscription token (HTTP 422 VALIDATION); check BRAVE_API_KEY`, { ...base, kind: 'auth' })
+      return new ProviderError(`brave rejected the subscription token (HTTP 422 VALIDATION); check BRAVE_API_KEY`, {
+        ...base,
+        kind: 'auth',
+      })
     return new ProviderError(`brave rejected the request parameters (HTTP 422 VALIDATION)${detail}`, {
       ...base,
       kind: 'upstream',
@@ -243,11 +339,14 @@ export function mapBraveError(response: HttpErrorResponse, secrets: readonly (st
       retryAfterMs: response.retryAfterMs,
     })
   if (status === 429 || code === 'RATE_LIMITED')
-    return new ProviderError(`brave rate limit hit (HTTP ${status}${code ? ` ${code}` : ''})${retryHint(retryAfterMs)}`, {
-      ...base,
-      kind: 'rate_limited',
-      retryAfterMs,
-    })
+    return new ProviderError(
+      `brave rate limit hit (HTTP ${status}${code ? ` ${code}` : ''})${retryHint(retryAfterMs)}`,
+      {
+        ...base,
+        kind: 'rate_limited',
+        retryAfterMs,
+      },
+    )
   if (status === 422 || code === 'OPTION_NOT_IN_PLAN')
     return new ProviderError(`brave refused the request (HTTP ${status}${code ? ` ${code}` : ''})${detail}`, {
       ...base,

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { BraveErrorSchema, BraveSearchResponseSchema, BraveWebResultSchema } from './schema.js'
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
 
 describe('Brave schemas', () => {
   it('accept a realistic web search answer and keep unknown fields', () => {
@@ -14,7 +15,10 @@ describe('Brave schemas', () => {
   })
 
   it('accept nulls where Brave omits or nulls fields', () => {
-    expect(BraveWebResultSchema.safeParse({ url: 'https://a.example', title: null, description: null, profile: null }).success).toBe(true)
+    expect(
+      BraveWebResultSchema.safeParse({ url: 'https://a.example', title: null, description: null, profile: null })
+        .success,
+    ).toBe(true)
     expect(BraveSearchResponseSchema.safeParse({ type: 'search', web: null }).success).toBe(true)
   })
 

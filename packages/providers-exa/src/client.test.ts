@@ -40,7 +40,10 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 
 describe('createExaProvider against the emulator', () => {
   it('sends POST /search with the key only in x-api-key and explicit, capped contents', async () => {
-    const res = await createExaProvider({ env: emu.env }).search({ query: 'survey of large language models', num: 7 }, { now })
+    const res = await createExaProvider({ env: emu.env }).search(
+      { query: 'survey of large language models', num: 7 },
+      { now },
+    )
     const sent = lastRequest()
     expect(sent.method).toBe('POST')
     expect(sent.path).toBe(`${new URL(emu.urls.exa).pathname}/search`)
@@ -58,7 +61,10 @@ describe('createExaProvider against the emulator', () => {
   })
 
   it('maps the realistic response: non-empty snippets, ISO dates, scores, reported cost', async () => {
-    const res = await createExaProvider({ env: emu.env }).search({ query: 'how do rust async runtimes schedule tasks', num: 10 }, { now })
+    const res = await createExaProvider({ env: emu.env }).search(
+      { query: 'how do rust async runtimes schedule tasks', num: 10 },
+      { now },
+    )
     expect(res.results.length).toBeGreaterThan(0)
     res.results.forEach((r, i) => {
       expect(r.provider).toBe('exa')
@@ -79,37 +85,53 @@ describe('createExaProvider against the emulator', () => {
     ['pw', { startPublishedDate: '2026-11-13T12:00:00.000Z' }],
     ['pm', { startPublishedDate: '2026-10-21T12:00:00.000Z' }],
     ['py', { startPublishedDate: '2025-11-20T12:00:00.000Z' }],
-    [{ from: '2025-01-01', to: '2025-06-30' }, { startPublishedDate: '2025-01-01T00:00:00.000Z', endPublishedDate: '2025-06-30T23:59:59.999Z' }],
+    [
+      { from: '2025-01-01', to: '2025-06-30' },
+      { startPublishedDate: '2025-01-01T00:00:00.000Z', endPublishedDate: '2025-06-30T23:59:59.999Z' },
+    ],
   ] as const)('sends freshness %j as %j', async (freshness, expected) => {
     const res = await createExaProvider({ env: emu.env }).search({ query: 'llm evaluation', freshness }, { now })
     expect(lastRequest().body).toMatchObject(expected)
     if (typeof freshness === 'string') expect(lastRequest().body).not.toHaveProperty('endPublishedDate')
-    for (const r of res.results) if (r.publishedAt) expect(r.publishedAt >= expected.startPublishedDate.slice(0, 10)).toBe(true)
+    for (const r of res.results)
+      if (r.publishedAt) expect(r.publishedAt >= expected.startPublishedDate.slice(0, 10)).toBe(true)
   })
 
   type Filters = { includeDomains?: string[]; excludeDomains?: string[] }
   it.each<[Filters, Filters, string[]]>([
     [{ includeDomains: ['arxiv.org'] }, { includeDomains: ['arxiv.org'] }, ['excludeDomains']],
     [{ excludeDomains: ['medium.com'] }, { excludeDomains: ['medium.com'] }, ['includeDomains']],
-    [{ includeDomains: ['github.com'], excludeDomains: ['gist.github.com'] }, { includeDomains: ['github.com'] }, ['excludeDomains']],
+    [
+      { includeDomains: ['github.com'], excludeDomains: ['gist.github.com'] },
+      { includeDomains: ['github.com'] },
+      ['excludeDomains'],
+    ],
   ])('sends domain filters %j as %j', async (filters, expected, absent) => {
-    const res = await createExaProvider({ env: emu.env }).search({ query: 'transformer attention', ...filters }, { now })
+    const res = await createExaProvider({ env: emu.env }).search(
+      { query: 'transformer attention', ...filters },
+      { now },
+    )
     const body = lastRequest().body
     expect(body).toMatchObject(expected)
     for (const key of absent) expect(body).not.toHaveProperty(key)
     expect(res.results.length).toBeGreaterThan(0)
     for (const r of res.results) {
       const host = new URL(r.url).hostname
-      if (filters.includeDomains) expect(filters.includeDomains.some((d) => host === d || host.endsWith(`.${d}`))).toBe(true)
-      if (filters.excludeDomains) expect(filters.excludeDomains.some((d) => host === d || host.endsWith(`.${d}`))).toBe(false)
+      if (filters.includeDomains)
+        expect(filters.includeDomains.some((d) => host === d || host.endsWith(`.${d}`))).toBe(true)
+      if (filters.excludeDomains)
+        expect(filters.excludeDomains.some((d) => host === d || host.endsWith(`.${d}`))).toBe(false)
     }
   })
 
   it('sends num (capped at 100), type, contents, category and country', async () => {
-    await createExaProvider({ env: emu.env, type: 'deep', contents: 'highlights', maxCharacters: 400, category: 'news' }).search(
-      { query: 'chip export rules', num: 100, country: 'de' },
-      { now },
-    )
+    await createExaProvider({
+      env: emu.env,
+      type: 'deep',
+      contents: 'highlights',
+      maxCharacters: 400,
+      category: 'news',
+    }).search({ query: 'chip export rules', num: 100, country: 'de' }, { now })
     expect(lastRequest().body).toEqual({
       query: 'chip export rules',
       type: 'deep',
@@ -122,11 +144,17 @@ describe('createExaProvider against the emulator', () => {
     expect(lastRequest().body).toMatchObject({ contents: { text: { maxCharacters: 1000 } } })
   })
 
-  it.each(['auto', 'fast', 'instant', 'neural', 'keyword', 'deep-lite', 'deep', 'deep-reasoning'] as const)('sends type %s and gets results', async (type) => {
-    const res = await createExaProvider({ env: emu.env, type }).search({ query: 'vector databases compared' }, { now })
-    expect(lastRequest().body).toMatchObject({ type })
-    expect(res.results.length).toBeGreaterThan(0)
-  })
+  it.each(['auto', 'fast', 'instant', 'neural', 'keyword', 'deep-lite', 'deep', 'deep-reasoning'] as const)(
+    'sends type %s and gets results',
+    async (type) => {
+      const res = await createExaProvider({ env: emu.env, type }).search(
+        { query: 'vector databases compared' },
+        { now },
+      )
+      expect(lastRequest().body).toMatchObject({ type })
+      expect(res.results.length).toBeGreaterThan(0)
+    },
+  )
 
   it('reads the key at call time and reports config when none is set', async () => {
     const home = mkdtempSync(join(tmpdir(), 'exa-home-'))
@@ -137,7 +165,9 @@ describe('createExaProvider against the emulator', () => {
     expect(err).toMatchObject({ kind: 'config', retryable: false })
     expect(err.message).toContain('EXA_API_KEY')
     expect(exa.isConfigured({ ...env, EXA_API_KEY: emu.keys.exa })).toBe(true)
-    expect((await exa.search({ query: 'x' }, { env: { ...env, EXA_API_KEY: emu.keys.exa } })).results.length).toBeGreaterThan(0)
+    expect(
+      (await exa.search({ query: 'x' }, { env: { ...env, EXA_API_KEY: emu.keys.exa } })).results.length,
+    ).toBeGreaterThan(0)
   })
 
   it('maps a wrong key (real 401 INVALID_API_KEY) to auth without leaking it', async () => {
@@ -150,8 +180,18 @@ describe('createExaProvider against the emulator', () => {
   const faults: [string, Parameters<Emulator['fault']>[1], ProviderErrorKind, Record<string, unknown>][] = [
     ['401', { status: 401 }, 'auth', { code: 'INVALID_API_KEY' }],
     ['403 ACCESS_DENIED', { status: 403, code: 'ACCESS_DENIED' }, 'auth', { status: 403 }],
-    ['402 NO_MORE_CREDITS', { status: 402, code: 'NO_MORE_CREDITS' }, 'quota', { code: 'NO_MORE_CREDITS', retryable: false }],
-    ['402 API_KEY_BUDGET_EXCEEDED', { status: 402, code: 'API_KEY_BUDGET_EXCEEDED' }, 'quota', { code: 'API_KEY_BUDGET_EXCEEDED' }],
+    [
+      '402 NO_MORE_CREDITS',
+      { status: 402, code: 'NO_MORE_CREDITS' },
+      'quota',
+      { code: 'NO_MORE_CREDITS', retryable: false },
+    ],
+    [
+      '402 API_KEY_BUDGET_EXCEEDED',
+      { status: 402, code: 'API_KEY_BUDGET_EXCEEDED' },
+      'quota',
+      { code: 'API_KEY_BUDGET_EXCEEDED' },
+    ],
     ['429 + Retry-After', { status: 429, retryAfterSec: 3 }, 'rate_limited', { retryAfterMs: 3000, retryable: true }],
     ['400', { status: 400 }, 'upstream', { retryable: false }],
     ['500', { status: 500 }, 'upstream', { status: 500, retryable: true }],
@@ -184,13 +224,21 @@ describe('createExaProvider against the emulator', () => {
     emu.fault('exa', { hang: true })
     const exa = createExaProvider({ env: emu.env, retries: 0 })
     const started = Date.now()
-    expect(await failure(exa.search({ query: 'x' }, { deadlineAt: Date.now() + 250 }))).toMatchObject({ kind: 'timeout' })
+    expect(await failure(exa.search({ query: 'x' }, { deadlineAt: Date.now() + 250 }))).toMatchObject({
+      kind: 'timeout',
+    })
     expect(Date.now() - started).toBeLessThan(2000)
     const viaCtx = new AbortController()
     setTimeout(() => viaCtx.abort(), 50)
-    expect(await failure(exa.search({ query: 'x' }, { signal: viaCtx.signal }))).toMatchObject({ kind: 'timeout', retryable: false })
+    expect(await failure(exa.search({ query: 'x' }, { signal: viaCtx.signal }))).toMatchObject({
+      kind: 'timeout',
+      retryable: false,
+    })
     const viaRequest = new AbortController()
     setTimeout(() => viaRequest.abort(), 50)
-    expect(await failure(exa.search({ query: 'x', signal: viaRequest.signal }))).toMatchObject({ kind: 'timeout', retryable: false })
+    expect(await failure(exa.search({ query: 'x', signal: viaRequest.signal }))).toMatchObject({
+      kind: 'timeout',
+      retryable: false,
+    })
   })
 })

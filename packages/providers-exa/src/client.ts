@@ -30,7 +30,6 @@ export interface ExaProviderOptions {
 
 const SEARCH_PATH = '/search'
 
-
 /**
  * Creates the Exa search provider. `search()` rejects only with `ProviderError`
  * (`config`, `auth`, `quota`, `rate_limited`, `timeout`, `network`, `upstream`, `bad_response`).

@@ -11,5 +11,11 @@ export {
   EXA_MAX_RESULTS,
 } from './map.js'
 export type { ExaContents, ExaRequestOptions, MappedResults } from './map.js'
-export { ExaSearchTypeSchema, ExaSearchRequestSchema, ExaResultSchema, ExaSearchResponseSchema, ExaErrorSchema } from './schema.js'
+export {
+  ExaSearchTypeSchema,
+  ExaSearchRequestSchema,
+  ExaResultSchema,
+  ExaSearchResponseSchema,
+  ExaErrorSchema,
+} from './schema.js'
 export type { ExaSearchType, ExaSearchRequest, ExaResult, ExaSearchResponse, ExaError } from './schema.js'

@@ -2,11 +2,21 @@ import { readFileSync } from 'node:fs'
 import { type ParsedProviderRequest, ProviderError, ProviderRequestSchema } from '@search-layer/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildExaRequest, exaCost, mapExaError, mapExaResults, parseExaRateLimit, parseExaResponse, toExaDateWindow } from './map.js'
+import {
+  buildExaRequest,
+  exaCost,
+  mapExaError,
+  mapExaResults,
+  parseExaRateLimit,
+  parseExaResponse,
+  toExaDateWindow,
+} from './map.js'
 import { ExaSearchRequestSchema } from './schema.js'
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
-const req = (input: Record<string, unknown>): ParsedProviderRequest => ProviderRequestSchema.parse({ query: 'llm survey', ...input })
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
+const req = (input: Record<string, unknown>): ParsedProviderRequest =>
+  ProviderRequestSchema.parse({ query: 'llm survey', ...input })
 const NOW = new Date('2026-11-20T12:00:00.000Z')
 
 describe('buildExaRequest', () => {
@@ -41,7 +51,10 @@ describe('buildExaRequest', () => {
     ['pw', { startPublishedDate: '2026-11-13T12:00:00.000Z' }],
     ['pm', { startPublishedDate: '2026-10-21T12:00:00.000Z' }],
     ['py', { startPublishedDate: '2025-11-20T12:00:00.000Z' }],
-    [{ from: '2025-01-01', to: '2025-03-31' }, { startPublishedDate: '2025-01-01T00:00:00.000Z', endPublishedDate: '2025-03-31T23:59:59.999Z' }],
+    [
+      { from: '2025-01-01', to: '2025-03-31' },
+      { startPublishedDate: '2025-01-01T00:00:00.000Z', endPublishedDate: '2025-03-31T23:59:59.999Z' },
+    ],
   ])('freshness %j → %j', (freshness, expected) => {
     expect(toExaDateWindow(req({ freshness }).freshness, NOW)).toEqual(expected)
     const body = buildExaRequest(req({ freshness }), { now: NOW })
@@ -50,8 +63,16 @@ describe('buildExaRequest', () => {
   })
 
   it('passes domain filters, country, type and category through', () => {
-    const body = buildExaRequest(req({ excludeDomains: ['medium.com'], country: 'us' }), { type: 'deep', category: 'research paper' })
-    expect(body).toMatchObject({ type: 'deep', excludeDomains: ['medium.com'], userLocation: 'US', category: 'research paper' })
+    const body = buildExaRequest(req({ excludeDomains: ['medium.com'], country: 'us' }), {
+      type: 'deep',
+      category: 'research paper',
+    })
+    expect(body).toMatchObject({
+      type: 'deep',
+      excludeDomains: ['medium.com'],
+      userLocation: 'US',
+      category: 'research paper',
+    })
     expect(buildExaRequest(req({ includeDomains: ['arxiv.org'] })).includeDomains).toEqual(['arxiv.org'])
   })
 
@@ -95,12 +116,18 @@ describe('mapExaResults', () => {
     expect(results[1]?.snippet.length).toBeLessThanOrEqual(121)
     expect(results[1]?.snippet).toMatch(/^# LLM survey notes This post collects notes .*…$/)
     // Only a summary → summary; date-only publishedDate → ISO.
-    expect(results[2]).toMatchObject({ snippet: 'A news round-up of what changed for LLMs in 2025.', publishedAt: '2025-01-05T00:00:00.000Z', rank: 4 })
+    expect(results[2]).toMatchObject({
+      snippet: 'A news round-up of what changed for LLMs in 2025.',
+      publishedAt: '2025-01-05T00:00:00.000Z',
+      rank: 4,
+    })
   })
 
   it('caps to num and enforces domain filters', () => {
     expect(mapExaResults(body, req({ num: 1 })).results).toHaveLength(1)
-    expect(mapExaResults(body, req({ excludeDomains: ['example.org', 'example.com'] })).results.map((r) => r.rank)).toEqual([1])
+    expect(
+      mapExaResults(body, req({ excludeDomains: ['example.org', 'example.com'] })).results.map((r) => r.rank),
+    ).toEqual([1])
     expect(mapExaResults(body, req({ includeDomains: ['example.com'] })).results.map((r) => r.url)).toEqual([
       'https://news.example.com/ai/2025/llms',
     ])
@@ -113,9 +140,12 @@ describe('mapExaResults', () => {
 })
 
 describe('parseExaResponse', () => {
-  it.each([[null], [[]], [{}], [{ results: {} }], [{ error: 'Invalid API key', tag: 'INVALID_API_KEY' }]])('rejects %j with bad_response', (b) => {
-    expect(() => parseExaResponse(b)).toThrow(expect.objectContaining({ kind: 'bad_response', provider: 'exa' }))
-  })
+  it.each([[null], [[]], [{}], [{ results: {} }], [{ error: 'Invalid API key', tag: 'INVALID_API_KEY' }]])(
+    'rejects %j with bad_response',
+    (b) => {
+      expect(() => parseExaResponse(b)).toThrow(expect.objectContaining({ kind: 'bad_response', provider: 'exa' }))
+    },
+  )
 
   it('survives arbitrary JSON: only ProviderError escapes, results are always valid', () => {
     const result = fc.record(
@@ -123,7 +153,11 @@ describe('parseExaResponse', () => {
         id: fc.oneof(fc.string(), fc.constant(null)),
         url: fc.oneof(fc.webUrl(), fc.string(), fc.constant(null), fc.integer()),
         title: fc.oneof(fc.string(), fc.constant(null)),
-        publishedDate: fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constant(null)),
+        publishedDate: fc.oneof(
+          fc.string(),
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+          fc.constant(null),
+        ),
         score: fc.oneof(fc.double(), fc.constant(null)),
         text: fc.oneof(fc.string(), fc.constant(null)),
         highlights: fc.oneof(fc.array(fc.string()), fc.constant(null)),
@@ -133,7 +167,10 @@ describe('parseExaResponse', () => {
     )
     const body = fc.oneof(
       fc.jsonValue(),
-      fc.record({ results: fc.array(fc.oneof(result, fc.jsonValue())), costDollars: fc.oneof(fc.jsonValue(), fc.record({ total: fc.double() })) }),
+      fc.record({
+        results: fc.array(fc.oneof(result, fc.jsonValue())),
+        costDollars: fc.oneof(fc.jsonValue(), fc.record({ total: fc.double() })),
+      }),
     )
     fc.assert(
       fc.property(body, fc.integer({ min: 1, max: 100 }), (input, num) => {
@@ -158,7 +195,13 @@ describe('parseExaResponse', () => {
 })
 
 describe('mapExaError', () => {
-  const res = (status: number, json: unknown, retryAfterMs?: number) => ({ status, headers: {}, text: JSON.stringify(json), json, retryAfterMs })
+  const res = (status: number, json: unknown, retryAfterMs?: number) => ({
+    status,
+    headers: {},
+    text: JSON.stringify(json),
+    json,
+    retryAfterMs,
+  })
 
   it.each([
     [401, fixture('error-401.json'), 'auth', 'INVALID_API_KEY'],
@@ -186,7 +229,9 @@ describe('mapExaError', () => {
 
 describe('parseExaRateLimit', () => {
   it('reads single-valued headers when present', () => {
-    expect(parseExaRateLimit({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' })).toEqual({
+    expect(
+      parseExaRateLimit({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' }),
+    ).toEqual({
       limit: 10,
       remaining: 9,
       resetMs: 1000,

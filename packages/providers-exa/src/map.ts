@@ -43,7 +43,8 @@ export function toExaDateWindow(
   now: Date = new Date(),
 ): Pick<ExaSearchRequest, 'startPublishedDate' | 'endPublishedDate'> {
   if (freshness === undefined) return {}
-  if (typeof freshness === 'string') return { startPublishedDate: new Date(now.getTime() - WINDOW_DAYS[freshness] * DAY_MS).toISOString() }
+  if (typeof freshness === 'string')
+    return { startPublishedDate: new Date(now.getTime() - WINDOW_DAYS[freshness] * DAY_MS).toISOString() }
   return { startPublishedDate: `${freshness.from}T00:00:00.000Z`, endPublishedDate: `${freshness.to}T23:59:59.999Z` }
 }
 
@@ -62,7 +63,8 @@ export function buildExaRequest(request: ParsedProviderRequest, options: ExaRequ
     },
     ...(request.includeDomains?.length && { includeDomains: request.includeDomains }),
     // NOTE(exa): includeDomains and excludeDomains cannot be combined (400); with both, exclusions are applied to the results.
-    ...(!request.includeDomains?.length && request.excludeDomains?.length && { excludeDomains: request.excludeDomains }),
+    ...(!request.includeDomains?.length &&
+      request.excludeDomains?.length && { excludeDomains: request.excludeDomains }),
     ...toExaDateWindow(request.freshness, options.now),
     ...(request.country && { userLocation: request.country.toUpperCase() }),
     ...(options.category && { category: options.category }),
@@ -77,7 +79,10 @@ export function parseExaResponse(body: unknown): ExaSearchResponse {
     .slice(0, 3)
     .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
     .join('; ')
-  throw new ProviderError(`exa response did not have the expected shape (${where})`, { kind: 'bad_response', provider: 'exa' })
+  throw new ProviderError(`exa response did not have the expected shape (${where})`, {
+    kind: 'bad_response',
+    provider: 'exa',
+  })
 }
 
 function truncateText(text: string, max: number): string {
@@ -108,7 +113,12 @@ export function mapExaResults(
     (item, { url, hostname, rank }) => {
       const highlights = (item.highlights ?? []).map(plainText).filter((h) => h.length > 0)
       const text = plainText(item.text)
-      const snippet = highlights.length > 0 ? highlights.join(' … ') : text ? truncateText(text, snippetMaxChars) : plainText(item.summary)
+      const snippet =
+        highlights.length > 0
+          ? highlights.join(' … ')
+          : text
+            ? truncateText(text, snippetMaxChars)
+            : plainText(item.summary)
       const extra: Record<string, unknown> = {}
       if (item.id) extra.id = item.id
       if (item.author) extra.author = plainText(item.author)
@@ -134,7 +144,9 @@ export function mapExaResults(
 /** `costDollars.total` as a reported cost, when Exa sent one. */
 export function exaCost(response: ExaSearchResponse): { usd: number; basis: 'reported' } | undefined {
   const total = response.costDollars?.total
-  return typeof total === 'number' && Number.isFinite(total) && total >= 0 ? { usd: total, basis: 'reported' } : undefined
+  return typeof total === 'number' && Number.isFinite(total) && total >= 0
+    ? { usd: total, basis: 'reported' }
+    : undefined
 }
 
 function headerNumber(value: string | undefined): number | undefined {
@@ -169,7 +181,10 @@ const QUOTA_TAGS = new Set(['NO_MORE_CREDITS', 'API_KEY_BUDGET_EXCEEDED', 'INSUF
  * 403 → `auth` (not allowed for this key), 429 → `rate_limited`, other 4xx → non-retryable `upstream`;
  * undefined for 5xx (status-based default).
  */
-export function mapExaError(response: HttpErrorResponse, secrets: readonly (string | undefined)[] = []): ProviderError | undefined {
+export function mapExaError(
+  response: HttpErrorResponse,
+  secrets: readonly (string | undefined)[] = [],
+): ProviderError | undefined {
   const parsed = ExaErrorSchema.safeParse(response.json)
   const body = parsed.success ? parsed.data : undefined
   const tag = body?.tag ?? undefined
@@ -179,11 +194,20 @@ export function mapExaError(response: HttpErrorResponse, secrets: readonly (stri
   const requestId = body?.requestId ? ` [requestId ${body.requestId}]` : ''
   const base = { provider: 'exa', status, code: tag, secrets }
   if (status === 401 || tag === 'INVALID_API_KEY')
-    return new ProviderError(`exa rejected the API key (${label}); check EXA_API_KEY${requestId}`, { ...base, kind: 'auth' })
+    return new ProviderError(`exa rejected the API key (${label}); check EXA_API_KEY${requestId}`, {
+      ...base,
+      kind: 'auth',
+    })
   if (status === 402 || (tag !== undefined && QUOTA_TAGS.has(tag)))
-    return new ProviderError(`exa credits or key budget exhausted (${label})${detail}${requestId}`, { ...base, kind: 'quota' })
+    return new ProviderError(`exa credits or key budget exhausted (${label})${detail}${requestId}`, {
+      ...base,
+      kind: 'quota',
+    })
   if (status === 403)
-    return new ProviderError(`exa refused this key for the request (${label})${detail}${requestId}`, { ...base, kind: 'auth' })
+    return new ProviderError(`exa refused this key for the request (${label})${detail}${requestId}`, {
+      ...base,
+      kind: 'auth',
+    })
   if (status === 429)
     return new ProviderError(`exa rate limit hit (${label})${retryHint(response.retryAfterMs)}${requestId}`, {
       ...base,
@@ -191,6 +215,10 @@ export function mapExaError(response: HttpErrorResponse, secrets: readonly (stri
       retryAfterMs: response.retryAfterMs,
     })
   if (status >= 400 && status < 500 && status !== 408)
-    return new ProviderError(`exa refused the request (${label})${detail}${requestId}`, { ...base, kind: 'upstream', retryable: false })
+    return new ProviderError(`exa refused the request (${label})${detail}${requestId}`, {
+      ...base,
+      kind: 'upstream',
+      retryable: false,
+    })
   return undefined
 }

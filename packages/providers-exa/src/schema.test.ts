@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ExaErrorSchema, ExaResultSchema, ExaSearchRequestSchema, ExaSearchResponseSchema } from './schema.js'
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
 
 describe('Exa schemas', () => {
   it('accept a realistic search answer, null titles included', () => {
@@ -13,7 +14,10 @@ describe('Exa schemas', () => {
   })
 
   it.each(['error-401.json', 'error-402.json', 'error-400.json'])('parse the error body in %s', (name) => {
-    expect(ExaErrorSchema.parse(fixture(name))).toMatchObject({ requestId: expect.any(String), tag: expect.stringMatching(/^[A-Z_]+$/) })
+    expect(ExaErrorSchema.parse(fixture(name))).toMatchObject({
+      requestId: expect.any(String),
+      tag: expect.stringMatching(/^[A-Z_]+$/),
+    })
   })
 
   it('describe the request body: numResults ≤ 100, known types only', () => {

@@ -3,7 +3,16 @@ import { z } from 'zod'
 // Shapes follow https://exa.ai/docs/reference/search and https://exa.ai/docs/reference/error-codes.
 
 /** Exa's search modes; `auto` lets Exa pick. Deep modes run a slower research pass. */
-export const ExaSearchTypeSchema = z.enum(['auto', 'fast', 'instant', 'neural', 'keyword', 'deep-lite', 'deep', 'deep-reasoning'])
+export const ExaSearchTypeSchema = z.enum([
+  'auto',
+  'fast',
+  'instant',
+  'neural',
+  'keyword',
+  'deep-lite',
+  'deep',
+  'deep-reasoning',
+])
 export type ExaSearchType = z.infer<typeof ExaSearchTypeSchema>
 
 /** The body this package sends to `POST /search` (built by `buildExaRequest`). */

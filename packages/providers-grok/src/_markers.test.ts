@@ -2,10 +2,32 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { textBeforeMarkers } from './_markers.js'
 
-const reference = (text: string, end: number) => text.slice(0, end).replace(/(?:\s*\[\[\d+\]\]\([^)\s]*\))+\s*$/, '').replace(/\s+$/, '')
+const reference = (text: string, end: number) =>
+  text
+    .slice(0, end)
+    .replace(/(?:\s*\[\[\d+\]\]\([^)\s]*\))+\s*$/, '')
+    .replace(/\s+$/, '')
 
 // Strings made of the pieces markers are built from, so chains, broken markers and odd spaces all come up.
-const piece = fc.constantFrom('[[', ']]', '(', ')', ']](', '[[1]](', '1', '42', 'a', 'https://x.ai/a', ' ', '\n', '\u00a0', '\u3000', '.', '[', ']')
+const piece = fc.constantFrom(
+  '[[',
+  ']]',
+  '(',
+  ')',
+  ']](',
+  '[[1]](',
+  '1',
+  '42',
+  'a',
+  'https://x.ai/a',
+  ' ',
+  '\n',
+  '\u00a0',
+  '\u3000',
+  '.',
+  '[',
+  ']',
+)
 const text = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''))
 
 describe('textBeforeMarkers', () => {

@@ -34,12 +34,23 @@ const SERVICE = 'grok'
  * Creates the Grok provider. Results are the URLs Grok actually cited (`url_citation` annotations), never URLs
  * the model wrote on its own. `search()` rejects only with `ProviderError` (any `kind`).
  */
-export function createGrokProvider({ apiKey, baseUrl, model, mode, timeoutMs = 30_000, retries, env }: GrokProviderOptions = {}): Provider {
+export function createGrokProvider({
+  apiKey,
+  baseUrl,
+  model,
+  mode,
+  timeoutMs = 30_000,
+  retries,
+  env,
+}: GrokProviderOptions = {}): Provider {
   const modeFor = (callEnv: Env): GrokMode => {
     const value = mode ?? callEnv.GROK_API_MODE
     if (value === undefined || value === '' || value === 'responses') return 'responses'
     if (value === 'chat') return 'chat'
-    throw new ProviderError(`GROK_API_MODE must be "responses" or "chat", got "${value.slice(0, 20)}"`, { kind: 'config', provider: SERVICE })
+    throw new ProviderError(`GROK_API_MODE must be "responses" or "chat", got "${value.slice(0, 20)}"`, {
+      kind: 'config',
+      provider: SERVICE,
+    })
   }
   return defineProvider({
     name: 'grok',
@@ -61,10 +72,18 @@ export function createGrokProvider({ apiKey, baseUrl, model, mode, timeoutMs = 3
       const mapOptions = { model: callModel, request }
       if (callMode === 'chat') {
         // NOTE(grok): OpenAI-compatible proxies may answer with an SSE body even when not asked to stream.
-        const res = await requestText({ ...common, url: `${service.baseUrl}/chat/completions`, json: buildChatRequest(request, { model: callModel, now }) })
+        const res = await requestText({
+          ...common,
+          url: `${service.baseUrl}/chat/completions`,
+          json: buildChatRequest(request, { model: callModel, now }),
+        })
         return mapChatBody(res.text, { ...mapOptions, headers: res.headers })
       }
-      const res = await requestJson<unknown>({ ...common, url: `${service.baseUrl}/responses`, json: buildResponsesRequest(request, { model: callModel, now }) })
+      const res = await requestJson<unknown>({
+        ...common,
+        url: `${service.baseUrl}/responses`,
+        json: buildResponsesRequest(request, { model: callModel, now }),
+      })
       return mapResponsesBody(res.data, { ...mapOptions, headers: res.headers })
     },
   })

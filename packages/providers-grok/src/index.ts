@@ -32,4 +32,10 @@ export {
   GrokChatResultSchema,
   GrokErrorSchema,
 } from './schema.js'
-export type { GrokResponsesRequest, GrokChatRequest, GrokWebSearchTool, GrokResponsesResponse, GrokUrlCitation } from './schema.js'
+export type {
+  GrokResponsesRequest,
+  GrokChatRequest,
+  GrokWebSearchTool,
+  GrokResponsesResponse,
+  GrokUrlCitation,
+} from './schema.js'

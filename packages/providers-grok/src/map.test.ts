@@ -17,8 +17,10 @@ import {
 } from './map.js'
 import { GrokChatRequestSchema, GrokResponsesRequestSchema } from './schema.js'
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
-const req = (extra: Record<string, unknown> = {}) => ProviderRequestSchema.parse({ query: 'grok web search model', ...extra })
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
+const req = (extra: Record<string, unknown> = {}) =>
+  ProviderRequestSchema.parse({ query: 'grok web search model', ...extra })
 const settings = { model: 'grok-4.3', now: new Date('2026-06-01T00:00:00Z') }
 
 describe('buildResponsesRequest', () => {
@@ -31,11 +33,20 @@ describe('buildResponsesRequest', () => {
   })
 
   it.each([
-    [{ includeDomains: ['nodejs.org', 'github.com'] }, { type: 'web_search', allowed_domains: ['nodejs.org', 'github.com'] }],
+    [
+      { includeDomains: ['nodejs.org', 'github.com'] },
+      { type: 'web_search', allowed_domains: ['nodejs.org', 'github.com'] },
+    ],
     [{ excludeDomains: ['pinterest.com'] }, { type: 'web_search', excluded_domains: ['pinterest.com'] }],
-    [{ includeDomains: ['a.com'], excludeDomains: ['b.com'] }, { type: 'web_search', allowed_domains: ['a.com'] }],
+    [
+      { includeDomains: ['a.com'], excludeDomains: ['b.com'] },
+      { type: 'web_search', allowed_domains: ['a.com'] },
+    ],
     [{ includeDomains: ['a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'f.com'] }, { type: 'web_search' }],
-    [{ excludeDomains: ['a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'f.com'] }, { type: 'web_search', excluded_domains: ['a.com', 'b.com', 'c.com', 'd.com', 'e.com'] }],
+    [
+      { excludeDomains: ['a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'f.com'] },
+      { type: 'web_search', excluded_domains: ['a.com', 'b.com', 'c.com', 'd.com', 'e.com'] },
+    ],
   ])('domain filters %j → tool %j', (input, tool) => {
     expect(buildResponsesRequest(req(input), settings).tools[0]).toEqual(tool)
   })
@@ -66,9 +77,15 @@ describe('mapResponsesBody', () => {
   })
 
   it('takes the sentence around each citation as snippet', () => {
-    expect(res.results[0]?.snippet).toBe("xAI's current flagship for search is Grok 4.3, released to the API on April 30, 2026.")
-    expect(res.results[1]?.snippet).toBe('It replaced grok-4-fast and grok-4-1-fast, which were retired on May 15, 2026.')
-    expect(res.results[2]?.snippet).toBe('Web search runs server-side through the Responses API; the old Live Search parameters now return 410 Gone.')
+    expect(res.results[0]?.snippet).toBe(
+      "xAI's current flagship for search is Grok 4.3, released to the API on April 30, 2026.",
+    )
+    expect(res.results[1]?.snippet).toBe(
+      'It replaced grok-4-fast and grok-4-1-fast, which were retired on May 15, 2026.',
+    )
+    expect(res.results[2]?.snippet).toBe(
+      'Web search runs server-side through the Responses API; the old Live Search parameters now return 410 Gone.',
+    )
     for (const r of res.results) expect(r.snippet).not.toContain('[[')
   })
 
@@ -79,16 +96,35 @@ describe('mapResponsesBody', () => {
   })
 
   it('caps at num and applies domain filters to cited URLs', () => {
-    expect(mapResponsesBody(fixture('responses-web-search.json'), { model: 'grok-4.3', request: req({ num: 2 }) }).results).toHaveLength(2)
-    const onlyDocs = mapResponsesBody(fixture('responses-web-search.json'), { model: 'grok-4.3', request: req({ includeDomains: ['x.ai'] }) })
+    expect(
+      mapResponsesBody(fixture('responses-web-search.json'), { model: 'grok-4.3', request: req({ num: 2 }) }).results,
+    ).toHaveLength(2)
+    const onlyDocs = mapResponsesBody(fixture('responses-web-search.json'), {
+      model: 'grok-4.3',
+      request: req({ includeDomains: ['x.ai'] }),
+    })
     expect(onlyDocs.results.map((r) => new URL(r.url).hostname)).toEqual(['docs.x.ai', 'docs.x.ai'])
-    const noGithub = mapResponsesBody(fixture('responses-web-search.json'), { model: 'grok-4.3', request: req({ excludeDomains: ['github.com'] }) })
+    const noGithub = mapResponsesBody(fixture('responses-web-search.json'), {
+      model: 'grok-4.3',
+      request: req({ excludeDomains: ['github.com'] }),
+    })
     expect(noGithub.results.map((r) => r.url)).not.toContain('https://github.com/vercel/ai/pull/15713')
   })
 
   it('falls back to markdown links only when xAI lists them in citations', () => {
     const body = {
-      output: [{ type: 'message', content: [{ type: 'output_text', text: 'See [the docs](https://docs.x.ai/a) and [a made-up page](https://invented.example/x).', annotations: [] }] }],
+      output: [
+        {
+          type: 'message',
+          content: [
+            {
+              type: 'output_text',
+              text: 'See [the docs](https://docs.x.ai/a) and [a made-up page](https://invented.example/x).',
+              annotations: [],
+            },
+          ],
+        },
+      ],
       citations: ['https://docs.x.ai/a'],
     }
     expect(mapResponsesBody(body, { model: 'grok-4.3' }).results.map((r) => r.url)).toEqual(['https://docs.x.ai/a'])
@@ -96,13 +132,37 @@ describe('mapResponsesBody', () => {
 
   it('uses the URL position when indexes are 0/0', () => {
     const text = 'Intro. Grok 4.3 is out [[1]](https://x.ai/news/grok-4-3). More later.'
-    const body = { output: [{ type: 'message', content: [{ type: 'output_text', text, annotations: [{ type: 'url_citation', url: 'https://x.ai/news/grok-4-3', start_index: 0, end_index: 0, title: 'https://x.ai/news/grok-4-3' }] }] }] }
+    const body = {
+      output: [
+        {
+          type: 'message',
+          content: [
+            {
+              type: 'output_text',
+              text,
+              annotations: [
+                {
+                  type: 'url_citation',
+                  url: 'https://x.ai/news/grok-4-3',
+                  start_index: 0,
+                  end_index: 0,
+                  title: 'https://x.ai/news/grok-4-3',
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    }
     const r = mapResponsesBody(body, { model: 'grok-4.3' }).results[0]
     expect(r).toMatchObject({ title: 'grok 4 3 - x.ai', snippet: 'Grok 4.3 is out.' })
   })
 
   it('prefers xAI reported cost_in_usd_ticks', () => {
-    expect(estimateGrokCost('grok-4.3', { cost_in_usd_ticks: 318_319_000 })).toEqual({ usd: 0.0318319, basis: 'reported' })
+    expect(estimateGrokCost('grok-4.3', { cost_in_usd_ticks: 318_319_000 })).toEqual({
+      usd: 0.0318319,
+      basis: 'reported',
+    })
     expect(estimateGrokCost('grok-4.3', undefined)).toBeUndefined()
   })
 
@@ -118,9 +178,22 @@ describe('mapResponsesBody', () => {
       start_index: fc.oneof(fc.integer(), fc.constant(null), fc.double()),
       end_index: fc.oneof(fc.integer(), fc.constant(null)),
     })
-    const part = fc.record({ type: fc.constantFrom('output_text', 'refusal'), text: fc.oneof(fc.string(), fc.constant(null)), annotations: fc.oneof(fc.array(fc.oneof(annotation, fc.jsonValue())), fc.constant(null)) })
-    const item = fc.oneof(fc.record({ type: fc.constant('message'), content: fc.array(fc.oneof(part, fc.jsonValue())) }), fc.jsonValue())
-    const body = fc.oneof(fc.jsonValue(), fc.record({ output: fc.array(item), usage: fc.jsonValue(), citations: fc.array(fc.oneof(fc.webUrl(), fc.jsonValue())) }, { requiredKeys: ['output'] }))
+    const part = fc.record({
+      type: fc.constantFrom('output_text', 'refusal'),
+      text: fc.oneof(fc.string(), fc.constant(null)),
+      annotations: fc.oneof(fc.array(fc.oneof(annotation, fc.jsonValue())), fc.constant(null)),
+    })
+    const item = fc.oneof(
+      fc.record({ type: fc.constant('message'), content: fc.array(fc.oneof(part, fc.jsonValue())) }),
+      fc.jsonValue(),
+    )
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record(
+        { output: fc.array(item), usage: fc.jsonValue(), citations: fc.array(fc.oneof(fc.webUrl(), fc.jsonValue())) },
+        { requiredKeys: ['output'] },
+      ),
+    )
     fc.assert(
       fc.property(body, (input) => {
         try {
@@ -149,7 +222,8 @@ describe('text helpers', () => {
     expect(sentenceAround(text, start, text.indexOf(')') + 1)).toBe('The claim continues here.')
   })
   it('drops markdown list markers and emphasis from a bulleted answer', () => {
-    const text = 'Sources say:\n\n- **Bun 1.3**: adds a Redis client [[1]](https://bun.sh/blog). \n- **Deno 2.5**: config permissions.'
+    const text =
+      'Sources say:\n\n- **Bun 1.3**: adds a Redis client [[1]](https://bun.sh/blog). \n- **Deno 2.5**: config permissions.'
     expect(sentenceAround(text, text.indexOf('[['), text.indexOf(')') + 1)).toBe('Bun 1.3: adds a Redis client.')
   })
   it('works for Chinese punctuation', () => {
@@ -165,12 +239,23 @@ describe('text helpers', () => {
 
 describe('chat fallback extraction', () => {
   const items = [
-    { title: 'Node.js releases', url: 'https://nodejs.org/en/about/previous-releases', snippet: 'Release schedule.', published_at: '2026-05-01' },
+    {
+      title: 'Node.js releases',
+      url: 'https://nodejs.org/en/about/previous-releases',
+      snippet: 'Release schedule.',
+      published_at: '2026-05-01',
+    },
     { title: 'Bad', url: 'file:///etc/passwd', snippet: 'x' },
     { title: 'No host', url: 'https://', snippet: 'x' },
   ]
   const json = JSON.stringify({ results: items })
-  const completion = (content: string) => JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 120, completion_tokens: 80 } })
+  const completion = (content: string) =>
+    JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 120, completion_tokens: 80 },
+    })
 
   it.each([
     ['plain JSON', json],
@@ -179,7 +264,10 @@ describe('chat fallback extraction', () => {
     ['orphan closing think', `reasoning about it...</think>${json}`],
     ['prose before and after', `Sure! Here you go:\n${json}\nHope this helps {not json}.`],
     ['bare array', `Results: ${JSON.stringify(items)} done`],
-    ['brackets inside strings', JSON.stringify({ results: [{ title: 'a ] b } c', url: 'https://a.example/x', snippet: '"quoted" {x}' }] })],
+    [
+      'brackets inside strings',
+      JSON.stringify({ results: [{ title: 'a ] b } c', url: 'https://a.example/x', snippet: '"quoted" {x}' }] }),
+    ],
   ])('finds results in %s', (_name, content) => {
     const list = extractJsonResults(content)
     expect(list).not.toBeNull()
@@ -192,9 +280,19 @@ describe('chat fallback extraction', () => {
   })
 
   it('maps a JSON completion, keeping only http(s) URLs with a host', () => {
-    const res = mapChatBody(completion(`Here:\n\`\`\`json\n${json}\n\`\`\`\nBye.`), { model: 'grok-4.3', request: req() })
+    const res = mapChatBody(completion(`Here:\n\`\`\`json\n${json}\n\`\`\`\nBye.`), {
+      model: 'grok-4.3',
+      request: req(),
+    })
     expect(res.results).toEqual([
-      { title: 'Node.js releases', url: 'https://nodejs.org/en/about/previous-releases', snippet: 'Release schedule.', publishedAt: '2026-05-01T00:00:00.000Z', provider: 'grok', rank: 1 },
+      {
+        title: 'Node.js releases',
+        url: 'https://nodejs.org/en/about/previous-releases',
+        snippet: 'Release schedule.',
+        publishedAt: '2026-05-01T00:00:00.000Z',
+        provider: 'grok',
+        rank: 1,
+      },
     ])
     expect(res.dropped).toBe(2)
     expect(res.cost).toEqual({ usd: (120 * 1.25 + 80 * 2.5) / 1e6, basis: 'estimated' })
@@ -219,20 +317,29 @@ describe('chat fallback extraction', () => {
     ['', /empty body/],
     ['data: nonsense\n\n', /without any completion/],
   ])('rejects %j as bad_response', (text, message) => {
-    expect(() => mapChatBody(text, { model: 'm' })).toThrow(expect.objectContaining({ kind: 'bad_response', message: expect.stringMatching(message) }))
+    expect(() => mapChatBody(text, { model: 'm' })).toThrow(
+      expect.objectContaining({ kind: 'bad_response', message: expect.stringMatching(message) }),
+    )
   })
 
   it('never throws anything but ProviderError (fuzz)', () => {
     const content = fc.oneof(
       fc.string(),
       fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.tuple(fc.string(), fc.jsonValue(), fc.string()).map(([a, v, b]) => `${a}\`\`\`json\n${JSON.stringify({ results: v })}\n\`\`\`${b}`),
+      fc
+        .tuple(fc.string(), fc.jsonValue(), fc.string())
+        .map(([a, v, b]) => `${a}\`\`\`json\n${JSON.stringify({ results: v })}\n\`\`\`${b}`),
     )
-    const body = fc.oneof(fc.string(), content.map(completion), content.map((c) => `data: ${JSON.stringify({ choices: [{ delta: { content: c } }] })}\n\ndata: [DONE]\n\n`))
+    const body = fc.oneof(
+      fc.string(),
+      content.map(completion),
+      content.map((c) => `data: ${JSON.stringify({ choices: [{ delta: { content: c } }] })}\n\ndata: [DONE]\n\n`),
+    )
     fc.assert(
       fc.property(body, (text) => {
         try {
-          for (const r of mapChatBody(text, { model: 'm', request: req() }).results) expect(r.url).toMatch(/^https?:\/\/[^/]/)
+          for (const r of mapChatBody(text, { model: 'm', request: req() }).results)
+            expect(r.url).toMatch(/^https?:\/\/[^/]/)
         } catch (error) {
           expect(error).toBeInstanceOf(ProviderError)
         }
@@ -252,11 +359,35 @@ const errorResponse = (status: number, json: unknown, retryAfterMs?: number): Ht
 
 describe('mapGrokError', () => {
   it.each([
-    [400, { code: 'Client specified an invalid argument', error: 'Incorrect API key provided: xa***90. You can obtain an API key from https://console.x.ai.' }, 'auth', false],
+    [
+      400,
+      {
+        code: 'Client specified an invalid argument',
+        error: 'Incorrect API key provided: xa***90. You can obtain an API key from https://console.x.ai.',
+      },
+      'auth',
+      false,
+    ],
     [400, { code: 'Client specified an invalid argument', error: 'Invalid request.' }, 'upstream', false],
     [401, { error: 'Unauthenticated.' }, 'auth', false],
-    [403, { error: 'Your newly created team does not have any credits yet. You can purchase credits on https://console.x.ai.' }, 'quota', false],
-    [429, { code: 'Some resource has been exhausted', error: 'Your team has either used all available credits or reached its monthly spending limit.' }, 'quota', false],
+    [
+      403,
+      {
+        error:
+          'Your newly created team does not have any credits yet. You can purchase credits on https://console.x.ai.',
+      },
+      'quota',
+      false,
+    ],
+    [
+      429,
+      {
+        code: 'Some resource has been exhausted',
+        error: 'Your team has either used all available credits or reached its monthly spending limit.',
+      },
+      'quota',
+      false,
+    ],
     [429, { code: 'Some resource has been exhausted', error: 'Too many requests.' }, 'rate_limited', true],
     [404, { error: 'The model does not exist or your team does not have access to it.' }, 'upstream', false],
     [410, { error: 'Live search is deprecated.' }, 'upstream', false],
@@ -275,6 +406,8 @@ describe('mapGrokError', () => {
   })
 
   it('passes Retry-After on', () => {
-    expect(mapGrokError(errorResponse(429, { error: 'Too many requests.' }, 2000))).toMatchObject({ retryAfterMs: 2000 })
+    expect(mapGrokError(errorResponse(429, { error: 'Too many requests.' }, 2000))).toMatchObject({
+      retryAfterMs: 2000,
+    })
   })
 })

@@ -38,7 +38,10 @@ export interface GrokBuildSettings {
 }
 
 /** Builds the `POST /responses` body: prompt, `web_search` tool with domain filters xAI accepts. Pure. */
-export function buildResponsesRequest(request: ParsedProviderRequest, settings: GrokBuildSettings): GrokResponsesRequest {
+export function buildResponsesRequest(
+  request: ParsedProviderRequest,
+  settings: GrokBuildSettings,
+): GrokResponsesRequest {
   const prompt = responsesPrompt(request, settings.now)
   const tool: GrokWebSearchTool = { type: 'web_search' }
   const include = request.includeDomains ?? []
@@ -76,7 +79,10 @@ const CITATION_MARKER = /\s?\[\[\d+\]\]\([^)\s]*\)/g
 
 /** Removes inline citation markers such as ` [[1]](https://x.ai/news)` from answer text. */
 export function stripCitationMarkers(text: string): string {
-  return text.replace(CITATION_MARKER, '').replace(/[ \t]+\n/g, '\n').trim()
+  return text
+    .replace(CITATION_MARKER, '')
+    .replace(/[ \t]+\n/g, '\n')
+    .trim()
 }
 
 function markdownToPlain(text: string): string {
@@ -126,10 +132,7 @@ export function sentenceAround(text: string, start: number, end: number): string
 export function titleFromUrl(url: string): string {
   const u = new URL(url)
   const host = u.hostname.replace(/^www\./, '')
-  const segment = u.pathname
-    .split('/')
-    .filter(Boolean)
-    .pop()
+  const segment = u.pathname.split('/').filter(Boolean).pop()
   if (!segment) return host
   let words: string
   try {
@@ -137,7 +140,10 @@ export function titleFromUrl(url: string): string {
   } catch {
     words = segment
   }
-  words = words.replace(/\.(?:html?|php|aspx?)$/i, '').replace(/[-_+]+/g, ' ').trim()
+  words = words
+    .replace(/\.(?:html?|php|aspx?)$/i, '')
+    .replace(/[-_+]+/g, ' ')
+    .trim()
   return words && !/^\d+$/.test(words) ? `${words} - ${host}` : host
 }
 
@@ -149,7 +155,10 @@ function usableTitle(title: string | null | undefined, url: string): string {
 }
 
 /** Whether a URL passes the request's include/exclude domain filters. */
-export function filterByDomain(url: string, request: Pick<ParsedProviderRequest, 'includeDomains' | 'excludeDomains'>): boolean {
+export function filterByDomain(
+  url: string,
+  request: Pick<ParsedProviderRequest, 'includeDomains' | 'excludeDomains'>,
+): boolean {
   return passesDomainFilters(new URL(url).hostname, request)
 }
 
@@ -179,7 +188,10 @@ function badShape(what: string, issues: readonly { path: PropertyKey[]; message:
     .slice(0, 3)
     .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
     .join('; ')
-  return new ProviderError(`grok ${what} did not have the expected shape (${where})`, { kind: 'bad_response', provider: SERVICE })
+  return new ProviderError(`grok ${what} did not have the expected shape (${where})`, {
+    kind: 'bad_response',
+    provider: SERVICE,
+  })
 }
 
 /**
@@ -192,7 +204,11 @@ export function mapResponsesBody(body: unknown, options: GrokMapOptions): Provid
   if (!parsed.success) throw badShape('response', parsed.error.issues)
   const data = parsed.data
   if (data.status === 'failed')
-    throw new ProviderError('grok reported the response as failed', { kind: 'upstream', provider: SERVICE, retryable: true })
+    throw new ProviderError('grok reported the response as failed', {
+      kind: 'upstream',
+      provider: SERVICE,
+      retryable: true,
+    })
   const texts: string[] = []
   const cited: Cited[] = []
   let dropped = 0
@@ -217,7 +233,13 @@ export function mapResponsesBody(body: unknown, options: GrokMapOptions): Provid
           dropped++
           continue
         }
-        cited.push({ url, title: annotation.data.title, text, start: annotation.data.start_index, end: annotation.data.end_index })
+        cited.push({
+          url,
+          title: annotation.data.title,
+          text,
+          start: annotation.data.start_index,
+          end: annotation.data.end_index,
+        })
       }
     }
   }
@@ -234,16 +256,23 @@ export function mapResponsesBody(body: unknown, options: GrokMapOptions): Provid
   return response
 }
 
-const hasType = (value: unknown, type: string): boolean => typeof value === 'object' && value !== null && (value as { type?: unknown }).type === type
+const hasType = (value: unknown, type: string): boolean =>
+  typeof value === 'object' && value !== null && (value as { type?: unknown }).type === type
 
 // Without annotations, only markdown links whose URL xAI itself lists in `citations` are trusted.
 function markdownLinksVerified(text: string, citations: readonly unknown[]): Cited[] {
-  const known = new Set(citations.map(httpUrl).filter((u): u is string => u !== null).map(canonical))
+  const known = new Set(
+    citations
+      .map(httpUrl)
+      .filter((u): u is string => u !== null)
+      .map(canonical),
+  )
   if (known.size === 0) return []
   const out: Cited[] = []
   for (const match of text.matchAll(/\[([^\]]{1,300})\]\((https?:\/\/[^)\s]+)\)/g)) {
     const url = httpUrl(match[2])
-    if (url && known.has(canonical(url))) out.push({ url, title: match[1], text, start: match.index, end: match.index + match[0].length })
+    if (url && known.has(canonical(url)))
+      out.push({ url, title: match[1], text, start: match.index, end: match.index + match[0].length })
   }
   return out
 }
@@ -272,7 +301,13 @@ function toResults(cited: readonly Cited[], options: GrokMapOptions): SearchResu
 function citationSnippet(c: Cited): string {
   const { text } = c
   const validIndexes =
-    typeof c.start === 'number' && typeof c.end === 'number' && Number.isInteger(c.start) && Number.isInteger(c.end) && c.start >= 0 && c.end > c.start && c.end <= text.length
+    typeof c.start === 'number' &&
+    typeof c.end === 'number' &&
+    Number.isInteger(c.start) &&
+    Number.isInteger(c.end) &&
+    c.start >= 0 &&
+    c.end > c.start &&
+    c.end <= text.length
   // NOTE(grok): indexes should bracket the marker; when they do not (0/0 on some tools, or shifted offsets),
   // locate the URL in the text instead.
   if (validIndexes && text.slice(c.start!, c.end!).includes('](')) return sentenceAround(text, c.start!, c.end!)
@@ -298,19 +333,32 @@ export const GROK_WEB_SEARCH_USD_PER_CALL = 0.005
 /** The call's cost: xAI's own `cost_in_usd_ticks` when sent (`reported`), else tokens and search calls at list price. */
 export function estimateGrokCost(
   model: string,
-  usage: { input_tokens?: number | null; output_tokens?: number | null; cost_in_usd_ticks?: number | null; server_side_tool_usage_details?: { web_search_calls?: number | null } | null } | undefined,
+  usage:
+    | {
+        input_tokens?: number | null
+        output_tokens?: number | null
+        cost_in_usd_ticks?: number | null
+        server_side_tool_usage_details?: { web_search_calls?: number | null } | null
+      }
+    | undefined,
 ): Cost | undefined {
   if (!usage) return undefined
   const ticks = usage.cost_in_usd_ticks
   if (typeof ticks === 'number' && Number.isFinite(ticks) && ticks >= 0) return { usd: ticks / 1e10, basis: 'reported' }
-  const [inPrice, outPrice] = PRICES.find(([re]) => re.test(model))?.slice(1) as [number, number] | undefined ?? DEFAULT_PRICE
+  const [inPrice, outPrice] =
+    (PRICES.find(([re]) => re.test(model))?.slice(1) as [number, number] | undefined) ?? DEFAULT_PRICE
   const n = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0)
-  const usd = (n(usage.input_tokens) * inPrice + n(usage.output_tokens) * outPrice) / 1e6 + n(usage.server_side_tool_usage_details?.web_search_calls) * GROK_WEB_SEARCH_USD_PER_CALL
+  const usd =
+    (n(usage.input_tokens) * inPrice + n(usage.output_tokens) * outPrice) / 1e6 +
+    n(usage.server_side_tool_usage_details?.web_search_calls) * GROK_WEB_SEARCH_USD_PER_CALL
   return { usd: Math.round(usd * 1e8) / 1e8, basis: 'estimated' }
 }
 
 /** The assistant text of a chat completion body, plain JSON or SSE (`data: {...}` lines). Throws `bad_response`. */
-export function readChatBody(text: string): { content: string; usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } } {
+export function readChatBody(text: string): {
+  content: string
+  usage?: { prompt_tokens?: number | null; completion_tokens?: number | null }
+} {
   if (/^\s*(?:data|event|id):/m.test(text) && !/^\s*[{[]/.test(text)) {
     let content = ''
     let usage: { prompt_tokens?: number | null; completion_tokens?: number | null } | undefined
@@ -331,7 +379,11 @@ export function readChatBody(text: string): { content: string; usage?: { prompt_
       content += choice?.delta?.content ?? choice?.message?.content ?? ''
       if (chunk.data.usage) usage = chunk.data.usage
     }
-    if (chunks === 0) throw new ProviderError('grok sent an event stream without any completion chunk', { kind: 'bad_response', provider: SERVICE })
+    if (chunks === 0)
+      throw new ProviderError('grok sent an event stream without any completion chunk', {
+        kind: 'bad_response',
+        provider: SERVICE,
+      })
     return { content, ...(usage && { usage }) }
   }
   let json: unknown
@@ -339,13 +391,20 @@ export function readChatBody(text: string): { content: string; usage?: { prompt_
     json = JSON.parse(text)
   } catch {
     const kind = /^\s*</.test(text) ? 'HTML' : text.length === 0 ? 'an empty body' : 'malformed JSON'
-    throw new ProviderError(`grok returned ${kind} instead of a chat completion (${text.length} bytes)`, { kind: 'bad_response', provider: SERVICE })
+    throw new ProviderError(`grok returned ${kind} instead of a chat completion (${text.length} bytes)`, {
+      kind: 'bad_response',
+      provider: SERVICE,
+    })
   }
   const parsed = GrokChatCompletionSchema.safeParse(json)
   if (!parsed.success) throw badShape('chat completion', parsed.error.issues)
   const choice = parsed.data.choices?.[0]
-  if (!choice) throw new ProviderError('grok chat completion had no choices', { kind: 'bad_response', provider: SERVICE })
-  return { content: choice.message?.content ?? choice.delta?.content ?? '', ...(parsed.data.usage && { usage: parsed.data.usage }) }
+  if (!choice)
+    throw new ProviderError('grok chat completion had no choices', { kind: 'bad_response', provider: SERVICE })
+  return {
+    content: choice.message?.content ?? choice.delta?.content ?? '',
+    ...(parsed.data.usage && { usage: parsed.data.usage }),
+  }
 }
 
 function balancedJsonAt(text: string, start: number): string | null {
@@ -371,7 +430,10 @@ function balancedJsonAt(text: string, start: number): string | null {
 }
 
 function resultsArray(value: unknown): unknown[] | null {
-  if (Array.isArray(value)) return value.length === 0 || value.some((v) => v !== null && typeof v === 'object' && !Array.isArray(v)) ? value : null
+  if (Array.isArray(value))
+    return value.length === 0 || value.some((v) => v !== null && typeof v === 'object' && !Array.isArray(v))
+      ? value
+      : null
   if (value !== null && typeof value === 'object') {
     for (const key of ['results', 'sources', 'items', 'data']) {
       const inner = (value as Record<string, unknown>)[key]
@@ -417,7 +479,11 @@ export function extractJsonResults(content: string): unknown[] | null {
 export function mapChatBody(text: string, options: GrokMapOptions): ProviderResponse {
   const { content, usage } = readChatBody(text)
   const list = extractJsonResults(content)
-  if (list === null) throw new ProviderError('grok chat answer contained no JSON result list', { kind: 'bad_response', provider: SERVICE })
+  if (list === null)
+    throw new ProviderError('grok chat answer contained no JSON result list', {
+      kind: 'bad_response',
+      provider: SERVICE,
+    })
   const results: SearchResult[] = []
   const seen = new Set<string>()
   let dropped = 0
@@ -436,14 +502,19 @@ export function mapChatBody(text: string, options: GrokMapOptions): ProviderResp
       title: usableTitle(item.data.title, url),
       url,
       snippet: plainText(item.data.snippet ?? item.data.description ?? item.data.summary),
-      publishedAt: isoDate(item.data.published_at ?? item.data.published_date ?? item.data.publishedAt ?? item.data.date),
+      publishedAt: isoDate(
+        item.data.published_at ?? item.data.published_date ?? item.data.publishedAt ?? item.data.date,
+      ),
       provider: 'grok',
       rank: results.length + 1,
     })
     if (options.request && results.length >= options.request.num) break
   }
   const response: ProviderResponse = { results, dropped }
-  const cost = estimateGrokCost(options.model, usage && { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens })
+  const cost = estimateGrokCost(
+    options.model,
+    usage && { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens },
+  )
   if (cost) response.cost = cost
   const rateLimit = rateLimitFromHeaders(options.headers ?? {})
   if (rateLimit) response.rateLimit = rateLimit
@@ -463,7 +534,11 @@ function headerNumber(headers: Readonly<Record<string, string>>, names: readonly
 /** Rate-limit hints from `x-ratelimit-*-requests` (OpenAI-style) or `x-ratelimit-*` headers. */
 export function rateLimitFromHeaders(headers: Readonly<Record<string, string>>): RateLimitInfo | undefined {
   const limit = headerNumber(headers, ['x-ratelimit-limit-requests', 'x-ratelimit-limit', 'ratelimit-limit'])
-  const remaining = headerNumber(headers, ['x-ratelimit-remaining-requests', 'x-ratelimit-remaining', 'ratelimit-remaining'])
+  const remaining = headerNumber(headers, [
+    'x-ratelimit-remaining-requests',
+    'x-ratelimit-remaining',
+    'ratelimit-remaining',
+  ])
   const quotaLimit = headerNumber(headers, ['x-ratelimit-limit-tokens'])
   const quotaRemaining = headerNumber(headers, ['x-ratelimit-remaining-tokens'])
   if ([limit, remaining, quotaLimit, quotaRemaining].every((v) => v === undefined)) return undefined
@@ -488,7 +563,10 @@ function errorDetail(response: HttpErrorResponse): { detail?: string; code?: str
  * Maps an xAI error response: a bad key is **400** ("Incorrect API key") or 401/403 → `auth`; exhausted credits or
  * spending limit → `quota`; 429 → `rate_limited`; 404 (unknown model) and 410 (retired endpoint) → non-retryable `upstream`.
  */
-export function mapGrokError(response: HttpErrorResponse, secrets: readonly (string | undefined)[] = []): ProviderError {
+export function mapGrokError(
+  response: HttpErrorResponse,
+  secrets: readonly (string | undefined)[] = [],
+): ProviderError {
   const { detail: raw, code } = errorDetail(response)
   const detail = raw ? truncate(redactSecrets(raw, secrets), 200) : undefined
   const suffix = detail ? `: ${detail}` : ''
@@ -496,16 +574,34 @@ export function mapGrokError(response: HttpErrorResponse, secrets: readonly (str
   const text = raw ?? ''
   const { status } = response
   if (/credits?|spending limit|billing|payment/i.test(text) && status !== 401 && status !== 500)
-    return new ProviderError(`grok credits or spending limit exhausted (HTTP ${status})${suffix}`, { ...base, kind: 'quota' })
+    return new ProviderError(`grok credits or spending limit exhausted (HTTP ${status})${suffix}`, {
+      ...base,
+      kind: 'quota',
+    })
   if (status === 401 || status === 403 || (status === 400 && /api key|unauthori[sz]ed|authentication/i.test(text)))
-    return new ProviderError(`grok rejected the API key (HTTP ${status}); check XAI_API_KEY${suffix}`, { ...base, kind: 'auth' })
-  if (status === 402) return new ProviderError(`grok quota or credits exhausted (HTTP 402)${suffix}`, { ...base, kind: 'quota' })
+    return new ProviderError(`grok rejected the API key (HTTP ${status}); check XAI_API_KEY${suffix}`, {
+      ...base,
+      kind: 'auth',
+    })
+  if (status === 402)
+    return new ProviderError(`grok quota or credits exhausted (HTTP 402)${suffix}`, { ...base, kind: 'quota' })
   if (status === 429)
-    return new ProviderError(`grok rate limit hit (HTTP 429)${suffix}${retryHint(response.retryAfterMs)}`, { ...base, kind: 'rate_limited', retryAfterMs: response.retryAfterMs })
+    return new ProviderError(`grok rate limit hit (HTTP 429)${suffix}${retryHint(response.retryAfterMs)}`, {
+      ...base,
+      kind: 'rate_limited',
+      retryAfterMs: response.retryAfterMs,
+    })
   if (status === 404)
-    return new ProviderError(`grok endpoint or model not found (HTTP 404); check GROK_MODEL and GROK_API_URL${suffix}`, { ...base, kind: 'upstream', retryable: false })
+    return new ProviderError(
+      `grok endpoint or model not found (HTTP 404); check GROK_MODEL and GROK_API_URL${suffix}`,
+      { ...base, kind: 'upstream', retryable: false },
+    )
   if (status === 410)
-    return new ProviderError(`grok endpoint is retired (HTTP 410); use the Responses API${suffix}`, { ...base, kind: 'upstream', retryable: false })
+    return new ProviderError(`grok endpoint is retired (HTTP 410); use the Responses API${suffix}`, {
+      ...base,
+      kind: 'upstream',
+      retryable: false,
+    })
   return errorFromStatus(SERVICE, status, { detail, code, retryAfterMs: response.retryAfterMs, secrets })
 }
 

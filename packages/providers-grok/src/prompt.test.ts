@@ -21,10 +21,14 @@ describe('isTimeSensitive', () => {
     '本周热点',
   ])('%s → true', (q) => expect(isTimeSensitive(q)).toBe(true))
 
-  it.each(['how do I know my IP', 'snow leopards', 'acknowledge receipt', 'currents in the Atlantic', 'history of the printing press', '机器学习入门'])(
-    '%s → false',
-    (q) => expect(isTimeSensitive(q)).toBe(false),
-  )
+  it.each([
+    'how do I know my IP',
+    'snow leopards',
+    'acknowledge receipt',
+    'currents in the Atlantic',
+    'history of the printing press',
+    '机器学习入门',
+  ])('%s → false', (q) => expect(isTimeSensitive(q)).toBe(false))
 })
 
 describe('prompts', () => {
@@ -66,7 +70,14 @@ describe('prompts', () => {
 
   it('states ranges, domains, country, language and result count', () => {
     const p = chatPrompt(
-      req('q', { num: 7, freshness: { from: '2026-01-01', to: '2026-02-01' }, includeDomains: ['a.com'], excludeDomains: ['b.com'], country: 'de', language: 'de' }),
+      req('q', {
+        num: 7,
+        freshness: { from: '2026-01-01', to: '2026-02-01' },
+        includeDomains: ['a.com'],
+        excludeDomains: ['b.com'],
+        country: 'de',
+        language: 'de',
+      }),
       now,
     )
     expect(p.user).toContain('between 2026-01-01 and 2026-02-01')

@@ -22,7 +22,12 @@ export function neutraliseQuery(query: string): string {
   return query.replace(/</g, '‹').replace(/>/g, '›')
 }
 
-const FRESHNESS_TEXT = { pd: 'the past 24 hours', pw: 'the past 7 days', pm: 'the past 30 days', py: 'the past 12 months' } as const
+const FRESHNESS_TEXT = {
+  pd: 'the past 24 hours',
+  pw: 'the past 7 days',
+  pm: 'the past 30 days',
+  py: 'the past 12 months',
+} as const
 
 export interface PromptParts {
   system: string
@@ -34,11 +39,17 @@ function constraints(request: ParsedProviderRequest, now: Date): string[] {
   const f = request.freshness
   if (typeof f === 'string') lines.push(`Only use sources published within ${FRESHNESS_TEXT[f]}.`)
   else if (f) lines.push(`Only use sources published between ${f.from} and ${f.to} (inclusive).`)
-  if (request.includeDomains?.length) lines.push(`Only use sources from these domains: ${request.includeDomains.join(', ')}.`)
-  if (request.excludeDomains?.length) lines.push(`Never use sources from these domains: ${request.excludeDomains.join(', ')}.`)
-  if (request.country) lines.push(`Prefer sources relevant to the country with ISO code ${request.country.toUpperCase()}.`)
+  if (request.includeDomains?.length)
+    lines.push(`Only use sources from these domains: ${request.includeDomains.join(', ')}.`)
+  if (request.excludeDomains?.length)
+    lines.push(`Never use sources from these domains: ${request.excludeDomains.join(', ')}.`)
+  if (request.country)
+    lines.push(`Prefer sources relevant to the country with ISO code ${request.country.toUpperCase()}.`)
   if (request.language) lines.push(`Write in the language with tag ${request.language}.`)
-  if (isTimeSensitive(request.query)) lines.push(`Today's date is ${now.toISOString().slice(0, 10)} (UTC); interpret "now", "latest" and similar relative to it.`)
+  if (isTimeSensitive(request.query))
+    lines.push(
+      `Today's date is ${now.toISOString().slice(0, 10)} (UTC); interpret "now", "latest" and similar relative to it.`,
+    )
   return lines
 }
 

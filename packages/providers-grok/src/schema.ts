@@ -112,6 +112,15 @@ export const GrokChatResultSchema = z.looseObject({
 /** xAI error bodies: `{"code": "...", "error": "Incorrect API key provided: xa***..."}` or OpenAI-style `{"error": {"message"}}`. */
 export const GrokErrorSchema = z.looseObject({
   code: z.union([z.string(), z.number()]).nullish(),
-  error: z.union([z.string(), z.looseObject({ message: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish(), type: z.string().nullish() })]).nullish(),
+  error: z
+    .union([
+      z.string(),
+      z.looseObject({
+        message: z.string().nullish(),
+        code: z.union([z.string(), z.number()]).nullish(),
+        type: z.string().nullish(),
+      }),
+    ])
+    .nullish(),
   message: z.string().nullish(),
 })

@@ -46,7 +46,10 @@ describe('tavily request', () => {
     ['pw', { time_range: 'week' }],
     ['pm', { time_range: 'month' }],
     ['py', { time_range: 'year' }],
-    [{ from: '2026-01-01', to: '2026-02-01' }, { start_date: '2026-01-01', end_date: '2026-02-01' }],
+    [
+      { from: '2026-01-01', to: '2026-02-01' },
+      { start_date: '2026-01-01', end_date: '2026-02-01' },
+    ],
   ] as const)('freshness %j → %j', async (freshness, expected) => {
     await createTavilyProvider({ env }).search({ query: 'rust async runtime', freshness })
     expect(lastBody()).toMatchObject(expected)
@@ -71,7 +74,8 @@ describe('tavily request', () => {
       search_depth: 'advanced',
       include_answer: true,
     })
-    for (const r of res.results) expect(['react.dev', 'github.com'].some((d) => new URL(r.url).hostname.endsWith(d))).toBe(true)
+    for (const r of res.results)
+      expect(['react.dev', 'github.com'].some((d) => new URL(r.url).hostname.endsWith(d))).toBe(true)
     expect(res.cost).toEqual({ credits: 2, basis: 'estimated' })
   })
 
@@ -85,7 +89,10 @@ describe('tavily request', () => {
 
 describe('tavily response', () => {
   it('maps the emulator answer into normalised results', async () => {
-    const res = await createTavilyProvider({ env, includeAnswer: true }).search({ query: 'typescript satisfies operator', num: 5 })
+    const res = await createTavilyProvider({ env, includeAnswer: true }).search({
+      query: 'typescript satisfies operator',
+      num: 5,
+    })
     expect(res.results.length).toBeGreaterThan(0)
     expect(res.answer).toBeTruthy()
     res.results.forEach((r, i) => {
@@ -108,7 +115,10 @@ describe('tavily configuration', () => {
     const provider = createTavilyProvider()
     expect(provider.isConfigured({ HOME: home })).toBe(false)
     expect(provider.isConfigured(env)).toBe(true)
-    await expect(provider.search({ query: 'x' }, { env: { HOME: home } })).rejects.toMatchObject({ kind: 'config', message: expect.stringContaining('TAVILY_API_KEY') })
+    await expect(provider.search({ query: 'x' }, { env: { HOME: home } })).rejects.toMatchObject({
+      kind: 'config',
+      message: expect.stringContaining('TAVILY_API_KEY'),
+    })
     expect(emu.count('tavily')).toBe(0)
   })
 
@@ -146,7 +156,11 @@ describe('tavily faults', () => {
 
   it('429 with Retry-After → rate_limited with retryAfterMs', async () => {
     emu.fault('tavily', { status: 429, retryAfterSec: 7 })
-    await expect(provider().search({ query: 'x' })).rejects.toMatchObject({ kind: 'rate_limited', retryable: true, retryAfterMs: 7000 })
+    await expect(provider().search({ query: 'x' })).rejects.toMatchObject({
+      kind: 'rate_limited',
+      retryable: true,
+      retryAfterMs: 7000,
+    })
   })
 
   it('432 and 433 say which limit was hit', async () => {

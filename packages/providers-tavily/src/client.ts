@@ -1,5 +1,11 @@
 import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
-import { type TavilySearchDepth, type TavilyTopic, buildTavilyRequest, mapTavilyError, mapTavilyResponse } from './map.js'
+import {
+  type TavilySearchDepth,
+  type TavilyTopic,
+  buildTavilyRequest,
+  mapTavilyError,
+  mapTavilyResponse,
+} from './map.js'
 
 /** Options of `createTavilyProvider()`. Keys and URLs given here win over the environment. */
 export interface TavilyProviderOptions {

@@ -6,7 +6,8 @@ import { tavilyCountry } from './countries.js'
 import { buildTavilyRequest, mapTavilyError, mapTavilyResponse, rateLimitFromHeaders } from './map.js'
 import { TavilySearchRequestSchema } from './schema.js'
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
 const req = (input: Record<string, unknown>) => ProviderRequestSchema.parse({ query: 'node lts', ...input })
 const general = { searchDepth: 'basic', topic: 'general', includeAnswer: false } as const
 
@@ -54,7 +55,10 @@ describe('buildTavilyRequest', () => {
   })
 
   it('passes include/exclude domains, deduplicated and lowercased', () => {
-    const body = buildTavilyRequest(req({ includeDomains: ['NodeJS.org', 'nodejs.org', 'github.com'], excludeDomains: ['w3schools.com'] }), general)
+    const body = buildTavilyRequest(
+      req({ includeDomains: ['NodeJS.org', 'nodejs.org', 'github.com'], excludeDomains: ['w3schools.com'] }),
+      general,
+    )
     expect(body.include_domains).toEqual(['nodejs.org', 'github.com'])
     expect(body.exclude_domains).toEqual(['w3schools.com'])
   })
@@ -80,7 +84,9 @@ describe('buildTavilyRequest', () => {
   })
 
   it('forwards searchDepth and includeAnswer', () => {
-    expect(buildTavilyRequest(req({}), { searchDepth: 'advanced', topic: 'general', includeAnswer: true })).toMatchObject({
+    expect(
+      buildTavilyRequest(req({}), { searchDepth: 'advanced', topic: 'general', includeAnswer: true }),
+    ).toMatchObject({
       search_depth: 'advanced',
       include_answer: true,
     })
@@ -118,7 +124,9 @@ describe('mapTavilyResponse', () => {
       providerScore: 0.91826,
       extra: { favicon: 'https://nodejs.org/static/images/favicons/favicon.png' },
     })
-    expect(res.results[1]?.snippet).toBe('Release schedule & LTS policy. Node.js 22 – Active LTS until 2025-10-21, maintenance until 2027-04-30.')
+    expect(res.results[1]?.snippet).toBe(
+      'Release schedule & LTS policy. Node.js 22 – Active LTS until 2025-10-21, maintenance until 2027-04-30.',
+    )
     expect(res.results.map((r) => r.rank)).toEqual([1, 2, 4])
   })
 
@@ -141,7 +149,10 @@ describe('mapTavilyResponse', () => {
   })
 
   it('reports rate-limit headers', () => {
-    const res = mapTavilyResponse({ results: [] }, { headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '97', 'x-ratelimit-reset': '30' } })
+    const res = mapTavilyResponse(
+      { results: [] },
+      { headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '97', 'x-ratelimit-reset': '30' } },
+    )
     expect(res.rateLimit).toEqual({ limit: 100, remaining: 97, resetMs: 30_000 })
     expect(rateLimitFromHeaders({})).toBeUndefined()
   })
@@ -153,13 +164,24 @@ describe('mapTavilyResponse', () => {
         title: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
         content: fc.oneof(fc.string(), fc.constant(null)),
         score: fc.oneof(fc.double(), fc.constant(null), fc.string()),
-        published_date: fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()), fc.string(), fc.constant(null)),
+        published_date: fc.oneof(
+          fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
+          fc.string(),
+          fc.constant(null),
+        ),
       },
       { requiredKeys: [] },
     )
     const body = fc.oneof(
       fc.jsonValue(),
-      fc.record({ results: fc.array(fc.oneof(item, fc.jsonValue())), answer: fc.oneof(fc.string(), fc.constant(null)), usage: fc.jsonValue() }, { requiredKeys: ['results'] }),
+      fc.record(
+        {
+          results: fc.array(fc.oneof(item, fc.jsonValue())),
+          answer: fc.oneof(fc.string(), fc.constant(null)),
+          usage: fc.jsonValue(),
+        },
+        { requiredKeys: ['results'] },
+      ),
     )
     fc.assert(
       fc.property(body, (input) => {
@@ -204,17 +226,28 @@ describe('mapTavilyError', () => {
   })
 
   it('says which quota was hit', () => {
-    expect(mapTavilyError(errorResponse(432, { detail: { error: 'This request exceeds your plan\'s set usage limit.' } })).message).toMatch(/plan or API-key usage limit/)
-    expect(mapTavilyError(errorResponse(433, { detail: { error: 'This request exceeds the pay-as-you-go limit.' } })).message).toMatch(/pay-as-you-go/)
+    expect(
+      mapTavilyError(errorResponse(432, { detail: { error: "This request exceeds your plan's set usage limit." } }))
+        .message,
+    ).toMatch(/plan or API-key usage limit/)
+    expect(
+      mapTavilyError(errorResponse(433, { detail: { error: 'This request exceeds the pay-as-you-go limit.' } }))
+        .message,
+    ).toMatch(/pay-as-you-go/)
   })
 
   it('carries Retry-After on 429', () => {
-    expect(mapTavilyError(errorResponse(429, { detail: { error: 'Rate limit' } }, 3000))).toMatchObject({ retryAfterMs: 3000 })
+    expect(mapTavilyError(errorResponse(429, { detail: { error: 'Rate limit' } }, 3000))).toMatchObject({
+      retryAfterMs: 3000,
+    })
   })
 
   it('redacts the key and truncates long details', () => {
     const key = 'tvly-dev-ABCDEFGHIJKLMNOP'
-    const err = mapTavilyError(errorResponse(401, { detail: { error: `Unauthorized: missing or invalid API key ${key} ${'x'.repeat(500)}` } }), [key])
+    const err = mapTavilyError(
+      errorResponse(401, { detail: { error: `Unauthorized: missing or invalid API key ${key} ${'x'.repeat(500)}` } }),
+      [key],
+    )
     expect(err.message).not.toContain(key)
     expect(err.message.length).toBeLessThan(400)
   })

@@ -11,7 +11,12 @@ import {
 } from '@search-layer/core'
 import { collectResults, httpUrl, isoDate, plainText, safeParseJson } from '@search-layer/core'
 import { tavilyCountry } from './countries.js'
-import { TavilyErrorSchema, type TavilySearchRequest, TavilyResultSchema, TavilySearchResponseSchema } from './schema.js'
+import {
+  TavilyErrorSchema,
+  type TavilySearchRequest,
+  TavilyResultSchema,
+  TavilySearchResponseSchema,
+} from './schema.js'
 
 /** Tavily search depth: `basic` costs 1 credit, `advanced` 2. */
 export type TavilySearchDepth = 'basic' | 'advanced'
@@ -33,7 +38,10 @@ const WINDOW_TO_DAYS = { pd: 1, pw: 7, pm: 30, py: 365 } as const
 const CREDITS_PER_DEPTH: Record<TavilySearchDepth, number> = { basic: 1, advanced: 2 }
 
 /** Builds the `POST /search` body from a validated request. Pure; never throws. */
-export function buildTavilyRequest(request: ParsedProviderRequest, settings: TavilyRequestSettings): TavilySearchRequest {
+export function buildTavilyRequest(
+  request: ParsedProviderRequest,
+  settings: TavilyRequestSettings,
+): TavilySearchRequest {
   const body: TavilySearchRequest = {
     query: request.query,
     search_depth: settings.searchDepth,
@@ -79,7 +87,10 @@ export function mapTavilyResponse(
       .slice(0, 3)
       .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
       .join('; ')
-    throw new ProviderError(`tavily response did not have the expected shape (${where})`, { kind: 'bad_response', provider: 'tavily' })
+    throw new ProviderError(`tavily response did not have the expected shape (${where})`, {
+      kind: 'bad_response',
+      provider: 'tavily',
+    })
   }
   const data = parsed.data
   const { results, dropped } = collectResults(data.results, TavilyResultSchema, (item, { url, rank }) => {
@@ -100,7 +111,8 @@ export function mapTavilyResponse(
   const answer = typeof data.answer === 'string' ? data.answer.trim() : ''
   if (answer) response.answer = answer
   const reported = data.usage?.credits
-  if (typeof reported === 'number' && Number.isFinite(reported)) response.cost = { credits: reported, basis: 'reported' }
+  if (typeof reported === 'number' && Number.isFinite(reported))
+    response.cost = { credits: reported, basis: 'reported' }
   else response.cost = { credits: CREDITS_PER_DEPTH[options.searchDepth ?? 'basic'], basis: 'estimated' }
   const rateLimit = rateLimitFromHeaders(options.headers ?? {})
   if (rateLimit) response.rateLimit = rateLimit
@@ -124,7 +136,11 @@ function headerNumber(headers: Readonly<Record<string, string>>, names: readonly
 /** Rate-limit hints from `x-ratelimit-*` / `ratelimit-*` headers, when the vendor or a gateway sends them. */
 export function rateLimitFromHeaders(headers: Readonly<Record<string, string>>): RateLimitInfo | undefined {
   const limit = headerNumber(headers, ['x-ratelimit-limit', 'ratelimit-limit', 'x-ratelimit-limit-requests'])
-  const remaining = headerNumber(headers, ['x-ratelimit-remaining', 'ratelimit-remaining', 'x-ratelimit-remaining-requests'])
+  const remaining = headerNumber(headers, [
+    'x-ratelimit-remaining',
+    'ratelimit-remaining',
+    'x-ratelimit-remaining-requests',
+  ])
   const resetSec = headerNumber(headers, ['x-ratelimit-reset', 'ratelimit-reset', 'x-ratelimit-reset-requests'])
   if (limit === undefined && remaining === undefined && resetSec === undefined) return undefined
   return {
@@ -149,22 +165,31 @@ function errorDetail(response: HttpErrorResponse): { detail?: string; code?: str
  * Maps a Tavily error response to a `ProviderError`: 401/403 `auth`, 429 `rate_limited`, 432 (plan or key
  * limit) and 433 (pay-as-you-go cap) `quota`, 5xx `upstream`. The vendor's detail is redacted and truncated.
  */
-export function mapTavilyError(response: HttpErrorResponse, secrets: readonly (string | undefined)[] = []): ProviderError {
+export function mapTavilyError(
+  response: HttpErrorResponse,
+  secrets: readonly (string | undefined)[] = [],
+): ProviderError {
   const { detail: rawDetail, code } = errorDetail(response)
   const detail = rawDetail ? truncate(redactSecrets(rawDetail, secrets), 200) : undefined
   const suffix = detail ? `: ${detail}` : ''
   const base = { provider: 'tavily', status: response.status, code, secrets }
   // NOTE(tavily): 432 and 433 are Tavily's own codes (tavily-python maps both with 403 to ForbiddenError).
   if (response.status === 432)
-    return new ProviderError(`tavily plan or API-key usage limit reached (HTTP 432); upgrade the plan or raise the key's limit${suffix}`, {
-      ...base,
-      kind: 'quota',
-    })
+    return new ProviderError(
+      `tavily plan or API-key usage limit reached (HTTP 432); upgrade the plan or raise the key's limit${suffix}`,
+      {
+        ...base,
+        kind: 'quota',
+      },
+    )
   if (response.status === 433)
-    return new ProviderError(`tavily pay-as-you-go spending limit reached (HTTP 433); raise the PAYG limit in the dashboard${suffix}`, {
-      ...base,
-      kind: 'quota',
-    })
+    return new ProviderError(
+      `tavily pay-as-you-go spending limit reached (HTTP 433); raise the PAYG limit in the dashboard${suffix}`,
+      {
+        ...base,
+        kind: 'quota',
+      },
+    )
   if (response.status === 429)
     return new ProviderError(`tavily rate limit hit (HTTP 429)${suffix}${retryHint(response.retryAfterMs)}`, {
       ...base,
@@ -172,7 +197,10 @@ export function mapTavilyError(response: HttpErrorResponse, secrets: readonly (s
       retryAfterMs: response.retryAfterMs,
     })
   if (response.status === 401 || response.status === 403)
-    return new ProviderError(`tavily rejected the API key (HTTP ${response.status}); check TAVILY_API_KEY${suffix}`, { ...base, kind: 'auth' })
+    return new ProviderError(`tavily rejected the API key (HTTP ${response.status}); check TAVILY_API_KEY${suffix}`, {
+      ...base,
+      kind: 'auth',
+    })
   return errorFromStatus('tavily', response.status, { detail, code, retryAfterMs: response.retryAfterMs, secrets })
 }
 

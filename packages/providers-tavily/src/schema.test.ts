@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { TavilyErrorSchema, TavilyResultSchema, TavilySearchRequestSchema, TavilySearchResponseSchema } from './schema.js'
+import {
+  TavilyErrorSchema,
+  TavilyResultSchema,
+  TavilySearchRequestSchema,
+  TavilySearchResponseSchema,
+} from './schema.js'
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
 
 describe('Tavily schemas', () => {
   it.each(['search-general.json', 'search-news.json'])('accepts the realistic body %s', (name) => {
@@ -15,7 +21,15 @@ describe('Tavily schemas', () => {
   })
 
   it('treats null optional result fields as absent', () => {
-    expect(TavilyResultSchema.parse({ url: 'https://a.example', title: null, content: null, score: null, published_date: null })).toMatchObject({
+    expect(
+      TavilyResultSchema.parse({
+        url: 'https://a.example',
+        title: null,
+        content: null,
+        score: null,
+        published_date: null,
+      }),
+    ).toMatchObject({
       url: 'https://a.example',
     })
   })

@@ -13,8 +13,14 @@ export const TavilySearchRequestSchema = z.object({
   time_range: z.enum(['day', 'week', 'month', 'year']).optional(),
   /** Only meaningful with `topic: "news"`. */
   days: z.number().int().positive().optional(),
-  start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-  end_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  start_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  end_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   include_answer: z.boolean(),
   include_domains: z.array(z.string()).max(300).optional(),
   exclude_domains: z.array(z.string()).max(150).optional(),

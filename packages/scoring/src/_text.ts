@@ -43,7 +43,8 @@ export function normalizeText(text: string): string {
 }
 
 /** Any character outside ASCII, – — ‘ ’ “ ”, 、。《》〈〉「」『』, CJK Unified Ideographs (+ Ext. A), Hangul syllables. */
-const NEEDS_NFKC = /[^\x00-\x7f\u2013\u2014\u2018\u2019\u201c\u201d\u3001\u3002\u3008-\u300f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]/
+const NEEDS_NFKC =
+  /[^\x00-\x7f\u2013\u2014\u2018\u2019\u201c\u201d\u3001\u3002\u3008-\u300f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]/
 /** NEEDS_NFKC or an upper-case ASCII letter: a regex scan costs a fraction of a char-code loop in JavaScript. */
 const NEEDS_WORK = new RegExp(`[A-Z]|${NEEDS_NFKC.source}`)
 
@@ -218,7 +219,9 @@ export function keywordFromFields(prepared: PreparedQueries, title: string, snip
     const s = normalizeText(snippet)
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!
-      found[i] = (cjk[i] ? t.includes(term) || s.includes(term) : containsWord(t, term) || containsWord(s, term)) ? 1 : 0
+      found[i] = (cjk[i] ? t.includes(term) || s.includes(term) : containsWord(t, term) || containsWord(s, term))
+        ? 1
+        : 0
     }
   }
   const main = share(prepared.mainIds, found)

@@ -64,7 +64,10 @@ export function normalizeDomain(domain: string): string {
       // Not a URL either: keep the text, it simply will not match.
     }
   }
-  return text.replace(/^\*\./, '').replace(/^www\./, '').replace(/\.+$/, '')
+  return text
+    .replace(/^\*\./, '')
+    .replace(/^www\./, '')
+    .replace(/\.+$/, '')
 }
 
 function hostOf(url: string): string | null {
@@ -222,7 +225,8 @@ const defaultScorer = scorerOf(defaultAuthority)
 /** `AuthorityParts.boost` for a host from `defaultAuthority.lookup`, with each `domainBoost` entry already normalised. */
 export function boostOf(host: string | null, domains: readonly string[]): number {
   if (host === null) return 0
-  for (const domain of domains) if (domain !== '' && (host === domain || host.endsWith(`.${domain}`))) return DOMAIN_BOOST
+  for (const domain of domains)
+    if (domain !== '' && (host === domain || host.endsWith(`.${domain}`))) return DOMAIN_BOOST
   return 0
 }
 

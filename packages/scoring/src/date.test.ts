@@ -126,7 +126,15 @@ describe('parseDate on canonical ISO input', () => {
     const value = fc.oneof(
       fc.string(),
       fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
-      fc.constantFrom('2024-02-30T00:00:00.000Z', '2024-05-01', '3 days ago', '3天前', 'Wed, 01 May 2024 12:34:56 GMT', '1700000000', '2024/5/1'),
+      fc.constantFrom(
+        '2024-02-30T00:00:00.000Z',
+        '2024-05-01',
+        '3 days ago',
+        '3天前',
+        'Wed, 01 May 2024 12:34:56 GMT',
+        '1700000000',
+        '2024/5/1',
+      ),
       fc.integer(),
     )
     fc.assert(
@@ -143,7 +151,10 @@ describe('parseDateTime char-code readers', () => {
   const pad = (n: number, width: number) => String(n).padStart(width, '0')
   const year = fc.oneof(
     { weight: 6, arbitrary: fc.integer({ min: 1890, max: 2210 }).map((y) => pad(y, 4)) },
-    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 0, max: 99_999 }), fc.constantFrom(1, 2, 4)).map(([y, w]) => pad(y, w)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.integer({ min: 0, max: 99_999 }), fc.constantFrom(1, 2, 4)).map(([y, w]) => pad(y, w)),
+    },
   )
   const small = (max: number) =>
     fc.oneof(
@@ -156,7 +167,10 @@ describe('parseDateTime char-code readers', () => {
   const hour = small(25)
   const minute = small(61)
   const monthName = fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom('Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec') },
+    {
+      weight: 6,
+      arbitrary: fc.constantFrom('Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'),
+    },
     { weight: 1, arbitrary: fc.constantFrom('jan', 'JAN', 'January', 'Sept', 'Xyz', 'Mon', '') },
   )
   const weekday = fc.oneof(
@@ -167,26 +181,103 @@ describe('parseDateTime char-code readers', () => {
     fc.oneof({ weight: 8, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constantFrom(...others) })
   const count = fc.oneof(
     { weight: 6, arbitrary: fc.integer({ min: 0, max: 400 }).map(String) },
-    { weight: 1, arbitrary: fc.constantFrom('007', '99999999999999', '999999999999999', '9999999999999999999', 'a', 'an', 'one') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('007', '99999999999999', '999999999999999', '9999999999999999999', 'a', 'an', 'one'),
+    },
   )
   const word = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom('second', 'minute', 'hour', 'day', 'week', 'month', 'year') },
-    { weight: 3, arbitrary: fc.constantFrom('s', 'sec', 'secs', 'm', 'min', 'mins', 'h', 'hr', 'hrs', 'd', 'w', 'wk', 'mo', 'y', 'yr') },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        's',
+        'sec',
+        'secs',
+        'm',
+        'min',
+        'mins',
+        'h',
+        'hr',
+        'hrs',
+        'd',
+        'w',
+        'wk',
+        'mo',
+        'y',
+        'yr',
+      ),
+    },
     { weight: 1, arbitrary: fc.constantFrom('constructor', 'toString', 'ss', 'Day', 'fortnight', 'ago', '') },
   )
   const cjkUnit = fc.constantFrom('秒', '分钟', '小时', '天', '周', '星期', '个月', '月', '年', '日', '')
   const shaped = fc.oneof(
     fc.tuple(year, sep('-', '/', '.'), month, sep('-', '/', '.'), day).map((p) => p.join('')),
     fc.tuple(year, sep('/', '.', '-'), month, sep('/', '.', '-'), day).map((p) => p.join('')),
-    fc.tuple(year, sep('年', '-'), month, sep('月', ''), day, sep('日', '', '号'), fc.constantFrom('', '', ' 12:00', 'x')).map((p) => p.join('')),
     fc
-      .tuple(year, sep('-', '/'), month, sep('-', '/'), day, sep('T', ' ', 't'), hour, sep(':', '.'), minute, sep(':', '.'), minute, fc.constantFrom('', '', '', 'Z', '.5', '+01:00'))
+      .tuple(
+        year,
+        sep('年', '-'),
+        month,
+        sep('月', ''),
+        day,
+        sep('日', '', '号'),
+        fc.constantFrom('', '', ' 12:00', 'x'),
+      )
       .map((p) => p.join('')),
     fc
-      .tuple(weekday, sep(', ', ' ', ','), day, sep(' ', '-'), monthName, sep(' ', '-'), year, sep(' ', 'T'), hour, sep(':', '.'), minute, sep(':', '.'), minute, sep(' GMT', ' UTC', ' +0100', '', ' gmt', 'GMT'))
+      .tuple(
+        year,
+        sep('-', '/'),
+        month,
+        sep('-', '/'),
+        day,
+        sep('T', ' ', 't'),
+        hour,
+        sep(':', '.'),
+        minute,
+        sep(':', '.'),
+        minute,
+        fc.constantFrom('', '', '', 'Z', '.5', '+01:00'),
+      )
       .map((p) => p.join('')),
-    fc.tuple(monthName, sep(' ', '  ', '.'), day, sep(', ', ' ', ','), year, fc.constantFrom('', '', '', ' UTC', ' 10:00')).map((p) => p.join('')),
-    fc.tuple(count, sep(' ', '', '  '), word, fc.constantFrom('', 's', 'S'), sep(' ago', ' AGO', 'ago', '  ago', ' ago ')).map((p) => p.join('')),
+    fc
+      .tuple(
+        weekday,
+        sep(', ', ' ', ','),
+        day,
+        sep(' ', '-'),
+        monthName,
+        sep(' ', '-'),
+        year,
+        sep(' ', 'T'),
+        hour,
+        sep(':', '.'),
+        minute,
+        sep(':', '.'),
+        minute,
+        sep(' GMT', ' UTC', ' +0100', '', ' gmt', 'GMT'),
+      )
+      .map((p) => p.join('')),
+    fc
+      .tuple(
+        monthName,
+        sep(' ', '  ', '.'),
+        day,
+        sep(', ', ' ', ','),
+        year,
+        fc.constantFrom('', '', '', ' UTC', ' 10:00'),
+      )
+      .map((p) => p.join('')),
+    fc
+      .tuple(
+        count,
+        sep(' ', '', '  '),
+        word,
+        fc.constantFrom('', 's', 'S'),
+        sep(' ago', ' AGO', 'ago', '  ago', ' ago '),
+      )
+      .map((p) => p.join('')),
     fc.tuple(count, sep('', ' '), cjkUnit, sep('前', '后', '')).map((p) => p.join('')),
   )
   const value = fc.oneof(
@@ -197,7 +288,10 @@ describe('parseDateTime char-code readers', () => {
   )
   const clock = fc.oneof(
     { weight: 8, arbitrary: fc.constant(now) },
-    { weight: 2, arbitrary: fc.date({ min: new Date('1800-01-01'), max: new Date('2300-01-01'), noInvalidDate: true }) },
+    {
+      weight: 2,
+      arbitrary: fc.date({ min: new Date('1800-01-01'), max: new Date('2300-01-01'), noInvalidDate: true }),
+    },
     { weight: 1, arbitrary: fc.constant(new Date(Number.NaN)) },
   )
 
@@ -244,7 +338,14 @@ describe('isoString', () => {
         fc.oneof(
           fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2201, 0, 1) - 1 }),
           fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }),
-          fc.constantFrom(0, -1, Date.UTC(2000, 1, 29), Date.UTC(1900, 1, 28, 23, 59, 59, 999), Date.UTC(2100, 2, 1), -62_167_219_200_000),
+          fc.constantFrom(
+            0,
+            -1,
+            Date.UTC(2000, 1, 29),
+            Date.UTC(1900, 1, 28, 23, 59, 59, 999),
+            Date.UTC(2100, 2, 1),
+            -62_167_219_200_000,
+          ),
         ),
         (time) => {
           expect(isoString(time)).toBe(new Date(time).toISOString())
@@ -267,7 +368,9 @@ describe('utcTime', () => {
         fc.integer({ min: 0, max: 59 }),
         fc.integer({ min: 0, max: 999 }),
         (year, month, day, hour, minute, second, ms) => {
-          expect(utcTime(year, month, day, hour, minute, second, ms)).toBe(Date.UTC(year, month - 1, day, hour, minute, second, ms))
+          expect(utcTime(year, month, day, hour, minute, second, ms)).toBe(
+            Date.UTC(year, month - 1, day, hour, minute, second, ms),
+          )
         },
       ),
       { numRuns: 20_000 },

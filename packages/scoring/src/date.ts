@@ -34,7 +34,17 @@ const UNIT_ALIASES: Record<string, string> = {
   yr: 'year',
 }
 
-const CJK_UNITS: Record<string, string> = { 秒: 'second', 分钟: 'minute', 小时: 'hour', 天: 'day', 周: 'week', 星期: 'week', 个月: 'month', 月: 'month', 年: 'year' }
+const CJK_UNITS: Record<string, string> = {
+  秒: 'second',
+  分钟: 'minute',
+  小时: 'hour',
+  天: 'day',
+  周: 'week',
+  星期: 'week',
+  个月: 'month',
+  月: 'month',
+  年: 'year',
+}
 
 const RELATIVE_EN = /^(\d+|an?|one)\s*([a-z]+?)s?\s+ago$/i
 const RELATIVE_ZH = /^(\d+)\s*(秒|分钟|小时|天|周|星期|个月|月|年)前$/
@@ -367,7 +377,9 @@ function namedDate(text: string, length: number): number | null | undefined {
     const hour = digits2(text, at + 10)
     const minute = digits2(text, at + 13)
     const second = digits2(text, at + 16)
-    if (!(year >= MIN_YEAR && year <= MAX_YEAR && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59)) {
+    if (
+      !(year >= MIN_YEAR && year <= MAX_YEAR && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59)
+    ) {
       return undefined
     }
     return inRange(utcTime(year, month, day, hour, minute, second, 0))
@@ -390,7 +402,15 @@ function namedDate(text: string, length: number): number | null | undefined {
  * civil date after H. Hinnant's `days_from_civil`, in plain arithmetic the compiler inlines, where the builtin
  * costs a call several times the price.
  */
-export function utcTime(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number {
+export function utcTime(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  ms: number,
+): number {
   const y = month <= 2 ? year - 1 : year
   const era = Math.floor(y / 400)
   const yearOfEra = y - era * 400
@@ -431,10 +451,7 @@ export function canonicalIsoTime(value: string): number | null | undefined {
   const second = digits2(value, 17)
   const msHigh = value.charCodeAt(20) - 48
   const ms = digits2(value, 21)
-  if (
-    Number.isNaN(year + month + day + hour + minute + second + ms) ||
-    !(msHigh >= 0 && msHigh <= 9)
-  ) {
+  if (Number.isNaN(year + month + day + hour + minute + second + ms) || !(msHigh >= 0 && msHigh <= 9)) {
     return undefined
   }
   const valid =

@@ -51,12 +51,18 @@ describe('keywordScore', () => {
 
   it('is always in [0,1] with 4 decimals and never throws', () => {
     fc.assert(
-      fc.property(fc.string(), fc.option(fc.string()), fc.option(fc.string()), fc.array(fc.string()), (q, t, s, subs) => {
-        const score = keywordScore({ title: t, snippet: s }, q, subs)
-        expect(score).toBeGreaterThanOrEqual(0)
-        expect(score).toBeLessThanOrEqual(1)
-        expect(Math.round(score * 10_000) / 10_000).toBe(score)
-      }),
+      fc.property(
+        fc.string(),
+        fc.option(fc.string()),
+        fc.option(fc.string()),
+        fc.array(fc.string()),
+        (q, t, s, subs) => {
+          const score = keywordScore({ title: t, snippet: s }, q, subs)
+          expect(score).toBeGreaterThanOrEqual(0)
+          expect(score).toBeLessThanOrEqual(1)
+          expect(Math.round(score * 10_000) / 10_000).toBe(score)
+        },
+      ),
       { numRuns: 1000 },
     )
   })
@@ -90,17 +96,60 @@ describe('keywordFromFields', () => {
   // Text that exercises what a joined title and snippet could otherwise disagree on: word edges at the join,
   // plurals, NFKC forms, a final sigma, combining marks, CJK runs and every case.
   const piece = fc.constantFrom(
-    'rust', 'Rust', 'RUST', 'rusts', 'trust', 'async', 'tokio', 'Tokio', 'tutorial', 'tutorials', 'c++', 'C#', 'node.js', 'k8s',
-    'ＲＵＳＴ', 'ΟΔΟΣ', 'Σ', 'σ', 'e\u0301', '\u0301', 'ﬁ', '异步', '编程', '异步编程', '教程', '—', ' ', '  ', '\n', '-', '.', 's', '#', '+', '1', 'İ', 'ǅ',
+    'rust',
+    'Rust',
+    'RUST',
+    'rusts',
+    'trust',
+    'async',
+    'tokio',
+    'Tokio',
+    'tutorial',
+    'tutorials',
+    'c++',
+    'C#',
+    'node.js',
+    'k8s',
+    'ＲＵＳＴ',
+    'ΟΔΟΣ',
+    'Σ',
+    'σ',
+    'e\u0301',
+    '\u0301',
+    'ﬁ',
+    '异步',
+    '编程',
+    '异步编程',
+    '教程',
+    '—',
+    ' ',
+    '  ',
+    '\n',
+    '-',
+    '.',
+    's',
+    '#',
+    '+',
+    '1',
+    'İ',
+    'ǅ',
   )
   const text = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(''))
-  const query = fc.array(fc.constantFrom('rust', 'async', 'tokio tutorial', 'c++', 'node.js', '异步 编程', 'ΟΔΟΣ', 'rusts', 'what is'), { maxLength: 3 })
+  const query = fc.array(
+    fc.constantFrom('rust', 'async', 'tokio tutorial', 'c++', 'node.js', '异步 编程', 'ΟΔΟΣ', 'rusts', 'what is'),
+    { maxLength: 3 },
+  )
 
   it('scores like keywordFromText on the joined document', () => {
     fc.assert(
       fc.property(query, fc.array(query, { maxLength: 3 }), text, text, (main, subs, title, snippet) => {
-        const prepared = prepareQueries(main.join(' '), subs.map((s) => s.join(' ')))
-        expect(keywordFromFields(prepared, title, snippet)).toBe(keywordFromText(prepared, documentText({ title, snippet })))
+        const prepared = prepareQueries(
+          main.join(' '),
+          subs.map((s) => s.join(' ')),
+        )
+        expect(keywordFromFields(prepared, title, snippet)).toBe(
+          keywordFromText(prepared, documentText({ title, snippet })),
+        )
       }),
       { numRuns: 5_000 },
     )
@@ -109,7 +158,13 @@ describe('keywordFromFields', () => {
   it('normalises like NFKC then lower case', () => {
     fc.assert(
       fc.property(fc.oneof(text, fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), (value) => {
-        const reference = (/[^\x00-\x7f\u2013\u2014\u2018\u2019\u201c\u201d\u3001\u3002\u3008-\u300f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]/.test(value) ? value.normalize('NFKC') : value).toLowerCase()
+        const reference = (
+          /[^\x00-\x7f\u2013\u2014\u2018\u2019\u201c\u201d\u3001\u3002\u3008-\u300f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]/.test(
+            value,
+          )
+            ? value.normalize('NFKC')
+            : value
+        ).toLowerCase()
         expect(normalizeText(value)).toBe(reference)
       }),
       { numRuns: 5_000 },

@@ -3,14 +3,23 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import tracking from '../../../references/tracking-params.json'
 import { generalDateTime } from './date.js'
-import { hasTracking, isMirror, KeyOrder, type MergeableResult, type MergedResult, merge, type ResultBatch } from './merge.js'
+import {
+  hasTracking,
+  isMirror,
+  KeyOrder,
+  type MergeableResult,
+  type MergedResult,
+  merge,
+  type ResultBatch,
+} from './merge.js'
 
 // `merge` keeps occurrences in typed arrays, sorts groups in place, skips repeated values and reads dates, URLs
 // and separators by char code. This is the same policy written the plain way (an object per occurrence, regexes,
 // `Array#sort`, the general date parser): both must give byte-identical output for any input.
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-const clean = (text: unknown) => (typeof text !== 'string' ? '' : isMessy(text) ? text.replace(/\s+/g, ' ').trim() : text.trim())
+const clean = (text: unknown) =>
+  typeof text !== 'string' ? '' : isMessy(text) ? text.replace(/\s+/g, ' ').trim() : text.trim()
 
 /** Merge's judgement of text that needs `\s+` collapsed, as a char loop: a lone U+1680, U+202F, U+205F or U+FEFF stays. */
 function isMessy(text: string): boolean {
@@ -26,7 +35,14 @@ function isMessy(text: string): boolean {
       previous = true
       continue
     }
-    if ((c >= 9 && c <= 13) || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x3000) {
+    if (
+      (c >= 9 && c <= 13) ||
+      c === 0xa0 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x3000
+    ) {
       return true
     }
     const space = c === 0x1680 || c === 0x202f || c === 0x205f || c === 0xfeff
@@ -48,14 +64,25 @@ interface Occurrence {
   queryOrder: number
 }
 
-const byRank = (a: Occurrence, b: Occurrence) => a.rank - b.rank || a.provider - b.provider || a.queryOrder - b.queryOrder
+const byRank = (a: Occurrence, b: Occurrence) =>
+  a.rank - b.rank || a.provider - b.provider || a.queryOrder - b.queryOrder
 
 function urlOf(members: Occurrence[]): string {
-  const key = (o: Occurrence) => [hasTrackingReference(o.url) ? 1 : 0, /^https:/i.test(o.url) ? 0 : 1, isMirrorReference(o.url) ? 1 : 0]
+  const key = (o: Occurrence) => [
+    hasTrackingReference(o.url) ? 1 : 0,
+    /^https:/i.test(o.url) ? 0 : 1,
+    isMirrorReference(o.url) ? 1 : 0,
+  ]
   let best = members[0]!
   for (const o of members.slice(1)) {
     const [a, b] = [key(o), key(best)]
-    const order = a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]! || byRank(o, best) || o.url.length - best.url.length || cmp(o.url, best.url)
+    const order =
+      a[0]! - b[0]! ||
+      a[1]! - b[1]! ||
+      a[2]! - b[2]! ||
+      byRank(o, best) ||
+      o.url.length - best.url.length ||
+      cmp(o.url, best.url)
     if (order < 0) best = o
   }
   return best.url
@@ -66,7 +93,9 @@ function titleOf(members: Occurrence[], url: string): string {
     .map((o) => ({ o, text: clean(o.result.title) }))
     .filter(({ text }) => text !== '' && !/^https?:\/\//i.test(text) && text.toLowerCase() !== 'untitled')
     .map((c) => ({ ...c, truncated: c.text.endsWith('...') || c.text.endsWith('…') ? 1 : 0 }))
-  candidates.sort((a, b) => a.truncated - b.truncated || byRank(a.o, b.o) || b.text.length - a.text.length || cmp(a.text, b.text))
+  candidates.sort(
+    (a, b) => a.truncated - b.truncated || byRank(a.o, b.o) || b.text.length - a.text.length || cmp(a.text, b.text),
+  )
   if (candidates.length > 0) return candidates[0]!.text
   try {
     const u = new URL(url)
@@ -103,7 +132,12 @@ function dateOf(members: Occurrence[], now: Date): string | null {
   return times.length === 0 ? null : new Date(Math.min(...times)).toISOString()
 }
 
-function referenceMerge(batches: readonly ResultBatch[], k: number, now: Date, given: readonly string[]): MergedResult[] {
+function referenceMerge(
+  batches: readonly ResultBatch[],
+  k: number,
+  now: Date,
+  given: readonly string[],
+): MergedResult[] {
   const lists = new Set<string>()
   const queries = new Set<string>()
   const raw: Omit<Occurrence, 'queryOrder'>[] = []
@@ -117,7 +151,8 @@ function referenceMerge(batches: readonly ResultBatch[], k: number, now: Date, g
       if (result === null || typeof result !== 'object') return
       const url = clean(result.url)
       if (url === '') return
-      const rank = typeof result.rank === 'number' && Number.isInteger(result.rank) && result.rank >= 1 ? result.rank : index + 1
+      const rank =
+        typeof result.rank === 'number' && Number.isInteger(result.rank) && result.rank >= 1 ? result.rank : index + 1
       const provider = PROVIDER_NAMES.indexOf(batch.provider)
       raw.push({ result, url, rank, provider: provider === -1 ? PROVIDER_NAMES.length : provider, list, query })
     })
@@ -150,7 +185,9 @@ function referenceMerge(batches: readonly ResultBatch[], k: number, now: Date, g
       if (mine.length === 0) return
       sources.push(name)
       ranks[name] = mine[0]!.rank
-      const scores = mine.map((o) => o.result.providerScore).filter((s): s is number => typeof s === 'number' && Number.isFinite(s))
+      const scores = mine
+        .map((o) => o.result.providerScore)
+        .filter((s): s is number => typeof s === 'number' && Number.isFinite(s))
       if (scores.length > 0) providerScores[name] = Math.max(...scores)
     })
     const url = urlOf(members)
@@ -181,15 +218,62 @@ function referenceMerge(batches: readonly ResultBatch[], k: number, now: Date, g
 }
 
 const now = new Date('2026-03-15T12:00:00.000Z')
-const TITLES = ['Tokio', 'Tokio tutorial', 'Async Rust', 'Async Rust...', 'Async Rust …', '  Tokio \n tutorial ', 'Untitled', 'UNTITLED', 'http://x.y/z', 'HTTPS://tokio.rs', 'https:/x', '', '…', '...']
+const TITLES = [
+  'Tokio',
+  'Tokio tutorial',
+  'Async Rust',
+  'Async Rust...',
+  'Async Rust …',
+  '  Tokio \n tutorial ',
+  'Untitled',
+  'UNTITLED',
+  'http://x.y/z',
+  'HTTPS://tokio.rs',
+  'https:/x',
+  '',
+  '…',
+  '...',
+]
 const spacey = fc
-  .array(fc.constantFrom('a', 'b', ' ', '\t', '\n', '\u00a0', '\u1680', '\u202f', '\u205f', '\ufeff', '\u3000', '\u2009', '\u2028', '\u0085', 'é'), { maxLength: 8 })
+  .array(
+    fc.constantFrom(
+      'a',
+      'b',
+      ' ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u1680',
+      '\u202f',
+      '\u205f',
+      '\ufeff',
+      '\u3000',
+      '\u2009',
+      '\u2028',
+      '\u0085',
+      'é',
+    ),
+    { maxLength: 8 },
+  )
   .map((chars) => chars.join(''))
 const titleArb = fc.oneof(fc.constantFrom<unknown>(...TITLES, null, undefined, 42), fc.string({ maxLength: 6 }), spacey)
 const snippetArb = fc.oneof(
-  fc.constantFrom<unknown>(null, undefined, '', 'tokio', 'https://tokio.rs/x', 'HTTP://a b', 'An async book', '  spaced \t out  '),
+  fc.constantFrom<unknown>(
+    null,
+    undefined,
+    '',
+    'tokio',
+    'https://tokio.rs/x',
+    'HTTP://a b',
+    'An async book',
+    '  spaced \t out  ',
+  ),
   fc
-    .tuple(fc.constantFrom(...TITLES), fc.constantFrom(': ', ' — ', ' - ', '|', '\u3000：\u00a0', ' ~ ', '', ' ', ':'), fc.constantFrom('rest', '', 'Tokio', 'a longer rest of it'))
+    .tuple(
+      fc.constantFrom(...TITLES),
+      fc.constantFrom(': ', ' — ', ' - ', '|', '\u3000：\u00a0', ' ~ ', '', ' ', ':'),
+      fc.constantFrom('rest', '', 'Tokio', 'a longer rest of it'),
+    )
     .map((parts) => parts.join('')),
   fc.string({ maxLength: 8 }),
   spacey,
@@ -230,22 +314,49 @@ const dateArb = fc.constantFrom<unknown>(
 const resultArb = fc.record(
   {
     title: titleArb,
-    url: fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...URLS) }, { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 7) }),
+    url: fc.oneof(
+      { weight: 9, arbitrary: fc.constantFrom(...URLS) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 7) },
+    ),
     snippet: snippetArb,
     publishedAt: dateArb,
     rank: fc.oneof(fc.integer({ min: 1, max: 12 }), fc.constantFrom<unknown>(0, 1.5, -1, null, 2 ** 40)),
-    providerScore: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom<unknown>(undefined, Number.NaN, Number.POSITIVE_INFINITY)),
+    providerScore: fc.oneof(
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.constantFrom<unknown>(undefined, Number.NaN, Number.POSITIVE_INFINITY),
+    ),
   },
   { requiredKeys: ['url'] },
 ) as fc.Arbitrary<MergeableResult>
 const batchesArb = fc.array(
   fc.oneof(
-    { weight: 12, arbitrary: fc.record({
-      provider: fc.constantFrom<ProviderName | 'other'>('brave', 'exa', 'tavily', 'grok', 'other') as fc.Arbitrary<ProviderName>,
-      query: fc.constantFrom<unknown>('rust async', 'tokio tutorial', 'Tokio', '', 5) as fc.Arbitrary<string>,
-      results: fc.array(fc.oneof({ weight: 20, arbitrary: resultArb }, { weight: 1, arbitrary: fc.constant(null as unknown as MergeableResult) }), { maxLength: 12 }),
-    }) },
-    { weight: 1, arbitrary: fc.constantFrom(null as unknown as ResultBatch, { provider: 'exa', query: 'q', results: null } as unknown as ResultBatch) },
+    {
+      weight: 12,
+      arbitrary: fc.record({
+        provider: fc.constantFrom<ProviderName | 'other'>(
+          'brave',
+          'exa',
+          'tavily',
+          'grok',
+          'other',
+        ) as fc.Arbitrary<ProviderName>,
+        query: fc.constantFrom<unknown>('rust async', 'tokio tutorial', 'Tokio', '', 5) as fc.Arbitrary<string>,
+        results: fc.array(
+          fc.oneof(
+            { weight: 20, arbitrary: resultArb },
+            { weight: 1, arbitrary: fc.constant(null as unknown as MergeableResult) },
+          ),
+          { maxLength: 12 },
+        ),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        null as unknown as ResultBatch,
+        { provider: 'exa', query: 'q', results: null } as unknown as ResultBatch,
+      ),
+    },
   ),
   { maxLength: 8 },
 )
@@ -268,19 +379,25 @@ describe('merge against a plain reference implementation', () => {
 
   it('agrees on groups larger than the in-place insertion sort takes', () => {
     fc.assert(
-      fc.property(fc.array(resultArb, { minLength: 30, maxLength: 90 }), fc.array(resultArb, { maxLength: 60 }), (a, b) => {
-        const batches: ResultBatch[] = [
-          { provider: 'brave', query: 'q', results: a },
-          { provider: 'exa', query: 'q2', results: b },
-        ]
-        expect(JSON.stringify(merge(batches, { now }))).toBe(JSON.stringify(referenceMerge(batches, 60, now, [])))
-      }),
+      fc.property(
+        fc.array(resultArb, { minLength: 30, maxLength: 90 }),
+        fc.array(resultArb, { maxLength: 60 }),
+        (a, b) => {
+          const batches: ResultBatch[] = [
+            { provider: 'brave', query: 'q', results: a },
+            { provider: 'exa', query: 'q2', results: b },
+          ]
+          expect(JSON.stringify(merge(batches, { now }))).toBe(JSON.stringify(referenceMerge(batches, 60, now, [])))
+        },
+      ),
       { numRuns: 200 },
     )
   })
 
   it('reads batches from any iterable, once', () => {
-    const batches: ResultBatch[] = [{ provider: 'brave', query: 'q', results: [{ url: 'https://a.example/x', title: 'A' }] }]
+    const batches: ResultBatch[] = [
+      { provider: 'brave', query: 'q', results: [{ url: 'https://a.example/x', title: 'A' }] },
+    ]
     function* once() {
       yield* batches
     }
@@ -290,9 +407,42 @@ describe('merge against a plain reference implementation', () => {
 
 describe('merge helpers against the regexes they replaced', () => {
   const urlPiece = fc.constantFrom(
-    'http', 'HTTPS', 'https', '://', ':/', 'www.', 'WWW.', 'm.', 'M.', 'mobile.', 'MOBILE.', 'amp.', 'Amp.', 'mo.', 'x.com', '/',
-    '/amp', '/AMP', '/amp/', 'amp', '?', '&', '#', '=', 'amp=1', 'utm_source=x', 'UTM_Medium', 'fbclid', 'ref=hn', '\u212a', '\u0130',
-    'K', 'é', '异', 'a', '1',
+    'http',
+    'HTTPS',
+    'https',
+    '://',
+    ':/',
+    'www.',
+    'WWW.',
+    'm.',
+    'M.',
+    'mobile.',
+    'MOBILE.',
+    'amp.',
+    'Amp.',
+    'mo.',
+    'x.com',
+    '/',
+    '/amp',
+    '/AMP',
+    '/amp/',
+    'amp',
+    '?',
+    '&',
+    '#',
+    '=',
+    'amp=1',
+    'utm_source=x',
+    'UTM_Medium',
+    'fbclid',
+    'ref=hn',
+    '\u212a',
+    '\u0130',
+    'K',
+    'é',
+    '异',
+    'a',
+    '1',
   )
   const url = fc.array(urlPiece, { maxLength: 10 }).map((pieces) => pieces.join(''))
 
@@ -316,18 +466,27 @@ describe('merge helpers against the regexes they replaced', () => {
 
   it('KeyOrder compares like the strings do', () => {
     const key = fc.oneof(
-      fc.array(fc.constantFrom('https://', 'a', 'b', 'ab', '/', '-', '0', '9', '\u00ff', '\u0100', '异', '\uffff', ''), { maxLength: 12 }).map((p) => p.join('')),
+      fc
+        .array(
+          fc.constantFrom('https://', 'a', 'b', 'ab', '/', '-', '0', '9', '\u00ff', '\u0100', '异', '\uffff', ''),
+          { maxLength: 12 },
+        )
+        .map((p) => p.join('')),
       fc.string({ maxLength: 40 }),
     )
     fc.assert(
-      fc.property(fc.uniqueArray(key, { minLength: 1, maxLength: 30 }), fc.constantFrom('', 'https://', 'https://example.com/', 'http://'), (list, prefix) => {
-        const keys = list.map((k) => prefix + k)
-        const order = new KeyOrder(2)
-        for (const key of keys) order.add(key)
-        for (let a = 0; a < keys.length; a++) {
-          for (let b = 0; b < keys.length; b++) expect(order.compare(a, b)).toBe(cmp(keys[a]!, keys[b]!))
-        }
-      }),
+      fc.property(
+        fc.uniqueArray(key, { minLength: 1, maxLength: 30 }),
+        fc.constantFrom('', 'https://', 'https://example.com/', 'http://'),
+        (list, prefix) => {
+          const keys = list.map((k) => prefix + k)
+          const order = new KeyOrder(2)
+          for (const key of keys) order.add(key)
+          for (let a = 0; a < keys.length; a++) {
+            for (let b = 0; b < keys.length; b++) expect(order.compare(a, b)).toBe(cmp(keys[a]!, keys[b]!))
+          }
+        },
+      ),
       { numRuns: 1_000 },
     )
   })

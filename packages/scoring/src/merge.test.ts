@@ -131,14 +131,22 @@ describe('merge', () => {
 
   it('falls back to the address when no provider sent a title', () => {
     const [only] = merge([
-      { provider: 'grok', query: 'q', results: [{ title: null, url: 'https://example.com/a/b', snippet: null, rank: 1 }] },
+      {
+        provider: 'grok',
+        query: 'q',
+        results: [{ title: null, url: 'https://example.com/a/b', snippet: null, rank: 1 }],
+      },
     ])
     expect(only).toMatchObject({ title: 'example.com/a/b', snippet: '', publishedAt: null, fusion: 1 })
   })
 
   it('skips results without a URL and survives malformed batches', () => {
     const out = merge([
-      { provider: 'brave', query: 'q', results: [{ title: 'x', url: '' }, null as never, { url: 'https://a.example/' }] },
+      {
+        provider: 'brave',
+        query: 'q',
+        results: [{ title: 'x', url: '' }, null as never, { url: 'https://a.example/' }],
+      },
       null as never,
       { provider: 'exa', query: 'q', results: undefined as never },
     ])
@@ -242,8 +250,34 @@ describe('snippet choice', () => {
   it('does not let a snippet win "longest" by repeating the title', () => {
     const title = 'Bun 1.3 | Bun Blog'
     const merged = merge([
-      { query: 'bun', provider: 'exa', results: [{ title, url: 'https://bun.sh/blog/bun-v1.3', snippet: 'Bun 1.3 adds a built-in Redis client and a dev server.', publishedAt: null, provider: 'exa', rank: 1 }] },
-      { query: 'bun', provider: 'grok', results: [{ title, url: 'https://bun.sh/blog/bun-v1.3#overview', snippet: `${title}: Bun 1.3 adds a Redis client.`, publishedAt: null, provider: 'grok', rank: 1 }] },
+      {
+        query: 'bun',
+        provider: 'exa',
+        results: [
+          {
+            title,
+            url: 'https://bun.sh/blog/bun-v1.3',
+            snippet: 'Bun 1.3 adds a built-in Redis client and a dev server.',
+            publishedAt: null,
+            provider: 'exa',
+            rank: 1,
+          },
+        ],
+      },
+      {
+        query: 'bun',
+        provider: 'grok',
+        results: [
+          {
+            title,
+            url: 'https://bun.sh/blog/bun-v1.3#overview',
+            snippet: `${title}: Bun 1.3 adds a Redis client.`,
+            publishedAt: null,
+            provider: 'grok',
+            rank: 1,
+          },
+        ],
+      },
     ])
     expect(merged).toHaveLength(1)
     expect(merged[0]!.snippet).toBe('Bun 1.3 adds a built-in Redis client and a dev server.')
@@ -251,7 +285,20 @@ describe('snippet choice', () => {
 
   it('keeps the text after the title when that is the only snippet', () => {
     const merged = merge([
-      { query: 'x', provider: 'grok', results: [{ title: 'Deno 2.5', url: 'https://deno.com/blog/v2.5', snippet: 'Deno 2.5 – permissions in config.', publishedAt: null, provider: 'grok', rank: 1 }] },
+      {
+        query: 'x',
+        provider: 'grok',
+        results: [
+          {
+            title: 'Deno 2.5',
+            url: 'https://deno.com/blog/v2.5',
+            snippet: 'Deno 2.5 – permissions in config.',
+            publishedAt: null,
+            provider: 'grok',
+            rank: 1,
+          },
+        ],
+      },
     ])
     expect(merged[0]!.snippet).toBe('permissions in config.')
   })

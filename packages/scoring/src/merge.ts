@@ -178,9 +178,7 @@ function urlFlags(urls: Urls, id: number): number {
   if (flags === -1) {
     const text = urls.text[id]!
     flags =
-      (hasTracking(text) ? TRACKING_FLAG : 0) |
-      (isHttps(text) ? HTTPS_FLAG : 0) |
-      (isMirror(text) ? MIRROR_FLAG : 0)
+      (hasTracking(text) ? TRACKING_FLAG : 0) | (isHttps(text) ? HTTPS_FLAG : 0) | (isMirror(text) ? MIRROR_FLAG : 0)
     urls.flags[id] = flags
   }
   return flags
@@ -357,7 +355,10 @@ function pickSnippet(occ: Occurrences, start: number, count: number, title: stri
       if (text.toLowerCase() === lowerTitle) continue
     }
     if (text.startsWith('http') && BARE_URL.test(text)) continue
-    if (winner === -1 || (winText.length - text.length || byRankThenProvider(occ, o, winner) || cmp(text, winText)) < 0) {
+    if (
+      winner === -1 ||
+      (winText.length - text.length || byRankThenProvider(occ, o, winner) || cmp(text, winText)) < 0
+    ) {
       winner = o
       winText = text
     }
@@ -387,7 +388,13 @@ function dateTime(value: unknown, now: Date, general: Map<string, number | null>
   return time
 }
 
-function pickDate(occ: Occurrences, start: number, count: number, now: Date, general: Map<string, number | null>): string | null {
+function pickDate(
+  occ: Occurrences,
+  start: number,
+  count: number,
+  now: Date,
+  general: Map<string, number | null>,
+): string | null {
   const byGroup = occ.byGroup
   const nowTime = now.getTime()
   // Earliest, because later dates are usually "updated" or crawl dates.
@@ -581,8 +588,8 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
     .map((_, i) => i)
     .sort(
       (a, b) =>
-        (given.get(queryTexts[a]!) ?? Number.MAX_SAFE_INTEGER) - (given.get(queryTexts[b]!) ?? Number.MAX_SAFE_INTEGER) ||
-        cmp(queryTexts[a]!, queryTexts[b]!),
+        (given.get(queryTexts[a]!) ?? Number.MAX_SAFE_INTEGER) -
+          (given.get(queryTexts[b]!) ?? Number.MAX_SAFE_INTEGER) || cmp(queryTexts[a]!, queryTexts[b]!),
     )
   for (let i = 0; i < queryCount; i++) outputOrder[byOutput[i]!] = i
   for (let o = 0; o < occCount; o++) occ.queryOrder[o] = textOrder[occ.query[o]!]!

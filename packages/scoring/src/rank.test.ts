@@ -1,7 +1,16 @@
 import { InputError } from '@search-layer/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { authorityParts, freshnessScore, keywordScore, type MergedResult, merge, rank, type ResultBatch, scoreResult } from './index.js'
+import {
+  authorityParts,
+  freshnessScore,
+  keywordScore,
+  type MergedResult,
+  merge,
+  rank,
+  type ResultBatch,
+  scoreResult,
+} from './index.js'
 import { round4 as clampRound4 } from './_math.js'
 
 const now = new Date('2026-03-15T12:00:00.000Z')
@@ -49,14 +58,25 @@ describe('scoreResult', () => {
 
   it('adds the domain boost to authority, capped at 1', () => {
     const r = result({ url: 'https://dev.to/x', title: 'x' })
-    const out = scoreResult(r, { query: 'y', weights: { keyword: 0, freshness: 0, authority: 1 }, domainBoost: ['dev.to'] })
+    const out = scoreResult(r, {
+      query: 'y',
+      weights: { keyword: 0, freshness: 0, authority: 1 },
+      domainBoost: ['dev.to'],
+    })
     expect(out).toMatchObject({ authority: 0.8, boost: 0.2, score: 1 })
   })
 
   it('survives null fields', () => {
     const r = { url: null, title: null, snippet: null, publishedAt: null } as unknown as MergedResult
     const out = scoreResult(r, { query: 'rust', weights: statusWeights, now })
-    expect(out).toEqual({ score: round4(0.5 * 0.5 + 0.3 * 0.4), keyword: 0, freshness: 0.5, authority: 0.4, boost: 0, fusion: 0 })
+    expect(out).toEqual({
+      score: round4(0.5 * 0.5 + 0.3 * 0.4),
+      keyword: 0,
+      freshness: 0.5,
+      authority: 0.4,
+      boost: 0,
+      fusion: 0,
+    })
   })
 
   it.each([
@@ -76,7 +96,12 @@ describe('rank', () => {
   const list = [
     result({ url: 'https://old.example/rust', title: 'Rust async', publishedAt: '2019-01-01', fusion: 0.9 }),
     result({ url: 'https://trust.example/', title: 'Trust and safety', publishedAt: '2026-03-14', fusion: 0.8 }),
-    result({ url: 'https://docs.rs/tokio', title: 'tokio - Rust async runtime', publishedAt: '2026-03-01', fusion: 0.3 }),
+    result({
+      url: 'https://docs.rs/tokio',
+      title: 'tokio - Rust async runtime',
+      publishedAt: '2026-03-01',
+      fusion: 0.3,
+    }),
   ]
 
   it('keeps the fused order and adds no score without weights', () => {
@@ -126,7 +151,10 @@ describe('rank', () => {
     ['a result with a symbol key', { [Symbol.for('tag')]: 'kept' }],
     ['an already scored result', { score: 0.123 }],
   ])('copies %s with every own property, score (and explain) last unless already there', (_name, extra) => {
-    const base = merge([{ provider: 'brave', query: 'rust', results: [{ title: 'Rust', url: 'https://rust-lang.org/' }] }], { now })[0]!
+    const base = merge(
+      [{ provider: 'brave', query: 'rust', results: [{ title: 'Rust', url: 'https://rust-lang.org/' }] }],
+      { now },
+    )[0]!
     const input = { ...base, ...extra }
     for (const explain of [false, true]) {
       const [out] = rank([input], { query: 'rust', weights: statusWeights, now, explain })
@@ -192,7 +220,13 @@ describe('merge + rank at scale', () => {
     expect(merged.filter((m) => m.sources.length > 1).length).toBeGreaterThan(100)
     expect(merged.every((m) => !m.canonicalUrl.includes('utm_'))).toBe(true)
 
-    const ranked = rank(merged, { query: 'rust async', subQueries: queries, weights: statusWeights, now, explain: true })
+    const ranked = rank(merged, {
+      query: 'rust async',
+      subQueries: queries,
+      weights: statusWeights,
+      now,
+      explain: true,
+    })
     expect(ranked.length).toBe(pages.size)
     for (let i = 1; i < ranked.length; i++) expect(ranked[i - 1]!.score!).toBeGreaterThanOrEqual(ranked[i]!.score!)
     expect(ranked.every((r) => r.explain !== undefined && r.score! >= 0 && r.score! <= 1)).toBe(true)
@@ -206,9 +240,15 @@ describe('rank properties', () => {
       url: fc.oneof(fc.webUrl(), fc.string()),
       title: fc.option(fc.string(), { nil: null }),
       snippet: fc.option(fc.string(), { nil: null }),
-      publishedAt: fc.option(fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())), {
-        nil: null,
-      }),
+      publishedAt: fc.option(
+        fc.oneof(
+          fc.string(),
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        ),
+        {
+          nil: null,
+        },
+      ),
       fusion: fc.double({ min: 0, max: 1, noNaN: true }),
     })
     const weights = fc.record({
@@ -238,9 +278,22 @@ describe('rank properties', () => {
 describe('rank against a plain reference', () => {
   // The components through the public one-result functions, the joined title and snippet, one comparator sort:
   // rank's shared term table, packed sort keys and reused objects must give byte-identical output.
-  function referenceRank(list: MergedResult[], options: { query: string; subQueries: string[]; weights: { keyword: number; freshness: number; authority: number }; domainBoost: string[]; explain: boolean }) {
+  function referenceRank(
+    list: MergedResult[],
+    options: {
+      query: string
+      subQueries: string[]
+      weights: { keyword: number; freshness: number; authority: number }
+      domainBoost: string[]
+      explain: boolean
+    },
+  ) {
     const sum = options.weights.keyword + options.weights.freshness + options.weights.authority
-    const w = { keyword: options.weights.keyword / sum, freshness: options.weights.freshness / sum, authority: options.weights.authority / sum }
+    const w = {
+      keyword: options.weights.keyword / sum,
+      freshness: options.weights.freshness / sum,
+      authority: options.weights.authority / sum,
+    }
     const scored = list.map((r) => {
       const text = `${typeof r.title === 'string' ? r.title : ''}\n${typeof r.snippet === 'string' ? r.snippet : ''}`
       const authority = authorityParts(typeof r.url === 'string' ? r.url : '', { domainBoost: options.domainBoost })
@@ -251,7 +304,11 @@ describe('rank against a plain reference', () => {
         boost: authority.boost,
         fusion: clampRound4(typeof r.fusion === 'number' ? r.fusion : 0),
       }
-      const score = clampRound4(w.keyword * parts.keyword + w.freshness * parts.freshness + w.authority * Math.min(1, parts.authority + parts.boost))
+      const score = clampRound4(
+        w.keyword * parts.keyword +
+          w.freshness * parts.freshness +
+          w.authority * Math.min(1, parts.authority + parts.boost),
+      )
       return { r, parts, score }
     })
     const order = scored.map((_, i) => i)
@@ -273,15 +330,44 @@ describe('rank against a plain reference', () => {
   }
 
   const text = fc.oneof(
-    fc.constantFrom<unknown>(null, '', 'Rust async runtime', 'Tokio tutorial 2024', 'rust 异步 编程', 'ＲＵＳＴ Tokio', 'A guide (2019)', 'trust', 'ΟΔΟΣ'),
+    fc.constantFrom<unknown>(
+      null,
+      '',
+      'Rust async runtime',
+      'Tokio tutorial 2024',
+      'rust 异步 编程',
+      'ＲＵＳＴ Tokio',
+      'A guide (2019)',
+      'trust',
+      'ΟΔΟΣ',
+    ),
     fc.string({ maxLength: 12 }),
   )
   const item = fc.record({
-    url: fc.constantFrom<unknown>('https://docs.rs/tokio', 'https://github.com/tokio-rs/tokio', 'https://dev.to/x', 'https://www.dev.to/y', 'not a url', null),
-    canonicalUrl: fc.constantFrom('https://a.example/1', 'https://a.example/2', 'https://b.example/', 'https://a.example/1'),
+    url: fc.constantFrom<unknown>(
+      'https://docs.rs/tokio',
+      'https://github.com/tokio-rs/tokio',
+      'https://dev.to/x',
+      'https://www.dev.to/y',
+      'not a url',
+      null,
+    ),
+    canonicalUrl: fc.constantFrom(
+      'https://a.example/1',
+      'https://a.example/2',
+      'https://b.example/',
+      'https://a.example/1',
+    ),
     title: text,
     snippet: text,
-    publishedAt: fc.constantFrom<unknown>(null, '2026-03-01T00:00:00.000Z', '2025-01-01', '3 days ago', 'junk', '2030-01-01T00:00:00.000Z'),
+    publishedAt: fc.constantFrom<unknown>(
+      null,
+      '2026-03-01T00:00:00.000Z',
+      '2025-01-01',
+      '3 days ago',
+      'junk',
+      '2030-01-01T00:00:00.000Z',
+    ),
     fusion: fc.oneof(
       fc.integer({ min: 0, max: 10_000 }).map((f) => f / 10_000),
       fc.constantFrom<unknown>(0.12345, Number.NaN, undefined, 1.5, -0.25, 0),
@@ -297,10 +383,16 @@ describe('rank against a plain reference', () => {
         fc.constantFrom<string[]>([], ['tokio tutorial', 'rust async runtime']),
         fc.constantFrom<string[]>([], ['dev.to'], ['https://www.Docs.rs/', 'github.com']),
         fc.boolean(),
-        fc.constantFrom(statusWeights, { keyword: 1, freshness: 0, authority: 0 }, { keyword: 0.4, freshness: 0.2, authority: 0.4 }),
+        fc.constantFrom(
+          statusWeights,
+          { keyword: 1, freshness: 0, authority: 0 },
+          { keyword: 0.4, freshness: 0.2, authority: 0.4 },
+        ),
         (list, query, subQueries, domainBoost, explain, weights) => {
           const got = rank(list, { query, subQueries, weights, now, domainBoost, explain })
-          expect(JSON.stringify(got)).toBe(JSON.stringify(referenceRank(list, { query, subQueries, weights, domainBoost, explain })))
+          expect(JSON.stringify(got)).toBe(
+            JSON.stringify(referenceRank(list, { query, subQueries, weights, domainBoost, explain })),
+          )
         },
       ),
       { numRuns: 1_000 },

@@ -114,7 +114,9 @@ function components(result: ScorableResult, ctx: Context): ScoreExplain {
 
 function combine(parts: ScoreExplain, w: ScoreWeights): number {
   return round4(
-    w.keyword * parts.keyword + w.freshness * parts.freshness + w.authority * Math.min(1, parts.authority + parts.boost),
+    w.keyword * parts.keyword +
+      w.freshness * parts.freshness +
+      w.authority * Math.min(1, parts.authority + parts.boost),
   )
 }
 
@@ -157,7 +159,11 @@ const MERGED_KEYS = [
  * it builds a literal, so a plain `merge` result (exactly its own keys, in order, no symbols) is copied key by key;
  * anything else takes the spread.
  */
-function withScore<T extends MergedResult>(result: T, score: number, explain: ScoreExplain | undefined): T & ScoredResult {
+function withScore<T extends MergedResult>(
+  result: T,
+  score: number,
+  explain: ScoreExplain | undefined,
+): T & ScoredResult {
   let i = 0
   for (const key in result) if (key !== MERGED_KEYS[i++]) return spreadWithScore(result, score, explain)
   if (i !== MERGED_KEYS.length || !Object.hasOwn(result, 'fusion') || Object.getOwnPropertySymbols(result).length > 0) {
@@ -182,7 +188,11 @@ function withScore<T extends MergedResult>(result: T, score: number, explain: Sc
   return copy as T & ScoredResult
 }
 
-function spreadWithScore<T extends MergedResult>(result: T, score: number, explain: ScoreExplain | undefined): T & ScoredResult {
+function spreadWithScore<T extends MergedResult>(
+  result: T,
+  score: number,
+  explain: ScoreExplain | undefined,
+): T & ScoredResult {
   return explain === undefined ? { ...result, score } : { ...result, score, explain }
 }
 
@@ -243,7 +253,12 @@ function byUrl(list: readonly MergedResult[], a: number, b: number): number {
  * typed array sorts those natively, with no comparator call; only runs of equal score and fusion are then
  * sorted by URL. Other fusions take the comparator.
  */
-function sortByScore(order: number[], scores: Float64Array, fusions: Float64Array, list: readonly MergedResult[]): void {
+function sortByScore(
+  order: number[],
+  scores: Float64Array,
+  fusions: Float64Array,
+  list: readonly MergedResult[],
+): void {
   const n = order.length
   const packed = new Float64Array(n)
   for (let i = 0; i < n; i++) {
@@ -270,7 +285,12 @@ function sortByScore(order: number[], scores: Float64Array, fusions: Float64Arra
   }
 }
 
-function sortByComparator(order: number[], scores: Float64Array, fusions: Float64Array, list: readonly MergedResult[]): void {
+function sortByComparator(
+  order: number[],
+  scores: Float64Array,
+  fusions: Float64Array,
+  list: readonly MergedResult[],
+): void {
   // -1/0/1 only: a fractional difference handed back to the sort builtin is a heap number each. NaN (a fusion
   // that is not a number) falls through to the next key, as `||` did.
   order.sort((a, b) => {

@@ -32,7 +32,11 @@ export function cluster(docs: readonly ClusterDoc[], query: string, maxGroups: n
     const titleTerms = terms(d.title)
     const all: Term[] = [...titleTerms, ...terms(d.snippet)]
     for (const t of all) if (!display.has(t.key)) display.set(t.key, t.display)
-    return { keys: new Set(all.map((t) => t.key)), titleKeys: new Set(titleTerms.map((t) => t.key)), text: flatten(`${d.title} ${d.snippet}`) }
+    return {
+      keys: new Set(all.map((t) => t.key)),
+      titleKeys: new Set(titleTerms.map((t) => t.key)),
+      text: flatten(`${d.title} ${d.snippet}`),
+    }
   })
   const df = new Map<string, number>()
   for (const d of info) for (const k of d.keys) df.set(k, (df.get(k) ?? 0) + 1)
@@ -60,7 +64,13 @@ export function cluster(docs: readonly ClusterDoc[], query: string, maxGroups: n
     if (candidates.length === 0) break
     const narrow = candidates.filter(([k]) => (df.get(k) ?? 0) <= broadCap)
     const pool = narrow.length > 0 ? narrow : candidates
-    pool.sort(([ka, a], [kb, b]) => b.count - a.count || b.inTitle - a.inTitle || Array.from(kb).length - Array.from(ka).length || (ka < kb ? -1 : ka > kb ? 1 : 0))
+    pool.sort(
+      ([ka, a], [kb, b]) =>
+        b.count - a.count ||
+        b.inTitle - a.inTitle ||
+        Array.from(kb).length - Array.from(ka).length ||
+        (ka < kb ? -1 : ka > kb ? 1 : 0),
+    )
     const seed = pool[0]![0]
     seedsUsed.add(seed)
     const members = [...unassigned].filter((i) => info[i]!.keys.has(seed)).sort((a, b) => a - b)
@@ -95,10 +105,16 @@ export function cluster(docs: readonly ClusterDoc[], query: string, maxGroups: n
   return labelled
 }
 
-function labelTerms(c: Cluster, info: DocTerms[], salient: (k: string) => boolean, display: Map<string, string>): string[] {
+function labelTerms(
+  c: Cluster,
+  info: DocTerms[],
+  salient: (k: string) => boolean,
+  display: Map<string, string>,
+): string[] {
   const seed = c.terms[0]!
   const counts = new Map<string, number>()
-  for (const m of c.members) for (const k of info[m]!.keys) if (salient(k) && k !== seed) counts.set(k, (counts.get(k) ?? 0) + 1)
+  for (const m of c.members)
+    for (const k of info[m]!.keys) if (salient(k) && k !== seed) counts.set(k, (counts.get(k) ?? 0) + 1)
   const need = Math.max(2, Math.ceil(c.members.length * 0.6))
   const extra = [...counts.entries()]
     .filter(([, count]) => count >= need)

@@ -22,14 +22,16 @@ interface RawClaim {
 }
 
 const NAME = '(?<![A-Za-z0-9+#.-])([A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Z])'
-const VERSION_FILLER = '(?:latest|current|stable|newest|new|version|release[sd]?|is|was|now|at|to|the|最新|稳定|正式|当前|版本号|版本|版|发布|为|是|的|已|到|了|:|：|,|，)'
+const VERSION_FILLER =
+  '(?:latest|current|stable|newest|new|version|release[sd]?|is|was|now|at|to|the|最新|稳定|正式|当前|版本号|版本|版|发布|为|是|的|已|到|了|:|：|,|，)'
 const VERSION_RE = new RegExp(
   String.raw`${NAME}\s*(?:${VERSION_FILLER}\s*){0,5}[vV]?(\d+\.\d+(?:\.\d+){0,2})(?![\d.]*\d)(?!\s*(?:%|x\b|×|倍|ms\b|GB|MB|times|万|亿))`,
   'gu',
 )
 
 const MONTH_NAMES = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ')
-const MONTH = '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)'
+const MONTH =
+  '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)'
 const DATE_PATTERNS: { re: RegExp; parts: (m: RegExpExecArray) => number[] }[] = [
   { re: /(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)/g, parts: (m) => [Number(m[1]), Number(m[2]), Number(m[3])] },
   {
@@ -46,24 +48,94 @@ const DATE_PATTERNS: { re: RegExp; parts: (m: RegExpExecArray) => number[] }[] =
     parts: (m) => (m[3] ? [Number(m[1]), Number(m[2]), Number(m[3])] : [Number(m[1]), Number(m[2])]),
   },
 ]
-const EVENT_RE = /\b(?:released|launched|announced|shipped|unveiled|debuted|went live|became available|arrived)\b|发布|推出|上线|发表|亮相|问世|面世/i
+const EVENT_RE =
+  /\b(?:released|launched|announced|shipped|unveiled|debuted|went live|became available|arrived)\b|发布|推出|上线|发表|亮相|问世|面世/i
 
 const NUMBER_RE =
   /(?<![\w.,])(US\$|\$|¥|€)?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k|m|bn|b|million|billion|thousand|万|亿)?\s*(%|percent|x|×|倍|times|stars?|颗星|个星|星标|users?|用户|downloads?|次下载|tokens?|parameters|params|ms|milliseconds|seconds|秒|GB|MB|TB|USD|dollars|美元|元)?(?![\p{L}\p{N}])/giu
-const MULTIPLIER: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9, 万: 1e4, 亿: 1e8 }
+const MULTIPLIER: Record<string, number> = {
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  万: 1e4,
+  亿: 1e8,
+}
 const UNIT: Record<string, string> = {
-  '%': '%', percent: '%', x: 'x', '×': 'x', 倍: 'x', times: 'x', star: 'stars', stars: 'stars', 颗星: 'stars', 个星: 'stars', 星标: 'stars',
-  user: 'users', users: 'users', 用户: 'users', download: 'downloads', downloads: 'downloads', 次下载: 'downloads', token: 'tokens', tokens: 'tokens',
-  parameters: 'parameters', params: 'parameters', ms: 'ms', milliseconds: 'ms', seconds: 's', 秒: 's', gb: 'GB', mb: 'MB', tb: 'TB',
-  usd: 'usd', dollars: 'usd', 美元: 'usd', 元: 'cny',
+  '%': '%',
+  percent: '%',
+  x: 'x',
+  '×': 'x',
+  倍: 'x',
+  times: 'x',
+  star: 'stars',
+  stars: 'stars',
+  颗星: 'stars',
+  个星: 'stars',
+  星标: 'stars',
+  user: 'users',
+  users: 'users',
+  用户: 'users',
+  download: 'downloads',
+  downloads: 'downloads',
+  次下载: 'downloads',
+  token: 'tokens',
+  tokens: 'tokens',
+  parameters: 'parameters',
+  params: 'parameters',
+  ms: 'ms',
+  milliseconds: 'ms',
+  seconds: 's',
+  秒: 's',
+  gb: 'GB',
+  mb: 'MB',
+  tb: 'TB',
+  usd: 'usd',
+  dollars: 'usd',
+  美元: 'usd',
+  元: 'cny',
 }
 const CURRENCY: Record<string, string> = { $: 'usd', us$: 'usd', '¥': 'cny', '€': 'eur' }
 const UNIT_LABEL: Record<SynthesisLanguage, Record<string, string>> = {
   en: { '%': 'percentage', x: 'speed-up', usd: 'price', cny: 'price', eur: 'price', '': 'figure' },
-  zh: { '%': '百分比', x: '倍数', usd: '价格', cny: '价格', eur: '价格', stars: '星标数', users: '用户数', downloads: '下载量', tokens: 'token 数', parameters: '参数量', ms: '耗时', s: '耗时', '': '数值' },
+  zh: {
+    '%': '百分比',
+    x: '倍数',
+    usd: '价格',
+    cny: '价格',
+    eur: '价格',
+    stars: '星标数',
+    users: '用户数',
+    downloads: '下载量',
+    tokens: 'token 数',
+    parameters: '参数量',
+    ms: '耗时',
+    s: '耗时',
+    '': '数值',
+  },
 }
 // Words between a subject and its number that carry no meaning of their own.
-const NUMBER_FILLER = new Set(['over', 'than', 'more', 'less', 'up', 'down', 'by', 'about', 'around', 'nearly', 'almost', 'roughly', 'approximately', 'some', 'total', 'now'])
+const NUMBER_FILLER = new Set([
+  'over',
+  'than',
+  'more',
+  'less',
+  'up',
+  'down',
+  'by',
+  'about',
+  'around',
+  'nearly',
+  'almost',
+  'roughly',
+  'approximately',
+  'some',
+  'total',
+  'now',
+])
 const HAN_FILLER = /[有为是达约超过已共上到突破近逾将大概多了的在于和与及其该]+$/u
 const TOKEN_RE = /[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]|[\u3400-\u4dbf\u4e00-\u9fff]+/gu
 
@@ -83,13 +155,24 @@ function blank(text: string, start: number, end: number): string {
   return text.slice(0, start) + ' '.repeat(end - start) + text.slice(end)
 }
 
-function extractVersions(sentence: string, queryKeys: ReadonlySet<string>, out: Omit<RawClaim, 'n' | 'site'>[]): string {
+function extractVersions(
+  sentence: string,
+  queryKeys: ReadonlySet<string>,
+  out: Omit<RawClaim, 'n' | 'site'>[],
+): string {
   let rest = sentence
   for (const m of sentence.matchAll(VERSION_RE)) {
     const subject = m[1]!
     if (!isSubject(subject, queryKeys, true)) continue
     const value = m[2]!
-    out.push({ key: `version:${subject.toLowerCase()}`, kind: 'version', subject, unit: '', norm: value.split('.').map(Number), shown: value })
+    out.push({
+      key: `version:${subject.toLowerCase()}`,
+      kind: 'version',
+      subject,
+      unit: '',
+      norm: value.split('.').map(Number),
+      shown: value,
+    })
     const at = m.index! + m[0].length - value.length
     rest = blank(rest, at, at + value.length)
   }
@@ -114,7 +197,15 @@ function extractDate(sentence: string, queryKeys: ReadonlySet<string>, out: Omit
   const first = found.sort((a, b) => a.start - b.start)[0]
   if (!event || !first) return rest
   const subject = subjectBefore(sentence.slice(0, Math.min(first.start, event.index)), queryKeys, true, 'first')
-  if (subject) out.push({ key: `date:${subject.toLowerCase()}`, kind: 'date', subject, unit: '', norm: first.parts, shown: isoOf(first.parts) })
+  if (subject)
+    out.push({
+      key: `date:${subject.toLowerCase()}`,
+      kind: 'date',
+      subject,
+      unit: '',
+      norm: first.parts,
+      shown: isoOf(first.parts),
+    })
   return rest
 }
 
@@ -123,7 +214,12 @@ function isoOf(parts: number[]): string {
 }
 
 // The subject of a claim: the first (dates) or nearest (numbers) name before it in the same sentence.
-function subjectBefore(prefix: string, queryKeys: ReadonlySet<string>, strict: boolean, which: 'first' | 'nearest'): string | undefined {
+function subjectBefore(
+  prefix: string,
+  queryKeys: ReadonlySet<string>,
+  strict: boolean,
+  which: 'first' | 'nearest',
+): string | undefined {
   const tokens = [...prefix.matchAll(TOKEN_RE)].map((m) => m[0])
   if (which === 'nearest') tokens.reverse()
   for (const token of tokens) {
@@ -149,7 +245,14 @@ function extractNumbers(sentence: string, queryKeys: ReadonlySet<string>, out: O
     if (!unit && /^\d{4}$/.test(digits!)) continue
     const subject = subjectBefore(sentence.slice(0, m.index), queryKeys, false, 'nearest')
     if (!subject) continue
-    out.push({ key: `number:${subject.toLowerCase()}|${unit}`, kind: 'number', subject, unit, norm: [value], shown: m[0].trim() })
+    out.push({
+      key: `number:${subject.toLowerCase()}|${unit}`,
+      kind: 'number',
+      subject,
+      unit,
+      norm: [value],
+      shown: m[0].trim(),
+    })
   }
 }
 
@@ -194,7 +297,12 @@ function subjectLabel(claim: RawClaim, language: SynthesisLanguage): string {
  * Finds subjects that results give incompatible versions, release dates or quantities for. Only claims from at
  * least two different sites count, so one site repeating itself never makes a conflict.
  */
-export function detectConflicts(docs: readonly ClaimDoc[], queryKeys: ReadonlySet<string>, language: SynthesisLanguage, max = 5): Conflict[] {
+export function detectConflicts(
+  docs: readonly ClaimDoc[],
+  queryKeys: ReadonlySet<string>,
+  language: SynthesisLanguage,
+  max = 5,
+): Conflict[] {
   const byKey = new Map<string, RawClaim[]>()
   for (const doc of docs) for (const c of claimsOf(doc, queryKeys)) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c])
   const conflicts: { conflict: Conflict; weight: number; first: number }[] = []
@@ -218,7 +326,11 @@ export function detectConflicts(docs: readonly ClaimDoc[], queryKeys: ReadonlySe
       conflict: {
         subject: subjectLabel(claims[0]!, language),
         kind: claims[0]!.kind,
-        claims: values.map((v) => ({ value: v.rep.shown, results: [...v.results].sort((a, b) => a - b), sources: [...v.sources].sort() })),
+        claims: values.map((v) => ({
+          value: v.rep.shown,
+          results: [...v.results].sort((a, b) => a - b),
+          sources: [...v.sources].sort(),
+        })),
       },
       weight: claims.length,
       first: Math.min(...claims.map((c) => c.n)),

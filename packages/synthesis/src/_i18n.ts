@@ -23,8 +23,13 @@ function andList(items: string[], and: string): string {
 
 const EN: Wording = {
   accordingTo: (source, text, date) => `According to ${source}${date ? ` (${date})` : ''}, ${text}`,
-  differ: (c, cite) => `Sources differ on ${c.subject}: ${c.claims.map((cl) => `${andList(cl.sources, 'and')} ${cl.sources.length > 1 ? 'say' : 'says'} ${cl.value}${cite(cl.results)}`).join(', ')}.`,
-  overview: (topics) => `Results cover ${andList(topics.map((t) => `${t.label} (${t.count})`), 'and')}.`,
+  differ: (c, cite) =>
+    `Sources differ on ${c.subject}: ${c.claims.map((cl) => `${andList(cl.sources, 'and')} ${cl.sources.length > 1 ? 'say' : 'says'} ${cl.value}${cite(cl.results)}`).join(', ')}.`,
+  overview: (topics) =>
+    `Results cover ${andList(
+      topics.map((t) => `${t.label} (${t.count})`),
+      'and',
+    )}.`,
   footer: (total, providers, aspects) =>
     `Found ${total} result${total === 1 ? '' : 's'} from ${andList(providers, 'and') || 'the providers'}; which aspect next${aspects.length > 0 ? ` — ${andList(aspects, 'or')}` : ''}?`,
   omitted: (count) => `… ${count} more result${count === 1 ? '' : 's'} omitted`,
@@ -39,7 +44,8 @@ const EN: Wording = {
 
 const ZH: Wording = {
   accordingTo: (source, text, date) => `根据 ${source}${date ? `(${date})` : ''},${text}`,
-  differ: (c, cite) => `存在不同说法(${c.subject}):${c.claims.map((cl) => `${cl.sources.join('、')} 认为 ${cl.value}${cite(cl.results)}`).join(',')}。`,
+  differ: (c, cite) =>
+    `存在不同说法(${c.subject}):${c.claims.map((cl) => `${cl.sources.join('、')} 认为 ${cl.value}${cite(cl.results)}`).join(',')}。`,
   overview: (topics) => `结果主要涉及${topics.map((t) => `${t.label}(${t.count} 条)`).join('、')}。`,
   footer: (total, providers, aspects) =>
     `共找到 ${total} 条结果,覆盖 ${providers.join('、') || '各来源'}。需要深入哪个方面${aspects.length > 0 ? `:${aspects.join('、')}` : ''}?`,

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { NOW } from '../test/fixtures.js'
 import { synthesize, toMarkdown } from './index.js'
 
-const res = (url: string, title: string, snippet: string, sources: string[] = ['brave']) => ({ title, url, snippet, sources, published_date: '2026-11-01T00:00:00Z' })
+const res = (url: string, title: string, snippet: string, sources: string[] = ['brave']) => ({
+  title,
+  url,
+  snippet,
+  sources,
+  published_date: '2026-11-01T00:00:00Z',
+})
 
 describe('conflict detection', () => {
   it.each([
@@ -10,8 +16,16 @@ describe('conflict detection', () => {
       name: 'versions (en)',
       query: 'latest bun version',
       results: [
-        res('https://bun.sh/blog/bun-v1.3', 'Bun 1.3 is here', 'The latest version of Bun is 1.3, with a built-in SQL client.'),
-        res('https://dev.to/x/bun-release', 'Bun release roundup', 'Bun 1.2 is the current stable release according to the changelog.'),
+        res(
+          'https://bun.sh/blog/bun-v1.3',
+          'Bun 1.3 is here',
+          'The latest version of Bun is 1.3, with a built-in SQL client.',
+        ),
+        res(
+          'https://dev.to/x/bun-release',
+          'Bun release roundup',
+          'Bun 1.2 is the current stable release according to the changelog.',
+        ),
         res('https://www.infoworld.com/article/bun', 'What is Bun?', 'Bun v1.3.2 adds faster installs.'),
       ],
       subject: 'Bun version',
@@ -39,7 +53,11 @@ describe('conflict detection', () => {
       name: 'release dates (en)',
       query: 'when was GPT-5 released',
       results: [
-        res('https://openai.com/index/introducing-gpt-5/', 'Introducing GPT-5', 'GPT-5 was released on August 7, 2025 to all ChatGPT users.'),
+        res(
+          'https://openai.com/index/introducing-gpt-5/',
+          'Introducing GPT-5',
+          'GPT-5 was released on August 7, 2025 to all ChatGPT users.',
+        ),
         res('https://www.theverge.com/gpt5', 'GPT-5 launch', 'GPT-5 launched on 2025-08-07 after months of testing.'),
         res('https://techblog.example.net/gpt5', 'GPT-5 arrives', 'GPT-5 was announced on 8 August 2025.'),
       ],
@@ -55,7 +73,11 @@ describe('conflict detection', () => {
       query: 'DeepSeek V3 发布时间',
       results: [
         res('https://www.36kr.com/p/1', 'DeepSeek V3 发布', 'DeepSeek 于 2024年12月26日 发布 V3 模型。'),
-        res('https://www.jiqizhixin.com/articles/2', 'DeepSeek 新模型', 'DeepSeek 在 2024 年 12 月 27 日正式发布了 V3。'),
+        res(
+          'https://www.jiqizhixin.com/articles/2',
+          'DeepSeek 新模型',
+          'DeepSeek 在 2024 年 12 月 27 日正式发布了 V3。',
+        ),
       ],
       subject: 'DeepSeek 发布日期',
       kind: 'date',

@@ -24,11 +24,20 @@ beforeEach(() => {
 })
 
 const llm = () => llmConfigFromEnv(emu.env)!
-const input = { query: 'rust async runtime', results: RUST_ASYNC, answer: 'Tokio is the default runtime.', answer_source: 'tavily' }
+const input = {
+  query: 'rust async runtime',
+  results: RUST_ASYNC,
+  answer: 'Tokio is the default runtime.',
+  answer_source: 'tavily',
+}
 
 describe('synthesizeWithLlm', () => {
   it('uses the model answer with citations to real results, keeping the deterministic topics', async () => {
-    emu.llm.respond(reply('{"answer": "Tokio is the default async runtime, built on a work-stealing scheduler [1][4]. Pinning keeps futures in place [3, 5]."}'))
+    emu.llm.respond(
+      reply(
+        '{"answer": "Tokio is the default async runtime, built on a work-stealing scheduler [1][4]. Pinning keeps futures in place [3, 5]."}',
+      ),
+    )
     const s = await synthesizeWithLlm(input, { llm: llm(), now: NOW })
     expect(s.llm).toEqual({ used: true })
     expect(s.answer).toEqual({
@@ -45,7 +54,11 @@ describe('synthesizeWithLlm', () => {
   it('removes citations to anything but the numbered results', async () => {
     emu.llm.respond(reply('```json\n{"answer": "Tokio leads [1][42]. Smol is small [0]. See also [9, 2]."}\n```'))
     const s = await synthesizeWithLlm(input, { llm: llm(), now: NOW })
-    expect(s.answer).toMatchObject({ text: 'Tokio leads [1]. Smol is small. See also [2].', citations: [1, 2], source: 'llm' })
+    expect(s.answer).toMatchObject({
+      text: 'Tokio leads [1]. Smol is small. See also [2].',
+      citations: [1, 2],
+      source: 'llm',
+    })
   })
 
   it('sends the results as delimited, neutralised untrusted data with the key as a bearer token', async () => {
@@ -78,7 +91,11 @@ describe('synthesizeWithLlm', () => {
     ['bad credentials', () => emu.fault('llm', { status: 401 }), 'auth'],
     ['truncated JSON', () => emu.fault('llm', { malformedJson: true }), 'bad_response'],
     ['a reply that is not the asked JSON', () => emu.llm.respond(reply('Tokio is great [1].')), 'bad_response'],
-    ['an answer without a valid citation', () => emu.llm.respond(reply('{"answer": "Tokio is great [12]."}')), 'no_valid_citation'],
+    [
+      'an answer without a valid citation',
+      () => emu.llm.respond(reply('{"answer": "Tokio is great [12]."}')),
+      'no_valid_citation',
+    ],
     ['an empty answer', () => emu.llm.respond(reply('{"answer": "  "}')), 'bad_response'],
   ] as const)('falls back to the deterministic synthesis on %s', async (_name, arrange, reason) => {
     arrange()
@@ -135,7 +152,10 @@ describe('llmConfigFromEnv', () => {
   it.each([
     [{}, undefined],
     [{ SEARCH_LAYER_LLM_URL: '  ' }, undefined],
-    [{ SEARCH_LAYER_LLM_URL: 'https://api.example.com/v1', SEARCH_LAYER_LLM_MODEL: 'm' }, { url: 'https://api.example.com/v1', model: 'm' }],
+    [
+      { SEARCH_LAYER_LLM_URL: 'https://api.example.com/v1', SEARCH_LAYER_LLM_MODEL: 'm' },
+      { url: 'https://api.example.com/v1', model: 'm' },
+    ],
     [
       { SEARCH_LAYER_LLM_URL: 'http://127.0.0.1:8080/v1', SEARCH_LAYER_LLM_MODEL: 'm', SEARCH_LAYER_LLM_KEY: 'sk-1' },
       { url: 'http://127.0.0.1:8080/v1', model: 'm', apiKey: 'sk-1' },

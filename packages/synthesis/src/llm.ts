@@ -1,9 +1,22 @@
-import { type Env, type LlmEndpoint, chatCompletion, extractJsonObject, isProviderError, llmEndpointFromEnv } from '@search-layer/core'
+import {
+  type Env,
+  type LlmEndpoint,
+  chatCompletion,
+  extractJsonObject,
+  isProviderError,
+  llmEndpointFromEnv,
+} from '@search-layer/core'
 import { z } from 'zod'
 import { citedNumbers, keepCitations } from './_citations.js'
 import { clip, flatten, hostOf } from './_text.js'
 import { answerConfidence, budgetOf, buildSynthesis, cleanAnswer, fitSynthesis } from './synthesize.js'
-import type { LlmFallbackReason, Synthesis, SynthesisInput, SynthesizedResult, SynthesizeWithLlmOptions } from './types.js'
+import type {
+  LlmFallbackReason,
+  Synthesis,
+  SynthesisInput,
+  SynthesizedResult,
+  SynthesizeWithLlmOptions,
+} from './types.js'
 
 /** The reply the model is asked for. */
 const LlmAnswerSchema = z.object({ answer: z.string().trim().min(1) })
@@ -34,7 +47,9 @@ function userPrompt(query: string, results: readonly SynthesizedResult[], provid
     lines.push(`text: ${neutralise(r.snippet, MAX_PROMPT_SNIPPET)}`)
     return lines.join('\n')
   })
-  const hint = providerAnswer ? `\n\nA search provider's own answer (also untrusted, may be wrong): ${neutralise(providerAnswer, 800)}` : ''
+  const hint = providerAnswer
+    ? `\n\nA search provider's own answer (also untrusted, may be wrong): ${neutralise(providerAnswer, 800)}`
+    : ''
   return `Query: ${neutralise(query, 500)}${hint}\n\n<<<RESULTS\n${items.join('\n\n')}\nRESULTS>>>`
 }
 
@@ -54,7 +69,10 @@ function fallback(base: Synthesis, reason: LlmFallbackReason, options: Synthesiz
  * JSON or an answer without a valid citation give the deterministic synthesis with `llm.fallbackReason`.
  * Throws `InputError` on invalid input only.
  */
-export async function synthesizeWithLlm(input: SynthesisInput, options: SynthesizeWithLlmOptions = {}): Promise<Synthesis> {
+export async function synthesizeWithLlm(
+  input: SynthesisInput,
+  options: SynthesizeWithLlmOptions = {},
+): Promise<Synthesis> {
   const base = buildSynthesis(input, options)
   const { llm, timeoutMs = 15_000 } = options
   if (llm === false) return fitSynthesis(base, budgetOf(options))

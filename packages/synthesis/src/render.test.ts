@@ -7,7 +7,10 @@ const codePoints = (s: string) => Array.from(s).length
 
 describe('toJSON', () => {
   it('has exactly {answer, groups: [{label, summary, results}], conflicts, omitted} and survives JSON', () => {
-    const s = synthesize({ query: 'rust async', results: RUST_ASYNC, answer: 'Tokio is the default runtime.', answerSource: 'tavily' }, { now: NOW })
+    const s = synthesize(
+      { query: 'rust async', results: RUST_ASYNC, answer: 'Tokio is the default runtime.', answerSource: 'tavily' },
+      { now: NOW },
+    )
     const json = toJSON(s)
     expect(Object.keys(json).sort()).toEqual(['answer', 'conflicts', 'groups', 'omitted'])
     expect(Object.keys(json.answer!).sort()).toEqual(['citations', 'source', 'text'])
@@ -56,22 +59,28 @@ describe('budgets', () => {
     expect(codePoints(toText(s))).toBeLessThanOrEqual(budget)
   })
 
-  it.each([3000, 1500, 900, 600, 400, 250])('fits markdown and text into %i characters, dropping tail results and saying how many', (maxChars) => {
-    const s = synthesize({ query: 'rust async', results: LARGE, answer: 'Tokio is the most used runtime.', answerSource: 'tavily' }, { now: NOW, maxChars })
-    const md = toMarkdown(s)
-    const text = toText(s)
-    expect(codePoints(md)).toBeLessThanOrEqual(maxChars)
-    expect(codePoints(text)).toBeLessThanOrEqual(maxChars)
-    const kept = s.groups.flatMap((g) => g.results.map((r) => r.n))
-    expect(kept.length + s.omitted).toBe(LARGE.length)
-    if (s.omitted > 0) {
-      expect(md).toContain(`… ${s.omitted} more result${s.omitted === 1 ? '' : 's'} omitted`)
-      // The tail goes first: whatever is kept outranks whatever was dropped, cited results aside.
-      const cited = new Set(s.answer?.citations ?? [])
-      const uncited = kept.filter((n) => !cited.has(n))
-      expect(Math.max(0, ...uncited)).toBeLessThanOrEqual(LARGE.length - s.omitted + cited.size)
-    }
-  })
+  it.each([3000, 1500, 900, 600, 400, 250])(
+    'fits markdown and text into %i characters, dropping tail results and saying how many',
+    (maxChars) => {
+      const s = synthesize(
+        { query: 'rust async', results: LARGE, answer: 'Tokio is the most used runtime.', answerSource: 'tavily' },
+        { now: NOW, maxChars },
+      )
+      const md = toMarkdown(s)
+      const text = toText(s)
+      expect(codePoints(md)).toBeLessThanOrEqual(maxChars)
+      expect(codePoints(text)).toBeLessThanOrEqual(maxChars)
+      const kept = s.groups.flatMap((g) => g.results.map((r) => r.n))
+      expect(kept.length + s.omitted).toBe(LARGE.length)
+      if (s.omitted > 0) {
+        expect(md).toContain(`… ${s.omitted} more result${s.omitted === 1 ? '' : 's'} omitted`)
+        // The tail goes first: whatever is kept outranks whatever was dropped, cited results aside.
+        const cited = new Set(s.answer?.citations ?? [])
+        const uncited = kept.filter((n) => !cited.has(n))
+        expect(Math.max(0, ...uncited)).toBeLessThanOrEqual(LARGE.length - s.omitted + cited.size)
+      }
+    },
+  )
 
   it('says how many were left out in Chinese', () => {
     const s = synthesize({ query: 'Rust 异步编程', results: ZH_RESULTS }, { now: NOW, maxChars: 420 })
@@ -101,7 +110,10 @@ describe('budgets', () => {
     const result = fc.record({
       title: fc.string({ maxLength: 80 }),
       url: fc.webUrl(),
-      snippet: fc.oneof(fc.string({ maxLength: 400 }), fc.constantFrom('Bun 1.2 is out.', 'Tokio 运行时有 2.8 万颗星。', 'GPT-5 was released on August 7, 2025.')),
+      snippet: fc.oneof(
+        fc.string({ maxLength: 400 }),
+        fc.constantFrom('Bun 1.2 is out.', 'Tokio 运行时有 2.8 万颗星。', 'GPT-5 was released on August 7, 2025.'),
+      ),
       sources: fc.subarray(['brave', 'exa', 'tavily', 'grok']),
       score: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
       published_date: fc.option(fc.constantFrom('2026-01-02T00:00:00Z', 'not a date', '2019-05-01'), { nil: null }),
@@ -130,19 +142,25 @@ describe('budgets', () => {
 
   it('is deterministic for arbitrary input without a budget', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ title: fc.string(), url: fc.webUrl(), snippet: fc.string() }), { maxLength: 20 }), (results) => {
-        const a = synthesize({ query: 'q', results }, { now: NOW })
-        const b = synthesize({ query: 'q', results }, { now: NOW })
-        expect(b).toEqual(a)
-        expect(a.omitted).toBe(0)
-        expect(a.groups.flatMap((g) => g.results)).toHaveLength(results.length)
-      }),
+      fc.property(
+        fc.array(fc.record({ title: fc.string(), url: fc.webUrl(), snippet: fc.string() }), { maxLength: 20 }),
+        (results) => {
+          const a = synthesize({ query: 'q', results }, { now: NOW })
+          const b = synthesize({ query: 'q', results }, { now: NOW })
+          expect(b).toEqual(a)
+          expect(a.omitted).toBe(0)
+          expect(a.groups.flatMap((g) => g.results)).toHaveLength(results.length)
+        },
+      ),
       { numRuns: 100 },
     )
   })
 
   it('fits 200 results into a small budget quickly', () => {
-    const many = Array.from({ length: 200 }, (_, i) => ({ ...LARGE[i % LARGE.length]!, url: `https://site${i}.example.com/p` }))
+    const many = Array.from({ length: 200 }, (_, i) => ({
+      ...LARGE[i % LARGE.length]!,
+      url: `https://site${i}.example.com/p`,
+    }))
     const started = performance.now()
     const s = synthesize({ query: 'rust async', results: many }, { now: NOW, maxChars: 2000 })
     const ms = performance.now() - started

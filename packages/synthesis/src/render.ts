@@ -36,7 +36,8 @@ function conflictLines(s: Synthesis, shown: ReadonlySet<number>): string[] {
 }
 
 const mdTitle = (text: string) => text.replace(/([[\]\\])/g, '\\$1')
-const mdUrl = (url: string) => url.replace(/[\s()<>]/g, (ch) => encodeURIComponent(ch).replace(/[()]/g, (p) => (p === '(' ? '%28' : '%29')))
+const mdUrl = (url: string) =>
+  url.replace(/[\s()<>]/g, (ch) => encodeURIComponent(ch).replace(/[()]/g, (p) => (p === '(' ? '%28' : '%29')))
 // Snippets are untrusted page text: no links, no code spans, no HTML may come through as markup.
 const mdSnippet = (text: string) => text.replace(/`/g, "'").replace(/([[\]<>\\])/g, '\\$1')
 
@@ -67,7 +68,8 @@ export function renderMarkdown(s: Synthesis): string {
     const items = s.groups.flatMap((g) => g.results).sort((a, b) => a.n - b.n)
     if (items.length > 0) blocks.push(items.map((r) => mdItem(r, `${r.n}. `)).join('\n'))
   } else if (s.strategy === 'grouped') {
-    for (const g of s.groups) blocks.push([`**${g.label}** — ${g.summary}`, ...g.results.map((r) => mdItem(r, `- [${r.n}] `))].join('\n'))
+    for (const g of s.groups)
+      blocks.push([`**${g.label}** — ${g.summary}`, ...g.results.map((r) => mdItem(r, `- [${r.n}] `))].join('\n'))
   } else {
     const top = s.groups
       .flatMap((g) => g.results)
@@ -83,7 +85,11 @@ export function renderMarkdown(s: Synthesis): string {
 function textItem(r: SynthesizedResult, relevance: string): string {
   const lines = [`[${r.n}] ${r.title}`, `    ${r.url}`]
   if (r.snippet) lines.push(`    ${r.snippet}`)
-  const meta = [r.score === undefined ? undefined : `${relevance} ${r.score.toFixed(2)}`, r.sources.join(', ') || undefined, r.publishedAt?.slice(0, 10)]
+  const meta = [
+    r.score === undefined ? undefined : `${relevance} ${r.score.toFixed(2)}`,
+    r.sources.join(', ') || undefined,
+    r.publishedAt?.slice(0, 10),
+  ]
   const shownMeta = meta.filter(Boolean)
   if (shownMeta.length > 0) lines.push(`    ${shownMeta.join(' · ')}`)
   return lines.join('\n')
@@ -113,7 +119,8 @@ export function renderText(s: Synthesis): string {
 function hardCut(out: string, budget: Synthesis['budget']): string {
   if (!budget) return out
   let chars = Array.from(out)
-  if (budget.maxChars !== undefined && chars.length > budget.maxChars) chars = [...chars.slice(0, Math.max(0, budget.maxChars - 1)), '…']
+  if (budget.maxChars !== undefined && chars.length > budget.maxChars)
+    chars = [...chars.slice(0, Math.max(0, budget.maxChars - 1)), '…']
   if (budget.maxTokens !== undefined) {
     while (chars.length > 1 && estimateTokens(chars.join('')) > budget.maxTokens) {
       const over = estimateTokens(chars.join('')) - budget.maxTokens
@@ -138,8 +145,15 @@ export function toJSON(synthesis: Synthesis): SynthesisJson {
   const a = synthesis.answer
   return {
     answer: a ? { text: a.text, citations: [...a.citations], source: a.source } : null,
-    groups: synthesis.groups.map((g) => ({ label: g.label, summary: g.summary, results: g.results.map((r) => ({ ...r, sources: [...r.sources] })) })),
-    conflicts: synthesis.conflicts.map((c) => ({ ...c, claims: c.claims.map((cl) => ({ ...cl, results: [...cl.results], sources: [...cl.sources] })) })),
+    groups: synthesis.groups.map((g) => ({
+      label: g.label,
+      summary: g.summary,
+      results: g.results.map((r) => ({ ...r, sources: [...r.sources] })),
+    })),
+    conflicts: synthesis.conflicts.map((c) => ({
+      ...c,
+      claims: c.claims.map((cl) => ({ ...cl, results: [...cl.results], sources: [...cl.sources] })),
+    })),
     omitted: synthesis.omitted,
   }
 }

@@ -15,7 +15,9 @@ describe('size strategies', () => {
     expect(md.split('\n')[0]).toBe(
       '1. [Announcing Tokio 1.48 | Tokio](https://tokio.rs/blog/2026-10-tokio-1-48) — Tokio 1.48 ships a faster multi-threaded scheduler and io_uring file operations behind a feature flag. `[brave, exa]` ⭐0.91',
     )
-    expect(md).toMatch(/^2\. \[tokio-rs\/tokio: .*\]\(https:\/\/github\.com\/tokio-rs\/tokio\) — .* `\[exa\]` ⭐0\.88$/m)
+    expect(md).toMatch(
+      /^2\. \[tokio-rs\/tokio: .*\]\(https:\/\/github\.com\/tokio-rs\/tokio\) — .* `\[exa\]` ⭐0\.88$/m,
+    )
     expect(md).toMatch(/^3\. \[Pin in std::pin - Rust\]/m)
     expect(md).not.toMatch(/\*\*/)
   })
@@ -43,7 +45,9 @@ describe('size strategies', () => {
     expect(bread.label).toBe('Other results')
     const md = toMarkdown(s)
     for (const g of s.groups) expect(md).toContain(`**${g.label}** — ${g.summary}`)
-    expect(md).toMatch(/^- \[1\] \[Announcing Tokio 1\.48 \| Tokio\]\(https:\/\/tokio\.rs\/blog\/2026-10-tokio-1-48\) — .* `\[brave, exa\]` ⭐0\.91$/m)
+    expect(md).toMatch(
+      /^- \[1\] \[Announcing Tokio 1\.48 \| Tokio\]\(https:\/\/tokio\.rs\/blog\/2026-10-tokio-1-48\) — .* `\[brave, exa\]` ⭐0\.91$/m,
+    )
   })
 
   it('gives > 15 results an overview, the top 5 and a which-aspect-next question', () => {
@@ -56,7 +60,9 @@ describe('size strategies', () => {
     expect(md.match(/^\d+\. \[/gm)).toHaveLength(5)
     expect(md).toMatch(/^5\. \[/m)
     expect(md).not.toMatch(/^6\. \[/m)
-    expect(md.trimEnd().split('\n').at(-1)).toMatch(/^Found 18 results from brave, exa, tavily and grok; which aspect next — .+\?$/)
+    expect(md.trimEnd().split('\n').at(-1)).toMatch(
+      /^Found 18 results from brave, exa, tavily and grok; which aspect next — .+\?$/,
+    )
   })
 
   it('says so when there are no results', () => {
@@ -74,13 +80,16 @@ describe('topics', () => {
     expect(new Set(ns).size).toBe(ns.length)
     expect(ns.sort((a, b) => a - b)).toEqual(range(LARGE.length))
     const providerNames = ['brave', 'exa', 'tavily', 'grok']
-    for (const g of s.groups) expect(g.terms.map((t) => t.toLowerCase()).filter((t) => providerNames.includes(t))).toEqual([])
+    for (const g of s.groups)
+      expect(g.terms.map((t) => t.toLowerCase()).filter((t) => providerNames.includes(t))).toEqual([])
     // At least one topic mixes results found by different providers.
     expect(s.groups.some((g) => new Set(g.results.flatMap((r) => r.sources)).size > 1)).toBe(true)
   })
 
   it('is stable: the same input gives the same synthesis, every time', () => {
-    const runs = Array.from({ length: 5 }, () => synthesize({ query: 'rust async', results: structuredClone(LARGE) }, { now: NOW }))
+    const runs = Array.from({ length: 5 }, () =>
+      synthesize({ query: 'rust async', results: structuredClone(LARGE) }, { now: NOW }),
+    )
     for (const run of runs.slice(1)) expect(run).toEqual(runs[0])
     expect(toMarkdown(runs[0]!)).toBe(toMarkdown(runs[4]!))
   })
@@ -114,7 +123,8 @@ describe('answer first', () => {
       {
         query: 'rust async runtime',
         results: RUST_ASYNC,
-        answer: 'Based on my search results, Tokio is the most widely used async runtime, with a work-stealing scheduler.',
+        answer:
+          'Based on my search results, Tokio is the most widely used async runtime, with a work-stealing scheduler.',
         answer_source: 'tavily',
       },
       { now: NOW },
@@ -137,16 +147,25 @@ describe('answer first', () => {
     ['根据搜索结果,Tokio 是最常用的运行时。', 'Tokio 是最常用的运行时。'],
     ['Tokio is a runtime.', 'Tokio is a runtime.'],
   ])('removes the opener of %j', (answer, expected) => {
-    expect(synthesize({ query: 'q', results: RUST_ASYNC.slice(0, 2), answer, answerSource: 'grok' }).answer?.text).toBe(expected)
+    expect(synthesize({ query: 'q', results: RUST_ASYNC.slice(0, 2), answer, answerSource: 'grok' }).answer?.text).toBe(
+      expected,
+    )
   })
 
   it('attributes an answer that only one site supports', () => {
     const s = synthesize(
-      { query: 'bread', results: RUST_ASYNC, answer: 'Feed the sourdough starter the night before baking in a Dutch oven.', answerSource: 'tavily' },
+      {
+        query: 'bread',
+        results: RUST_ASYNC,
+        answer: 'Feed the sourdough starter the night before baking in a Dutch oven.',
+        answerSource: 'tavily',
+      },
       { now: NOW },
     )
     expect(s.answer).toMatchObject({ citations: [8], confidence: 'medium' })
-    expect(toMarkdown(s).split('\n')[0]).toBe('According to tavily, Feed the sourdough starter the night before baking in a Dutch oven. [8]')
+    expect(toMarkdown(s).split('\n')[0]).toBe(
+      'According to tavily, Feed the sourdough starter the night before baking in a Dutch oven. [8]',
+    )
   })
 })
 
@@ -155,7 +174,10 @@ describe('confidence wording', () => {
 
   it('states several fresh independent sources plainly', () => {
     const s = synthesize({ query: 'tokio', results: fresh }, { now: NOW })
-    expect(s.groups[0]).toMatchObject({ confidence: 'high', summary: 'Tokio 1.48 ships a faster multi-threaded scheduler and io_uring file operations behind a feature flag.' })
+    expect(s.groups[0]).toMatchObject({
+      confidence: 'high',
+      summary: 'Tokio 1.48 ships a faster multi-threaded scheduler and io_uring file operations behind a feature flag.',
+    })
   })
 
   it.each([
@@ -175,8 +197,12 @@ describe('confidence wording', () => {
 
   it('uses a tighter freshness window for news', () => {
     const later = new Date('2027-02-01T00:00:00Z')
-    expect(synthesize({ query: 'tokio', results: fresh, intent: 'tutorial' }, { now: later }).groups[0]!.confidence).toBe('high')
-    expect(synthesize({ query: 'tokio', results: fresh, intent: 'news' }, { now: later }).groups[0]!.confidence).toBe('medium')
+    expect(
+      synthesize({ query: 'tokio', results: fresh, intent: 'tutorial' }, { now: later }).groups[0]!.confidence,
+    ).toBe('high')
+    expect(synthesize({ query: 'tokio', results: fresh, intent: 'news' }, { now: later }).groups[0]!.confidence).toBe(
+      'medium',
+    )
   })
 })
 
@@ -186,9 +212,18 @@ describe('input', () => {
       query: 'q',
       intent: null,
       answer: undefined,
-      results: [{ title: '', url: 'https://www.example.com/a', snippet: 'text', published_date: null, source: 'brave, exa' }],
+      results: [
+        { title: '', url: 'https://www.example.com/a', snippet: 'text', published_date: null, source: 'brave, exa' },
+      ],
     })
-    expect(s.groups[0]!.results[0]).toEqual({ n: 1, title: 'example.com', url: 'https://www.example.com/a', snippet: 'text', sources: ['brave', 'exa'], publishedAt: null })
+    expect(s.groups[0]!.results[0]).toEqual({
+      n: 1,
+      title: 'example.com',
+      url: 'https://www.example.com/a',
+      snippet: 'text',
+      sources: ['brave', 'exa'],
+      publishedAt: null,
+    })
   })
 
   it.each([
@@ -209,11 +244,16 @@ describe('input', () => {
 
 describe('plain text', () => {
   it('gives number, title, URL, snippet and relevance for every result', () => {
-    const s = synthesize({ query: 'rust async', results: RUST_ASYNC, answer: 'Tokio is the default runtime.', answerSource: 'tavily' }, { now: NOW })
+    const s = synthesize(
+      { query: 'rust async', results: RUST_ASYNC, answer: 'Tokio is the default runtime.', answerSource: 'tavily' },
+      { now: NOW },
+    )
     const text = toText(s)
     expect(text.startsWith('Answer (tavily): ')).toBe(true)
     for (const [i, r] of RUST_ASYNC.entries()) {
-      expect(text).toContain(`[${i + 1}] ${r.title}\n    ${r.url}\n    ${r.snippet}\n    relevance ${r.score!.toFixed(2)} · ${r.sources.join(', ')}`)
+      expect(text).toContain(
+        `[${i + 1}] ${r.title}\n    ${r.url}\n    ${r.snippet}\n    relevance ${r.score!.toFixed(2)} · ${r.sources.join(', ')}`,
+      )
     }
     expect(text).toMatch(/^Topic: .+ — .+$/m)
     expect(text).not.toMatch(/\]\(http/)
@@ -223,7 +263,15 @@ describe('plain text', () => {
 describe('group order', () => {
   it('groups follow their best-ranked result, so an unclustered top result is not buried at the end', () => {
     const results = [
-      { title: 'Quantum annealing primer', url: 'https://physics.example.edu/annealing', snippet: 'An introduction to annealing hardware.', published_date: null, source: 'exa', sources: ['exa' as const], score: 0.95 },
+      {
+        title: 'Quantum annealing primer',
+        url: 'https://physics.example.edu/annealing',
+        snippet: 'An introduction to annealing hardware.',
+        published_date: null,
+        source: 'exa',
+        sources: ['exa' as const],
+        score: 0.95,
+      },
       ...Array.from({ length: 7 }, (_, i) => ({
         title: `Kubernetes autoscaling guide part ${i + 1}`,
         url: `https://k8s.example.com/autoscaling/${i + 1}`,

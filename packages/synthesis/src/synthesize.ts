@@ -34,7 +34,10 @@ const META_OPENERS = [
 
 /** Removes search-narrating openers so the answer starts with the answer. */
 export function cleanAnswer(text: string): string {
-  let out = text.replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').trim()
+  let out = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
   for (let pass = 0; pass < 3; pass++) {
     const before = out
     for (const re of META_OPENERS) out = out.replace(re, '')
@@ -72,7 +75,12 @@ interface Judged {
 }
 
 // Several independent sites, fresh → plain; one site or old → "According to…"; disagreement → "Sources differ".
-function judge(results: readonly SynthesizedResult[], conflicts: readonly Conflict[], now: number, staleDays: number): Judged {
+function judge(
+  results: readonly SynthesizedResult[],
+  conflicts: readonly Conflict[],
+  now: number,
+  staleDays: number,
+): Judged {
   const conflict = conflictIn(conflicts, new Set(results.map((r) => r.n)))
   if (conflict) return { confidence: 'low', conflict }
   const sites = new Set(results.map((r) => siteOf(r.url)))
@@ -96,7 +104,11 @@ function summarize(results: readonly SynthesizedResult[], judged: Judged, langua
   return w.accordingTo(hostOf(top.url), leadOf(top), judged.staleMonth)
 }
 
-function supportingResults(answer: string, results: readonly SynthesizedResult[], queryKeys: ReadonlySet<string>): number[] {
+function supportingResults(
+  answer: string,
+  results: readonly SynthesizedResult[],
+  queryKeys: ReadonlySet<string>,
+): number[] {
   const all = termKeys(answer)
   const specific = new Set([...all].filter((k) => !queryKeys.has(k)))
   const keys = specific.size > 0 ? specific : all
@@ -117,7 +129,11 @@ function supportingResults(answer: string, results: readonly SynthesizedResult[]
 }
 
 /** Confidence of an answer from the sites of the results it cites. */
-export function answerConfidence(citations: readonly number[], results: readonly SynthesizedResult[], conflicts: readonly Conflict[]): Confidence {
+export function answerConfidence(
+  citations: readonly number[],
+  results: readonly SynthesizedResult[],
+  conflicts: readonly Conflict[],
+): Confidence {
   if (conflictIn(conflicts, new Set(citations))) return 'low'
   const sites = new Set(results.filter((r) => citations.includes(r.n)).map((r) => siteOf(r.url)))
   return sites.size >= 2 ? 'high' : 'medium'
@@ -163,8 +179,19 @@ export function buildSynthesis(input: SynthesisInput, options: SynthesisOptions 
     .map((c) => {
       const members = c.members.map((i) => results[i]!)
       const judged = judge(members, conflicts, now, staleDays)
-      const label = c.terms.length > 0 ? c.terms.join(', ') : c.other && clusters.length > 1 && clusters[0] !== c ? w.otherLabel : w.resultsLabel
-      return { label, terms: c.terms, summary: summarize(members, judged, language), confidence: judged.confidence, results: members }
+      const label =
+        c.terms.length > 0
+          ? c.terms.join(', ')
+          : c.other && clusters.length > 1 && clusters[0] !== c
+            ? w.otherLabel
+            : w.resultsLabel
+      return {
+        label,
+        terms: c.terms,
+        summary: summarize(members, judged, language),
+        confidence: judged.confidence,
+        results: members,
+      }
     })
 
   let answer: SynthesisAnswer | null = null
@@ -187,7 +214,9 @@ export function buildSynthesis(input: SynthesisInput, options: SynthesisOptions 
   if (strategy === 'overview') {
     const topics = groups.filter((g) => g.terms.length > 0).slice(0, 4)
     const lead = groups.find((g) => g.results.some((r) => r.n === results[0]!.n))
-    const parts = [topics.length > 0 ? w.overview(topics.map((t) => ({ label: t.label, count: t.results.length }))) : '']
+    const parts = [
+      topics.length > 0 ? w.overview(topics.map((t) => ({ label: t.label, count: t.results.length }))) : '',
+    ]
     if (lead && !answer) parts.push(lead.summary)
     synthesis.overview = parts.filter(Boolean).join(language === 'zh' ? '' : ' ')
   }
@@ -208,11 +237,16 @@ function fits(s: Synthesis, budget: Budget): boolean {
 }
 
 function withSnippetCap(s: Synthesis, cap: number): Synthesis {
-  return { ...s, groups: s.groups.map((g) => ({ ...g, results: g.results.map((r) => ({ ...r, snippet: clip(r.snippet, cap) })) })) }
+  return {
+    ...s,
+    groups: s.groups.map((g) => ({ ...g, results: g.results.map((r) => ({ ...r, snippet: clip(r.snippet, cap) })) })),
+  }
 }
 
 function without(s: Synthesis, drop: ReadonlySet<number>): Synthesis {
-  const groups = s.groups.map((g) => ({ ...g, results: g.results.filter((r) => !drop.has(r.n)) })).filter((g) => g.results.length > 0)
+  const groups = s.groups
+    .map((g) => ({ ...g, results: g.results.filter((r) => !drop.has(r.n)) }))
+    .filter((g) => g.results.length > 0)
   const kept = new Set(groups.flatMap((g) => g.results.map((r) => r.n)))
   let answer = s.answer
   if (answer) {
@@ -254,7 +288,12 @@ export function fitSynthesis(synthesis: Synthesis, budget: Budget): Synthesis {
   if (best) return best
   s = without(s, new Set(order))
   for (const cap of [400, 200, 100, 40]) {
-    s = { ...s, conflicts: [], overview: s.overview === undefined ? undefined : clip(s.overview, cap), answer: s.answer && { ...s.answer, text: clip(s.answer.text, cap) } }
+    s = {
+      ...s,
+      conflicts: [],
+      overview: s.overview === undefined ? undefined : clip(s.overview, cap),
+      answer: s.answer && { ...s.answer, text: clip(s.answer.text, cap) },
+    }
     if (fits(s, budget)) return s
   }
   return s

@@ -49,6 +49,13 @@ export function seedPages(): Map<string, PageSpec> {
     ['/article', { body: ENGLISH_ARTICLE, contentType: 'text/html; charset=utf-8' }],
     ['/zh-gbk', { body: Buffer.from(GBK_ARTICLE_BASE64, 'base64'), contentType: 'text/html' }],
     ['/binary', { body: binary, contentType: 'application/octet-stream' }],
-    ['/not-found', { body: '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>', contentType: 'text/html; charset=utf-8', status: 404 }],
+    [
+      '/not-found',
+      {
+        body: '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>',
+        contentType: 'text/html; charset=utf-8',
+        status: 404,
+      },
+    ],
   ])
 }

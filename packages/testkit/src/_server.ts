@@ -152,7 +152,8 @@ export class EmulatorServer {
     }
     const [prefix, service] = match
     const headers: Record<string, string> = {}
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
     const query: Record<string, string | string[]> = {}
     for (const key of new Set(url.searchParams.keys())) {
       const all = url.searchParams.getAll(key)
@@ -234,7 +235,8 @@ export class EmulatorServer {
       reply = await routes.handle(ctx)
       if (fault?.malformedJson) reply = truncate(reply)
     }
-    if (fault?.retryAfterSec !== undefined) reply.headers = { ...reply.headers, 'retry-after': String(fault.retryAfterSec) }
+    if (fault?.retryAfterSec !== undefined)
+      reply.headers = { ...reply.headers, 'retry-after': String(fault.retryAfterSec) }
     send(res, reply)
   }
 }
@@ -282,7 +284,10 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
 }
 
 function truncate(reply: Reply): Reply {
-  const json = Buffer.isBuffer(reply.body) || typeof reply.body === 'string' ? String(reply.body) : JSON.stringify(reply.body ?? {})
+  const json =
+    Buffer.isBuffer(reply.body) || typeof reply.body === 'string'
+      ? String(reply.body)
+      : JSON.stringify(reply.body ?? {})
   const cut = json.slice(0, Math.max(1, Math.floor(json.length * 0.6)))
   // Cutting mid-document can by chance still parse (e.g. a lone number); a dangling quote never does.
   return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: `${cut}"` }
@@ -305,7 +310,10 @@ function oversized(bytes: number): Reply {
   const fill = Math.max(bytes - head.length - tail.length, 0)
   return {
     status: 200,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(head.length + fill + tail.length) },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(head.length + fill + tail.length),
+    },
     stream: (res) => {
       res.write(head)
       const chunk = Buffer.alloc(64 * 1024, 'x')

@@ -1,6 +1,9 @@
 import { runEmulatorCli } from './cli.js'
 
-const { code, emulator } = await runEmulatorCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr })
+const { code, emulator } = await runEmulatorCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+})
 if (!emulator) process.exit(code)
 else {
   const stop = (signal: NodeJS.Signals) => {

@@ -3,7 +3,12 @@ import { parseEmulatorArgs, runEmulatorCli } from './index.js'
 
 function sink() {
   let text = ''
-  return { write: (s: string) => (text += s), get text() { return text } }
+  return {
+    write: (s: string) => (text += s),
+    get text() {
+      return text
+    },
+  }
 }
 
 describe('parseEmulatorArgs', () => {

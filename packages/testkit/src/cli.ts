@@ -11,14 +11,17 @@ export interface EmulatorCliArgs {
 const USAGE = 'Usage: search-layer-emulator [--port N] [--host ADDR] [--latency MS]'
 
 /** Parses CLI flags; pure. Returns an error message (for exit code 2) instead of throwing. */
-export function parseEmulatorArgs(argv: readonly string[]): { ok: true; args: EmulatorCliArgs } | { ok: false; message: string } {
+export function parseEmulatorArgs(
+  argv: readonly string[],
+): { ok: true; args: EmulatorCliArgs } | { ok: false; message: string } {
   const args: EmulatorCliArgs = { port: 0, host: '127.0.0.1' }
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!
     const eq = raw.indexOf('=')
     const flag = eq > 0 ? raw.slice(0, eq) : raw
     if (flag === '--help' || flag === '-h') return { ok: false, message: USAGE }
-    if (!['--port', '--host', '--latency'].includes(flag)) return { ok: false, message: `Unknown flag ${JSON.stringify(raw)}.\n${USAGE}` }
+    if (!['--port', '--host', '--latency'].includes(flag))
+      return { ok: false, message: `Unknown flag ${JSON.stringify(raw)}.\n${USAGE}` }
     const value = eq > 0 ? raw.slice(eq + 1) : argv[++i]
     if (value === undefined || value === '') return { ok: false, message: `${flag} needs a value.\n${USAGE}` }
     if (flag === '--host') {
@@ -26,7 +29,8 @@ export function parseEmulatorArgs(argv: readonly string[]): { ok: true; args: Em
       continue
     }
     const n = Number(value)
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) return { ok: false, message: `${flag} must be a non-negative integer, got ${JSON.stringify(value)}.\n${USAGE}` }
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+      return { ok: false, message: `${flag} must be a non-negative integer, got ${JSON.stringify(value)}.\n${USAGE}` }
     if (flag === '--port') {
       if (n > 65_535) return { ok: false, message: `--port must be at most 65535, got ${n}.` }
       args.port = n
@@ -45,7 +49,10 @@ export interface CliIo {
  * Runs the emulator CLI: starts the server and prints its URLs and `export` lines.
  * Resolves to exit code 2 on bad flags, 1 when the server cannot listen, or the running emulator.
  */
-export async function runEmulatorCli(argv: readonly string[], io: CliIo): Promise<{ code: number; emulator?: Emulator }> {
+export async function runEmulatorCli(
+  argv: readonly string[],
+  io: CliIo,
+): Promise<{ code: number; emulator?: Emulator }> {
   const parsed = parseEmulatorArgs(argv)
   if (!parsed.ok) {
     io.stderr.write(`${parsed.message}\n`)

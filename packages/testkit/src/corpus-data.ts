@@ -214,7 +214,7 @@ export const CORPUS: readonly CorpusDoc[] = [
   },
   {
     url: 'https://realpython.com/async-io-python/',
-    title: 'Python\'s asyncio: A Hands-On Walkthrough – Real Python',
+    title: "Python's asyncio: A Hands-On Walkthrough – Real Python",
     text: 'A hands-on walkthrough of async IO in Python: the event loop, async/await syntax, asyncio.gather, and when asyncio beats threads or multiprocessing for concurrent I/O-bound work.',
     publishedAt: '2026-05-06T00:00:00.000Z',
     author: 'Brad Solomon',

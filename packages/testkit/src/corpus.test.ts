@@ -28,7 +28,8 @@ describe('corpusFor', () => {
   it('has a realistic corpus across tiers and languages', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(30)
     const hosts = new Set(CORPUS.map((d) => new URL(d.url).hostname))
-    for (const h of ['github.com', 'stackoverflow.com', 'dev.to', 'zhuanlan.zhihu.com', 'juejin.cn', 'blog.csdn.net']) expect(hosts).toContain(h)
+    for (const h of ['github.com', 'stackoverflow.com', 'dev.to', 'zhuanlan.zhihu.com', 'juejin.cn', 'blog.csdn.net'])
+      expect(hosts).toContain(h)
     expect(new Set(CORPUS.map((d) => d.url)).size).toBe(CORPUS.length)
   })
 
@@ -40,7 +41,11 @@ describe('corpusFor', () => {
     ['Rust 异步编程', 'zhihu.com'],
     ['WebTransport HTTP/3', 'developer.mozilla.org'],
   ])('ranks a relevant document first for %s', (q, fragment) => {
-    expect(corpusFor(q, { count: 3 }).map((d) => d.url).join(' ')).toContain(fragment)
+    expect(
+      corpusFor(q, { count: 3 })
+        .map((d) => d.url)
+        .join(' '),
+    ).toContain(fragment)
   })
 
   it('pads with generated documents to exactly count, deterministically, for any query', () => {
@@ -79,8 +84,16 @@ describe('corpusFor', () => {
 describe('vendorUrl', () => {
   it.each([
     ['brave', 'https://github.com/tokio-rs/tokio', 'https://www.github.com/tokio-rs/tokio/'],
-    ['brave', 'https://docs.python.org/3/library/asyncio-task.html', 'https://docs.python.org/3/library/asyncio-task.html'],
-    ['tavily', 'https://react.dev/reference/react/useEffect', 'https://react.dev/reference/react/useEffect?utm_source=tavily&utm_medium=api'],
+    [
+      'brave',
+      'https://docs.python.org/3/library/asyncio-task.html',
+      'https://docs.python.org/3/library/asyncio-task.html',
+    ],
+    [
+      'tavily',
+      'https://react.dev/reference/react/useEffect',
+      'https://react.dev/reference/react/useEffect?utm_source=tavily&utm_medium=api',
+    ],
     ['grok', 'https://react.dev/reference/react/useEffect', 'https://react.dev/reference/react/useEffect#overview'],
     ['exa', 'https://react.dev/reference/react/useEffect', 'https://react.dev/reference/react/useEffect'],
   ] as const)('%s: %s → %s', (vendor, url, expected) => {

@@ -30,7 +30,9 @@ export interface CorpusQueryOptions {
 }
 
 const STOPWORDS = new Set(
-  'a an and are as at be by for from how in is it of on or that the this to what when where which who why with vs versus do does i me my you your search web find latest about return results json give list'.split(' '),
+  'a an and are as at be by for from how in is it of on or that the this to what when where which who why with vs versus do does i me my you your search web find latest about return results json give list'.split(
+    ' ',
+  ),
 )
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/
@@ -101,7 +103,10 @@ function matcher(term: string): Matcher {
         const forms = [stem, `${stem}s`, `${stem}es`]
         m = (f) => f.words.has(forms[0]!) || f.words.has(forms[1]!) || f.words.has(forms[2]!)
       } else {
-        const re = new RegExp(`(?<![\\p{L}\\p{N}])${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?(?![\\p{L}\\p{N}])`, 'u')
+        const re = new RegExp(
+          `(?<![\\p{L}\\p{N}])${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?(?![\\p{L}\\p{N}])`,
+          'u',
+        )
         m = (f) => re.test(f.text)
       }
     }
@@ -123,7 +128,11 @@ const lowered = new WeakMap<CorpusDoc, { title: Field; text: Field; url: Field }
 function lowerCased(doc: CorpusDoc): { title: Field; text: Field; url: Field } {
   let lower = lowered.get(doc)
   if (lower === undefined) {
-    lower = { title: field(doc.title.toLowerCase()), text: field(doc.text.toLowerCase()), url: field(doc.url.toLowerCase()) }
+    lower = {
+      title: field(doc.title.toLowerCase()),
+      text: field(doc.text.toLowerCase()),
+      url: field(doc.url.toLowerCase()),
+    }
     lowered.set(doc, lower)
   }
   return lower
@@ -158,10 +167,22 @@ const PAD_HOSTS = [
   'hashnode.dev',
 ]
 const PAD_TEMPLATES = [
-  (q: string) => [`${q}: a practical guide`, `A practical guide to ${q}, with examples, pitfalls and a checklist for production use.`],
-  (q: string) => [`What I learned about ${q} after a year`, `Lessons learned using ${q} in a real project: what worked, what broke and what we would do again.`],
-  (q: string) => [`${q} explained in 10 minutes`, `A short explainer on ${q} for busy engineers, covering the core ideas and common misconceptions.`],
-  (q: string) => [`Benchmarks and notes: ${q}`, `Measurements and notes on ${q}, including setup, methodology and raw numbers.`],
+  (q: string) => [
+    `${q}: a practical guide`,
+    `A practical guide to ${q}, with examples, pitfalls and a checklist for production use.`,
+  ],
+  (q: string) => [
+    `What I learned about ${q} after a year`,
+    `Lessons learned using ${q} in a real project: what worked, what broke and what we would do again.`,
+  ],
+  (q: string) => [
+    `${q} explained in 10 minutes`,
+    `A short explainer on ${q} for busy engineers, covering the core ideas and common misconceptions.`,
+  ],
+  (q: string) => [
+    `Benchmarks and notes: ${q}`,
+    `Measurements and notes on ${q}, including setup, methodology and raw numbers.`,
+  ],
   (q: string) => [`${q} – FAQ`, `Frequently asked questions about ${q}, collected from forums and issue trackers.`],
 ]
 

@@ -48,8 +48,12 @@ describe('startEmulator', () => {
     const custom = await startEmulator({ keys: { exa: 'exa-custom-key-9' } })
     try {
       expect(custom.keys.exa).toBe('exa-custom-key-9')
-      expect((await postJson(`${custom.urls.exa}/search`, { query: 'x' }, { 'x-api-key': DEFAULT_KEYS.exa })).status).toBe(401)
-      expect((await postJson(`${custom.urls.exa}/search`, { query: 'x' }, { 'x-api-key': 'exa-custom-key-9' })).status).toBe(200)
+      expect(
+        (await postJson(`${custom.urls.exa}/search`, { query: 'x' }, { 'x-api-key': DEFAULT_KEYS.exa })).status,
+      ).toBe(401)
+      expect(
+        (await postJson(`${custom.urls.exa}/search`, { query: 'x' }, { 'x-api-key': 'exa-custom-key-9' })).status,
+      ).toBe(200)
     } finally {
       await custom.close()
     }
@@ -69,15 +73,33 @@ describe('request log', () => {
     await postJson(`${emu.urls.exa}/search`, { query: 'postgres', numResults: 3 }, { 'x-api-key': emu.keys.exa })
     expect(emu.requests).toHaveLength(2)
     const [brave, exa] = emu.requests
-    expect(brave).toMatchObject({ id: 1, service: 'brave', method: 'GET', path: '/brave/res/v1/web/search', query: { q: 'kubernetes pods', count: '5' }, status: 200 })
+    expect(brave).toMatchObject({
+      id: 1,
+      service: 'brave',
+      method: 'GET',
+      path: '/brave/res/v1/web/search',
+      query: { q: 'kubernetes pods', count: '5' },
+      status: 200,
+    })
     expect(brave!.headers['x-subscription-token']).toBe(emu.keys.brave)
     expect(brave!.body).toBeUndefined()
-    expect(exa).toMatchObject({ id: 2, service: 'exa', method: 'POST', path: '/exa/search', body: { query: 'postgres', numResults: 3 }, status: 200 })
+    expect(exa).toMatchObject({
+      id: 2,
+      service: 'exa',
+      method: 'POST',
+      path: '/exa/search',
+      body: { query: 'postgres', numResults: 3 },
+      status: 200,
+    })
     expect(exa!.endedAt).toBeGreaterThanOrEqual(exa!.startedAt)
   })
 
   it('keeps a non-JSON body as raw text', async () => {
-    await fetch(`${emu.urls.exa}/search`, { method: 'POST', headers: { 'x-api-key': emu.keys.exa }, body: 'query=plain' })
+    await fetch(`${emu.urls.exa}/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': emu.keys.exa },
+      body: 'query=plain',
+    })
     expect(emu.requests[0]!.body).toBe('query=plain')
   })
 
@@ -92,7 +114,12 @@ describe('request log', () => {
   it('measures the highest concurrency (parallel fan-out is visible)', async () => {
     emu.latency('exa', 150)
     emu.latency('tavily', 150)
-    await Promise.all([vendorRequest(emu, 'exa'), vendorRequest(emu, 'exa'), vendorRequest(emu, 'exa'), vendorRequest(emu, 'tavily')])
+    await Promise.all([
+      vendorRequest(emu, 'exa'),
+      vendorRequest(emu, 'exa'),
+      vendorRequest(emu, 'exa'),
+      vendorRequest(emu, 'tavily'),
+    ])
     expect(emu.maxInFlight('exa')).toBe(3)
     expect(emu.maxInFlight('tavily')).toBe(1)
     expect(emu.maxInFlight()).toBe(4)

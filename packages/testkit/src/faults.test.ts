@@ -12,10 +12,26 @@ afterAll(() => emu?.close())
 
 const SEARCH = ['brave', 'exa', 'tavily', 'grok'] as const
 
-describe('status faults answer in each vendor\'s real error format', () => {
+describe("status faults answer in each vendor's real error format", () => {
   it.each([
-    ['brave', 429, 'RATE_LIMITED', { type: 'ErrorResponse', error: { status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan.' } }],
-    ['brave', 429, 'QUOTA_LIMITED', { type: 'ErrorResponse', error: { status: 429, code: 'QUOTA_LIMITED', detail: 'Request quota limit exceeded for plan.' } }],
+    [
+      'brave',
+      429,
+      'RATE_LIMITED',
+      {
+        type: 'ErrorResponse',
+        error: { status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan.' },
+      },
+    ],
+    [
+      'brave',
+      429,
+      'QUOTA_LIMITED',
+      {
+        type: 'ErrorResponse',
+        error: { status: 429, code: 'QUOTA_LIMITED', detail: 'Request quota limit exceeded for plan.' },
+      },
+    ],
     ['brave', 422, undefined, { type: 'ErrorResponse', error: { status: 422, code: 'SUBSCRIPTION_TOKEN_INVALID' } }],
     ['brave', 500, undefined, { type: 'ErrorResponse', error: { status: 500, code: 'INTERNAL_ERROR' } }],
     ['exa', 401, undefined, { tag: 'INVALID_API_KEY', error: 'Invalid API key' }],
@@ -32,7 +48,12 @@ describe('status faults answer in each vendor\'s real error format', () => {
     ['grok', 410, undefined, { error: expect.stringContaining('Live search is deprecated') }],
     ['grok', 429, undefined, { code: 'Some resource has been exhausted' }],
     ['grok', 502, undefined, { code: 'Internal error' }],
-    ['github', 401, undefined, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' }],
+    [
+      'github',
+      401,
+      undefined,
+      { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' },
+    ],
     ['github', 403, undefined, { message: expect.stringContaining('API rate limit exceeded'), status: '403' }],
     ['github', 429, undefined, { message: expect.stringContaining('secondary rate limit'), status: '429' }],
     ['github', 410, undefined, { message: 'This issue was deleted', status: '410' }],
@@ -44,7 +65,11 @@ describe('status faults answer in each vendor\'s real error format', () => {
       service === 'github'
         ? await fetch(`${emu.urls.github}/repos/octo/demo/issues/1`)
         : service === 'llm'
-          ? await fetch(`${emu.urls.llm}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${emu.keys.llm}` }, body: '{}' })
+          ? await fetch(`${emu.urls.llm}/chat/completions`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${emu.keys.llm}` },
+              body: '{}',
+            })
           : await vendorRequest(emu, service)
     expect(res.status).toBe(status)
     expect(res.headers.get('content-type')).toMatch(/application\/json/)
@@ -104,7 +129,9 @@ describe('fault options', () => {
 
   it.each(SEARCH)('hang on %s: accepted and never answered, the client deadline fires', async (service) => {
     emu.fault(service, { hang: true })
-    await expect(vendorRequest(emu, service, 'x', AbortSignal.timeout(150))).rejects.toMatchObject({ name: 'TimeoutError' })
+    await expect(vendorRequest(emu, service, 'x', AbortSignal.timeout(150))).rejects.toMatchObject({
+      name: 'TimeoutError',
+    })
     expect(emu.count(service)).toBe(1)
   })
 
@@ -112,7 +139,9 @@ describe('fault options', () => {
     emu.fault(service, { reset: true })
     const error = await vendorRequest(emu, service).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(TypeError)
-    expect(String((error as Error & { cause?: unknown }).cause)).toMatch(/other side closed|ECONNRESET|socket hang up|terminated/i)
+    expect(String((error as Error & { cause?: unknown }).cause)).toMatch(
+      /other side closed|ECONNRESET|socket hang up|terminated/i,
+    )
   })
 
   it.each(SEARCH)('malformedJson on %s: 200 application/json that does not parse', async (service) => {
@@ -177,7 +206,10 @@ describe('fault options', () => {
     expect(outcome).toBe('ECONNRESET')
   })
 
-  it.each(['brave', 'exa', 'tavily', 'grok', 'github', 'pages', 'llm'] satisfies EmulatedService[])('fault(%s, null) on a clean service is a no-op', (service) => {
-    expect(() => emu.fault(service, null)).not.toThrow()
-  })
+  it.each(['brave', 'exa', 'tavily', 'grok', 'github', 'pages', 'llm'] satisfies EmulatedService[])(
+    'fault(%s, null) on a clean service is a no-op',
+    (service) => {
+      expect(() => emu.fault(service, null)).not.toThrow()
+    },
+  )
 })

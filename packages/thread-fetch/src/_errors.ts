@@ -9,7 +9,12 @@ import type { ThreadError } from './types.js'
 export function toThreadError(error: unknown, service: string): ProviderError | InputError {
   if (isProviderError(error) || error instanceof InputError) return error
   if (isFetchError(error)) {
-    const base = { provider: service, code: error.kind, cause: error, ...(error.status !== undefined && { status: error.status }) }
+    const base = {
+      provider: service,
+      code: error.kind,
+      cause: error,
+      ...(error.status !== undefined && { status: error.status }),
+    }
     switch (error.kind) {
       case 'bad_url':
         return new InputError(error.message, [{ path: 'url', message: error.message }])
@@ -28,8 +33,19 @@ export function toThreadError(error: unknown, service: string): ProviderError | 
         return new ProviderError(error.message, { ...base, kind: 'network' })
     }
   }
-  if (error instanceof Error && error.name === 'AbortError') return new ProviderError(`${service} call was cancelled`, { kind: 'timeout', provider: service, retryable: false, cause: error })
-  return new ProviderError(`${service} failed: ${error instanceof Error ? error.message : String(error)}`, { kind: 'upstream', provider: service, retryable: false, cause: error })
+  if (error instanceof Error && error.name === 'AbortError')
+    return new ProviderError(`${service} call was cancelled`, {
+      kind: 'timeout',
+      provider: service,
+      retryable: false,
+      cause: error,
+    })
+  return new ProviderError(`${service} failed: ${error instanceof Error ? error.message : String(error)}`, {
+    kind: 'upstream',
+    provider: service,
+    retryable: false,
+    cause: error,
+  })
 }
 
 /** The JSON form of an error for a thread's `error` field. */

@@ -3,10 +3,25 @@ import { parseGhHosts } from './_gh-token.js'
 
 describe('parseGhHosts', () => {
   it.each([
-    ['classic layout', 'github.com:\n    user: octocat\n    oauth_token: gho_abc\n    git_protocol: https\n', 'github.com', 'gho_abc'],
-    ['multi-account layout', 'github.com:\n    users:\n        octocat:\n            oauth_token: gho_nested\n    git_protocol: ssh\n    user: octocat\n', 'github.com', 'gho_nested'],
+    [
+      'classic layout',
+      'github.com:\n    user: octocat\n    oauth_token: gho_abc\n    git_protocol: https\n',
+      'github.com',
+      'gho_abc',
+    ],
+    [
+      'multi-account layout',
+      'github.com:\n    users:\n        octocat:\n            oauth_token: gho_nested\n    git_protocol: ssh\n    user: octocat\n',
+      'github.com',
+      'gho_nested',
+    ],
     ['quoted value', 'github.com:\n  oauth_token: "gho_quoted"\n', 'github.com', 'gho_quoted'],
-    ['the right host of several', 'ghe.example.com:\n  oauth_token: ghe_token\ngithub.com:\n  oauth_token: gho_public\n', 'ghe.example.com', 'ghe_token'],
+    [
+      'the right host of several',
+      'ghe.example.com:\n  oauth_token: ghe_token\ngithub.com:\n  oauth_token: gho_public\n',
+      'ghe.example.com',
+      'ghe_token',
+    ],
     ['keyring-only config', 'github.com:\n    git_protocol: https\n    user: octocat\n', 'github.com', undefined],
     ['another host only', 'ghe.example.com:\n  oauth_token: ghe_token\n', 'github.com', undefined],
     ['empty file', '', 'github.com', undefined],

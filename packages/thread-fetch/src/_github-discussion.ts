@@ -28,8 +28,17 @@ const QUERY = `query($owner: String!, $name: String!, $number: Int!, $after: Str
 }`
 
 const Author = z.looseObject({ login: z.string() }).nullable().optional()
-const Reply = z.looseObject({ id: z.string(), body: z.string(), url: z.string().nullable().optional(), createdAt: z.string().nullable().optional(), author: Author })
-const Comment = Reply.extend({ isAnswer: z.boolean().nullable().optional(), replies: z.looseObject({ totalCount: z.number(), nodes: z.array(Reply) }).optional() })
+const Reply = z.looseObject({
+  id: z.string(),
+  body: z.string(),
+  url: z.string().nullable().optional(),
+  createdAt: z.string().nullable().optional(),
+  author: Author,
+})
+const Comment = Reply.extend({
+  isAnswer: z.boolean().nullable().optional(),
+  replies: z.looseObject({ totalCount: z.number(), nodes: z.array(Reply) }).optional(),
+})
 const ResponseSchema = z.looseObject({
   data: z
     .looseObject({
@@ -47,7 +56,10 @@ const ResponseSchema = z.looseObject({
               isAnswered: z.boolean().nullable().optional(),
               author: Author,
               category: z.looseObject({ name: z.string() }).nullable().optional(),
-              labels: z.looseObject({ nodes: z.array(z.looseObject({ name: z.string() })) }).nullable().optional(),
+              labels: z
+                .looseObject({ nodes: z.array(z.looseObject({ name: z.string() })) })
+                .nullable()
+                .optional(),
               reactions: z.looseObject({ totalCount: z.number() }).optional(),
               comments: z.looseObject({
                 totalCount: z.number(),
@@ -69,11 +81,17 @@ type Discussion = NonNullable<NonNullable<NonNullable<GraphqlResponse['data']>['
 
 /** The GraphQL endpoint beside a REST base: `api.github.com/graphql`, GHES `/api/v3` → `/api/graphql`. */
 function graphqlUrl(baseUrl: string): string {
-  return /\/api\/v3\/?$/.test(baseUrl) ? baseUrl.replace(/\/api\/v3\/?$/, '/api/graphql') : `${baseUrl.replace(/\/+$/, '')}/graphql`
+  return /\/api\/v3\/?$/.test(baseUrl)
+    ? baseUrl.replace(/\/api\/v3\/?$/, '/api/graphql')
+    : `${baseUrl.replace(/\/+$/, '')}/graphql`
 }
 
 /** Reads a GitHub discussion with all its comments and replies through GraphQL (needs a token). */
-export async function fetchGithubDiscussion(target: GithubTarget, url: string, options: FetchThreadOptions): Promise<Thread> {
+export async function fetchGithubDiscussion(
+  target: GithubTarget,
+  url: string,
+  options: FetchThreadOptions,
+): Promise<Thread> {
   const auth = githubAuth(options)
   const ctx = makeCtx(options, auth)
   const endpoint = graphqlUrl(ctx.baseUrl)
@@ -87,28 +105,57 @@ export async function fetchGithubDiscussion(target: GithubTarget, url: string, o
   let answerId: string | undefined
   // Cursor pagination cannot be parallelised: each page names the next.
   for (;;) {
-    const res: { data: GraphqlResponse } = await ghGet(ctx, endpoint, ResponseSchema, undefined, { query: QUERY, variables: { owner: target.owner, name: target.repo, number: target.number, after } })
+    const res: { data: GraphqlResponse } = await ghGet(ctx, endpoint, ResponseSchema, undefined, {
+      query: QUERY,
+      variables: { owner: target.owner, name: target.repo, number: target.number, after },
+    })
     const errors = res.data.errors ?? []
     const d: Discussion | null | undefined = res.data.data?.repository?.discussion
     if (!d) {
       const notFound = errors.some((e) => e.type === 'NOT_FOUND') || errors.length === 0
       throw new ProviderError(
-        notFound ? `GitHub has no discussion ${repo}#${target.number}: it is missing or private to this token` : `GitHub GraphQL error: ${errors.map((e) => e.message).join('; ')}`,
-        { kind: notFound ? 'upstream' : 'bad_response', provider: 'github', code: notFound ? 'not_found' : 'graphql', retryable: false, secrets: [ctx.token] },
+        notFound
+          ? `GitHub has no discussion ${repo}#${target.number}: it is missing or private to this token`
+          : `GitHub GraphQL error: ${errors.map((e) => e.message).join('; ')}`,
+        {
+          kind: notFound ? 'upstream' : 'bad_response',
+          provider: 'github',
+          code: notFound ? 'not_found' : 'graphql',
+          retryable: false,
+          secrets: [ctx.token],
+        },
       )
     }
     discussion ??= d
     total = d.comments.totalCount
     for (const c of d.comments.nodes) {
       if (c.isAnswer) answerId = c.id
-      comments.push({ id: c.id, kind: 'comment', author: c.author?.login ?? null, body: c.body, createdAt: c.createdAt ?? null, ...(c.url && { url: c.url }), depth: 0 })
+      comments.push({
+        id: c.id,
+        kind: 'comment',
+        author: c.author?.login ?? null,
+        body: c.body,
+        createdAt: c.createdAt ?? null,
+        ...(c.url && { url: c.url }),
+        depth: 0,
+      })
       for (const r of c.replies?.nodes ?? [])
-        comments.push({ id: r.id, kind: 'reply', author: r.author?.login ?? null, body: r.body, createdAt: r.createdAt ?? null, ...(r.url && { url: r.url }), depth: 1, parentId: c.id })
+        comments.push({
+          id: r.id,
+          kind: 'reply',
+          author: r.author?.login ?? null,
+          body: r.body,
+          createdAt: r.createdAt ?? null,
+          ...(r.url && { url: r.url }),
+          depth: 1,
+          parentId: c.id,
+        })
     }
     if (!d.comments.pageInfo.hasNextPage || !d.comments.pageInfo.endCursor || comments.length >= maxComments) break
     after = d.comments.pageInfo.endCursor
   }
-  if (!discussion) throw new ProviderError('GitHub returned no discussion', { kind: 'bad_response', provider: 'github' })
+  if (!discussion)
+    throw new ProviderError('GitHub returned no discussion', { kind: 'bad_response', provider: 'github' })
   const kept = comments.slice(0, maxComments)
   const found: Ref[] = [
     ...findRefs(discussion.body, { repo, source: 'body', contextChars }),
@@ -135,7 +182,9 @@ export async function fetchGithubDiscussion(target: GithubTarget, url: string, o
       answered: discussion.isAnswered ?? false,
       ...(answerId && { answerId }),
       commentCount: total,
-      ...(comments.length > kept.length && { truncated: { comments: { returned: kept.length, cut: comments.length - kept.length } } }),
+      ...(comments.length > kept.length && {
+        truncated: { comments: { returned: kept.length, cut: comments.length - kept.length } },
+      }),
       requests: ctx.requests,
       authenticated: true,
     },

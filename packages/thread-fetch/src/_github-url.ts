@@ -16,8 +16,11 @@ export function parseGithubUrl(url: string): GithubTarget | undefined {
   } catch {
     return undefined
   }
-  if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !GITHUB_HOSTS.has(u.hostname.toLowerCase())) return undefined
-  const m = /^\/([A-Za-z0-9-]{1,39})\/([\w.-]{1,100})\/(issues|pull|pulls|discussions)\/([1-9]\d{0,9})(?:\/.*)?$/.exec(u.pathname.replace(/\/+$/, ''))
+  if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !GITHUB_HOSTS.has(u.hostname.toLowerCase()))
+    return undefined
+  const m = /^\/([A-Za-z0-9-]{1,39})\/([\w.-]{1,100})\/(issues|pull|pulls|discussions)\/([1-9]\d{0,9})(?:\/.*)?$/.exec(
+    u.pathname.replace(/\/+$/, ''),
+  )
   if (!m) return undefined
   const kind = m[3] === 'issues' ? 'issue' : m[3] === 'discussions' ? 'discussion' : 'pull'
   return { owner: m[1]!, repo: m[2]!, kind, number: Number(m[4]) }

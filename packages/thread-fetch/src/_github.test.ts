@@ -24,7 +24,11 @@ const githubRequests = () => emu.requests.filter((r) => r.service === 'github')
 describe('GitHub issues', () => {
   it('returns all 150 comments of octo/demo#1, fetching both comment pages in parallel', async () => {
     const thread = await fetchThread('https://github.com/octo/demo/issues/1', { env: env() })
-    expect(thread).toMatchObject({ type: 'github_issue', url: 'https://github.com/octo/demo/issues/1', state: 'closed' })
+    expect(thread).toMatchObject({
+      type: 'github_issue',
+      url: 'https://github.com/octo/demo/issues/1',
+      state: 'closed',
+    })
     expect(thread.title).toMatch(/Client hangs forever/)
     expect(thread.labels).toEqual(['bug', 'needs-triage', 'area/networking'])
     expect(thread.comments).toHaveLength(150)
@@ -43,12 +47,17 @@ describe('GitHub issues', () => {
     const byKey = new Map(thread.refs.map((r) => [r.key, r]))
     expect(byKey.get('github:octo/demo#17')?.type).toBe('duplicate')
     for (const n of [45, 46, 47, 48, 49]) expect(byKey.get(`github:octo/demo#${n}`)?.type).toBe('fixes')
-    expect(byKey.get('github:octo/other#12')).toMatchObject({ type: 'issue', url: 'https://github.com/octo/other/issues/12' })
+    expect(byKey.get('github:octo/other#12')).toMatchObject({
+      type: 'issue',
+      url: 'https://github.com/octo/other/issues/12',
+    })
     expect(byKey.get('github:octo/demo#9')).toMatchObject({ type: 'issue', text: 'GH-9' })
     expect(byKey.get('github:octo/demo#7')?.type).toBe('issue')
     expect(byKey.get('github:octo/demo#8')).toMatchObject({ type: 'pr', url: 'https://github.com/octo/demo/pull/8' })
     expect(thread.refs.find((r) => r.url === 'http://localhost:8080/debug?trace=1&verbose=true')?.type).toBe('url')
-    expect(thread.refs.some((r) => r.type === 'commit' && r.sha?.length === 7 && r.source.startsWith('comment:'))).toBe(true)
+    expect(thread.refs.some((r) => r.type === 'commit' && r.sha?.length === 7 && r.source.startsWith('comment:'))).toBe(
+      true,
+    )
     expect(thread.refs.some((r) => r.type === 'commit' && r.source === 'timeline')).toBe(true)
     const crossPr = thread.refs.filter((r) => r.type === 'cross_ref_pr')
     const crossIssue = thread.refs.filter((r) => r.type === 'cross_ref_issue')
@@ -102,10 +111,17 @@ describe('GitHub issues', () => {
       ['src/http.ts', 88],
       ['test/http.test.ts', 12],
     ])
-    expect(thread.metadata.pull).toMatchObject({ merged: true, mergeCommit: expect.stringMatching(/^[0-9a-f]{40}$/), base: 'main' })
+    expect(thread.metadata.pull).toMatchObject({
+      merged: true,
+      mergeCommit: expect.stringMatching(/^[0-9a-f]{40}$/),
+      base: 'main',
+    })
     const refs = new Map(thread.refs.map((r) => [r.key, r]))
     expect(refs.get('github:octo/demo#1')?.type).toBe('closes')
-    expect(refs.get('github:nodejs/undici#1412')).toMatchObject({ type: 'issue', source: expect.stringMatching(/^review_comment:/) })
+    expect(refs.get('github:nodejs/undici#1412')).toMatchObject({
+      type: 'issue',
+      source: expect.stringMatching(/^review_comment:/),
+    })
     expect(refs.get('github:octo/demo@3f1c2ab')).toMatchObject({ type: 'commit' })
   })
 
@@ -120,7 +136,10 @@ describe('GitHub issues', () => {
 
   it('follows a transferred issue (301) and says where it moved from', async () => {
     const thread = await fetchThread('https://github.com/octo/demo/issues/5', { env: env() })
-    expect(thread).toMatchObject({ url: 'https://github.com/octo/renamed/issues/5', title: 'Support proxies configured through HTTPS_PROXY' })
+    expect(thread).toMatchObject({
+      url: 'https://github.com/octo/renamed/issues/5',
+      title: 'Support proxies configured through HTTPS_PROXY',
+    })
     expect(thread.metadata).toMatchObject({ movedFrom: 'octo/demo#5', repo: 'octo/renamed' })
     expect(thread.comments).toHaveLength(3)
   })
@@ -130,7 +149,9 @@ describe('GitHub rate limits', () => {
   it('fails with rate_limited when the primary limit resets after the deadline', async () => {
     emu.fault('github', { status: 403 })
     const started = Date.now()
-    const error = await fetchThread('https://github.com/octo/demo/issues/1', { env: env(), deadlineMs: 5_000 }).catch((e: unknown) => e)
+    const error = await fetchThread('https://github.com/octo/demo/issues/1', { env: env(), deadlineMs: 5_000 }).catch(
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(ProviderError)
     expect(error).toMatchObject({ kind: 'rate_limited', retryable: true, status: 403, code: 'rate_limit' })
     expect((error as ProviderError).retryAfterMs).toBeGreaterThan(3_000_000)
@@ -147,13 +168,18 @@ describe('GitHub rate limits', () => {
 
   it('gives up on a Retry-After beyond the deadline without waiting', async () => {
     emu.fault('github', { status: 429, retryAfterSec: 30 })
-    const error = await fetchThread('https://github.com/octo/renamed/issues/5', { env: env(), deadlineMs: 3_000 }).catch((e: unknown) => e)
+    const error = await fetchThread('https://github.com/octo/renamed/issues/5', {
+      env: env(),
+      deadlineMs: 3_000,
+    }).catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'rate_limited', retryAfterMs: 30_000, status: 429 })
   })
 
   it('never puts the token in an error message', async () => {
     const token = 'ghp_wrongtoken0000000000000000000000042'
-    const error = await fetchThread('https://github.com/octo/demo/issues/1', { env: { ...env(), GITHUB_TOKEN: token } }).catch((e: unknown) => e)
+    const error = await fetchThread('https://github.com/octo/demo/issues/1', {
+      env: { ...env(), GITHUB_TOKEN: token },
+    }).catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'auth', status: 401 })
     expect(JSON.stringify(error) + (error as Error).message).not.toContain(token)
   })
@@ -163,24 +189,39 @@ describe('GitHub token resolution', () => {
   const ghHome = () => {
     const dir = mkdtempSync(join(tmpdir(), 'thread-fetch-gh-'))
     mkdirSync(join(dir, '.config', 'gh'), { recursive: true })
-    writeFileSync(join(dir, '.config', 'gh', 'hosts.yml'), 'github.com:\n    user: octocat\n    oauth_token: gho_fromghconfig000000000000000000001\n    git_protocol: https\n')
+    writeFileSync(
+      join(dir, '.config', 'gh', 'hosts.yml'),
+      'github.com:\n    user: octocat\n    oauth_token: gho_fromghconfig000000000000000000001\n    git_protocol: https\n',
+    )
     return dir
   }
 
   it('uses gh hosts.yml for api.github.com when no env token is set', () => {
     const dir = ghHome()
-    expect(githubAuth({ env: { HOME: dir } })).toEqual({ baseUrl: 'https://api.github.com', token: 'gho_fromghconfig000000000000000000001', tokenSource: 'gh:hosts.yml' })
+    expect(githubAuth({ env: { HOME: dir } })).toEqual({
+      baseUrl: 'https://api.github.com',
+      token: 'gho_fromghconfig000000000000000000001',
+      tokenSource: 'gh:hosts.yml',
+    })
   })
 
   it('prefers GITHUB_TOKEN, then GH_TOKEN', () => {
     const dir = ghHome()
-    expect(githubAuth({ env: { HOME: dir, GH_TOKEN: 'gh-token-value' } })).toMatchObject({ token: 'gh-token-value', tokenSource: 'env:GH_TOKEN' })
-    expect(githubAuth({ env: { HOME: dir, GH_TOKEN: 'b', GITHUB_TOKEN: 'a' } })).toMatchObject({ token: 'a', tokenSource: 'env:GITHUB_TOKEN' })
+    expect(githubAuth({ env: { HOME: dir, GH_TOKEN: 'gh-token-value' } })).toMatchObject({
+      token: 'gh-token-value',
+      tokenSource: 'env:GH_TOKEN',
+    })
+    expect(githubAuth({ env: { HOME: dir, GH_TOKEN: 'b', GITHUB_TOKEN: 'a' } })).toMatchObject({
+      token: 'a',
+      tokenSource: 'env:GITHUB_TOKEN',
+    })
   })
 
   it('never sends the gh token to another API host', async () => {
     const dir = ghHome()
-    const thread = await fetchThread('https://github.com/octo/renamed/issues/5', { env: { GITHUB_API_URL: emu.urls.github, HOME: dir } })
+    const thread = await fetchThread('https://github.com/octo/renamed/issues/5', {
+      env: { GITHUB_API_URL: emu.urls.github, HOME: dir },
+    })
     expect(thread.metadata.authenticated).toBe(false)
     expect(githubRequests().every((r) => r.headers.authorization === undefined)).toBe(true)
   })

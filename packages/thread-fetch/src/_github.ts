@@ -99,12 +99,24 @@ export function githubAuth(options: FetchThreadOptions): { baseUrl: string; toke
   const config = resolveConfig({
     env,
     ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
-    overrides: { github: { ...(options.githubToken && { apiKey: options.githubToken }), ...(options.githubBaseUrl && { baseUrl: options.githubBaseUrl }) } },
+    overrides: {
+      github: {
+        ...(options.githubToken && { apiKey: options.githubToken }),
+        ...(options.githubBaseUrl && { baseUrl: options.githubBaseUrl }),
+      },
+    },
   }).github
-  if (config.apiKey) return { baseUrl: config.baseUrl, token: config.apiKey, ...(config.apiKeySource && { tokenSource: config.apiKeySource }) }
+  if (config.apiKey)
+    return {
+      baseUrl: config.baseUrl,
+      token: config.apiKey,
+      ...(config.apiKeySource && { tokenSource: config.apiKeySource }),
+    }
   // gh's token belongs to one host: never send it to a base URL of another (a test server, a proxy).
   const host = webHostOf(config.baseUrl)
-  const token = host ? readGhToken(host, { env, ...(options.homeDir !== undefined && { homeDir: options.homeDir }) }) : undefined
+  const token = host
+    ? readGhToken(host, { env, ...(options.homeDir !== undefined && { homeDir: options.homeDir }) })
+    : undefined
   return { baseUrl: config.baseUrl, ...(token && { token, tokenSource: 'gh:hosts.yml' }) }
 }
 
@@ -131,7 +143,13 @@ interface GhResponse<T> {
 }
 
 /** One GitHub call (GET, or POST with `json` for GraphQL): follows 301/307 within the API origin, waits out rate limits that reset before the deadline. */
-export async function ghGet<T>(ctx: Ctx, pathOrUrl: string, schema: z.ZodType<T>, query?: Record<string, number>, json?: unknown): Promise<GhResponse<T>> {
+export async function ghGet<T>(
+  ctx: Ctx,
+  pathOrUrl: string,
+  schema: z.ZodType<T>,
+  query?: Record<string, number>,
+  json?: unknown,
+): Promise<GhResponse<T>> {
   let url = pathOrUrl.startsWith('http') ? pathOrUrl : `${ctx.baseUrl}${pathOrUrl}`
   for (let redirects = 0; ; ) {
     let location: string | undefined
@@ -169,7 +187,13 @@ export async function ghGet<T>(ctx: Ctx, pathOrUrl: string, schema: z.ZodType<T>
       if (location !== undefined && error.code === 'moved') {
         const next = new URL(location, url)
         if (next.origin !== new URL(ctx.baseUrl).origin || ++redirects > MAX_REDIRECTS) {
-          throw new ProviderError(`GitHub redirected to another origin or too often (${next.origin}); not followed`, { kind: 'upstream', provider: SERVICE, status: error.status, code: 'moved', retryable: false })
+          throw new ProviderError(`GitHub redirected to another origin or too often (${next.origin}); not followed`, {
+            kind: 'upstream',
+            provider: SERVICE,
+            status: error.status,
+            code: 'moved',
+            retryable: false,
+          })
         }
         // The Location of a moved list keeps our query (page, per_page); drop it so `query` is not doubled.
         next.search = query ? '' : next.search
@@ -183,19 +207,26 @@ export async function ghGet<T>(ctx: Ctx, pathOrUrl: string, schema: z.ZodType<T>
           try {
             await sleep(waitMs, undefined, ctx.signal ? { signal: ctx.signal } : undefined)
           } catch {
-            throw new ProviderError('GitHub call was cancelled while waiting for the rate limit', { kind: 'timeout', provider: SERVICE, retryable: false })
+            throw new ProviderError('GitHub call was cancelled while waiting for the rate limit', {
+              kind: 'timeout',
+              provider: SERVICE,
+              retryable: false,
+            })
           }
           continue
         }
-        throw new ProviderError(`${error.message}; the limit resets in ${Math.ceil(waitMs / 1000)}s, after the deadline${ctx.token ? '' : ' (set GITHUB_TOKEN or GH_TOKEN for 5000 requests/hour)'}`, {
-          kind: 'rate_limited',
-          provider: SERVICE,
-          ...(error.status !== undefined && { status: error.status }),
-          ...(error.code !== undefined && { code: error.code }),
-          retryAfterMs: waitMs,
-          retryable: true,
-          secrets: [ctx.token],
-        })
+        throw new ProviderError(
+          `${error.message}; the limit resets in ${Math.ceil(waitMs / 1000)}s, after the deadline${ctx.token ? '' : ' (set GITHUB_TOKEN or GH_TOKEN for 5000 requests/hour)'}`,
+          {
+            kind: 'rate_limited',
+            provider: SERVICE,
+            ...(error.status !== undefined && { status: error.status }),
+            ...(error.code !== undefined && { code: error.code }),
+            retryAfterMs: waitMs,
+            retryable: true,
+            secrets: [ctx.token],
+          },
+        )
       }
       throw error
     }
@@ -214,32 +245,60 @@ export function noteRateLimit(ctx: Ctx, headers: Readonly<Record<string, string>
 }
 
 export function mapGithubError(r: HttpErrorResponse, url: string, token: string | undefined): ProviderError {
-  const message = typeof (r.json as { message?: unknown })?.message === 'string' ? (r.json as { message: string }).message : ''
+  const message =
+    typeof (r.json as { message?: unknown })?.message === 'string' ? (r.json as { message: string }).message : ''
   const what = describeApiUrl(url)
   const base = { provider: SERVICE, status: r.status, secrets: [token] }
-  if ([301, 302, 307, 308].includes(r.status)) return new ProviderError(`GitHub moved ${what}`, { ...base, kind: 'upstream', code: 'moved', retryable: false })
+  if ([301, 302, 307, 308].includes(r.status))
+    return new ProviderError(`GitHub moved ${what}`, { ...base, kind: 'upstream', code: 'moved', retryable: false })
   const remaining = r.headers['x-ratelimit-remaining']
   const secondary = /secondary rate limit|abuse/i.test(message)
   if (r.status === 429 || (r.status === 403 && (remaining === '0' || secondary || r.retryAfterMs !== undefined))) {
     const reset = Number(r.headers['x-ratelimit-reset'])
     const untilReset = Number.isFinite(reset) ? Math.max(1000, reset * 1000 - Date.now()) : undefined
-    const waitMs = r.retryAfterMs ?? (remaining === '0' && !secondary ? untilReset : undefined) ?? SECONDARY_DEFAULT_WAIT_MS
-    return new ProviderError(`GitHub ${secondary ? 'secondary ' : ''}rate limit hit (HTTP ${r.status}) reading ${what}`, {
+    const waitMs =
+      r.retryAfterMs ?? (remaining === '0' && !secondary ? untilReset : undefined) ?? SECONDARY_DEFAULT_WAIT_MS
+    return new ProviderError(
+      `GitHub ${secondary ? 'secondary ' : ''}rate limit hit (HTTP ${r.status}) reading ${what}`,
+      {
+        ...base,
+        kind: 'rate_limited',
+        code: secondary ? 'secondary_rate_limit' : 'rate_limit',
+        retryAfterMs: waitMs,
+        // ghGet decides whether the wait fits in the deadline; requestJson must not retry on its own.
+        retryable: false,
+      },
+    )
+  }
+  if (r.status === 401)
+    return new ProviderError(`GitHub rejected the token (HTTP 401${message ? `: ${message}` : ''})`, {
       ...base,
-      kind: 'rate_limited',
-      code: secondary ? 'secondary_rate_limit' : 'rate_limit',
-      retryAfterMs: waitMs,
-      // ghGet decides whether the wait fits in the deadline; requestJson must not retry on its own.
+      kind: 'auth',
+    })
+  if (r.status === 403)
+    return new ProviderError(`GitHub refused access to ${what} (HTTP 403${message ? `: ${message}` : ''})`, {
+      ...base,
+      kind: 'auth',
+    })
+  if (r.status === 404)
+    return new ProviderError(
+      `GitHub has no ${what}: it is missing or private${token ? ' to this token' : ' (a token with access may help)'}`,
+      { ...base, kind: 'upstream', code: 'not_found', retryable: false },
+    )
+  if (r.status === 410)
+    return new ProviderError(`GitHub ${what} was deleted (HTTP 410)`, {
+      ...base,
+      kind: 'upstream',
+      code: 'gone',
       retryable: false,
     })
-  }
-  if (r.status === 401) return new ProviderError(`GitHub rejected the token (HTTP 401${message ? `: ${message}` : ''})`, { ...base, kind: 'auth' })
-  if (r.status === 403) return new ProviderError(`GitHub refused access to ${what} (HTTP 403${message ? `: ${message}` : ''})`, { ...base, kind: 'auth' })
-  if (r.status === 404)
-    return new ProviderError(`GitHub has no ${what}: it is missing or private${token ? ' to this token' : ' (a token with access may help)'}`, { ...base, kind: 'upstream', code: 'not_found', retryable: false })
-  if (r.status === 410) return new ProviderError(`GitHub ${what} was deleted (HTTP 410)`, { ...base, kind: 'upstream', code: 'gone', retryable: false })
-  if (r.status >= 500) return new ProviderError(`GitHub server error (HTTP ${r.status}) reading ${what}`, { ...base, kind: 'upstream' })
-  return new ProviderError(`GitHub refused ${what} (HTTP ${r.status}${message ? `: ${message}` : ''})`, { ...base, kind: 'upstream', retryable: false })
+  if (r.status >= 500)
+    return new ProviderError(`GitHub server error (HTTP ${r.status}) reading ${what}`, { ...base, kind: 'upstream' })
+  return new ProviderError(`GitHub refused ${what} (HTTP ${r.status}${message ? `: ${message}` : ''})`, {
+    ...base,
+    kind: 'upstream',
+    retryable: false,
+  })
 }
 
 function describeApiUrl(url: string): string {
@@ -278,7 +337,13 @@ interface Paged<T> {
  * Every page of a list, 100 at a time. When the size is known (the issue's `comments`, or the first page's `last`
  * link) the remaining pages are fetched in parallel; otherwise `next` links are followed one by one.
  */
-async function ghPaged<T>(ctx: Ctx, path: string, schema: z.ZodType<T>, maxItems: number, knownCount?: number): Promise<Paged<T>> {
+async function ghPaged<T>(
+  ctx: Ctx,
+  path: string,
+  schema: z.ZodType<T>,
+  maxItems: number,
+  knownCount?: number,
+): Promise<Paged<T>> {
   const arraySchema = z.array(schema)
   const maxPages = Math.max(1, Math.ceil(maxItems / PER_PAGE))
   const get = (page: number) => ghGet(ctx, path, arraySchema, { per_page: PER_PAGE, page })
@@ -303,7 +368,11 @@ async function ghPaged<T>(ctx: Ctx, path: string, schema: z.ZodType<T>, maxItems
   const items = all.slice(0, maxItems)
   const lastPage = pageOf(links.last)
   const known = knownCount ?? (lastPage !== undefined ? Math.max(all.length, (lastPage - 1) * PER_PAGE + 1) : undefined)
-  const cut = Math.max(all.length - items.length, known !== undefined ? known - items.length : 0, links.next && !known ? 1 : 0)
+  const cut = Math.max(
+    all.length - items.length,
+    known !== undefined ? known - items.length : 0,
+    links.next && !known ? 1 : 0,
+  )
   return { items, cut }
 }
 
@@ -317,12 +386,18 @@ function reactionsOf(r: Record<string, unknown> | undefined): Record<string, num
 }
 
 function targetFromIssue(issue: Issue, fallback: GithubTarget): GithubTarget {
-  const m = /\/repos\/([^/]+)\/([^/]+)$/.exec(issue.repository_url ?? '') ?? /github\.com\/([^/]+)\/([^/]+)\//.exec(issue.html_url)
+  const m =
+    /\/repos\/([^/]+)\/([^/]+)$/.exec(issue.repository_url ?? '') ??
+    /github\.com\/([^/]+)\/([^/]+)\//.exec(issue.html_url)
   return m ? { owner: m[1]!, repo: m[2]!, kind: issue.pull_request ? 'pull' : 'issue', number: issue.number } : fallback
 }
 
 /** Reads a whole GitHub issue or pull request: comments, reviews, review comments, timeline, typed references. */
-export async function fetchGithubIssue(target: GithubTarget, url: string, options: FetchThreadOptions): Promise<Thread> {
+export async function fetchGithubIssue(
+  target: GithubTarget,
+  url: string,
+  options: FetchThreadOptions,
+): Promise<Thread> {
   const auth = githubAuth(options)
   const ctx = makeCtx(options, auth)
   const maxComments = Math.max(0, options.maxComments ?? DEFAULTS.maxComments)
@@ -336,14 +411,22 @@ export async function fetchGithubIssue(target: GithubTarget, url: string, option
   const api = `/repos/${here.owner}/${here.repo}`
   const isPull = issue.pull_request !== undefined
   const movedFrom =
-    `${target.owner}/${target.repo}#${target.number}`.toLowerCase() !== `${repo}#${here.number}`.toLowerCase() ? `${target.owner}/${target.repo}#${target.number}` : undefined
+    `${target.owner}/${target.repo}#${target.number}`.toLowerCase() !== `${repo}#${here.number}`.toLowerCase()
+      ? `${target.owner}/${target.repo}#${target.number}`
+      : undefined
 
   const [comments, timeline, pull, reviews, reviewComments] = await Promise.all([
-    maxComments > 0 ? ghPaged(ctx, `${api}/issues/${here.number}/comments`, CommentSchema, maxComments, issue.comments) : Promise.resolve({ items: [], cut: issue.comments }),
+    maxComments > 0
+      ? ghPaged(ctx, `${api}/issues/${here.number}/comments`, CommentSchema, maxComments, issue.comments)
+      : Promise.resolve({ items: [], cut: issue.comments }),
     ghPaged(ctx, `${api}/issues/${here.number}/timeline`, z.unknown(), maxTimeline),
     isPull ? ghGet(ctx, `${api}/pulls/${here.number}`, PullSchema) : undefined,
-    isPull && maxComments > 0 ? ghPaged(ctx, `${api}/pulls/${here.number}/reviews`, ReviewSchema, maxComments) : undefined,
-    isPull && maxComments > 0 ? ghPaged(ctx, `${api}/pulls/${here.number}/comments`, ReviewCommentSchema, maxComments) : undefined,
+    isPull && maxComments > 0
+      ? ghPaged(ctx, `${api}/pulls/${here.number}/reviews`, ReviewSchema, maxComments)
+      : undefined,
+    isPull && maxComments > 0
+      ? ghPaged(ctx, `${api}/pulls/${here.number}/comments`, ReviewCommentSchema, maxComments)
+      : undefined,
   ])
 
   const threadComments: ThreadComment[] = [
@@ -390,7 +473,8 @@ export async function fetchGithubIssue(target: GithubTarget, url: string, option
   const truncated: Record<string, { returned: number; cut: number }> = {}
   if (comments.cut > 0) truncated.comments = { returned: comments.items.length, cut: comments.cut }
   if (reviews && reviews.cut > 0) truncated.reviews = { returned: reviews.items.length, cut: reviews.cut }
-  if (reviewComments && reviewComments.cut > 0) truncated.reviewComments = { returned: reviewComments.items.length, cut: reviewComments.cut }
+  if (reviewComments && reviewComments.cut > 0)
+    truncated.reviewComments = { returned: reviewComments.items.length, cut: reviewComments.cut }
   if (timeline.cut > 0) truncated.timeline = { returned: timeline.items.length, cut: timeline.cut }
 
   return {
@@ -441,4 +525,3 @@ export async function fetchGithubIssue(target: GithubTarget, url: string, option
     },
   }
 }
-

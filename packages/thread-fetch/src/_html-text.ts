@@ -1,4 +1,14 @@
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#x27': "'", '#x2F': '/', '#39': "'" }
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  '#x27': "'",
+  '#x2F': '/',
+  '#39': "'",
+}
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (match, name: string) => {
@@ -16,15 +26,24 @@ function decodeEntities(text: string): string {
  */
 export function htmlToText(html: string): string {
   let out = html.replace(/\r\n?/g, '\n')
-  out = out.replace(/<pre[^>]*>\s*(?:<code[^>]*>)?([\s\S]*?)(?:<\/code>\s*)?<\/pre>/gi, (_m, code: string) => `\n\n\`\`\`\n${code.replace(/<[^>]+>/g, '')}\n\`\`\`\n\n`)
-  out = out.replace(/<a\s[^>]*?href\s*=\s*(["'])(.*?)\1[^>]*>([\s\S]*?)<\/a>/gi, (_m, _q, href: string, text: string) => {
-    const label = text.replace(/<[^>]+>/g, '').trim()
-    const url = decodeEntities(href)
-    return label === '' || decodeEntities(label) === url ? url : `[${label}](${url})`
-  })
+  out = out.replace(
+    /<pre[^>]*>\s*(?:<code[^>]*>)?([\s\S]*?)(?:<\/code>\s*)?<\/pre>/gi,
+    (_m, code: string) => `\n\n\`\`\`\n${code.replace(/<[^>]+>/g, '')}\n\`\`\`\n\n`,
+  )
+  out = out.replace(
+    /<a\s[^>]*?href\s*=\s*(["'])(.*?)\1[^>]*>([\s\S]*?)<\/a>/gi,
+    (_m, _q, href: string, text: string) => {
+      const label = text.replace(/<[^>]+>/g, '').trim()
+      const url = decodeEntities(href)
+      return label === '' || decodeEntities(label) === url ? url : `[${label}](${url})`
+    },
+  )
   out = out.replace(/<img\s[^>]*?src\s*=\s*(["'])(.*?)\1[^>]*>/gi, (_m, _q, src: string) => ` ${decodeEntities(src)} `)
   out = out.replace(/<br\s*\/?>/gi, '\n').replace(/<\/?p[^>]*>/gi, '\n\n')
-  out = out.replace(/<\/?(?:i|em)>/gi, '*').replace(/<\/?(?:b|strong)>/gi, '**').replace(/<\/?code>/gi, '`')
+  out = out
+    .replace(/<\/?(?:i|em)>/gi, '*')
+    .replace(/<\/?(?:b|strong)>/gi, '**')
+    .replace(/<\/?code>/gi, '`')
   out = out.replace(/<[^>]+>/g, '')
   return decodeEntities(out)
     .replace(/[ \t]+\n/g, '\n')

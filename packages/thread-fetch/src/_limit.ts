@@ -25,7 +25,11 @@ export function createLimiter(max: number): <T>(task: () => Promise<T>) => Promi
 }
 
 /** Maps `items` with at most `max` calls in flight, keeping order. */
-export async function mapLimit<T, R>(items: readonly T[], max: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  max: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const limit = createLimiter(Math.max(1, max))
   return Promise.all(items.map((item, i) => limit(() => fn(item, i))))
 }

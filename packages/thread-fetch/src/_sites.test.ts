@@ -34,8 +34,28 @@ const hnItem = {
       story_id: 8863,
       options: [],
       children: [
-        { id: 8958, created_at: '2007-04-05T01:23:13.000Z', type: 'comment', author: 'dhouston', text: '<p>you are correct that this is a different user than what I&#x27;m targeting</p>', parent_id: 8952, story_id: 8863, options: [], children: [] },
-        { id: 9001, created_at: '2007-04-05T02:00:00.000Z', type: 'comment', author: null, text: null, parent_id: 8952, story_id: 8863, options: [], children: [] },
+        {
+          id: 8958,
+          created_at: '2007-04-05T01:23:13.000Z',
+          type: 'comment',
+          author: 'dhouston',
+          text: '<p>you are correct that this is a different user than what I&#x27;m targeting</p>',
+          parent_id: 8952,
+          story_id: 8863,
+          options: [],
+          children: [],
+        },
+        {
+          id: 9001,
+          created_at: '2007-04-05T02:00:00.000Z',
+          type: 'comment',
+          author: null,
+          text: null,
+          parent_id: 8952,
+          story_id: 8863,
+          options: [],
+          children: [],
+        },
       ],
     },
   ],
@@ -86,7 +106,19 @@ const redditThread = [
               kind: 'Listing',
               data: {
                 children: [
-                  { kind: 't1', data: { id: 'c2', author: 'throwaway_dev', body: 'That did it, thanks!', created_utc: 1732000200, score: 3, permalink: '/r/node/comments/1abcde/undici_fetch_hangs/c2/', parent_id: 't1_c1', replies: '' } },
+                  {
+                    kind: 't1',
+                    data: {
+                      id: 'c2',
+                      author: 'throwaway_dev',
+                      body: 'That did it, thanks!',
+                      created_utc: 1732000200,
+                      score: 3,
+                      permalink: '/r/node/comments/1abcde/undici_fetch_hangs/c2/',
+                      parent_id: 't1_c1',
+                      replies: '',
+                    },
+                  },
                 ],
               },
             },
@@ -104,7 +136,8 @@ const v2exTopic = [
     title: 'Node.js 连接被重置后请求一直挂起',
     url: 'https://www.v2ex.com/t/1000001',
     content: '服务器重置连接后 fetch 不返回，参考 https://github.com/nodejs/undici/issues/1412',
-    content_rendered: '<p>服务器重置连接后 fetch 不返回，参考 <a href="https://github.com/nodejs/undici/issues/1412" rel="nofollow">https://github.com/nodejs/undici/issues/1412</a></p>',
+    content_rendered:
+      '<p>服务器重置连接后 fetch 不返回，参考 <a href="https://github.com/nodejs/undici/issues/1412" rel="nofollow">https://github.com/nodejs/undici/issues/1412</a></p>',
     replies: 2,
     created: 1732000000,
     member: { id: 1, username: 'livid' },
@@ -112,8 +145,20 @@ const v2exTopic = [
   },
 ]
 const v2exReplies = [
-  { id: 1, content: '设置超时就好了', content_rendered: '设置超时就好了', created: 1732000100, member: { username: 'a' } },
-  { id: 2, content: '同样的问题 +1', content_rendered: '同样的问题 +1<br />见 <a href="https://example.com/post?id=7&amp;lang=zh">这篇文章</a>', created: 1732000200, member: { username: 'b' } },
+  {
+    id: 1,
+    content: '设置超时就好了',
+    content_rendered: '设置超时就好了',
+    created: 1732000100,
+    member: { username: 'a' },
+  },
+  {
+    id: 2,
+    content: '同样的问题 +1',
+    content_rendered: '同样的问题 +1<br />见 <a href="https://example.com/post?id=7&amp;lang=zh">这篇文章</a>',
+    created: 1732000200,
+    member: { username: 'b' },
+  },
 ]
 
 beforeAll(async () => {
@@ -124,26 +169,44 @@ beforeAll(async () => {
   emu.pages.set('/v2ex/topics/show.json', json(v2exTopic))
   emu.pages.set('/v2ex/replies/show.json', json(v2exReplies))
   emu.pages.set('/broken/items/1', { body: '{"id": "not a number"', contentType: 'application/json' })
-  env = { ...emu.env, HN_API_URL: `${emu.urls.pages}/hn`, REDDIT_BASE_URL: `${emu.urls.pages}/reddit`, V2EX_API_URL: `${emu.urls.pages}/v2ex` }
+  env = {
+    ...emu.env,
+    HN_API_URL: `${emu.urls.pages}/hn`,
+    REDDIT_BASE_URL: `${emu.urls.pages}/reddit`,
+    V2EX_API_URL: `${emu.urls.pages}/v2ex`,
+  }
 })
 afterAll(() => emu.close())
 
 describe('other sites', () => {
   it('reads a Hacker News story with its nested comments (Algolia items API)', async () => {
     const thread = await fetchThread('https://news.ycombinator.com/item?id=8863', { env })
-    expect(thread).toMatchObject({ type: 'hackernews', title: 'My YC app: Dropbox - Throw away your USB drive', url: 'https://news.ycombinator.com/item?id=8863' })
+    expect(thread).toMatchObject({
+      type: 'hackernews',
+      title: 'My YC app: Dropbox - Throw away your USB drive',
+      url: 'https://news.ycombinator.com/item?id=8863',
+    })
     expect(thread.comments.map((c) => [c.author, c.depth])).toEqual([
       ['BrandonM', 0],
       ['dhouston', 1],
     ])
     expect(thread.comments[1]!.body).toBe("you are correct that this is a different user than what I'm targeting")
-    expect(thread.refs.map((r) => r.key)).toEqual(['https://getdropbox.com/u/2/screencast.html', 'github:libfuse/sshfs#12'])
+    expect(thread.refs.map((r) => r.key)).toEqual([
+      'https://getdropbox.com/u/2/screencast.html',
+      'github:libfuse/sshfs#12',
+    ])
     expect(thread.metadata).toMatchObject({ points: 111, author: 'dhouston' })
   })
 
   it('reads a Reddit thread from its .json, replies nested', async () => {
-    const thread = await fetchThread('https://old.reddit.com/r/node/comments/1abcde/undici_fetch_hangs/?sort=top', { env })
-    expect(thread).toMatchObject({ type: 'reddit', labels: ['node', 'Help'], url: 'https://www.reddit.com/r/node/comments/1abcde/' })
+    const thread = await fetchThread('https://old.reddit.com/r/node/comments/1abcde/undici_fetch_hangs/?sort=top', {
+      env,
+    })
+    expect(thread).toMatchObject({
+      type: 'reddit',
+      labels: ['node', 'Help'],
+      url: 'https://www.reddit.com/r/node/comments/1abcde/',
+    })
     expect(thread.comments.map((c) => [c.id, c.depth, c.parentId])).toEqual([
       ['c1', 0, '1abcde'],
       ['c2', 1, 'c1'],
@@ -160,12 +223,19 @@ describe('other sites', () => {
     expect(thread).toMatchObject({ type: 'v2ex', title: 'Node.js 连接被重置后请求一直挂起', labels: ['Node.js'] })
     expect(thread.comments).toHaveLength(2)
     expect(thread.comments[1]!.body).toBe('同样的问题 +1\n见 [这篇文章](https://example.com/post?id=7&lang=zh)')
-    expect(thread.refs.find((r) => r.type === 'url')).toMatchObject({ text: '这篇文章', url: 'https://example.com/post?id=7&lang=zh' })
+    expect(thread.refs.find((r) => r.type === 'url')).toMatchObject({
+      text: '这篇文章',
+      url: 'https://example.com/post?id=7&lang=zh',
+    })
     expect(threadToMarkdown(thread)).toContain('**@b**')
   })
 
   it('rejects a malformed API answer with bad_response', async () => {
-    await expect(fetchThread('https://news.ycombinator.com/item?id=1', { env: { ...env, HN_API_URL: `${emu.urls.pages}/broken` } })).rejects.toMatchObject({
+    await expect(
+      fetchThread('https://news.ycombinator.com/item?id=1', {
+        env: { ...env, HN_API_URL: `${emu.urls.pages}/broken` },
+      }),
+    ).rejects.toMatchObject({
       kind: 'bad_response',
       provider: 'hackernews',
     })
@@ -235,11 +305,41 @@ describe('GitHub discussions (GraphQL)', () => {
         bodies.push({ auth: req.headers.authorization, ...body })
         res.setHeader('content-type', 'application/json')
         if (body.variables.number !== 7) {
-          res.end(JSON.stringify({ data: { repository: { discussion: null } }, errors: [{ type: 'NOT_FOUND', path: ['repository', 'discussion'], message: "Could not resolve to a Discussion with the number of 8." }] }))
+          res.end(
+            JSON.stringify({
+              data: { repository: { discussion: null } },
+              errors: [
+                {
+                  type: 'NOT_FOUND',
+                  path: ['repository', 'discussion'],
+                  message: 'Could not resolve to a Discussion with the number of 8.',
+                },
+              ],
+            }),
+          )
           return
         }
         const page = body.variables.after === null ? 1 : 2
-        const comment = (id: string, text: string, isAnswer = false) => ({ id, body: text, url: `https://github.com/octo/demo/discussions/7#discussioncomment-${id}`, createdAt: '2026-01-02T00:00:00Z', isAnswer, author: { login: 'monalisa' }, replies: { totalCount: 1, nodes: [{ id: `${id}-r`, body: `reply to ${id}, see #12`, url: null, createdAt: '2026-01-03T00:00:00Z', author: null }] } })
+        const comment = (id: string, text: string, isAnswer = false) => ({
+          id,
+          body: text,
+          url: `https://github.com/octo/demo/discussions/7#discussioncomment-${id}`,
+          createdAt: '2026-01-02T00:00:00Z',
+          isAnswer,
+          author: { login: 'monalisa' },
+          replies: {
+            totalCount: 1,
+            nodes: [
+              {
+                id: `${id}-r`,
+                body: `reply to ${id}, see #12`,
+                url: null,
+                createdAt: '2026-01-03T00:00:00Z',
+                author: null,
+              },
+            ],
+          },
+        })
         res.end(
           JSON.stringify({
             data: {
@@ -260,7 +360,11 @@ describe('GitHub discussions (GraphQL)', () => {
                   comments: {
                     totalCount: 2,
                     pageInfo: { hasNextPage: page === 1, endCursor: page === 1 ? 'Y3Vyc29yOjE=' : null },
-                    nodes: [page === 1 ? comment('c1', 'Use AbortSignal.timeout') : comment('c2', 'Fixed by octo/demo#9', true)],
+                    nodes: [
+                      page === 1
+                        ? comment('c1', 'Use AbortSignal.timeout')
+                        : comment('c2', 'Fixed by octo/demo#9', true),
+                    ],
                   },
                 },
               },
@@ -275,8 +379,15 @@ describe('GitHub discussions (GraphQL)', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
   it('reads every comment page and reply through GraphQL when a token is present', async () => {
-    const thread = await fetchThread('https://github.com/octo/demo/discussions/7', { env: { GITHUB_API_URL: base, GITHUB_TOKEN: 'ghs_discussiontoken0000000000000001' } })
-    expect(thread).toMatchObject({ type: 'github_discussion', state: 'open', labels: ['question'], title: 'How do I set a deadline on every request?' })
+    const thread = await fetchThread('https://github.com/octo/demo/discussions/7', {
+      env: { GITHUB_API_URL: base, GITHUB_TOKEN: 'ghs_discussiontoken0000000000000001' },
+    })
+    expect(thread).toMatchObject({
+      type: 'github_discussion',
+      state: 'open',
+      labels: ['question'],
+      title: 'How do I set a deadline on every request?',
+    })
     expect(thread.comments.map((c) => [c.id, c.kind, c.depth])).toEqual([
       ['c1', 'comment', 0],
       ['c1-r', 'reply', 1],
@@ -285,11 +396,18 @@ describe('GitHub discussions (GraphQL)', () => {
     ])
     expect(thread.metadata).toMatchObject({ category: 'Q&A', answered: true, answerId: 'c2', commentCount: 2 })
     expect(thread.refs.map((r) => r.key)).toEqual(['github:octo/demo#5', 'github:octo/demo#12', 'github:octo/demo#9'])
-    expect(bodies.at(-1)).toMatchObject({ auth: 'Bearer ghs_discussiontoken0000000000000001', variables: { after: 'Y3Vyc29yOjE=' } })
+    expect(bodies.at(-1)).toMatchObject({
+      auth: 'Bearer ghs_discussiontoken0000000000000001',
+      variables: { after: 'Y3Vyc29yOjE=' },
+    })
   })
 
   it('maps a GraphQL NOT_FOUND to not_found', async () => {
-    await expect(fetchThread('https://github.com/octo/demo/discussions/8', { env: { GITHUB_API_URL: base, GITHUB_TOKEN: 'ghs_x00000000000000000000000000000001' } })).rejects.toMatchObject({
+    await expect(
+      fetchThread('https://github.com/octo/demo/discussions/8', {
+        env: { GITHUB_API_URL: base, GITHUB_TOKEN: 'ghs_x00000000000000000000000000000001' },
+      }),
+    ).rejects.toMatchObject({
       kind: 'upstream',
       code: 'not_found',
     })

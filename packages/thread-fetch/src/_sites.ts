@@ -12,7 +12,10 @@ const REDDIT_BASE = 'https://www.reddit.com'
 const V2EX_API = 'https://www.v2ex.com/api'
 
 /** A thread on a site with an API: Hacker News, Reddit or V2EX. */
-export type SiteTarget = { site: 'hackernews'; id: number } | { site: 'reddit'; path: string } | { site: 'v2ex'; id: number }
+export type SiteTarget =
+  | { site: 'hackernews'; id: number }
+  | { site: 'reddit'; path: string }
+  | { site: 'v2ex'; id: number }
 
 /** Recognises HN items, Reddit comment threads and V2EX topics by URL. */
 export function parseSiteUrl(url: string): SiteTarget | undefined {
@@ -39,7 +42,13 @@ export function parseSiteUrl(url: string): SiteTarget | undefined {
   return undefined
 }
 
-async function getJson<T>(url: string, schema: z.ZodType<T>, service: string, options: FetchThreadOptions, signal: AbortSignal): Promise<T> {
+async function getJson<T>(
+  url: string,
+  schema: z.ZodType<T>,
+  service: string,
+  options: FetchThreadOptions,
+  signal: AbortSignal,
+): Promise<T> {
   let text: string
   try {
     const res = await safeFetch(url, {
@@ -59,12 +68,18 @@ async function getJson<T>(url: string, schema: z.ZodType<T>, service: string, op
   try {
     json = JSON.parse(text)
   } catch {
-    throw new ProviderError(`${service} returned malformed JSON (${text.length} bytes)`, { kind: 'bad_response', provider: service })
+    throw new ProviderError(`${service} returned malformed JSON (${text.length} bytes)`, {
+      kind: 'bad_response',
+      provider: service,
+    })
   }
   const parsed = schema.safeParse(json)
   if (!parsed.success) {
     const where = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-    throw new ProviderError(`${service} response did not have the expected shape (${where.join('; ')})`, { kind: 'bad_response', provider: service })
+    throw new ProviderError(`${service} response did not have the expected shape (${where.join('; ')})`, {
+      kind: 'bad_response',
+      provider: service,
+    })
   }
   return parsed.data
 }
@@ -103,7 +118,9 @@ const HnItemSchema: z.ZodType<HnItem> = z.lazy(() =>
 type RedditListing = { kind: string; data: { children: { kind: string; data: Record<string, unknown> }[] } }
 const RedditListingSchema: z.ZodType<RedditListing> = z.looseObject({
   kind: z.string(),
-  data: z.looseObject({ children: z.array(z.looseObject({ kind: z.string(), data: z.record(z.string(), z.unknown()) })) }),
+  data: z.looseObject({
+    children: z.array(z.looseObject({ kind: z.string(), data: z.record(z.string(), z.unknown()) })),
+  }),
 })
 
 const V2exMember = z.looseObject({ username: z.string() }).nullable().optional()
@@ -130,7 +147,8 @@ const V2exRepliesSchema = z.array(
   }),
 )
 
-const isoFromUnix = (s: unknown) => (typeof s === 'number' && Number.isFinite(s) ? new Date(s * 1000).toISOString() : null)
+const isoFromUnix = (s: unknown) =>
+  typeof s === 'number' && Number.isFinite(s) ? new Date(s * 1000).toISOString() : null
 
 /** Fetches an HN item, a Reddit thread or a V2EX topic through its JSON API (every request SSRF-checked). */
 export async function fetchSiteThread(target: SiteTarget, url: string, options: FetchThreadOptions): Promise<Thread> {
@@ -140,12 +158,28 @@ export async function fetchSiteThread(target: SiteTarget, url: string, options: 
   const contextChars = options.contextChars ?? DEFAULTS.contextChars
   let thread: Omit<Thread, 'refs' | 'links'> & { links?: Thread['links'] }
   if (target.site === 'hackernews') {
-    const item = await getJson(`${base(options.env, 'HN_API_URL', HN_API)}/items/${target.id}`, HnItemSchema, 'hackernews', options, signal)
+    const item = await getJson(
+      `${base(options.env, 'HN_API_URL', HN_API)}/items/${target.id}`,
+      HnItemSchema,
+      'hackernews',
+      options,
+      signal,
+    )
     const all: ThreadComment[] = []
     const walk = (children: HnItem[] | undefined, depth: number, parent: number) => {
       for (const c of children ?? []) {
         // Deleted and dead comments come back with no author and no text.
-        if (c.text || c.author) all.push({ id: String(c.id), kind: 'reply', author: c.author ?? null, body: htmlToText(c.text ?? ''), createdAt: c.created_at ?? null, url: `https://news.ycombinator.com/item?id=${c.id}`, depth, parentId: String(parent) })
+        if (c.text || c.author)
+          all.push({
+            id: String(c.id),
+            kind: 'reply',
+            author: c.author ?? null,
+            body: htmlToText(c.text ?? ''),
+            createdAt: c.created_at ?? null,
+            url: `https://news.ycombinator.com/item?id=${c.id}`,
+            depth,
+            parentId: String(parent),
+          })
         walk(c.children, depth + 1, c.id)
       }
     }
@@ -166,11 +200,19 @@ export async function fetchSiteThread(target: SiteTarget, url: string, options: 
         points: item.points ?? null,
         storyUrl: item.url ?? null,
         commentCount: all.length,
-        ...(all.length > maxComments && { truncated: { comments: { returned: maxComments, cut: all.length - maxComments } } }),
+        ...(all.length > maxComments && {
+          truncated: { comments: { returned: maxComments, cut: all.length - maxComments } },
+        }),
       },
     }
   } else if (target.site === 'reddit') {
-    const listings = await getJson(`${base(options.env, 'REDDIT_BASE_URL', REDDIT_BASE)}${target.path}.json?raw_json=1&limit=500`, z.array(RedditListingSchema).min(1), 'reddit', options, signal)
+    const listings = await getJson(
+      `${base(options.env, 'REDDIT_BASE_URL', REDDIT_BASE)}${target.path}.json?raw_json=1&limit=500`,
+      z.array(RedditListingSchema).min(1),
+      'reddit',
+      options,
+      signal,
+    )
     const post = listings[0]!.data.children.find((c) => c.kind === 't3')?.data ?? {}
     const all: ThreadComment[] = []
     let more = 0
@@ -216,7 +258,9 @@ export async function fetchSiteThread(target: SiteTarget, url: string, options: 
         score: typeof post.score === 'number' ? post.score : null,
         commentCount: typeof post.num_comments === 'number' ? post.num_comments : all.length,
         ...(more > 0 && { unloadedComments: more }),
-        ...(all.length > maxComments && { truncated: { comments: { returned: maxComments, cut: all.length - maxComments } } }),
+        ...(all.length > maxComments && {
+          truncated: { comments: { returned: maxComments, cut: all.length - maxComments } },
+        }),
       },
     }
   } else {
@@ -226,7 +270,14 @@ export async function fetchSiteThread(target: SiteTarget, url: string, options: 
       getJson(`${api}/replies/show.json?topic_id=${target.id}`, V2exRepliesSchema, 'v2ex', options, signal),
     ])
     const topic = topics[0]
-    if (!topic) throw new ProviderError(`v2ex has no topic ${target.id}`, { kind: 'upstream', provider: 'v2ex', code: 'not_found', status: 404, retryable: false })
+    if (!topic)
+      throw new ProviderError(`v2ex has no topic ${target.id}`, {
+        kind: 'upstream',
+        provider: 'v2ex',
+        code: 'not_found',
+        status: 404,
+        retryable: false,
+      })
     const all: ThreadComment[] = replies.map((r) => ({
       id: String(r.id),
       kind: 'reply',
@@ -249,7 +300,9 @@ export async function fetchSiteThread(target: SiteTarget, url: string, options: 
         author: topic.member?.username ?? null,
         createdAt: isoFromUnix(topic.created),
         commentCount: topic.replies ?? all.length,
-        ...(all.length > maxComments && { truncated: { comments: { returned: maxComments, cut: all.length - maxComments } } }),
+        ...(all.length > maxComments && {
+          truncated: { comments: { returned: maxComments, cut: all.length - maxComments } },
+        }),
       },
     }
   }
@@ -257,5 +310,10 @@ export async function fetchSiteThread(target: SiteTarget, url: string, options: 
     ...findRefs(thread.body, { source: 'body', contextChars }),
     ...thread.comments.flatMap((c) => findRefs(c.body, { source: `comment:${c.id}`, contextChars })),
   ]
-  return { ...thread, refs: mergeRefs(found), links: thread.links ?? [], metadata: { ...thread.metadata, requestedUrl: url } }
+  return {
+    ...thread,
+    refs: mergeRefs(found),
+    links: thread.links ?? [],
+    metadata: { ...thread.metadata, requestedUrl: url },
+  }
 }

@@ -24,8 +24,24 @@ beforeAll(async () => {
     body: 'Original report. The server resets the connection and the client hangs. Related to #4 (reset handling).',
     comments: [{ body: 'Still hangs for me, see #1 which is the same.' }],
   })
-  emu.github.addIssue({ owner: 'octo', repo: 'chain', number: 3, title: 'Logo colours', body: 'The logo is too pink.', comments: 0 })
-  emu.github.addIssue({ owner: 'octo', repo: 'chain', number: 4, title: 'Handle connection resets', body: 'Retry when the server resets the connection. Closes #2. Also see #404.', isPull: true, merged: true, comments: 0 })
+  emu.github.addIssue({
+    owner: 'octo',
+    repo: 'chain',
+    number: 3,
+    title: 'Logo colours',
+    body: 'The logo is too pink.',
+    comments: 0,
+  })
+  emu.github.addIssue({
+    owner: 'octo',
+    repo: 'chain',
+    number: 4,
+    title: 'Handle connection resets',
+    body: 'Retry when the server resets the connection. Closes #2. Also see #404.',
+    isPull: true,
+    merged: true,
+    comments: 0,
+  })
   emu.github.addIssue({ owner: 'octo', repo: 'chain', number: 404, title: 'gone', gone: 404 })
 })
 afterAll(() => emu.close())
@@ -42,7 +58,11 @@ describe('followChain', () => {
       ['https://github.com/octo/chain/pull/4', 2, 'score', 'related'],
       ['https://github.com/octo/chain/issues/404', 3, 'score', 'issue'],
     ])
-    expect(chain.nodes[1]).toMatchObject({ parent: seed, title: 'Hang on connection reset mid-response', state: 'open' })
+    expect(chain.nodes[1]).toMatchObject({
+      parent: seed,
+      title: 'Hang on connection reset mid-response',
+      state: 'open',
+    })
     expect(chain.nodes[2]).toMatchObject({ type: 'github_pr', state: 'merged' })
     expect(chain.nodes[3]!.error).toMatchObject({ kind: 'upstream', code: 'not_found', status: 404 })
     expect(chain.stopped).toBeUndefined()
@@ -74,7 +94,8 @@ describe('followChain', () => {
   })
 
   it('lets an LLM gate pick, and says so', async () => {
-    const gate: ChainGate = async ({ candidates }) => candidates.filter((c) => c.url.endsWith('/issues/3')).map((c) => c.url)
+    const gate: ChainGate = async ({ candidates }) =>
+      candidates.filter((c) => c.url.endsWith('/issues/3')).map((c) => c.url)
     const chain = await followChain([seed], { ...base(), maxDepth: 1, llm: gate })
     expect(chain.nodes[1]).toMatchObject({ url: 'https://github.com/octo/chain/issues/3', reason: { by: 'llm' } })
     expect(chain.stats).toMatchObject({ gateCalls: 1, gateFailures: 0 })
@@ -108,10 +129,26 @@ describe('followChain', () => {
 
 describe('scoreRef', () => {
   it.each([
-    ['a duplicate beats a plain issue', { type: 'duplicate', text: '#2', context: 'x' }, { type: 'issue', text: '#3', context: 'x' }],
-    ['query overlap beats none', { type: 'url', text: 'connection reset guide', context: '' }, { type: 'url', text: 'cats', context: '' }],
-    ['same repository beats another', { type: 'issue', text: '#2', context: '', repo: 'o/r' }, { type: 'issue', text: 'x/y#2', context: '', repo: 'x/y' }],
-    ['CJK bigrams overlap', { type: 'url', text: '连接重置导致挂起', context: '' }, { type: 'url', text: '图标颜色', context: '' }],
+    [
+      'a duplicate beats a plain issue',
+      { type: 'duplicate', text: '#2', context: 'x' },
+      { type: 'issue', text: '#3', context: 'x' },
+    ],
+    [
+      'query overlap beats none',
+      { type: 'url', text: 'connection reset guide', context: '' },
+      { type: 'url', text: 'cats', context: '' },
+    ],
+    [
+      'same repository beats another',
+      { type: 'issue', text: '#2', context: '', repo: 'o/r' },
+      { type: 'issue', text: 'x/y#2', context: '', repo: 'x/y' },
+    ],
+    [
+      'CJK bigrams overlap',
+      { type: 'url', text: '连接重置导致挂起', context: '' },
+      { type: 'url', text: '图标颜色', context: '' },
+    ],
   ] as const)('%s', (_name, better, worse) => {
     const q = _name.startsWith('CJK') ? '连接重置' : query
     expect(scoreRef(better, q, 'o/r')).toBeGreaterThan(scoreRef(worse, q, 'o/r'))

@@ -99,7 +99,28 @@ const TYPE_PRIOR: Record<RefType, number> = {
   commit: 0.1,
 }
 
-const STOPWORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'is', 'it', 'with', 'how', 'what', 'why', 'does', 'do', 'this', 'that'])
+const STOPWORDS = new Set([
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'of',
+  'to',
+  'in',
+  'on',
+  'for',
+  'is',
+  'it',
+  'with',
+  'how',
+  'what',
+  'why',
+  'does',
+  'do',
+  'this',
+  'that',
+])
 
 function terms(text: string): Set<string> {
   const out = new Set<string>()
@@ -116,7 +137,11 @@ function terms(text: string): Set<string> {
 }
 
 /** The built-in relevance of a reference for a query: 0.5 × term overlap + 0.35 × type prior + 0.15 × same repo. Pure. */
-export function scoreRef(ref: Pick<Ref, 'type' | 'text' | 'context' | 'repo' | 'title'> & { url?: string }, query: string, nodeRepo?: string): number {
+export function scoreRef(
+  ref: Pick<Ref, 'type' | 'text' | 'context' | 'repo' | 'title'> & { url?: string },
+  query: string,
+  nodeRepo?: string,
+): number {
   const wanted = terms(query)
   const have = terms(`${ref.text} ${ref.context} ${ref.title ?? ''} ${ref.url ?? ''}`)
   let hit = 0
@@ -145,7 +170,19 @@ interface Pending {
  */
 export async function followChain(seeds: readonly string[], options: FollowChainOptions): Promise<Chain> {
   const started = Date.now()
-  const { query, maxDepth = 3, maxNodes = 20, maxPerNode = 3, minScore = 0.25, deadlineMs = 120_000, maxTotalBytes = 20 * 1024 * 1024, nodeConcurrency = 4, llm, llmTimeoutMs = 10_000, ...fetchOptions } = options
+  const {
+    query,
+    maxDepth = 3,
+    maxNodes = 20,
+    maxPerNode = 3,
+    minScore = 0.25,
+    deadlineMs = 120_000,
+    maxTotalBytes = 20 * 1024 * 1024,
+    nodeConcurrency = 4,
+    llm,
+    llmTimeoutMs = 10_000,
+    ...fetchOptions
+  } = options
   const deadlineAt = started + deadlineMs
   const nodes: ChainNode[] = []
   const visited = new Set<string>()
@@ -171,10 +208,17 @@ export async function followChain(seeds: readonly string[], options: FollowChain
     }
     if (frontier.length > room) stopped = 'max_nodes'
     const batch = frontier.slice(0, room)
-    const signal = AbortSignal.any([AbortSignal.timeout(Math.max(1, deadlineAt - Date.now())), ...(options.signal ? [options.signal] : [])])
+    const signal = AbortSignal.any([
+      AbortSignal.timeout(Math.max(1, deadlineAt - Date.now())),
+      ...(options.signal ? [options.signal] : []),
+    ])
     const results = await mapLimit(batch, nodeConcurrency, async (pending) => {
       try {
-        const thread = await fetchThread(pending.url, { ...fetchOptions, signal, deadlineMs: Math.max(1, deadlineAt - Date.now()) })
+        const thread = await fetchThread(pending.url, {
+          ...fetchOptions,
+          signal,
+          deadlineMs: Math.max(1, deadlineAt - Date.now()),
+        })
         return { pending, thread }
       } catch (error) {
         return { pending, error: errorJson(toThreadError(error, 'thread')) }
@@ -182,7 +226,9 @@ export async function followChain(seeds: readonly string[], options: FollowChain
     })
     const next: Pending[] = []
     for (const { pending, thread, error } of results) {
-      const bytes = thread ? Buffer.byteLength(thread.body) + thread.comments.reduce((n, c) => n + Buffer.byteLength(c.body), 0) : 0
+      const bytes = thread
+        ? Buffer.byteLength(thread.body) + thread.comments.reduce((n, c) => n + Buffer.byteLength(c.body), 0)
+        : 0
       stats.bytes += bytes
       nodes.push({
         url: thread?.url ?? pending.url,
@@ -199,16 +245,40 @@ export async function followChain(seeds: readonly string[], options: FollowChain
       if (!thread || depth === maxDepth) continue
       const nodeRepo = typeof thread.metadata.repo === 'string' ? thread.metadata.repo : undefined
       const candidates = thread.refs
-        .filter((r): r is Ref & { url: string } => r.url !== undefined && r.type !== 'commit' && /^https?:/i.test(r.url) && !visited.has(visitKey(r.url)))
-        .map((r) => ({ url: r.url, type: r.type, text: r.text, context: r.context, ...(r.title && { title: r.title }), ...(r.repo && { repo: r.repo }), score: scoreRef(r, query, nodeRepo) }))
+        .filter(
+          (r): r is Ref & { url: string } =>
+            r.url !== undefined && r.type !== 'commit' && /^https?:/i.test(r.url) && !visited.has(visitKey(r.url)),
+        )
+        .map((r) => ({
+          url: r.url,
+          type: r.type,
+          text: r.text,
+          context: r.context,
+          ...(r.title && { title: r.title }),
+          ...(r.repo && { repo: r.repo }),
+          score: scoreRef(r, query, nodeRepo),
+        }))
         .sort((a, b) => b.score - a.score)
-      const picks = await choose(candidates, { query, node: { url: thread.url, title: thread.title, depth }, maxFollow: maxPerNode, minScore, llm, llmTimeoutMs, signal, stats })
+      const picks = await choose(candidates, {
+        query,
+        node: { url: thread.url, title: thread.title, depth },
+        maxFollow: maxPerNode,
+        minScore,
+        llm,
+        llmTimeoutMs,
+        signal,
+        stats,
+      })
       for (const pick of picks) {
         const key = visitKey(pick.candidate.url)
         if (visited.has(key)) continue
         visited.add(key)
         const c = pick.candidate
-        next.push({ url: c.url, parent: thread.url, reason: { by: pick.by, type: c.type, text: c.text, context: c.context, score: c.score } })
+        next.push({
+          url: c.url,
+          parent: thread.url,
+          reason: { by: pick.by, type: c.type, text: c.text, context: c.context, score: c.score },
+        })
       }
     }
     if (stats.bytes >= maxTotalBytes) stopped = 'max_bytes'
@@ -223,9 +293,22 @@ export async function followChain(seeds: readonly string[], options: FollowChain
 
 async function choose(
   candidates: ChainCandidate[],
-  ctx: { query: string; node: ChainGateInput['node']; maxFollow: number; minScore: number; llm?: ChainGate; llmTimeoutMs: number; signal: AbortSignal; stats: Chain['stats'] },
+  ctx: {
+    query: string
+    node: ChainGateInput['node']
+    maxFollow: number
+    minScore: number
+    llm?: ChainGate
+    llmTimeoutMs: number
+    signal: AbortSignal
+    stats: Chain['stats']
+  },
 ): Promise<{ candidate: ChainCandidate; by: 'score' | 'llm' }[]> {
-  const builtIn = () => candidates.filter((c) => c.score >= ctx.minScore).slice(0, ctx.maxFollow).map((candidate) => ({ candidate, by: 'score' as const }))
+  const builtIn = () =>
+    candidates
+      .filter((c) => c.score >= ctx.minScore)
+      .slice(0, ctx.maxFollow)
+      .map((candidate) => ({ candidate, by: 'score' as const }))
   if (!ctx.llm || candidates.length === 0 || ctx.maxFollow <= 0) return builtIn()
   ctx.stats.gateCalls++
   try {
@@ -280,7 +363,9 @@ export function createLlmChainGate(options: LlmChainGateOptions = {}): ChainGate
   if (!baseUrl || !model) return undefined
   const endpoint = { url: baseUrl, model, ...(apiKey && { apiKey }) }
   return async (input, { signal }) => {
-    const list = input.candidates.map((c, i) => `${i}. [${c.type}] ${c.url} — ${c.title ?? c.text} — ${c.context}`).join('\n')
+    const list = input.candidates
+      .map((c, i) => `${i}. [${c.type}] ${c.url} — ${c.title ?? c.text} — ${c.context}`)
+      .join('\n')
     const content = await chatCompletion(endpoint, {
       temperature: 0,
       messages: [
@@ -288,15 +373,21 @@ export function createLlmChainGate(options: LlmChainGateOptions = {}): ChainGate
           role: 'system',
           content: `You decide which references of a discussion are worth reading to answer a question. Answer only JSON {"follow":[indexes]} with at most ${input.maxFollow} indexes, most useful first; [] when none is relevant.`,
         },
-        { role: 'user', content: `Question: ${input.query}\nCurrent thread: ${input.node.title} (${input.node.url})\nCandidates:\n${list}` },
+        {
+          role: 'user',
+          content: `Question: ${input.query}\nCurrent thread: ${input.node.title} (${input.node.url})\nCandidates:\n${list}`,
+        },
       ],
       signal,
       retries: 0,
       env,
     })
     const parsed = GateReplySchema.safeParse(extractJsonObject(content))
-    if (!parsed.success) throw new ProviderError('LLM gate answered without a {"follow":[…]} list', { kind: 'bad_response', provider: 'llm' })
+    if (!parsed.success)
+      throw new ProviderError('LLM gate answered without a {"follow":[…]} list', {
+        kind: 'bad_response',
+        provider: 'llm',
+      })
     return parsed.data.follow.map((i) => input.candidates[i]?.url ?? `invalid:${i}`)
   }
 }
-

@@ -24,16 +24,24 @@ export async function fetchThread(url: string, options: FetchThreadOptions = {})
   try {
     parsed = new URL(trimmed)
   } catch {
-    throw new InputError(`Not a URL: ${JSON.stringify(trimmed.slice(0, 200))}; expected an http(s) URL.`, [{ path: 'url', message: 'not a URL' }])
+    throw new InputError(`Not a URL: ${JSON.stringify(trimmed.slice(0, 200))}; expected an http(s) URL.`, [
+      { path: 'url', message: 'not a URL' },
+    ])
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new InputError(`Only http(s) URLs can be fetched, got ${parsed.protocol}`, [{ path: 'url', message: 'unsupported scheme' }])
+    throw new InputError(`Only http(s) URLs can be fetched, got ${parsed.protocol}`, [
+      { path: 'url', message: 'unsupported scheme' },
+    ])
   const github = parseGithubUrl(trimmed)
   if (github?.kind === 'issue' || github?.kind === 'pull') return fetchGithubIssue(github, trimmed, options)
   if (github?.kind === 'discussion') {
     if (githubAuth(options).token) return fetchGithubDiscussion(github, trimmed, options)
     const page = await fetchGenericPage(trimmed, options)
-    return { ...page, type: 'github_discussion', metadata: { ...page.metadata, via: 'page (no GitHub token for GraphQL)' } }
+    return {
+      ...page,
+      type: 'github_discussion',
+      metadata: { ...page.metadata, via: 'page (no GitHub token for GraphQL)' },
+    }
   }
   const site = parseSiteUrl(trimmed)
   if (site) return fetchSiteThread(site, trimmed, options)
@@ -97,7 +105,10 @@ export interface ExtractRefsFromUrlsOptions extends FetchThreadOptions {
  * Fetches many URLs with bounded concurrency and returns each one's references (duplicate URLs fetched once).
  * Never rejects for one URL's failure: that URL gets an `error`; rejects only on invalid options.
  */
-export async function extractRefsFromUrls(urls: readonly string[], options: ExtractRefsFromUrlsOptions = {}): Promise<UrlRefs[]> {
+export async function extractRefsFromUrls(
+  urls: readonly string[],
+  options: ExtractRefsFromUrlsOptions = {},
+): Promise<UrlRefs[]> {
   const { urlConcurrency = 4, ...rest } = options
   const order = urls.map((url) => ({ url, key: canonicalUrl(url) }))
   const distinct = [...new Map(order.map((o) => [o.key, o.url])).entries()]
@@ -115,5 +126,11 @@ export async function extractRefsFromUrls(urls: readonly string[], options: Extr
 
 /** A thread reduced to its references (`--extract-refs-only`). */
 export function threadRefsOnly(thread: Thread): UrlRefs {
-  return { url: thread.url, title: thread.title, type: thread.type, refs: thread.refs, ...(thread.error && { error: thread.error }) }
+  return {
+    url: thread.url,
+    title: thread.title,
+    type: thread.type,
+    refs: thread.refs,
+    ...(thread.error && { error: thread.error }),
+  }
 }

@@ -16,5 +16,13 @@ export {
 } from './types.js'
 export type { RefType, Ref, PageLink, ThreadComment, ThreadType, ThreadError, Thread } from './types.js'
 export { followChain, scoreRef, createLlmChainGate } from './chain.js'
-export type { Chain, ChainNode, ChainCandidate, ChainGate, ChainGateInput, FollowChainOptions, LlmChainGateOptions } from './chain.js'
+export type {
+  Chain,
+  ChainNode,
+  ChainCandidate,
+  ChainGate,
+  ChainGateInput,
+  FollowChainOptions,
+  LlmChainGateOptions,
+} from './chain.js'
 export { threadToMarkdown, chainToMarkdown, refsToMarkdown } from './markdown.js'

@@ -59,27 +59,46 @@ export function threadToMarkdown(thread: Thread): string {
     out.push(`## Comments (${thread.comments.length})`, '')
     for (const c of thread.comments) {
       const indent = '  '.repeat(Math.min(c.depth ?? 0, 6))
-      const what = c.kind === 'review' ? `review ${c.reviewState ?? ''}`.trim() : c.kind === 'review_comment' ? `on ${c.path}${c.line ? `:${c.line}` : ''}` : ''
-      out.push(`${indent}**@${c.author ?? 'ghost'}**${what ? ` (${what})` : ''}${c.createdAt ? ` · ${c.createdAt}` : ''}`, '')
+      const what =
+        c.kind === 'review'
+          ? `review ${c.reviewState ?? ''}`.trim()
+          : c.kind === 'review_comment'
+            ? `on ${c.path}${c.line ? `:${c.line}` : ''}`
+            : ''
+      out.push(
+        `${indent}**@${c.author ?? 'ghost'}**${what ? ` (${what})` : ''}${c.createdAt ? ` · ${c.createdAt}` : ''}`,
+        '',
+      )
       if (c.body.trim()) out.push(indent ? quote(c.body).replace(/^/gm, indent) : quote(c.body), '')
     }
   }
   const truncated = m.truncated as Record<string, { returned: number; cut: number }> | undefined
-  if (truncated) for (const [what, t] of Object.entries(truncated)) out.push(`_${t.cut} more ${what} not included (returned ${t.returned})._`, '')
+  if (truncated)
+    for (const [what, t] of Object.entries(truncated))
+      out.push(`_${t.cut} more ${what} not included (returned ${t.returned})._`, '')
   out.push(`## References (${thread.refs.length})`, '', refsToMarkdown(thread.refs))
   return `${out.join('\n').trimEnd()}\n`
 }
 
 /** A chain as markdown: one section per depth, each node with why it was followed and a summary. */
 export function chainToMarkdown(chain: Chain): string {
-  const out = [`# Reference chain: ${chain.query}`, '', `${chain.stats.nodes} threads, ${chain.stats.ms} ms${chain.stopped ? `, stopped: ${chain.stopped}` : ''}`, '']
+  const out = [
+    `# Reference chain: ${chain.query}`,
+    '',
+    `${chain.stats.nodes} threads, ${chain.stats.ms} ms${chain.stopped ? `, stopped: ${chain.stopped}` : ''}`,
+    '',
+  ]
   const depths = [...new Set(chain.nodes.map((n) => n.depth))].sort((a, b) => a - b)
   for (const depth of depths) {
     out.push(`## Depth ${depth}`, '')
     for (const n of chain.nodes.filter((x) => x.depth === depth)) {
       out.push(`### [${(n.title || n.url).replace(/[[\]]/g, '')}](${n.url})`, '')
       if (n.parent) {
-        const why = [n.reason.by === 'llm' ? 'chosen by the LLM gate' : `score ${n.reason.score ?? 0}`, n.reason.type, n.reason.context ? `“${n.reason.context}”` : undefined].filter(Boolean)
+        const why = [
+          n.reason.by === 'llm' ? 'chosen by the LLM gate' : `score ${n.reason.score ?? 0}`,
+          n.reason.type,
+          n.reason.context ? `“${n.reason.context}”` : undefined,
+        ].filter(Boolean)
         out.push(`Followed from <${n.parent}>: ${why.join(' · ')}`, '')
       } else out.push('Seed.', '')
       if (n.error) out.push(`**Error (${n.error.kind}):** ${n.error.message}`, '')

@@ -43,7 +43,11 @@ describe('extractRefs', () => {
     ['Probably caused by GH-9', 'issue', 'github:octo/demo#9'],
     ['https://github.com/octo/demo/pull/8/files', 'pr', 'github:octo/demo#8'],
     ['https://www.github.com/Octo/Demo/issues/7#issuecomment-1', 'issue', 'github:octo/demo#7'],
-    ['https://github.com/octo/demo/commit/0123456789abcdef0123456789abcdef01234567', 'commit', 'github:octo/demo@0123456789abcdef0123456789abcdef01234567'],
+    [
+      'https://github.com/octo/demo/commit/0123456789abcdef0123456789abcdef01234567',
+      'commit',
+      'github:octo/demo@0123456789abcdef0123456789abcdef01234567',
+    ],
     ['https://github.com/octo/demo/pull/8/commits/abc1234def', 'commit', 'github:octo/demo@abc1234def'],
     ['https://github.com/octo/demo/compare/v1.0.0...v1.1.0', 'commit', 'github:octo/demo@v1.0.0...v1.1.0'],
     ['Bisected to a1b2c3d.', 'commit', 'github:octo/demo@a1b2c3d'],
@@ -73,9 +77,15 @@ describe('extractRefs', () => {
   })
 
   it.each([
-    ['http://localhost:8080/debug?trace=1&verbose=true (port 8080)', 'http://localhost:8080/debug?trace=1&verbose=true'],
+    [
+      'http://localhost:8080/debug?trace=1&verbose=true (port 8080)',
+      'http://localhost:8080/debug?trace=1&verbose=true',
+    ],
     ['See https://example.com/a/b?x=1&y=2#frag.', 'https://example.com/a/b?x=1&y=2#frag'],
-    ['(https://en.wikipedia.org/wiki/Rust_(programming_language))', 'https://en.wikipedia.org/wiki/Rust_(programming_language)'],
+    [
+      '(https://en.wikipedia.org/wiki/Rust_(programming_language))',
+      'https://en.wikipedia.org/wiki/Rust_(programming_language)',
+    ],
     ['"https://example.com/q?a=1",', 'https://example.com/q?a=1'],
     ['<https://example.com/auto/link>', 'https://example.com/auto/link'],
     ['[the docs](https://docs.github.com/en/rest "REST docs")', 'https://docs.github.com/en/rest'],
@@ -94,7 +104,10 @@ describe('extractRefs', () => {
   })
 
   it('deduplicates by canonical key, the specific type and its context winning', () => {
-    const refs = extractRefs('See #12 and https://github.com/octo/demo/issues/12.\n\nLater: Fixes #12.\nhttps://www.example.com/a?utm_source=x and https://example.com/a/', { repo })
+    const refs = extractRefs(
+      'See #12 and https://github.com/octo/demo/issues/12.\n\nLater: Fixes #12.\nhttps://www.example.com/a?utm_source=x and https://example.com/a/',
+      { repo },
+    )
     expect(refs).toHaveLength(2)
     expect(refs[0]).toMatchObject({ type: 'fixes', key: 'github:octo/demo#12', count: 3, text: '#12' })
     expect(refs[0]!.context).toContain('Fixes #12')
@@ -109,12 +122,22 @@ describe('extractRefs', () => {
 
 describe('real GitHub bodies (octokit.rb recordings)', () => {
   type Issue = { number: number; body: string | null; title: string }
-  const issues = (readJson('octokit-rb/Octokit_Client_Issues/_list_issues/returns_issues_for_a_repository__0.json') as { body: Issue[] }).body
+  const issues = (
+    readJson('octokit-rb/Octokit_Client_Issues/_list_issues/returns_issues_for_a_repository__0.json') as {
+      body: Issue[]
+    }
+  ).body
   const byNumber = (n: number) => issues.find((i) => i.number === n)!
   const repo = 'sferik/rails_admin'
 
   it('"Fixes #2722" is a fixes reference', () => {
-    expect(extractRefs(byNumber(2737).body!, { repo })).toMatchObject([{ type: 'fixes', key: 'github:sferik/rails_admin#2722', url: 'https://github.com/sferik/rails_admin/issues/2722' }])
+    expect(extractRefs(byNumber(2737).body!, { repo })).toMatchObject([
+      {
+        type: 'fixes',
+        key: 'github:sferik/rails_admin#2722',
+        url: 'https://github.com/sferik/rails_admin/issues/2722',
+      },
+    ])
   })
 
   it('a MongoDB id in bold is not a commit, and code blocks hold no references', () => {
@@ -122,24 +145,40 @@ describe('real GitHub bodies (octokit.rb recordings)', () => {
   })
 
   it('"Resolves #3204" in a commit-pulls recording', () => {
-    const pulls = (readJson('octokit-rb/Octokit_Client_CommitPulls/_commit_pulls/returns_a_list_of_all_pull_requests_associated_with_a_commit__0.json') as { body: Issue[] }).body
+    const pulls = (
+      readJson(
+        'octokit-rb/Octokit_Client_CommitPulls/_commit_pulls/returns_a_list_of_all_pull_requests_associated_with_a_commit__0.json',
+      ) as { body: Issue[] }
+    ).body
     const refs = extractRefs(pulls[0]!.body!, { repo })
     expect(refs[0]).toMatchObject({ type: 'resolves', number: 3204 })
   })
 
   it('short SHAs in a PR checklist are commits; "[#407]" is an issue', () => {
-    const pulls = (readJson('octokit-rb/Octokit_Client_PullRequests/_pull_requests/lists_all_pull_requests__0.json') as { body: Issue[] }).body
+    const pulls = (
+      readJson('octokit-rb/Octokit_Client_PullRequests/_pull_requests/lists_all_pull_requests__0.json') as {
+        body: Issue[]
+      }
+    ).body
     const pr = pulls.find((p) => p.body?.includes('8ce3fe2'))!
     const refs = extractRefs(pr.body!, { repo: 'octokit/octokit.rb' })
     const commits = refs.filter((r) => r.type === 'commit').map((r) => r.sha)
-    expect(commits).toEqual(expect.arrayContaining(['8ce3fe2', '9a3273c', '667c03d', '466dd99d0f3385c5cf73e0e932f7e35c15ea5efe']))
+    expect(commits).toEqual(
+      expect.arrayContaining(['8ce3fe2', '9a3273c', '667c03d', '466dd99d0f3385c5cf73e0e932f7e35c15ea5efe']),
+    )
     expect(commits).not.toContain('1389737171')
     expect(refs.find((r) => r.key === 'github:octokit/octokit.rb#407')?.type).toBe('issue')
   })
 
   it('reference-style link definitions yield the URL', () => {
-    const comments = (readJson('octokit-rb/Octokit_Client_Issues/_issue_comments/returns_comments_for_an_issue__0.json') as { body: { body: string }[] }).body
-    expect(extractRefs(comments[0]!.body, { repo: 'octokit/octokit.rb' })).toMatchObject([{ type: 'url', url: 'https://github.com/ctshryock/octokit/tree/25-issue-comments-v3' }])
+    const comments = (
+      readJson('octokit-rb/Octokit_Client_Issues/_issue_comments/returns_comments_for_an_issue__0.json') as {
+        body: { body: string }[]
+      }
+    ).body
+    expect(extractRefs(comments[0]!.body, { repo: 'octokit/octokit.rb' })).toMatchObject([
+      { type: 'url', url: 'https://github.com/ctshryock/octokit/tree/25-issue-comments-v3' },
+    ])
   })
 
   it('never throws and yields unique keys on every recorded body', () => {
@@ -167,7 +206,13 @@ describe('real timelines (PyGithub recordings)', () => {
     expect(summary.events).toBe(16)
     expect(summary.byType['cross-referenced']).toBe(1)
     expect(summary.refs).toContainEqual(
-      expect.objectContaining({ type: 'cross_ref_pr', key: 'github:pygithub/pygithub#857', url: 'https://github.com/PyGithub/PyGithub/pull/857', title: 'Adding new attributes to IssueEvent', source: 'timeline' }),
+      expect.objectContaining({
+        type: 'cross_ref_pr',
+        key: 'github:pygithub/pygithub#857',
+        url: 'https://github.com/PyGithub/PyGithub/pull/857',
+        title: 'Adding new attributes to IssueEvent',
+        source: 'timeline',
+      }),
     )
     expect(summary.closedBy).toMatchObject({ actor: 'jacquev6' })
   })
@@ -175,14 +220,21 @@ describe('real timelines (PyGithub recordings)', () => {
   it('maps referenced/merged commits and committed messages of a PR timeline', () => {
     const summary = timelineRefs(body('PullRequest.testGetIssueTimeline__0.json'), { repo: 'PyGithub/PyGithub' })
     const refs = mergeRefs(summary.refs)
-    expect(refs).toContainEqual(expect.objectContaining({ type: 'commit', sha: '688208b1a5a074871d0e9376119556897439697d' }))
-    expect(refs).toContainEqual(expect.objectContaining({ type: 'commit', sha: '4aadfff21cdd2d2566b0e4bd7309c233b5f4ae23' }))
+    expect(refs).toContainEqual(
+      expect.objectContaining({ type: 'commit', sha: '688208b1a5a074871d0e9376119556897439697d' }),
+    )
+    expect(refs).toContainEqual(
+      expect.objectContaining({ type: 'commit', sha: '4aadfff21cdd2d2566b0e4bd7309c233b5f4ae23' }),
+    )
     expect(refs).toContainEqual(expect.objectContaining({ type: 'cross_ref_pr', number: 670 }))
     expect(summary.mergeCommit).toBe('688208b1a5a074871d0e9376119556897439697d')
   })
 
   it('reads every one of the 27 recorded event types without throwing', () => {
-    const events = Array.from({ length: 28 }, (_, i) => (readJson(`pygithub/IssueEvent.setUp__${i}.json`) as { body: unknown }).body)
+    const events = Array.from(
+      { length: 28 },
+      (_, i) => (readJson(`pygithub/IssueEvent.setUp__${i}.json`) as { body: unknown }).body,
+    )
     const summary = timelineRefs(events, { repo: 'PyGithub/PyGithub' })
     expect(summary.markedDuplicate).toBe(false)
     expect(Object.keys(summary.byType).length).toBeGreaterThan(20)
@@ -193,7 +245,28 @@ describe('real timelines (PyGithub recordings)', () => {
 describe('properties', () => {
   const textArb = fc.oneof(
     fc.string({ maxLength: 300 }),
-    fc.array(fc.constantFrom('#12', 'Fixes ', 'octo/demo#3', 'GH-4', ' ', '\n', 'https://github.com/a/b/pull/9', 'a1b2c3d', '`', '```', '[x](https://e.com/(y))', '<https://x.y/z>', '.', ')', 'Duplicate of '), { maxLength: 40 }).map((parts) => parts.join('')),
+    fc
+      .array(
+        fc.constantFrom(
+          '#12',
+          'Fixes ',
+          'octo/demo#3',
+          'GH-4',
+          ' ',
+          '\n',
+          'https://github.com/a/b/pull/9',
+          'a1b2c3d',
+          '`',
+          '```',
+          '[x](https://e.com/(y))',
+          '<https://x.y/z>',
+          '.',
+          ')',
+          'Duplicate of ',
+        ),
+        { maxLength: 40 },
+      )
+      .map((parts) => parts.join('')),
   )
 
   it('never throws, keys are unique, every ref has a known type and a count ≥ 1', () => {

@@ -23,10 +23,15 @@ const ISSUE_RE = new RegExp(`(?<![\\w./&#@-])(?:(${OWNER})/(${REPO}))?#([1-9]\\d
 const GH_RE = /(?<![\w-])GH-([1-9]\d{0,9})(?![\w-])/g
 const REPO_SHA_RE = new RegExp(`(?<![\\w./-])(${OWNER})/(${REPO})@([0-9a-f]{7,40})(?![\\w-])`, 'g')
 const SHA_RE = /(?<![\w\-./@#:=&%+])[0-9a-f]{7,40}(?![\w-]|\.\w)/g
-const MD_LINK_RE = /\[([^\]\n]{0,500})\]\(\s*<?(https?:\/\/[^\s()<>]*(?:\([^\s()<>]*\)[^\s()<>]*)*)>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
+const MD_LINK_RE =
+  /\[([^\]\n]{0,500})\]\(\s*<?(https?:\/\/[^\s()<>]*(?:\([^\s()<>]*\)[^\s()<>]*)*)>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
 const AUTOLINK_RE = /<(https?:\/\/[^\s<>]+)>/g
 const PLAIN_URL_RE = /https?:\/\/[^\s<>"'`]+/g
-const CODE_RES = [/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm, /`[^`\n]+`/g, /<!--[\s\S]*?-->/g]
+const CODE_RES = [
+  /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm,
+  /`[^`\n]+`/g,
+  /<!--[\s\S]*?-->/g,
+]
 
 const CLOSING_RE = /\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s*$/i
 const DUPLICATE_RE = /\b(?:duplicate|dup(?:e|licate)?)\s+of\s*:?\s*$/i
@@ -148,7 +153,8 @@ export function mergeRefs(refs: readonly Ref[]): Ref[] {
     const moreSpecific = rank(ref.type) < rank(seen.type)
     const merged: Ref = moreSpecific ? { ...seen, ...ref, count } : { ...ref, ...seen, count }
     // A /pull/ URL tells us what a bare #N could not.
-    if (seen.url?.includes('/pull/') || ref.url?.includes('/pull/')) merged.url = [seen.url, ref.url].find((u) => u?.includes('/pull/'))
+    if (seen.url?.includes('/pull/') || ref.url?.includes('/pull/'))
+      merged.url = [seen.url, ref.url].find((u) => u?.includes('/pull/'))
     if (merged.type === 'issue' && merged.url?.includes('/pull/')) merged.type = 'pr'
     byKey.set(ref.key, merged)
   }
@@ -156,7 +162,13 @@ export function mergeRefs(refs: readonly Ref[]): Ref[] {
 }
 
 /** A reference for one link whose anchor text and context are already known (page links). */
-export function linkRef(url: string, text: string, context: string, source: string, githubHosts: readonly string[] = DEFAULT_GITHUB_HOSTS): Ref | undefined {
+export function linkRef(
+  url: string,
+  text: string,
+  context: string,
+  source: string,
+  githubHosts: readonly string[] = DEFAULT_GITHUB_HOSTS,
+): Ref | undefined {
   const ref = classifyUrl(url, githubHosts)
   if (!ref) return undefined
   return { ...ref, text: text.trim() || url, context: context.replace(/\s+/g, ' ').trim(), source, count: 1 }
@@ -181,14 +193,20 @@ function classifyUrl(raw: string, hosts: readonly string[]): Omit<Found, 'text' 
     if (owner && name && kind && id) {
       const repo = `${owner}/${name}`
       if ((kind === 'issues' || kind === 'pull') && /^[1-9]\d{0,9}$/.test(id)) {
-        if (kind === 'pull' && sub === 'commits' && subId && /^[0-9a-f]{7,40}$/i.test(subId)) return commitRef(repo, subId.toLowerCase(), '', 0, 0)
+        if (kind === 'pull' && sub === 'commits' && subId && /^[0-9a-f]{7,40}$/i.test(subId))
+          return commitRef(repo, subId.toLowerCase(), '', 0, 0)
         const ref = issueRef(repo, Number(id), '', 0, 0)
         return kind === 'pull' ? { ...ref, type: 'pr', url: `https://github.com/${repo}/pull/${id}` } : ref
       }
       if (kind === 'commit' && /^[0-9a-f]{7,40}$/i.test(id)) return commitRef(repo, id.toLowerCase(), '', 0, 0)
       if (kind === 'compare') {
         const range = decodeURIComponent(parts.slice(3).join('/'))
-        return { type: 'commit', url: `https://github.com/${repo}/compare/${range}`, key: `github:${repo.toLowerCase()}@${range}`, repo }
+        return {
+          type: 'commit',
+          url: `https://github.com/${repo}/compare/${range}`,
+          key: `github:${repo.toLowerCase()}@${range}`,
+          repo,
+        }
       }
     }
   }
@@ -197,11 +215,29 @@ function classifyUrl(raw: string, hosts: readonly string[]): Omit<Found, 'text' 
 
 function issueRef(repo: string | undefined, number: number, text: string, start: number, end: number): Found {
   if (!repo) return { type: 'issue', key: `issue:#${number}`, text, start, end, number }
-  return { type: 'issue', url: `https://github.com/${repo}/issues/${number}`, key: `github:${repo.toLowerCase()}#${number}`, text, start, end, repo, number }
+  return {
+    type: 'issue',
+    url: `https://github.com/${repo}/issues/${number}`,
+    key: `github:${repo.toLowerCase()}#${number}`,
+    text,
+    start,
+    end,
+    repo,
+    number,
+  }
 }
 
 function commitRef(repo: string, sha: string, text: string, start: number, end: number): Found {
-  return { type: 'commit', url: `https://github.com/${repo}/commit/${sha}`, key: `github:${repo.toLowerCase()}@${sha}`, text, start, end, repo, sha }
+  return {
+    type: 'commit',
+    url: `https://github.com/${repo}/commit/${sha}`,
+    key: `github:${repo.toLowerCase()}@${sha}`,
+    text,
+    start,
+    end,
+    repo,
+    sha,
+  }
 }
 
 function validRepo(name: string): boolean {

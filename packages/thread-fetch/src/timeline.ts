@@ -25,7 +25,10 @@ const login = (v: unknown): string | null => (isObj(v) ? (str(v.login) ?? null) 
  * Reads raw REST timeline events (`GET /repos/{o}/{r}/issues/{n}/timeline`) of issue `repo` into typed references
  * and a summary. Unknown or malformed events are counted and skipped, never thrown on.
  */
-export function timelineRefs(events: readonly unknown[], options: { repo: string; contextChars?: number }): TimelineSummary {
+export function timelineRefs(
+  events: readonly unknown[],
+  options: { repo: string; contextChars?: number },
+): TimelineSummary {
   const refs: Ref[] = []
   const byType: Record<string, number> = {}
   const summary: TimelineSummary = { refs, events: events.length, byType }
@@ -65,7 +68,12 @@ export function timelineRefs(events: readonly unknown[], options: { repo: string
       if (event === 'merged' && sha) summary.mergeCommit = sha
       if (!sha) continue
       const repo = repoFromCommitUrl(str(raw.commit_url)) ?? options.repo
-      const what = event === 'referenced' ? 'referenced this in commit' : event === 'closed' ? 'closed this in commit' : 'merged this as commit'
+      const what =
+        event === 'referenced'
+          ? 'referenced this in commit'
+          : event === 'closed'
+            ? 'closed this in commit'
+            : 'merged this as commit'
       refs.push(commitRef(repo, sha, `${actor ?? 'someone'} ${what} ${sha.slice(0, 7)}${at ? ` (${at})` : ''}`))
     } else if (event === 'committed') {
       // A pull request's own commits: the commit and whatever its message references.
@@ -73,7 +81,13 @@ export function timelineRefs(events: readonly unknown[], options: { repo: string
       if (!sha) continue
       const message = str(raw.message) ?? ''
       refs.push(commitRef(options.repo, sha, `commit ${sha.slice(0, 7)}: ${message.split('\n')[0]}`))
-      refs.push(...findRefs(message, { repo: options.repo, source: `commit:${sha.slice(0, 7)}`, contextChars: options.contextChars }))
+      refs.push(
+        ...findRefs(message, {
+          repo: options.repo,
+          source: `commit:${sha.slice(0, 7)}`,
+          contextChars: options.contextChars,
+        }),
+      )
     } else if (event === 'marked_as_duplicate') summary.markedDuplicate = true
     else if (event === 'unmarked_as_duplicate') summary.markedDuplicate = false
     else if (event === 'renamed' && isObj(raw.rename)) {

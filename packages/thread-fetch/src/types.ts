@@ -69,7 +69,15 @@ export const ThreadCommentSchema = z.object({
 export type ThreadComment = z.infer<typeof ThreadCommentSchema>
 
 /** What kind of page a thread came from. */
-export const ThreadTypeSchema = z.enum(['github_issue', 'github_pr', 'github_discussion', 'hackernews', 'reddit', 'v2ex', 'page'])
+export const ThreadTypeSchema = z.enum([
+  'github_issue',
+  'github_pr',
+  'github_discussion',
+  'hackernews',
+  'reddit',
+  'v2ex',
+  'page',
+])
 export type ThreadType = z.infer<typeof ThreadTypeSchema>
 
 /** The serialisable error attached to a thread that could not be fetched (batch and chain output). */

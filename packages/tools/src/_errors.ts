@@ -12,10 +12,18 @@ const label = (provider: string | undefined): string =>
   provider ? (provider === 'github' ? 'GitHub' : provider.charAt(0).toUpperCase() + provider.slice(1)) : 'The service'
 
 /** One sentence an agent (and its user) can act on, by error kind; never a key, never a stack. */
-export function describeProviderFailure(kind: ProviderErrorKind | string, provider?: string, retryAfterMs?: number, detail?: string): string {
+export function describeProviderFailure(
+  kind: ProviderErrorKind | string,
+  provider?: string,
+  retryAfterMs?: number,
+  detail?: string,
+): string {
   const who = label(provider)
   const env = provider ? KEY_ENV[provider] : undefined
-  const retry = retryAfterMs !== undefined && retryAfterMs > 0 ? ` Retry in about ${Math.ceil(retryAfterMs / 1000)} s.` : ' Retry in a little while.'
+  const retry =
+    retryAfterMs !== undefined && retryAfterMs > 0
+      ? ` Retry in about ${Math.ceil(retryAfterMs / 1000)} s.`
+      : ' Retry in a little while.'
   switch (kind) {
     case 'timeout':
       return `${who} did not answer in time (timeout). Try again, or ask for fewer queries or results.`

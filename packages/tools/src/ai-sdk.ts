@@ -16,7 +16,9 @@ export async function aiSdkTools(options: ToolSetOptions = {}): Promise<Record<T
   try {
     ai = await import('ai')
   } catch (error) {
-    throw new ConfigError('aiSdkTools needs the Vercel AI SDK: install the `ai` package (v5 or later).', { cause: error })
+    throw new ConfigError('aiSdkTools needs the Vercel AI SDK: install the `ai` package (v5 or later).', {
+      cause: error,
+    })
   }
   const set = await buildToolSet(options)
   const entries = set.definitions.map((d) => {
@@ -26,8 +28,10 @@ export async function aiSdkTools(options: ToolSetOptions = {}): Promise<Record<T
       inputSchema: ai.jsonSchema<unknown>(toolJsonSchema(d.inputSchema) as Parameters<typeof ai.jsonSchema>[0], {
         validate: (value) => ({ success: true, value: dropNulls(value) }),
       }),
-      execute: (input, { abortSignal }) => set.executors[d.name](input, abortSignal ? { signal: abortSignal } : undefined),
-      toModelOutput: ({ output }) => (output.isError ? { type: 'error-text', value: output.content } : { type: 'text', value: output.content }),
+      execute: (input, { abortSignal }) =>
+        set.executors[d.name](input, abortSignal ? { signal: abortSignal } : undefined),
+      toModelOutput: ({ output }) =>
+        output.isError ? { type: 'error-text', value: output.content } : { type: 'text', value: output.content },
     })
     return [d.name, definition] as const
   })

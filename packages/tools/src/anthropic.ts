@@ -38,14 +38,27 @@ export interface AnthropicTools {
 export async function anthropicTools(options: ToolSetOptions = {}): Promise<AnthropicTools> {
   const set = await buildToolSet(options)
   return {
-    tools: set.definitions.map((d) => ({ name: d.name, description: d.description, input_schema: toolJsonSchema(d.inputSchema) })),
+    tools: set.definitions.map((d) => ({
+      name: d.name,
+      description: d.description,
+      input_schema: toolJsonSchema(d.inputSchema),
+    })),
     run: (block, signal) => runAnthropicToolUse(block, set.executors, signal),
     executors: set.executors,
   }
 }
 
 /** Runs one Anthropic `tool_use` block with the given executors and returns the `tool_result` block. Never throws. */
-export async function runAnthropicToolUse(block: AnthropicToolUseBlock, executors: ToolExecutors, signal?: AbortSignal): Promise<AnthropicToolResultBlock> {
+export async function runAnthropicToolUse(
+  block: AnthropicToolUseBlock,
+  executors: ToolExecutors,
+  signal?: AbortSignal,
+): Promise<AnthropicToolResultBlock> {
   const result: ToolResult = await runTool(executors, block.name, block.input ?? {}, signal)
-  return { type: 'tool_result', tool_use_id: block.id, content: result.content, ...(result.isError && { is_error: true }) }
+  return {
+    type: 'tool_result',
+    tool_use_id: block.id,
+    content: result.content,
+    ...(result.isError && { is_error: true }),
+  }
 }

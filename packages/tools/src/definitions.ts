@@ -1,7 +1,15 @@
 import { type Env, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
 import { type SearchLayer, createSearchLayer } from '@search-layer/engine'
 import type { z } from 'zod'
-import { ExtractRefsInputSchema, FetchThreadInputSchema, MAX_QUERIES, MAX_RESULTS_CAP, type ToolName, WebFetchInputSchema, webSearchInputSchemaFor } from './schemas.js'
+import {
+  ExtractRefsInputSchema,
+  FetchThreadInputSchema,
+  MAX_QUERIES,
+  MAX_RESULTS_CAP,
+  type ToolName,
+  WebFetchInputSchema,
+  webSearchInputSchemaFor,
+} from './schemas.js'
 
 /** One tool as every format needs it: name, title, description, zod input schema and MCP annotations. */
 export interface ToolDefinition {

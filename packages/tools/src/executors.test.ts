@@ -18,7 +18,11 @@ beforeEach(() => emu.reset())
 
 // A fresh layer per executor set: no cache or circuit state leaks between cases.
 const executors = (options: Partial<ToolExecutorOptions> = {}) =>
-  createToolExecutors({ layer: createSearchLayer({ env: options.env ?? env, rateLimits: false, providerRetries: 0 }), env, ...options })
+  createToolExecutors({
+    layer: createSearchLayer({ env: options.env ?? env, rateLimits: false, providerRetries: 0 }),
+    env,
+    ...options,
+  })
 
 const SEARCH_SERVICES = ['brave', 'exa', 'tavily', 'grok'] as const
 
@@ -31,7 +35,11 @@ describe('web_search', () => {
   it('returns numbered, ranked results as text with the structured response beside it', async () => {
     const res = await executors().web_search({ query: 'rust async runtime' })
     expect(res.isError).toBeUndefined()
-    const data = res.data as { results: { url: string; title: string }[]; queries: string[]; providers: Record<string, { status: string }> }
+    const data = res.data as {
+      results: { url: string; title: string }[]
+      queries: string[]
+      providers: Record<string, { status: string }>
+    }
     expect(data.results).toHaveLength(5)
     expect(res.content).toContain('[1] ')
     expect(res.content).toContain(data.results[0]!.url)
@@ -77,7 +85,13 @@ describe('web_search', () => {
   })
 
   it('passes intent, freshness, domains and sources to the engine', async () => {
-    const res = await executors().web_search({ query: 'AI news', intent: 'news', freshness: 'pw', sources: ['brave'], exclude_domains: ['example.com'] })
+    const res = await executors().web_search({
+      query: 'AI news',
+      intent: 'news',
+      freshness: 'pw',
+      sources: ['brave'],
+      exclude_domains: ['example.com'],
+    })
     expect(res.isError).toBeUndefined()
     const data = res.data as { intent: string; providers: Record<string, { status: string }> }
     expect(data.intent).toBe('news')
@@ -112,15 +126,18 @@ describe('web_search', () => {
     // NOTE(grok): xAI answers 429 when the team's credits are spent, so Grok reads it as quota, which outranks rate_limited.
     ['rate limit', { status: 429, retryAfterSec: 7 }, /rate-limiting requests/, 'quota'],
     ['server error', { status: 503 }, /server error/, 'upstream'],
-  ] as [string, { status: number; retryAfterSec?: number }, RegExp, string][])('every engine failing (%s) is one readable tool error', async (_name, fault, message, kind) => {
-    for (const s of SEARCH_SERVICES) emu.fault(s, fault)
-    const res = await executors().web_search({ query: 'rust async runtime' })
-    expect(res.isError).toBe(true)
-    expect(res.content).toMatch(/^The search failed: every engine it tried failed\./)
-    expect(res.content).toMatch(message)
-    expect(res.data).toMatchObject({ error: { kind, message: res.content } })
-    expectNoSecrets(res)
-  })
+  ] as [string, { status: number; retryAfterSec?: number }, RegExp, string][])(
+    'every engine failing (%s) is one readable tool error',
+    async (_name, fault, message, kind) => {
+      for (const s of SEARCH_SERVICES) emu.fault(s, fault)
+      const res = await executors().web_search({ query: 'rust async runtime' })
+      expect(res.isError).toBe(true)
+      expect(res.content).toMatch(/^The search failed: every engine it tried failed\./)
+      expect(res.content).toMatch(message)
+      expect(res.data).toMatchObject({ error: { kind, message: res.content } })
+      expectNoSecrets(res)
+    },
+  )
 
   it.each([
     ['432', 432],
@@ -138,19 +155,30 @@ describe('web_search', () => {
     emu.fault('exa', { status: 429 })
     emu.fault('tavily', { status: 401 })
     emu.fault('grok', { status: 503 })
-    const res = await executors().web_search({ query: 'rust async runtime', sources: ['brave', 'exa', 'tavily', 'grok'] })
+    const res = await executors().web_search({
+      query: 'rust async runtime',
+      sources: ['brave', 'exa', 'tavily', 'grok'],
+    })
     expect(res.data).toMatchObject({ error: { kind: 'auth' } })
   })
 
   it('explains a search whose every engine is resting after repeated failures', async () => {
     emu.fault('tavily', { status: 401 })
-    const layer = createSearchLayer({ env, rateLimits: false, providerRetries: 0, cache: false, circuit: { failureThreshold: 1 } })
+    const layer = createSearchLayer({
+      env,
+      rateLimits: false,
+      providerRetries: 0,
+      cache: false,
+      circuit: { failureThreshold: 1 },
+    })
     const tools = createToolExecutors({ layer, env })
     const first = await tools.web_search({ query: 'latest langchain version', sources: ['tavily'] })
     expect(first.data).toMatchObject({ error: { kind: 'auth' } })
     const second = await tools.web_search({ query: 'latest langchain version', sources: ['tavily'] })
     expect(second.isError).toBe(true)
-    expect(second.content).toMatch(/^The search failed: every engine is resting after repeated failures\. Tavily rejected its API key/)
+    expect(second.content).toMatch(
+      /^The search failed: every engine is resting after repeated failures\. Tavily rejected its API key/,
+    )
     expect(second.data).toMatchObject({ error: { kind: 'auth' } })
   })
 
@@ -158,7 +186,9 @@ describe('web_search', () => {
     const bare = { HOME: env.HOME! }
     const res = await executors({ env: bare }).web_search({ query: 'x' })
     expect(res.isError).toBe(true)
-    expect(res.content).toMatch(/^Web search is not available: no search provider is configured: set at least one of .*TAVILY_API_KEY/)
+    expect(res.content).toMatch(
+      /^Web search is not available: no search provider is configured: set at least one of .*TAVILY_API_KEY/,
+    )
     expect(res.data).toMatchObject({ error: { kind: 'config' } })
   })
 
@@ -179,7 +209,10 @@ describe('web_search', () => {
   })
 
   it.each([1500, 3000, 6000])('fits the content into maxChars %i', async (maxChars) => {
-    const res = await executors({ maxChars }).web_search({ queries: ['rust async', 'tokio runtime', 'async-std'], max_results: 10 })
+    const res = await executors({ maxChars }).web_search({
+      queries: ['rust async', 'tokio runtime', 'async-std'],
+      max_results: 10,
+    })
     expect(res.isError).toBeUndefined()
     expect(res.content.length).toBeLessThanOrEqual(maxChars)
   })
@@ -206,14 +239,19 @@ describe('web_fetch', () => {
   it('reads a page as markdown with its metadata', async () => {
     const res = await executors().web_fetch({ url: `${emu.urls.pages}/article` })
     expect(res.isError).toBeUndefined()
-    expect(res.content).toMatch(/^# Structured concurrency in async Rust: a field guide\nSource: http:\/\/127\.0\.0\.1:\d+\/pages\/article · Jane Doe · published 2026-11-18/)
+    expect(res.content).toMatch(
+      /^# Structured concurrency in async Rust: a field guide\nSource: http:\/\/127\.0\.0\.1:\d+\/pages\/article · Jane Doe · published 2026-11-18/,
+    )
     expect(res.content).toContain('[JoinSet](https://docs.rs/tokio/latest/tokio/task/struct.JoinSet.html)')
     expect(res.data).toMatchObject({ title: 'Structured concurrency in async Rust: a field guide', truncated: false })
     expect((res.data as { links: unknown[] }).links.length).toBeGreaterThan(2)
   })
 
   it('cuts a long page to maxChars and says so', async () => {
-    emu.pages.set('/long', { contentType: 'text/markdown', body: Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum '.repeat(8)}`).join('\n\n') })
+    emu.pages.set('/long', {
+      contentType: 'text/markdown',
+      body: Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum '.repeat(8)}`).join('\n\n'),
+    })
     const res = await executors({ maxChars: 2000 }).web_fetch({ url: `${emu.urls.pages}/long` })
     expect(res.isError).toBeUndefined()
     expect(res.content.length).toBeLessThanOrEqual(2000)
@@ -222,8 +260,18 @@ describe('web_fetch', () => {
   })
 
   it.each([
-    ['a missing page', () => `${emu.urls.pages}/nope`, /^The page does not exist \(the site answered "not found" or "gone"\)\. Check the URL; retrying will not help\. \(.*HTTP 404\)$/, undefined],
-    ['a private address', () => `${emu.urls.pages}/article`, /private or local/, { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '0' }],
+    [
+      'a missing page',
+      () => `${emu.urls.pages}/nope`,
+      /^The page does not exist \(the site answered "not found" or "gone"\)\. Check the URL; retrying will not help\. \(.*HTTP 404\)$/,
+      undefined,
+    ],
+    [
+      'a private address',
+      () => `${emu.urls.pages}/article`,
+      /private or local/,
+      { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '0' },
+    ],
     ['a binary file', () => `${emu.urls.pages}/binary`, /not a readable page/, undefined],
     ['a non-http URL', () => 'ftp://example.com/file', /expected an http\(s\) URL/, undefined],
   ])('%s is a readable tool error', async (_name, url, message, envPatch) => {
@@ -254,7 +302,11 @@ describe('fetch_thread', () => {
 
   it.each([
     ['a missing issue', 404, /^GitHub has no issue octo\/demo#404.* Check the URL; retrying will not help\.$/],
-    ['a deleted issue', 3, /^GitHub issue octo\/demo#3 was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.$/],
+    [
+      'a deleted issue',
+      3,
+      /^GitHub issue octo\/demo#3 was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.$/,
+    ],
   ])('turns %s into a readable tool error, not an outage', async (_name, n, message) => {
     const res = await executors().fetch_thread({ url: `https://github.com/octo/demo/issues/${n}` })
     expect(res.isError).toBe(true)
@@ -273,10 +325,16 @@ describe('fetch_thread', () => {
 
 describe('extract_refs', () => {
   it('lists references per URL and explains the ones it could not read', async () => {
-    const res = await executors().extract_refs({ urls: ['https://github.com/octo/demo/issues/1', 'https://github.com/octo/demo/issues/404'] })
+    const res = await executors().extract_refs({
+      urls: ['https://github.com/octo/demo/issues/1', 'https://github.com/octo/demo/issues/404'],
+    })
     expect(res.isError).toBeUndefined()
-    expect(res.content).toMatch(/^## Client hangs forever.* — https:\/\/github\.com\/octo\/demo\/issues\/1\n- duplicate: /)
-    expect(res.content).toMatch(/## https:\/\/github\.com\/octo\/demo\/issues\/404\nCould not read it: GitHub has no issue octo\/demo#404/)
+    expect(res.content).toMatch(
+      /^## Client hangs forever.* — https:\/\/github\.com\/octo\/demo\/issues\/1\n- duplicate: /,
+    )
+    expect(res.content).toMatch(
+      /## https:\/\/github\.com\/octo\/demo\/issues\/404\nCould not read it: GitHub has no issue octo\/demo#404/,
+    )
     const data = res.data as { results: { url: string; refs: unknown[]; error?: unknown }[] }
     expect(data.results).toHaveLength(2)
     expect(data.results[1]!.error).toBeDefined()
@@ -287,12 +345,13 @@ describe('extract_refs', () => {
     expect(res.isError).toBe(true)
   })
 
-  it.each([[{ urls: [] }], [{ urls: Array.from({ length: 11 }, (_, i) => `https://example.com/${i}`) }], [{ url: 'https://example.com' }]])(
-    'rejects %j',
-    async (args) => {
-      const res = await executors().extract_refs(args)
-      expect(res.isError).toBe(true)
-      expect(res.data).toMatchObject({ error: { kind: 'input' } })
-    },
-  )
+  it.each([
+    [{ urls: [] }],
+    [{ urls: Array.from({ length: 11 }, (_, i) => `https://example.com/${i}`) }],
+    [{ url: 'https://example.com' }],
+  ])('rejects %j', async (args) => {
+    const res = await executors().extract_refs(args)
+    expect(res.isError).toBe(true)
+    expect(res.data).toMatchObject({ error: { kind: 'input' } })
+  })
 })

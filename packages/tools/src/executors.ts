@@ -1,12 +1,24 @@
 import { type Env, InputError, type ProviderName, isProviderError, parseInput } from '@search-layer/core'
-import { type SearchLayer, type SearchProgress, type SearchRequest, type SearchResponse, createSearchLayer } from '@search-layer/engine'
+import {
+  type SearchLayer,
+  type SearchProgress,
+  type SearchRequest,
+  type SearchResponse,
+  createSearchLayer,
+} from '@search-layer/engine'
 import { fetchPage, isFetchError } from '@search-layer/page-fetch'
 import { synthesize, toText } from '@search-layer/synthesis'
 import { type Thread, type UrlRefs, extractRefsFromUrls, fetchThread } from '@search-layer/thread-fetch'
 import { describeProviderFailure } from './_errors.js'
 import { fitText, oneLine } from './_text.js'
 import { dropNulls } from './json-schema.js'
-import { ExtractRefsInputSchema, FetchThreadInputSchema, type ToolName, WebFetchInputSchema, WebSearchInputSchema } from './schemas.js'
+import {
+  ExtractRefsInputSchema,
+  FetchThreadInputSchema,
+  type ToolName,
+  WebFetchInputSchema,
+  WebSearchInputSchema,
+} from './schemas.js'
 
 /** Default size of a tool result's `content` (characters): about 3-4k tokens, far below the common 25k-token tool-result caps. */
 export const DEFAULT_MAX_CHARS = 12_000
@@ -62,9 +74,11 @@ export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExec
     return layer
   }
   const signalFor = (call: ToolCallOptions | undefined, deadlineMs?: number): AbortSignal | undefined => {
-    const signals = [options.signal, call?.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs)].filter(
-      (s): s is AbortSignal => s !== undefined,
-    )
+    const signals = [
+      options.signal,
+      call?.signal,
+      deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs),
+    ].filter((s): s is AbortSignal => s !== undefined)
     return signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals)
   }
 
@@ -105,10 +119,18 @@ export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExec
       guarded(async () => {
         const input = parseInput(WebFetchInputSchema, dropNulls(args), 'web_fetch arguments')
         const signal = signalFor(call, fetchDeadlineMs)
-        const page = await fetchPage(input.url, { ...(signal && { signal }), env: env as Record<string, string | undefined> })
+        const page = await fetchPage(input.url, {
+          ...(signal && { signal }),
+          env: env as Record<string, string | undefined>,
+        })
         const head = [
           `# ${page.title ?? page.finalUrl}`,
-          [`Source: ${page.finalUrl}`, page.siteName, page.byline, page.publishedAt && `published ${page.publishedAt.slice(0, 10)}`]
+          [
+            `Source: ${page.finalUrl}`,
+            page.siteName,
+            page.byline,
+            page.publishedAt && `published ${page.publishedAt.slice(0, 10)}`,
+          ]
             .filter(Boolean)
             .join(' · '),
         ].join('\n')
@@ -150,7 +172,11 @@ export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExec
       guarded(async () => {
         const input = parseInput(ExtractRefsInputSchema, dropNulls(args), 'extract_refs arguments')
         const signal = signalFor(call)
-        const list = await extractRefsFromUrls(input.urls, { env, deadlineMs: fetchDeadlineMs, ...(signal && { signal }) })
+        const list = await extractRefsFromUrls(input.urls, {
+          env,
+          deadlineMs: fetchDeadlineMs,
+          ...(signal && { signal }),
+        })
         return refsResult(list, maxChars)
       }),
   }
@@ -177,7 +203,10 @@ function describeError(error: unknown): { kind: string; message: string } {
   if (isProviderError(error)) {
     // A 4xx the upstream answered on purpose (not found, gone, forbidden) is about the request, not an outage.
     if (error.kind === 'upstream' && error.status !== undefined && error.status < 500)
-      return { kind: error.kind, message: `${sentence(oneLine(error.message, 300))} Check the URL; retrying will not help.` }
+      return {
+        kind: error.kind,
+        message: `${sentence(oneLine(error.message, 300))} Check the URL; retrying will not help.`,
+      }
     const friendly = describeProviderFailure(error.kind, error.provider, error.retryAfterMs)
     return { kind: error.kind, message: `${friendly} (${oneLine(error.message, 300)})` }
   }
@@ -199,9 +228,13 @@ function describeError(error: unknown): { kind: string; message: string } {
     }
     return { kind: error.kind, message: `${text[error.kind]} (${detail})` }
   }
-  if (error instanceof Error && error.name === 'ConfigError') return { kind: 'config', message: `Not configured: ${oneLine(error.message, 400)}` }
+  if (error instanceof Error && error.name === 'ConfigError')
+    return { kind: 'config', message: `Not configured: ${oneLine(error.message, 400)}` }
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
-    return { kind: 'timeout', message: 'The call was cancelled or ran out of time before it finished. Try again, or ask for less.' }
+    return {
+      kind: 'timeout',
+      message: 'The call was cancelled or ran out of time before it finished. Try again, or ask for less.',
+    }
   const detail = error instanceof Error ? error.message : String(error)
   return { kind: 'internal', message: `The tool failed unexpectedly: ${oneLine(detail, 300)}` }
 }
@@ -210,17 +243,31 @@ const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text
 
 function engineLine(response: SearchResponse): string {
   const parts: string[] = []
-  for (const [name, report] of Object.entries(response.providers) as [ProviderName, SearchResponse['providers'][ProviderName]][]) {
+  for (const [name, report] of Object.entries(response.providers) as [
+    ProviderName,
+    SearchResponse['providers'][ProviderName],
+  ][]) {
     if (report.status === 'ok') parts.push(`${name} ${report.results}`)
-    else if (report.status === 'error' && report.error) parts.push(`${name} failed: ${describeProviderFailure(report.error.kind, name)}`)
+    else if (report.status === 'error' && report.error)
+      parts.push(`${name} failed: ${describeProviderFailure(report.error.kind, name)}`)
   }
   return parts.length > 0 ? `Engines: ${parts.join(' · ')}` : ''
 }
 
 // When several engines fail differently, the failure someone must act on (a key, a quota) names the whole error.
-const KIND_PRIORITY: readonly string[] = ['auth', 'quota', 'rate_limited', 'timeout', 'network', 'upstream', 'bad_response', 'config']
+const KIND_PRIORITY: readonly string[] = [
+  'auth',
+  'quota',
+  'rate_limited',
+  'timeout',
+  'network',
+  'upstream',
+  'bad_response',
+  'config',
+]
 
-const worstKind = (kinds: readonly string[]): string => KIND_PRIORITY.find((k) => kinds.includes(k)) ?? kinds[0] ?? 'upstream'
+const worstKind = (kinds: readonly string[]): string =>
+  KIND_PRIORITY.find((k) => kinds.includes(k)) ?? kinds[0] ?? 'upstream'
 
 /**
  * Engines that were skipped because their circuit is open after repeated failures, with the kind of their last
@@ -232,13 +279,22 @@ async function restingKinds(layer: SearchLayer, response: SearchResponse): Promi
   if (!reports.some((r) => r.status === 'skipped')) return []
   try {
     const statuses = await layer.status()
-    return statuses.flatMap((s) => (s.configured && s.circuit.open && s.circuit.lastError ? [[s.name, s.circuit.lastError.kind] as [ProviderName, string]] : []))
+    return statuses.flatMap((s) =>
+      s.configured && s.circuit.open && s.circuit.lastError
+        ? [[s.name, s.circuit.lastError.kind] as [ProviderName, string]]
+        : [],
+    )
   } catch {
     return []
   }
 }
 
-function searchResult(response: SearchResponse, maxResults: number, maxChars: number, resting: [ProviderName, string][] = []): ToolResult {
+function searchResult(
+  response: SearchResponse,
+  maxResults: number,
+  maxChars: number,
+  resting: [ProviderName, string][] = [],
+): ToolResult {
   const reports = Object.entries(response.providers) as [ProviderName, SearchResponse['providers'][ProviderName]][]
   const failed = reports.filter(([, r]) => r.status === 'error')
   const ok = reports.filter(([, r]) => r.status === 'ok')
@@ -264,16 +320,28 @@ function searchResult(response: SearchResponse, maxResults: number, maxChars: nu
   if (results.length === 0 && ok.length === 0 && resting.length > 0) {
     const why = resting.map(([name, kind]) => describeProviderFailure(kind, name)).join(' ')
     const message = `The search failed: every engine is resting after repeated failures. ${why}`
-    return { content: message, data: { ...data, error: { kind: worstKind(resting.map(([, kind]) => kind)), message } }, isError: true }
+    return {
+      content: message,
+      data: { ...data, error: { kind: worstKind(resting.map(([, kind]) => kind)), message } },
+      isError: true,
+    }
   }
-  const footer = [engineLine(response), ...response.warnings.map((w) => `Note: ${oneLine(w, 200)}`)].filter(Boolean).join('\n')
+  const footer = [engineLine(response), ...response.warnings.map((w) => `Note: ${oneLine(w, 200)}`)]
+    .filter(Boolean)
+    .join('\n')
   const budget = Math.max(200, maxChars - footer.length - 2)
   const text =
     results.length === 0
       ? `No results for ${JSON.stringify(response.query)}. Try other words, a wider freshness window or fewer domain filters.`
       : toText(
           synthesize(
-            { query: response.query, results, answer: response.answer ?? null, answer_source: response.answer_source, intent: response.intent },
+            {
+              query: response.query,
+              results,
+              answer: response.answer ?? null,
+              answer_source: response.answer_source,
+              intent: response.intent,
+            },
             { maxChars: budget },
           ),
         )
@@ -281,14 +349,31 @@ function searchResult(response: SearchResponse, maxResults: number, maxChars: nu
 }
 
 function threadResult(thread: Thread, maxChars: number): ToolResult {
-  const meta = [thread.type.replace('_', ' '), thread.state, thread.labels.length > 0 && `labels: ${thread.labels.join(', ')}`, `${thread.comments.length} comments`, `${thread.refs.length} references`]
+  const meta = [
+    thread.type.replace('_', ' '),
+    thread.state,
+    thread.labels.length > 0 && `labels: ${thread.labels.join(', ')}`,
+    `${thread.comments.length} comments`,
+    `${thread.refs.length} references`,
+  ]
     .filter(Boolean)
     .join(' · ')
-  const refs = thread.refs.slice(0, 40).map((r) => `- ${r.type}: ${r.url ?? r.text}${r.title ? ` — ${oneLine(r.title, 100)}` : ''}${r.count > 1 ? ` (×${r.count})` : ''}`)
-  const refBlock = refs.length > 0 ? `\n\n## References\n${refs.join('\n')}${thread.refs.length > refs.length ? `\n- … ${thread.refs.length - refs.length} more` : ''}` : ''
+  const refs = thread.refs
+    .slice(0, 40)
+    .map(
+      (r) =>
+        `- ${r.type}: ${r.url ?? r.text}${r.title ? ` — ${oneLine(r.title, 100)}` : ''}${r.count > 1 ? ` (×${r.count})` : ''}`,
+    )
+  const refBlock =
+    refs.length > 0
+      ? `\n\n## References\n${refs.join('\n')}${thread.refs.length > refs.length ? `\n- … ${thread.refs.length - refs.length} more` : ''}`
+      : ''
   // References are the point of this tool, so they keep their room and the comments give way first.
   const refText = fitText(refBlock, Math.floor(maxChars / 3))
-  const comments = thread.comments.map((c) => `### ${c.author ?? 'someone'}${c.createdAt ? ` · ${c.createdAt.slice(0, 10)}` : ''}${c.kind !== 'comment' ? ` · ${c.kind.replace('_', ' ')}` : ''}\n${c.body.trim()}`)
+  const comments = thread.comments.map(
+    (c) =>
+      `### ${c.author ?? 'someone'}${c.createdAt ? ` · ${c.createdAt.slice(0, 10)}` : ''}${c.kind !== 'comment' ? ` · ${c.kind.replace('_', ' ')}` : ''}\n${c.body.trim()}`,
+  )
   const main = `# ${thread.title || thread.url}\n${thread.url}\n${meta}\n\n${thread.body.trim()}${comments.length > 0 ? `\n\n## Comments\n\n${comments.join('\n\n')}` : ''}`
   const body = fitText(main, Math.max(200, maxChars - refText.text.length))
   return {

@@ -31,7 +31,18 @@ const options = (patch: Record<string, string | undefined> = {}) => {
 
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/
 // Keywords OpenAI strict mode does not take; the executors enforce them instead.
-const STRICT_FORBIDDEN = ['default', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'format', 'pattern', '$schema']
+const STRICT_FORBIDDEN = [
+  'default',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'format',
+  'pattern',
+  '$schema',
+]
 
 function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) => void, path = '$') {
   if (Array.isArray(node)) {
@@ -56,7 +67,8 @@ function expectToolObjectSchema(schema: JsonSchemaObject) {
 function expectOpenAiStrict(schema: JsonSchemaObject) {
   expectToolObjectSchema(schema)
   walk(schema, (node, path) => {
-    for (const key of STRICT_FORBIDDEN) if (key in node && !path.endsWith('.properties')) throw new Error(`${path} has ${key}`)
+    for (const key of STRICT_FORBIDDEN)
+      if (key in node && !path.endsWith('.properties')) throw new Error(`${path} has ${key}`)
     if (node.type === 'object') {
       expect(node.additionalProperties, path).toBe(false)
       expect([...(node.required as string[])].sort(), path).toEqual(Object.keys(node.properties as object).sort())
@@ -81,7 +93,10 @@ describe('OpenAI', () => {
       expectOpenAiStrict(t.parameters)
     }
     const search = tools[0]!.function.parameters
-    expect(search.properties.query).toEqual({ description: expect.any(String), anyOf: [{ type: 'string' }, { type: 'null' }] })
+    expect(search.properties.query).toEqual({
+      description: expect.any(String),
+      anyOf: [{ type: 'string' }, { type: 'null' }],
+    })
     expect(search.properties.max_results).toMatchObject({ anyOf: [{ type: 'integer' }, { type: 'null' }] })
   })
 
@@ -91,7 +106,12 @@ describe('OpenAI', () => {
     expect(search.strict).toBe(false)
     expectToolObjectSchema(search.parameters)
     expect(search.parameters.required).toEqual([])
-    expect(search.parameters.properties.max_results).toMatchObject({ type: 'integer', minimum: 1, maximum: 10, default: 5 })
+    expect(search.parameters.properties.max_results).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 10,
+      default: 5,
+    })
     expect(search.parameters.properties.queries).toMatchObject({ type: 'array', minItems: 1, maxItems: 5 })
   })
 
@@ -100,7 +120,11 @@ describe('OpenAI', () => {
     const params = tools[0]!.function.parameters
     const args: Record<string, unknown> = Object.fromEntries(Object.keys(params.properties).map((k) => [k, null]))
     args.query = 'rust async runtime'
-    const message = await runToolCall({ id: 'call_1', type: 'function', function: { name: 'web_search', arguments: JSON.stringify(args) } })
+    const message = await runToolCall({
+      id: 'call_1',
+      type: 'function',
+      function: { name: 'web_search', arguments: JSON.stringify(args) },
+    })
     expect(message).toMatchObject({ role: 'tool', tool_call_id: 'call_1' })
     expect(message.result.isError).toBeUndefined()
     expect(message.content).toContain('[1] ')
@@ -108,13 +132,23 @@ describe('OpenAI', () => {
 
   it('runs a Responses function_call item', async () => {
     const { runFunctionCall } = await openAiTools(options())
-    const item = await runFunctionCall({ type: 'function_call', call_id: 'fc_1', name: 'web_fetch', arguments: JSON.stringify({ url: `${emu.urls.pages}/article` }) })
+    const item = await runFunctionCall({
+      type: 'function_call',
+      call_id: 'fc_1',
+      name: 'web_fetch',
+      arguments: JSON.stringify({ url: `${emu.urls.pages}/article` }),
+    })
     expect(item).toMatchObject({ type: 'function_call_output', call_id: 'fc_1' })
     expect(item.output).toMatch(/^# Structured concurrency in async Rust/)
   })
 
   it.each([
-    ['an unknown tool', 'web_browse', '{}', /Unknown tool "web_browse"; the tools are web_search, web_fetch, fetch_thread, extract_refs/],
+    [
+      'an unknown tool',
+      'web_browse',
+      '{}',
+      /Unknown tool "web_browse"; the tools are web_search, web_fetch, fetch_thread, extract_refs/,
+    ],
     ['arguments that are not JSON', 'web_search', '{"query": ', /not valid JSON/],
     ['invalid arguments', 'extract_refs', '{"urls": []}', /urls: give at least one URL/],
   ])('answers %s with an error message, not an exception', async (_name, name, args, message) => {
@@ -134,12 +168,20 @@ describe('Anthropic', () => {
       expect(t.name).toMatch(NAME)
       expectToolObjectSchema(t.input_schema)
     }
-    expect(tools[2]!.input_schema).toMatchObject({ required: ['url'], properties: { url: { type: 'string' }, max_comments: { type: 'integer', maximum: 500 } } })
+    expect(tools[2]!.input_schema).toMatchObject({
+      required: ['url'],
+      properties: { url: { type: 'string' }, max_comments: { type: 'integer', maximum: 500 } },
+    })
   })
 
   it('runs tool_use blocks into tool_result blocks', async () => {
     const { run } = await anthropicTools(options())
-    const ok = await run({ type: 'tool_use', id: 'toolu_1', name: 'fetch_thread', input: { url: 'https://github.com/octo/demo/issues/2' } })
+    const ok = await run({
+      type: 'tool_use',
+      id: 'toolu_1',
+      name: 'fetch_thread',
+      input: { url: 'https://github.com/octo/demo/issues/2' },
+    })
     expect(ok).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' })
     expect(ok.is_error).toBeUndefined()
     expect(ok.content).toMatch(/^# /)
@@ -167,22 +209,43 @@ describe('Vercel AI SDK', () => {
         const last = call.prompt.at(-1)
         if (last?.role === 'tool') {
           seenToolOutput = last.content[0]
-          return { content: [{ type: 'text', text: 'Tokio is the usual runtime.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] }
+          return {
+            content: [{ type: 'text', text: 'Tokio is the usual runtime.' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          }
         }
         return {
-          content: [{ type: 'tool-call', toolCallId: 'tc1', toolName: 'web_search', input: JSON.stringify({ query: 'rust async runtime', max_results: 3 }) }],
+          content: [
+            {
+              type: 'tool-call',
+              toolCallId: 'tc1',
+              toolName: 'web_search',
+              input: JSON.stringify({ query: 'rust async runtime', max_results: 3 }),
+            },
+          ],
           finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
           usage,
           warnings: [],
         }
       },
     })
-    const result = await generateText({ model, tools, prompt: 'Which async runtime should I use in Rust?', stopWhen: stepCountIs(3) })
+    const result = await generateText({
+      model,
+      tools,
+      prompt: 'Which async runtime should I use in Rust?',
+      stopWhen: stepCountIs(3),
+    })
     expect(result.text).toBe('Tokio is the usual runtime.')
     const toolResult = result.steps[0]!.toolResults[0]!
     expect((toolResult.output as ToolResult).isError).toBeUndefined()
     expect(((toolResult.output as ToolResult).data as { results: unknown[] }).results).toHaveLength(3)
-    expect(seenToolOutput).toMatchObject({ type: 'tool-result', toolName: 'web_search', output: { type: 'text', value: expect.stringContaining('[1] ') } })
+    expect(seenToolOutput).toMatchObject({
+      type: 'tool-result',
+      toolName: 'web_search',
+      output: { type: 'text', value: expect.stringContaining('[1] ') },
+    })
   })
 
   it('sends a failed call to the model as error text', async () => {
@@ -207,7 +270,10 @@ describe('live providers only', () => {
   ])('with %j the sources enum and description list %j', async (patch, live) => {
     const { tools } = await anthropicTools(options(patch))
     const search = tools[0]!
-    expect(search.input_schema.properties.sources).toMatchObject({ type: 'array', items: { type: 'string', enum: live } })
+    expect(search.input_schema.properties.sources).toMatchObject({
+      type: 'array',
+      items: { type: 'string', enum: live },
+    })
     expect(search.description).toContain(`Live engines: ${live.join(', ')}.`)
   })
 
@@ -215,7 +281,9 @@ describe('live providers only', () => {
     const none = { BRAVE_API_KEY: undefined, EXA_API_KEY: undefined, TAVILY_API_KEY: undefined, XAI_API_KEY: undefined }
     const { tools, run } = await anthropicTools(options(none))
     expect(tools[0]!.input_schema.properties).not.toHaveProperty('sources')
-    expect(tools[0]!.description).toMatch(/No search engine is configured right now \(set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY\)/)
+    expect(tools[0]!.description).toMatch(
+      /No search engine is configured right now \(set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY\)/,
+    )
     const res = await run({ id: 'x', name: 'web_search', input: { query: 'rust' } })
     expect(res.is_error).toBe(true)
     expect(res.content).toMatch(/configured|set/i)
@@ -227,7 +295,9 @@ describe('live providers only', () => {
   })
 
   it('the exported schema validates what the generated JSON Schema describes', () => {
-    expect(WebSearchInputSchema.safeParse({ queries: ['a', 'b'], intent: 'comparison', sources: ['grok'] }).success).toBe(true)
+    expect(
+      WebSearchInputSchema.safeParse({ queries: ['a', 'b'], intent: 'comparison', sources: ['grok'] }).success,
+    ).toBe(true)
     expect(WebSearchInputSchema.safeParse({ query: 'a', max_results: 0 }).success).toBe(false)
   })
 })

@@ -17,7 +17,14 @@ export type { ToolDefinition } from './definitions.js'
 export { toolJsonSchema, dropNulls } from './json-schema.js'
 export type { JsonSchemaObject, ToolJsonSchemaOptions } from './json-schema.js'
 export { openAiTools } from './openai.js'
-export type { OpenAiTools, OpenAiToolsOptions, OpenAiChatTool, OpenAiResponsesTool, OpenAiToolCall, OpenAiFunctionCall } from './openai.js'
+export type {
+  OpenAiTools,
+  OpenAiToolsOptions,
+  OpenAiChatTool,
+  OpenAiResponsesTool,
+  OpenAiToolCall,
+  OpenAiFunctionCall,
+} from './openai.js'
 export { anthropicTools, runAnthropicToolUse } from './anthropic.js'
 export type { AnthropicTools, AnthropicTool, AnthropicToolUseBlock, AnthropicToolResultBlock } from './anthropic.js'
 export { aiSdkTools } from './ai-sdk.js'

@@ -38,9 +38,16 @@ const STRICT_DROPPED = new Set([
  * all three formats and MCP share. With `strict`, the OpenAI strict-mode subset of it.
  */
 export function toolJsonSchema(schema: z.ZodType, { strict = false }: ToolJsonSchemaOptions = {}): JsonSchemaObject {
-  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>
+  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-7', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >
   delete json.$schema
-  const object = { ...json, required: (json.required as string[] | undefined) ?? [], additionalProperties: false } as JsonSchemaObject
+  const object = {
+    ...json,
+    required: (json.required as string[] | undefined) ?? [],
+    additionalProperties: false,
+  } as JsonSchemaObject
   return strict ? (toStrict(object) as JsonSchemaObject) : object
 }
 

@@ -46,9 +46,15 @@ export interface OpenAiTools {
   /** For `responses.create({ tools })`. */
   responsesTools: OpenAiResponsesTool[]
   /** Runs a Chat Completions tool call → `{role: 'tool', tool_call_id, content}`. Never throws. */
-  runToolCall(call: OpenAiToolCall, signal?: AbortSignal): Promise<{ role: 'tool'; tool_call_id: string; content: string; result: ToolResult }>
+  runToolCall(
+    call: OpenAiToolCall,
+    signal?: AbortSignal,
+  ): Promise<{ role: 'tool'; tool_call_id: string; content: string; result: ToolResult }>
   /** Runs a Responses `function_call` item → `{type: 'function_call_output', call_id, output}`. Never throws. */
-  runFunctionCall(call: OpenAiFunctionCall, signal?: AbortSignal): Promise<{ type: 'function_call_output'; call_id: string; output: string; result: ToolResult }>
+  runFunctionCall(
+    call: OpenAiFunctionCall,
+    signal?: AbortSignal,
+  ): Promise<{ type: 'function_call_output'; call_id: string; output: string; result: ToolResult }>
   executors: ToolExecutors
 }
 
@@ -56,7 +62,11 @@ export interface OpenAiTools {
 export async function openAiTools(options: OpenAiToolsOptions = {}): Promise<OpenAiTools> {
   const set: ToolSet = await buildToolSet(options)
   const strict = options.strict ?? true
-  const defs = set.definitions.map((d) => ({ name: d.name, description: d.description, parameters: toolJsonSchema(d.inputSchema, { strict }) }))
+  const defs = set.definitions.map((d) => ({
+    name: d.name,
+    description: d.description,
+    parameters: toolJsonSchema(d.inputSchema, { strict }),
+  }))
   return {
     tools: defs.map((d) => ({ type: 'function', function: { ...d, strict } })),
     responsesTools: defs.map((d) => ({ type: 'function', ...d, strict })),

@@ -11,9 +11,7 @@ export const MAX_RESULTS_CAP = 10
 export const MAX_QUERIES = 5
 
 const queryText = z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters')
-const domainList = z
-  .array(z.string().trim().min(1).max(253))
-  .max(20, 'at most 20 domains')
+const domainList = z.array(z.string().trim().min(1).max(253)).max(20, 'at most 20 domains')
 const httpUrl = z
   .string()
   .trim()
@@ -28,12 +26,18 @@ function webSearchShape(sources: readonly ProviderName[]) {
       .min(1, 'give at least one query')
       .max(MAX_QUERIES, `at most ${MAX_QUERIES} queries`)
       .optional()
-      .describe(`Up to ${MAX_QUERIES} different searches to run side by side in one call (e.g. several angles of a question).`),
+      .describe(
+        `Up to ${MAX_QUERIES} different searches to run side by side in one call (e.g. several angles of a question).`,
+      ),
     intent: z
       .enum(INTENTS)
       .optional()
-      .describe('What kind of question this is; decides freshness, ranking weights and which engines run. Classified automatically when absent.'),
-    freshness: FreshnessWindowSchema.optional().describe('Only results from the past day (pd), week (pw), month (pm) or year (py).'),
+      .describe(
+        'What kind of question this is; decides freshness, ranking weights and which engines run. Classified automatically when absent.',
+      ),
+    freshness: FreshnessWindowSchema.optional().describe(
+      'Only results from the past day (pd), week (pw), month (pm) or year (py).',
+    ),
     // More than the cap is capped rather than refused (the original skill's behaviour): an agent asking for 20
     // gets 10 instead of a wasted round-trip. The JSON Schema still advertises the cap as `maximum`.
     max_results: z
@@ -50,21 +54,26 @@ function webSearchShape(sources: readonly ProviderName[]) {
       .array(z.enum((sources.length > 0 ? sources : PROVIDER_NAMES) as [ProviderName, ...ProviderName[]]))
       .min(1)
       .optional()
-      .describe(`Restrict the search to these engines (live: ${sources.join(', ')}). Leave out to let the intent decide.`),
+      .describe(
+        `Restrict the search to these engines (live: ${sources.join(', ')}). Leave out to let the intent decide.`,
+      ),
   }
   // With no live provider there is nothing to choose from: the field is left out rather than offering dead engines.
   if (sources.length === 0) delete (shape as Partial<typeof shape>).sources
   return shape
 }
 
-const refineQuery = <T extends { query?: string; queries?: string[] }>(value: T) => value.query !== undefined || value.queries !== undefined
+const refineQuery = <T extends { query?: string; queries?: string[] }>(value: T) =>
+  value.query !== undefined || value.queries !== undefined
 
 /**
  * The `web_search` input with `sources` limited to the given providers (omitted when none is given):
  * advertising an engine without a key only teaches the model to fail.
  */
 export function webSearchInputSchemaFor(sources: readonly ProviderName[]) {
-  return z.strictObject(webSearchShape(sources)).refine(refineQuery, { message: 'give `query` or `queries`', path: ['query'] })
+  return z
+    .strictObject(webSearchShape(sources))
+    .refine(refineQuery, { message: 'give `query` or `queries`', path: ['query'] })
 }
 
 /** `web_search`: `query` or `queries` (1-5), optional intent, freshness, max_results (default 5, larger values capped at 10), domains, sources. */
@@ -79,14 +88,26 @@ export type WebFetchInput = z.input<typeof WebFetchInputSchema>
 
 /** `fetch_thread`: a GitHub issue/PR, Hacker News, Reddit or V2EX thread (or any page), with its references. */
 export const FetchThreadInputSchema = z.strictObject({
-  url: httpUrl.describe('The thread: a GitHub issue or pull request, a Hacker News, Reddit or V2EX discussion, or any page.'),
-  max_comments: z.number().int().min(1).max(500).optional().describe('Most comments to read (default: the thread fetcher default).'),
+  url: httpUrl.describe(
+    'The thread: a GitHub issue or pull request, a Hacker News, Reddit or V2EX discussion, or any page.',
+  ),
+  max_comments: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Most comments to read (default: the thread fetcher default).'),
 })
 export type FetchThreadInput = z.input<typeof FetchThreadInputSchema>
 
 /** `extract_refs`: 1-10 thread or page URLs whose issue, PR, commit and link references are wanted. */
 export const ExtractRefsInputSchema = z.strictObject({
-  urls: z.array(httpUrl).min(1, 'give at least one URL').max(10, 'at most 10 URLs').describe('1-10 threads or pages to collect references from.'),
+  urls: z
+    .array(httpUrl)
+    .min(1, 'give at least one URL')
+    .max(10, 'at most 10 URLs')
+    .describe('1-10 threads or pages to collect references from.'),
 })
 export type ExtractRefsInput = z.input<typeof ExtractRefsInputSchema>
 

@@ -8,21 +8,25 @@ const NOTE = /\n\n\[… (\d+) more characters not shown\]$/
 describe('fitText', () => {
   it('never exceeds the budget, keeps a prefix and counts what it left out', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 3000 }), fc.integer({ min: 64, max: 2000 }), (text, maxChars) => {
-        const fitted = fitText(text, maxChars)
-        expect(fitted.text.length).toBeLessThanOrEqual(maxChars)
-        if (!fitted.truncated) {
-          expect(fitted.text).toBe(text)
-          return
-        }
-        const match = NOTE.exec(fitted.text)
-        expect(match).not.toBeNull()
-        const kept = fitted.text.slice(0, match!.index)
-        expect(text.startsWith(kept)).toBe(true)
-        expect(Number(match![1])).toBe(text.length - kept.length)
-        expect(fitted.omittedChars).toBe(text.length - kept.length)
-        expect(/[\uD800-\uDBFF]$/.test(kept)).toBe(false)
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 3000 }),
+        fc.integer({ min: 64, max: 2000 }),
+        (text, maxChars) => {
+          const fitted = fitText(text, maxChars)
+          expect(fitted.text.length).toBeLessThanOrEqual(maxChars)
+          if (!fitted.truncated) {
+            expect(fitted.text).toBe(text)
+            return
+          }
+          const match = NOTE.exec(fitted.text)
+          expect(match).not.toBeNull()
+          const kept = fitted.text.slice(0, match!.index)
+          expect(text.startsWith(kept)).toBe(true)
+          expect(Number(match![1])).toBe(text.length - kept.length)
+          expect(fitted.omittedChars).toBe(text.length - kept.length)
+          expect(/[\uD800-\uDBFF]$/.test(kept)).toBe(false)
+        },
+      ),
     )
   })
 

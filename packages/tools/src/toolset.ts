@@ -1,7 +1,13 @@
 import { InputError, type ProviderName } from '@search-layer/core'
 import { createSearchLayer } from '@search-layer/engine'
 import { type ToolDefinition, liveSources, toolDefinitions } from './definitions.js'
-import { type ToolExecutorOptions, type ToolExecutors, type ToolResult, createToolExecutors, errorResult } from './executors.js'
+import {
+  type ToolExecutorOptions,
+  type ToolExecutors,
+  type ToolResult,
+  createToolExecutors,
+  errorResult,
+} from './executors.js'
 import { TOOL_NAMES, type ToolName } from './schemas.js'
 
 /** Options of the format adapters: the executor options, plus the providers to advertise. */
@@ -28,14 +34,26 @@ export async function buildToolSet(options: ToolSetOptions): Promise<ToolSet> {
 export const isToolName = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name)
 
 /** Runs a tool by name with raw arguments (a JSON string or an object); unknown names and bad JSON become error results. */
-export async function runTool(executors: ToolExecutors, name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
-  if (!isToolName(name)) return errorResult(new InputError(`Unknown tool ${JSON.stringify(name)}; the tools are ${TOOL_NAMES.join(', ')}.`, [{ path: 'name', message: 'unknown tool' }]))
+export async function runTool(
+  executors: ToolExecutors,
+  name: string,
+  args: unknown,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
+  if (!isToolName(name))
+    return errorResult(
+      new InputError(`Unknown tool ${JSON.stringify(name)}; the tools are ${TOOL_NAMES.join(', ')}.`, [
+        { path: 'name', message: 'unknown tool' },
+      ]),
+    )
   let parsed = args
   if (typeof args === 'string') {
     try {
       parsed = args.trim() === '' ? {} : JSON.parse(args)
     } catch {
-      return errorResult(new InputError('The tool arguments are not valid JSON.', [{ path: '(root)', message: 'not valid JSON' }]))
+      return errorResult(
+        new InputError('The tool arguments are not valid JSON.', [{ path: '(root)', message: 'not valid JSON' }]),
+      )
     }
   }
   return executors[name](parsed, signal ? { signal } : undefined)

@@ -8,18 +8,23 @@ import type { CliIo } from '../_io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runMcp(args: ParsedCommandArgs, io: CliIo): Promise<number> {
-    const maxChars = parseIntFlag('max-chars', args.values['max-chars'] as string | undefined, 500, 1_000_000)
-    // stdout carries the protocol; the disk cache makes repeated agent searches instant across sessions.
-    const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: true }))
-    const running = await runStdioServer({ env: io.env, layer, ...(maxChars && { maxChars }), stdin: io.stdin as never, stdout: io.stdout as never })
-    await new Promise<void>((resolve) => {
-      const done = () => resolve()
-      io.stdin.once('end', done)
-      io.stdin.once('close', done)
-      process.once('SIGTERM', done)
-      process.once('SIGINT', done)
-    })
-    await running.close()
-    return EXIT.ok
-  }
-
+  const maxChars = parseIntFlag('max-chars', args.values['max-chars'] as string | undefined, 500, 1_000_000)
+  // stdout carries the protocol; the disk cache makes repeated agent searches instant across sessions.
+  const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: true }))
+  const running = await runStdioServer({
+    env: io.env,
+    layer,
+    ...(maxChars && { maxChars }),
+    stdin: io.stdin as never,
+    stdout: io.stdout as never,
+  })
+  await new Promise<void>((resolve) => {
+    const done = () => resolve()
+    io.stdin.once('end', done)
+    io.stdin.once('close', done)
+    process.once('SIGTERM', done)
+    process.once('SIGINT', done)
+  })
+  await running.close()
+  return EXIT.ok
+}

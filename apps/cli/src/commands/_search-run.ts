@@ -10,63 +10,75 @@ import type { CliIo } from '../_io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<number> {
-    const v = args.values
-    const queries = (v.queries as string[] | undefined) ?? []
-    const positional = args.positionals.join(' ').trim()
-    const refsUrls = v['extract-refs-urls'] as string[] | undefined
-    if (refsUrls) {
-      if (positional || queries.length) throw new UsageError('--extract-refs-urls skips the search: give URLs only, no query')
-      const { extractRefsFromUrls } = await threadFetch()
-      const refs = await extractRefsFromUrls(refsUrls, { env: io.env })
-      io.stdout.write(`${JSON.stringify({ refs }, null, 2)}\n`)
-      return refs.every((r) => r.error) ? EXIT.failure : EXIT.ok
-    }
-    if (!positional && queries.length === 0) throw new UsageError('give a query, e.g. search-layer "rust async runtime", or --queries "q1" "q2"')
-    const request: SearchRequest = {
-      ...(queries.length ? { queries: positional ? [positional, ...queries] : queries } : { query: positional }),
-      ...(v.mode !== undefined && { mode: v.mode as SearchRequest['mode'] }),
-      ...(v.intent !== undefined && { intent: v.intent as Intent | 'auto' | 'none' }),
-      ...(v.freshness !== undefined && { freshness: parseFreshnessFlag(v.freshness as string) }),
-      ...(v.num !== undefined && { num: parseIntFlag('num', v.num as string, 1, 20) }),
-      ...(v['max-queries'] !== undefined && { maxQueries: parseIntFlag('max-queries', v['max-queries'] as string, 1, 6) }),
-      ...(v.timeout !== undefined && { deadlineMs: parseIntFlag('timeout', v.timeout as string, 100, 120_000) }),
-      ...(v['domain-boost'] !== undefined && { domainBoost: parseList(v['domain-boost'] as string) }),
-      ...(v['include-domains'] !== undefined && { includeDomains: parseList(v['include-domains'] as string) }),
-      ...(v['exclude-domains'] !== undefined && { excludeDomains: parseList(v['exclude-domains'] as string) }),
-      ...(v.source !== undefined && { sources: parseSources(v.source as string) }),
-      explain: Boolean(v.explain),
-      cache: !v['no-cache'],
-    }
-    const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
-    const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: !v['no-cache'] }))
-    const onProgress = io.stderr.isTTY ? (event: SearchProgress) => io.stderr.write(progressLine(event)) : undefined
-    const searched = await layer.search(request, { ...(onProgress && { onProgress }) })
-    // The original skill's --extract-refs: the reference graph of the results that are discussions.
-    const response = v['extract-refs']
-      ? { ...searched, refs: await (await threadFetch()).extractRefsFromUrls(threadUrls(searched.results.map((r) => r.url)), { env: io.env }) }
-      : searched
-    const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
-    if (format === 'json') io.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
-    else {
-      io.stdout.write(await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }) }))
-      const threads = 'refs' in response ? response.refs : []
-      const { refsToMarkdown } = threads.length ? await threadFetch() : { refsToMarkdown: () => '' }
-      for (const thread of threads) {
-        io.stdout.write(`\n## References in ${thread.title ?? thread.url}\n\n${thread.error ? `_Could not read it: ${thread.error.message}_` : refsToMarkdown(thread.refs)}\n`)
-      }
-    }
-    const anyOk = Object.values(response.providers).some((p) => p.status === 'ok')
-    if (!anyOk) {
-      io.stderr.write('search-layer: every provider failed; see "providers" in the output for each error.\n')
-      return EXIT.allProvidersFailed
-    }
-    return EXIT.ok
+  const v = args.values
+  const queries = (v.queries as string[] | undefined) ?? []
+  const positional = args.positionals.join(' ').trim()
+  const refsUrls = v['extract-refs-urls'] as string[] | undefined
+  if (refsUrls) {
+    if (positional || queries.length)
+      throw new UsageError('--extract-refs-urls skips the search: give URLs only, no query')
+    const { extractRefsFromUrls } = await threadFetch()
+    const refs = await extractRefsFromUrls(refsUrls, { env: io.env })
+    io.stdout.write(`${JSON.stringify({ refs }, null, 2)}\n`)
+    return refs.every((r) => r.error) ? EXIT.failure : EXIT.ok
   }
+  if (!positional && queries.length === 0)
+    throw new UsageError('give a query, e.g. search-layer "rust async runtime", or --queries "q1" "q2"')
+  const request: SearchRequest = {
+    ...(queries.length ? { queries: positional ? [positional, ...queries] : queries } : { query: positional }),
+    ...(v.mode !== undefined && { mode: v.mode as SearchRequest['mode'] }),
+    ...(v.intent !== undefined && { intent: v.intent as Intent | 'auto' | 'none' }),
+    ...(v.freshness !== undefined && { freshness: parseFreshnessFlag(v.freshness as string) }),
+    ...(v.num !== undefined && { num: parseIntFlag('num', v.num as string, 1, 20) }),
+    ...(v['max-queries'] !== undefined && {
+      maxQueries: parseIntFlag('max-queries', v['max-queries'] as string, 1, 6),
+    }),
+    ...(v.timeout !== undefined && { deadlineMs: parseIntFlag('timeout', v.timeout as string, 100, 120_000) }),
+    ...(v['domain-boost'] !== undefined && { domainBoost: parseList(v['domain-boost'] as string) }),
+    ...(v['include-domains'] !== undefined && { includeDomains: parseList(v['include-domains'] as string) }),
+    ...(v['exclude-domains'] !== undefined && { excludeDomains: parseList(v['exclude-domains'] as string) }),
+    ...(v.source !== undefined && { sources: parseSources(v.source as string) }),
+    explain: Boolean(v.explain),
+    cache: !v['no-cache'],
+  }
+  const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
+  const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: !v['no-cache'] }))
+  const onProgress = io.stderr.isTTY ? (event: SearchProgress) => io.stderr.write(progressLine(event)) : undefined
+  const searched = await layer.search(request, { ...(onProgress && { onProgress }) })
+  // The original skill's --extract-refs: the reference graph of the results that are discussions.
+  const response = v['extract-refs']
+    ? {
+        ...searched,
+        refs: await (await threadFetch()).extractRefsFromUrls(threadUrls(searched.results.map((r) => r.url)), {
+          env: io.env,
+        }),
+      }
+    : searched
+  const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
+  if (format === 'json') io.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
+  else {
+    io.stdout.write(await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }) }))
+    const threads = 'refs' in response ? response.refs : []
+    const { refsToMarkdown } = threads.length ? await threadFetch() : { refsToMarkdown: () => '' }
+    for (const thread of threads) {
+      io.stdout.write(
+        `\n## References in ${thread.title ?? thread.url}\n\n${thread.error ? `_Could not read it: ${thread.error.message}_` : refsToMarkdown(thread.refs)}\n`,
+      )
+    }
+  }
+  const anyOk = Object.values(response.providers).some((p) => p.status === 'ok')
+  if (!anyOk) {
+    io.stderr.write('search-layer: every provider failed; see "providers" in the output for each error.\n')
+    return EXIT.allProvidersFailed
+  }
+  return EXIT.ok
+}
 
 // Thread fetching (DOM parser, readability) loads only when references are asked for.
 const threadFetch = () => import('@search-layer/thread-fetch')
 
-const THREAD_URL = /^https?:\/\/(?:www\.)?(?:github\.com\/[^/]+\/[^/]+\/(?:issues|pull|discussions)\/\d+|news\.ycombinator\.com\/item\?id=\d+|(?:old\.|www\.)?reddit\.com\/r\/[^/]+\/comments\/|v2ex\.com\/t\/\d+)/i
+const THREAD_URL =
+  /^https?:\/\/(?:www\.)?(?:github\.com\/[^/]+\/[^/]+\/(?:issues|pull|discussions)\/\d+|news\.ycombinator\.com\/item\?id=\d+|(?:old\.|www\.)?reddit\.com\/r\/[^/]+\/comments\/|v2ex\.com\/t\/\d+)/i
 const MAX_REF_THREADS = 10
 
 /** Result URLs that are discussions worth pulling references from (at most ten, in rank order). */

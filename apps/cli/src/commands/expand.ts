@@ -1,18 +1,29 @@
 import { INTENT_LIST } from '../_constants.js'
 import type { Command } from '../_command.js'
 
-
 export const expandCommand: Command = {
   name: 'expand',
   summary: 'Show the sub-queries a search would run: synonyms, English variants of Chinese queries, per-intent angles.',
-  usage: 'search-layer expand <query> [--intent X] [--max-queries N] [--json]   |   search-layer expand --stdin < queries.txt',
+  usage:
+    'search-layer expand <query> [--intent X] [--max-queries N] [--json]   |   search-layer expand --stdin < queries.txt',
   flags: {
     intent: { type: 'string', choices: INTENT_LIST, description: 'expand as this intent instead of classifying' },
-    'max-queries': { type: 'string', valueHint: '1-6', description: 'most sub-queries, the original included (default 3)' },
+    'max-queries': {
+      type: 'string',
+      valueHint: '1-6',
+      description: 'most sub-queries, the original included (default 3)',
+    },
     json: { type: 'boolean', description: 'print JSON (the default when stdout is not a terminal)' },
-    stdin: { type: 'boolean', description: 'read one query per line from stdin; print one JSON object per line (JSON Lines)' },
+    stdin: {
+      type: 'boolean',
+      description: 'read one query per line from stdin; print one JSON object per line (JSON Lines)',
+    },
     help: { type: 'boolean', short: 'h', description: 'show this help' },
   },
-  examples: ['search-layer expand "k8s operator tutorial"', 'search-layer expand "Bun vs Deno" --json', 'search-layer expand "Rust 异步编程"'],
+  examples: [
+    'search-layer expand "k8s operator tutorial"',
+    'search-layer expand "Bun vs Deno" --json',
+    'search-layer expand "Rust 异步编程"',
+  ],
   run: (args, io) => import('./_expand-run.js').then((m) => m.runExpand(args, io)),
 }

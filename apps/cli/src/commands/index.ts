@@ -9,4 +9,16 @@ import { searchCommand } from './search.js'
 import { chainCommand, fetchCommand, refsCommand, threadCommand } from './threads.js'
 
 /** Every subcommand, in the order `--help` lists them. */
-export const commands: readonly Command[] = [searchCommand, threadCommand, refsCommand, chainCommand, fetchCommand, intentCommand, expandCommand, providersCommand, serveCommand, mcpCommand, skillCommand]
+export const commands: readonly Command[] = [
+  searchCommand,
+  threadCommand,
+  refsCommand,
+  chainCommand,
+  fetchCommand,
+  intentCommand,
+  expandCommand,
+  providersCommand,
+  serveCommand,
+  mcpCommand,
+  skillCommand,
+]

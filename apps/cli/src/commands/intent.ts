@@ -1,6 +1,4 @@
-
 import type { Command } from '../_command.js'
-
 
 export const intentCommand: Command = {
   name: 'intent',
@@ -8,9 +6,16 @@ export const intentCommand: Command = {
   usage: 'search-layer intent <query> [--json]   |   search-layer intent --stdin < queries.txt',
   flags: {
     json: { type: 'boolean', description: 'print JSON (the default when stdout is not a terminal)' },
-    stdin: { type: 'boolean', description: 'read one query per line from stdin; print one JSON object per line (JSON Lines)' },
+    stdin: {
+      type: 'boolean',
+      description: 'read one query per line from stdin; print one JSON object per line (JSON Lines)',
+    },
     help: { type: 'boolean', short: 'h', description: 'show this help' },
   },
-  examples: ['search-layer intent "Bun vs Deno"', 'search-layer intent "Rust 异步编程 教程" --json', 'search-layer intent --stdin < queries.txt > intents.jsonl'],
+  examples: [
+    'search-layer intent "Bun vs Deno"',
+    'search-layer intent "Rust 异步编程 教程" --json',
+    'search-layer intent --stdin < queries.txt > intents.jsonl',
+  ],
   run: (args, io) => import('./_intent-run.js').then((m) => m.runIntent(args, io)),
 }

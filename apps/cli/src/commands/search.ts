@@ -1,4 +1,3 @@
-
 import type { Command } from '../_command.js'
 import { INTENT_CHOICES, MODE_CHOICES } from '../_constants.js'
 
@@ -7,22 +6,68 @@ export const searchCommand: Command = {
   summary: 'Search every configured provider at once; results deduplicated, tagged by source and scored by intent.',
   usage: 'search-layer [search] <query> [options]   |   search-layer search --queries "q1" "q2" … [options]',
   flags: {
-    queries: { type: 'string', variadic: true, valueHint: 'query', description: 'several queries run side by side (no automatic expansion)' },
-    mode: { type: 'string', choices: MODE_CHOICES, description: 'fast | deep | answer (default: chosen from the intent)' },
-    intent: { type: 'string', choices: INTENT_CHOICES, description: 'auto (default) classifies the query; none keeps fused order, no scores' },
-    freshness: { type: 'string', valueHint: 'pd|pw|pm|py|FROMtoTO', description: 'past day/week/month/year, or a date range 2026-01-01to2026-03-31' },
+    queries: {
+      type: 'string',
+      variadic: true,
+      valueHint: 'query',
+      description: 'several queries run side by side (no automatic expansion)',
+    },
+    mode: {
+      type: 'string',
+      choices: MODE_CHOICES,
+      description: 'fast | deep | answer (default: chosen from the intent)',
+    },
+    intent: {
+      type: 'string',
+      choices: INTENT_CHOICES,
+      description: 'auto (default) classifies the query; none keeps fused order, no scores',
+    },
+    freshness: {
+      type: 'string',
+      valueHint: 'pd|pw|pm|py|FROMtoTO',
+      description: 'past day/week/month/year, or a date range 2026-01-01to2026-03-31',
+    },
     num: { type: 'string', valueHint: '1-20', description: 'results per provider per query (default 5)' },
-    'domain-boost': { type: 'string', valueHint: 'a.com,b.org', description: 'domains whose results get +0.2 authority' },
+    'domain-boost': {
+      type: 'string',
+      valueHint: 'a.com,b.org',
+      description: 'domains whose results get +0.2 authority',
+    },
     'include-domains': { type: 'string', valueHint: 'a.com,b.org', description: 'only results from these domains' },
     'exclude-domains': { type: 'string', valueHint: 'a.com,b.org', description: 'no results from these domains' },
     source: { type: 'string', valueHint: 'brave,exa,tavily,grok', description: 'restrict to these providers' },
-    'max-queries': { type: 'string', valueHint: '1-6', description: 'most sub-queries automatic expansion may add (default 3)' },
-    timeout: { type: 'string', valueHint: 'ms', description: 'overall deadline; what arrived by then is returned (default 15000)' },
-    'extract-refs': { type: 'boolean', description: 'also extract the references of thread-like results (GitHub issues/PRs, HN, Reddit, V2EX) into "refs"' },
-    'extract-refs-urls': { type: 'string', variadic: true, valueHint: 'url', description: 'skip the search: extract references of these URLs' },
+    'max-queries': {
+      type: 'string',
+      valueHint: '1-6',
+      description: 'most sub-queries automatic expansion may add (default 3)',
+    },
+    timeout: {
+      type: 'string',
+      valueHint: 'ms',
+      description: 'overall deadline; what arrived by then is returned (default 15000)',
+    },
+    'extract-refs': {
+      type: 'boolean',
+      description:
+        'also extract the references of thread-like results (GitHub issues/PRs, HN, Reddit, V2EX) into "refs"',
+    },
+    'extract-refs-urls': {
+      type: 'string',
+      variadic: true,
+      valueHint: 'url',
+      description: 'skip the search: extract references of these URLs',
+    },
     json: { type: 'boolean', description: 'print JSON (the default when stdout is not a terminal)' },
-    format: { type: 'string', choices: ['json', 'markdown'], description: 'output format (default: markdown on a terminal, JSON otherwise)' },
-    'max-chars': { type: 'string', valueHint: 'n', description: 'markdown output budget: long snippets are cut and tail results dropped, saying how many' },
+    format: {
+      type: 'string',
+      choices: ['json', 'markdown'],
+      description: 'output format (default: markdown on a terminal, JSON otherwise)',
+    },
+    'max-chars': {
+      type: 'string',
+      valueHint: 'n',
+      description: 'markdown output budget: long snippets are cut and tail results dropped, saying how many',
+    },
     'no-cache': { type: 'boolean', description: 'do not read or write the response cache' },
     explain: { type: 'boolean', description: 'include each score component (keyword, freshness, authority)' },
     help: { type: 'boolean', short: 'h', description: 'show this help' },

@@ -1,24 +1,38 @@
 import type { Command } from '../_command.js'
 
-
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Run the HTTP API (search, fetch, thread, refs, agent tools, MCP at /mcp) for many agents; Redis shares state across instances.',
+  summary:
+    'Run the HTTP API (search, fetch, thread, refs, agent tools, MCP at /mcp) for many agents; Redis shares state across instances.',
   usage: 'search-layer serve [--port N] [--host H] [--redis-url URL] [--data-dir DIR] [--rate-limit N] [--log-level L]',
   flags: {
     port: { type: 'string', valueHint: '0-65535', description: 'TCP port (default 8787; 0 picks a free one)' },
     host: { type: 'string', valueHint: 'address', description: 'interface to bind (default 127.0.0.1)' },
-    'redis-url': { type: 'string', valueHint: 'redis://…', description: 'share cache, limits, budgets and history through Redis' },
+    'redis-url': {
+      type: 'string',
+      valueHint: 'redis://…',
+      description: 'share cache, limits, budgets and history through Redis',
+    },
     'data-dir': { type: 'string', valueHint: 'dir', description: 'where history is kept without Redis' },
     'rate-limit': { type: 'string', valueHint: 'n', description: 'requests per client per window (0 = off)' },
-    'log-level': { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'log level (JSON logs on stdout)' },
+    'log-level': {
+      type: 'string',
+      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      description: 'log level (JSON logs on stdout)',
+    },
     help: { type: 'boolean', short: 'h', description: 'show this help' },
   },
   // The settings table comes from the server package, loaded only for `serve --help`.
   sections: () =>
     import('@search-layer/server').then(({ SERVER_SETTINGS }) => ({
-      'Settings (environment; flags win)': SERVER_SETTINGS.flatMap((s) => [`${s.env}${s.flag ? ` (${s.flag})` : ''} — default ${s.default}`, `    ${s.description}`]),
+      'Settings (environment; flags win)': SERVER_SETTINGS.flatMap((s) => [
+        `${s.env}${s.flag ? ` (${s.flag})` : ''} — default ${s.default}`,
+        `    ${s.description}`,
+      ]),
     })),
-  examples: ['search-layer serve --port 8787', 'SEARCH_LAYER_API_KEYS=@/etc/search-layer/keys REDIS_URL=redis://127.0.0.1:6379 search-layer serve --host 0.0.0.0'],
+  examples: [
+    'search-layer serve --port 8787',
+    'SEARCH_LAYER_API_KEYS=@/etc/search-layer/keys REDIS_URL=redis://127.0.0.1:6379 search-layer serve --host 0.0.0.0',
+  ],
   run: (args, io) => import('./_serve-run.js').then((m) => m.runServe(args, io)),
 }

@@ -16,7 +16,10 @@ export const skillCommand: Command = {
     force: { type: 'boolean', description: 'overwrite a different SKILL.md already in the directory' },
     help: { type: 'boolean', short: 'h', description: 'show this help' },
   },
-  examples: ['search-layer skill install                      # ~/.claude/skills/search-layer/SKILL.md', 'search-layer skill install ~/.openclaw/workspace/skills/search-layer'],
+  examples: [
+    'search-layer skill install                      # ~/.claude/skills/search-layer/SKILL.md',
+    'search-layer skill install ~/.openclaw/workspace/skills/search-layer',
+  ],
   async run(args, io) {
     const [action, dir, ...extra] = args.positionals
     if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`)

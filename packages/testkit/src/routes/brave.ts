@@ -5,22 +5,52 @@ import { bareHost, corpusFor, sentences as splitSentences, snippet, vendorUrl } 
 // NOTE(brave): errors share one envelope; the invalid-token case is a 422, not a 401.
 // https://api-dashboard.search.brave.com/app/documentation/web-search/responses
 const ERRORS: Record<string, { status: number; detail: string; meta: Record<string, unknown> }> = {
-  SUBSCRIPTION_TOKEN_INVALID: { status: 422, detail: 'The provided subscription token is invalid.', meta: { component: 'authentication' } },
+  SUBSCRIPTION_TOKEN_INVALID: {
+    status: 422,
+    detail: 'The provided subscription token is invalid.',
+    meta: { component: 'authentication' },
+  },
   RATE_LIMITED: {
     status: 429,
     detail: 'Request rate limit exceeded for plan.',
-    meta: { plan: 'Free', rate_limit: 1, rate_current: 2, quota_limit: 2000, quota_current: 17, component: 'rate_limiter' },
+    meta: {
+      plan: 'Free',
+      rate_limit: 1,
+      rate_current: 2,
+      quota_limit: 2000,
+      quota_current: 17,
+      component: 'rate_limiter',
+    },
   },
   QUOTA_LIMITED: {
     status: 429,
     detail: 'Request quota limit exceeded for plan.',
-    meta: { plan: 'Free', rate_limit: 1, rate_current: 1, quota_limit: 2000, quota_current: 2000, component: 'quota_limiter' },
+    meta: {
+      plan: 'Free',
+      rate_limit: 1,
+      rate_current: 1,
+      quota_limit: 2000,
+      quota_current: 2000,
+      component: 'quota_limiter',
+    },
   },
-  OPTION_NOT_IN_PLAN: { status: 403, detail: 'The option is not subscribed in the plan.', meta: { component: 'api', plan: 'Free' } },
-  SUBSCRIPTION_NOT_FOUND: { status: 401, detail: 'The subscription token was not found.', meta: { component: 'authentication' } },
+  OPTION_NOT_IN_PLAN: {
+    status: 403,
+    detail: 'The option is not subscribed in the plan.',
+    meta: { component: 'api', plan: 'Free' },
+  },
+  SUBSCRIPTION_NOT_FOUND: {
+    status: 401,
+    detail: 'The subscription token was not found.',
+    meta: { component: 'authentication' },
+  },
   RESOURCE_NOT_FOUND: { status: 404, detail: 'Resource not found.', meta: { component: 'api' } },
   VALIDATION: { status: 422, detail: 'Unable to validate request parameter(s)', meta: { errors: [] } },
-  INTERNAL_ERROR: { status: 500, detail: 'An internal error occurred. Please try again later.', meta: { component: 'api' } },
+  INTERNAL_ERROR: {
+    status: 500,
+    detail: 'An internal error occurred. Please try again later.',
+    meta: { component: 'api' },
+  },
   UPSTREAM_ERROR: { status: 502, detail: 'Upstream service returned an error.', meta: { component: 'api' } },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'Service temporarily unavailable.', meta: { component: 'api' } },
 }
@@ -37,10 +67,14 @@ const DEFAULT_CODE: Record<number, string> = {
 
 // https://api-dashboard.search.brave.com/app/documentation/web-search/codes
 const SEARCH_LANGS = new Set(
-  'ar eu bn bg ca zh-hans zh-hant hr cs da nl en en-gb et fi fr gl de gu he hi hu is it jp kn ko lv lt ms ml mr nb pl pt-br pt-pt pa ro ru sr sk sl es sv ta te th tr uk vi'.split(' '),
+  'ar eu bn bg ca zh-hans zh-hant hr cs da nl en en-gb et fi fr gl de gu he hi hu is it jp kn ko lv lt ms ml mr nb pl pt-br pt-pt pa ro ru sr sk sl es sv ta te th tr uk vi'.split(
+    ' ',
+  ),
 )
 const COUNTRIES = new Set(
-  'ALL AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US'.split(' '),
+  'ALL AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US'.split(
+    ' ',
+  ),
 )
 
 function rateHeaders(remaining: [number, number]): Record<string, string> {
@@ -71,8 +105,17 @@ function errorReply(status: number, code: string, ctx: RouteContext, meta?: Reco
   }
 }
 
-function validation(ctx: RouteContext, loc: string, type: string, msg: string, input: string | null, extra?: Record<string, unknown>): Reply {
-  return errorReply(422, 'VALIDATION', ctx, { errors: [{ type, loc: ['query', loc], msg, input, ...(extra && { ctx: extra }) }] })
+function validation(
+  ctx: RouteContext,
+  loc: string,
+  type: string,
+  msg: string,
+  input: string | null,
+  extra?: Record<string, unknown>,
+): Reply {
+  return errorReply(422, 'VALIDATION', ctx, {
+    errors: [{ type, loc: ['query', loc], msg, input, ...(extra && { ctx: extra }) }],
+  })
 }
 
 // NOTE(brave): `freshness` is pd/pw/pm/py or an explicit `YYYY-MM-DDtoYYYY-MM-DD` range.
@@ -123,13 +166,16 @@ function breadcrumb(url: URL): string {
 function search(ctx: RouteContext): Reply {
   const q = ctx.query.get('q')
   if (!q) return validation(ctx, 'q', 'missing', 'Field required', null)
-  if (q.length > 400) return validation(ctx, 'q', 'string_too_long', 'String should have at most 400 characters', q, { max_length: 400 })
+  if (q.length > 400)
+    return validation(ctx, 'q', 'string_too_long', 'String should have at most 400 characters', q, { max_length: 400 })
   const countRaw = ctx.query.get('count') ?? '20'
   const count = Number(countRaw)
   if (!Number.isInteger(count) || count < 1 || count > 20) {
     return count > 20
       ? validation(ctx, 'count', 'less_than_equal', 'Input should be less than or equal to 20', countRaw, { le: 20 })
-      : validation(ctx, 'count', 'greater_than_equal', 'Input should be greater than or equal to 1', countRaw, { ge: 1 })
+      : validation(ctx, 'count', 'greater_than_equal', 'Input should be greater than or equal to 1', countRaw, {
+          ge: 1,
+        })
   }
   const offsetRaw = ctx.query.get('offset') ?? '0'
   const offset = Number(offsetRaw)
@@ -138,7 +184,13 @@ function search(ctx: RouteContext): Reply {
   }
   const range = freshnessRange(ctx.query.get('freshness'), ctx.now)
   if (range === null) {
-    return validation(ctx, 'freshness', 'value_error', 'Value error, invalid freshness value', ctx.query.get('freshness'))
+    return validation(
+      ctx,
+      'freshness',
+      'value_error',
+      'Value error, invalid freshness value',
+      ctx.query.get('freshness'),
+    )
   }
   // NOTE(brave): `search_lang` and `country` are enums; anything else is a 422 VALIDATION.
   const lang = ctx.query.get('search_lang')
@@ -165,13 +217,24 @@ function search(ctx: RouteContext): Reply {
       is_source_both: false,
       description: decorate(snippet(doc, q), q, decorations),
       page_age: doc.publishedAt.slice(0, 19),
-      profile: { name: profileName(u), url, long_name: u.hostname, img: `https://imgs.search.brave.com/${digest(u.hostname, 43)}/favicon.png` },
+      profile: {
+        name: profileName(u),
+        url,
+        long_name: u.hostname,
+        img: `https://imgs.search.brave.com/${digest(u.hostname, 43)}/favicon.png`,
+      },
       language: doc.language,
       family_friendly: true,
       type: 'search_result',
       subtype: 'generic',
       is_live: false,
-      meta_url: { scheme: 'https', netloc: u.hostname, hostname: u.hostname, favicon: `https://imgs.search.brave.com/${digest(u.hostname, 43)}/favicon.png`, path: breadcrumb(u) },
+      meta_url: {
+        scheme: 'https',
+        netloc: u.hostname,
+        hostname: u.hostname,
+        favicon: `https://imgs.search.brave.com/${digest(u.hostname, 43)}/favicon.png`,
+        path: breadcrumb(u),
+      },
       age: age(published, ctx.now),
       ...(extra && { extra_snippets: sentences.slice(0, 3).map((s) => decorate(s, q, false)) }),
     }
@@ -196,7 +259,12 @@ function search(ctx: RouteContext): Reply {
         more_results_available: offset < 9,
         state: '',
       },
-      mixed: { type: 'mixed', main: results.map((_, index) => ({ type: 'web', index, all: false })), top: [], side: [] },
+      mixed: {
+        type: 'mixed',
+        main: results.map((_, index) => ({ type: 'web', index, all: false })),
+        top: [],
+        side: [],
+      },
       type: 'search',
       web: { type: 'search', results, family_friendly: true },
     },
@@ -214,7 +282,13 @@ function profileName(u: URL): string {
     'kubernetes.io': 'Kubernetes',
     'react.dev': 'React',
   }
-  return known[host] ?? host.split('.').slice(-2, -1)[0]!.replace(/^./, (c) => c.toUpperCase())
+  return (
+    known[host] ??
+    host
+      .split('.')
+      .slice(-2, -1)[0]!
+      .replace(/^./, (c) => c.toUpperCase())
+  )
 }
 
 /** Brave Web Search: `GET /res/v1/web/search` with `X-Subscription-Token`. */

@@ -54,7 +54,11 @@ describe('github issues', () => {
   it('wrong token → 401 Bad credentials', async () => {
     const res = await gh('/repos/octo/demo/issues/1', { headers: { authorization: 'Bearer ghp_wrong' } })
     expect(res.status).toBe(401)
-    expect(await res.json()).toEqual({ message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' })
+    expect(await res.json()).toEqual({
+      message: 'Bad credentials',
+      documentation_url: 'https://docs.github.com/rest',
+      status: '401',
+    })
   })
 
   it.each([
@@ -66,7 +70,11 @@ describe('github issues', () => {
   ])('%s → %i', async (path, status, message) => {
     const res = await gh(path)
     expect(res.status).toBe(status)
-    expect(await res.json()).toMatchObject({ message, status: String(status), documentation_url: expect.stringContaining('https://docs.github.com/') })
+    expect(await res.json()).toMatchObject({
+      message,
+      status: String(status),
+      documentation_url: expect.stringContaining('https://docs.github.com/'),
+    })
   })
 
   it('a transferred issue answers 301 with Location to the new API URL, which resolves', async () => {
@@ -91,11 +99,23 @@ describe('github issues', () => {
     expect(Object.keys(parseLink(second.headers.get('link'))).sort()).toEqual(['first', 'last', 'next', 'prev'])
     const third = await fetch(parseLink(second.headers.get('link')).next!)
     expect(Object.keys(parseLink(third.headers.get('link'))).sort()).toEqual(['first', 'prev'])
-    const all = [...((await first.json()) as Json[]), ...((await second.json()) as Json[]), ...((await third.json()) as Json[])]
+    const all = [
+      ...((await first.json()) as Json[]),
+      ...((await second.json()) as Json[]),
+      ...((await third.json()) as Json[]),
+    ]
     expect(all).toHaveLength(150)
     expect(new Set(all.map((c) => c.id)).size).toBe(150)
     const bodies = all.map((c) => c.body).join('\n')
-    for (const ref of ['Fixes #45', 'Duplicate of #17', 'octo/other#12', 'GH-9', 'https://github.com/octo/demo/pull/8', 'http://localhost:8080/debug?trace=1&verbose=true', '](https://docs.github.com/']) {
+    for (const ref of [
+      'Fixes #45',
+      'Duplicate of #17',
+      'octo/other#12',
+      'GH-9',
+      'https://github.com/octo/demo/pull/8',
+      'http://localhost:8080/debug?trace=1&verbose=true',
+      '](https://docs.github.com/',
+    ]) {
       expect(bodies).toContain(ref)
     }
     expect(bodies).toMatch(/\b[0-9a-f]{40}\b/)
@@ -112,9 +132,17 @@ describe('github issues', () => {
     expect(events).toHaveLength(40)
     expect(res.headers.get('link')).toBeNull()
     const kinds = new Set(events.map((e) => e.event))
-    for (const k of ['cross-referenced', 'referenced', 'marked_as_duplicate', 'closed', 'labeled', 'commented']) expect(kinds).toContain(k)
+    for (const k of ['cross-referenced', 'referenced', 'marked_as_duplicate', 'closed', 'labeled', 'commented'])
+      expect(kinds).toContain(k)
     const xref = events.find((e) => e.event === 'cross-referenced')!
-    expect(xref.source).toMatchObject({ type: 'issue', issue: { number: expect.any(Number), html_url: expect.stringMatching(/^https:\/\/github\.com\//), repository: { full_name: expect.any(String) } } })
+    expect(xref.source).toMatchObject({
+      type: 'issue',
+      issue: {
+        number: expect.any(Number),
+        html_url: expect.stringMatching(/^https:\/\/github\.com\//),
+        repository: { full_name: expect.any(String) },
+      },
+    })
     expect(events.find((e) => e.event === 'referenced')!.commit_id).toMatch(/^[0-9a-f]{40}$/)
     const paged = await gh('/repos/octo/demo/issues/1/timeline?per_page=15&page=2')
     expect(parseLink(paged.headers.get('link')).last).toContain('page=3')
@@ -124,29 +152,59 @@ describe('github issues', () => {
 describe('github pulls', () => {
   it('serves a merged PR as an issue and as a pull', async () => {
     const issue = (await (await gh('/repos/octo/demo/issues/2')).json()) as Json
-    expect(issue.pull_request).toMatchObject({ html_url: 'https://github.com/octo/demo/pull/2', merged_at: expect.any(String) })
+    expect(issue.pull_request).toMatchObject({
+      html_url: 'https://github.com/octo/demo/pull/2',
+      merged_at: expect.any(String),
+    })
     const pull = (await (await gh('/repos/octo/demo/pulls/2')).json()) as Json
-    expect(pull).toMatchObject({ number: 2, merged: true, state: 'closed', merge_commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/), head: { ref: 'feature-2' }, base: { ref: 'main' } })
+    expect(pull).toMatchObject({
+      number: 2,
+      merged: true,
+      state: 'closed',
+      merge_commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+      head: { ref: 'feature-2' },
+      base: { ref: 'main' },
+    })
   })
 
   it('lists reviews and inline review comments', async () => {
     const reviews = (await (await gh('/repos/octo/demo/pulls/2/reviews')).json()) as Json[]
     expect(reviews.map((r) => r.state)).toEqual(['COMMENTED', 'CHANGES_REQUESTED', 'APPROVED'])
-    expect(reviews[0]).toMatchObject({ user: { login: 'monalisa' }, submitted_at: expect.any(String), html_url: expect.stringContaining('#pullrequestreview-') })
+    expect(reviews[0]).toMatchObject({
+      user: { login: 'monalisa' },
+      submitted_at: expect.any(String),
+      html_url: expect.stringContaining('#pullrequestreview-'),
+    })
     const comments = (await (await gh('/repos/octo/demo/pulls/2/comments')).json()) as Json[]
     expect(comments).toHaveLength(3)
-    expect(comments[0]).toMatchObject({ path: 'src/http.ts', line: 42, diff_hunk: expect.stringMatching(/^@@ /), pull_request_review_id: reviews[0]!.id })
+    expect(comments[0]).toMatchObject({
+      path: 'src/http.ts',
+      line: 42,
+      diff_hunk: expect.stringMatching(/^@@ /),
+      pull_request_review_id: reviews[0]!.id,
+    })
   })
 })
 
 describe('github.addIssue', () => {
   it('serves added issues with explicit comments, raw timeline and gone/moved states', async () => {
-    emu.github.addIssue({ owner: 'acme', repo: 'widgets', number: 7, title: 'Widget breaks', comments: [{ body: 'me too', user: 'alice' }], timeline: [{ event: 'labeled', label: { name: 'p1' } }] })
+    emu.github.addIssue({
+      owner: 'acme',
+      repo: 'widgets',
+      number: 7,
+      title: 'Widget breaks',
+      comments: [{ body: 'me too', user: 'alice' }],
+      timeline: [{ event: 'labeled', label: { name: 'p1' } }],
+    })
     emu.github.addIssue({ owner: 'acme', repo: 'widgets', number: 8, gone: 404 })
     const issue = (await (await gh('/repos/acme/widgets/issues/7')).json()) as Json
     expect(issue).toMatchObject({ title: 'Widget breaks', comments: 1, state: 'open' })
-    expect(await (await gh('/repos/acme/widgets/issues/7/comments')).json()).toMatchObject([{ body: 'me too', user: { login: 'alice' } }])
-    expect(await (await gh('/repos/acme/widgets/issues/7/timeline')).json()).toEqual([{ event: 'labeled', label: { name: 'p1' } }])
+    expect(await (await gh('/repos/acme/widgets/issues/7/comments')).json()).toMatchObject([
+      { body: 'me too', user: { login: 'alice' } },
+    ])
+    expect(await (await gh('/repos/acme/widgets/issues/7/timeline')).json()).toEqual([
+      { event: 'labeled', label: { name: 'p1' } },
+    ])
     expect((await gh('/repos/acme/widgets/issues/8')).status).toBe(404)
   })
 

@@ -33,11 +33,13 @@ const COMMENT_TEMPLATES = [
   (i: number) => `Bisected to ${digest(`sha${i}`, 40)}, reverting that commit fixes it for me.`,
   () => 'Full context: https://github.com/octo/demo/issues/7 and the follow-up PR https://github.com/octo/demo/pull/8',
   (i: number) => `The fix landed in https://github.com/octo/demo/commit/${digest(`fix${i}`, 40)} :tada:`,
-  () => 'Docs say otherwise: [the timeline docs](https://docs.github.com/en/rest/issues/timeline#list-timeline-events-for-an-issue).',
+  () =>
+    'Docs say otherwise: [the timeline docs](https://docs.github.com/en/rest/issues/timeline#list-timeline-events-for-an-issue).',
   () => 'Reproducer running at http://localhost:8080/debug?trace=1&verbose=true (port 8080, query params matter).',
   () => '+1, same on macOS 15 with Node 20.19.',
   (i: number) => `Short SHA ${digest(`short${i}`, 7)} from the release branch also has it.`,
-  () => '```\nError: socket hang up\n    at connResetException (node:internal/errors:720:14)\n```\nStill happening on main.',
+  () =>
+    '```\nError: socket hang up\n    at connResetException (node:internal/errors:720:14)\n```\nStill happening on main.',
 ]
 
 interface StoredIssue {
@@ -84,14 +86,35 @@ export function seedIssues(): GithubIssueSpec[] {
         { state: 'APPROVED', body: 'LGTM, thanks for the quick turnaround.', user: 'defunkt' },
       ],
       reviewComments: [
-        { path: 'src/http.ts', line: 42, body: 'nit: `timeoutMs` rather than `timeout`, units in names.', user: 'monalisa' },
-        { path: 'src/http.ts', line: 88, body: 'This reads the whole body before checking the cap; stream it instead.', user: 'defunkt' },
-        { path: 'test/http.test.ts', line: 12, body: 'See https://github.com/nodejs/undici/issues/1412 for why this needs `reset: true`.', user: 'monalisa' },
+        {
+          path: 'src/http.ts',
+          line: 42,
+          body: 'nit: `timeoutMs` rather than `timeout`, units in names.',
+          user: 'monalisa',
+        },
+        {
+          path: 'src/http.ts',
+          line: 88,
+          body: 'This reads the whole body before checking the cap; stream it instead.',
+          user: 'defunkt',
+        },
+        {
+          path: 'test/http.test.ts',
+          line: 12,
+          body: 'See https://github.com/nodejs/undici/issues/1412 for why this needs `reset: true`.',
+          user: 'monalisa',
+        },
       ],
       timeline: 8,
     },
     { owner: 'octo', repo: 'demo', number: 3, title: 'Spam issue', gone: 410 },
-    { owner: 'octo', repo: 'demo', number: 5, title: 'Move me', movedTo: { owner: 'octo', repo: 'renamed', number: 5 } },
+    {
+      owner: 'octo',
+      repo: 'demo',
+      number: 5,
+      title: 'Move me',
+      movedTo: { owner: 'octo', repo: 'renamed', number: 5 },
+    },
     {
       owner: 'octo',
       repo: 'renamed',
@@ -109,10 +132,23 @@ function generatedTimeline(spec: GithubIssueSpec, count: number, api: string): u
   for (let i = 0; i < count; i++) {
     const at = iso(BASE_TIME + (i + 1) * 5 * HOUR)
     const actor = user(USERS[i % USERS.length]!)
-    const id = 9_000_000_000 + hashInt(`${spec.owner}/${spec.repo}#${spec.number}\u0000ev${i}`) % 900_000_000
-    const base = { id, node_id: `LE_${digest(String(id), 16)}`, url: `${api}/repos/${spec.owner}/${spec.repo}/issues/events/${id}`, actor, created_at: at }
+    const id = 9_000_000_000 + (hashInt(`${spec.owner}/${spec.repo}#${spec.number}\u0000ev${i}`) % 900_000_000)
+    const base = {
+      id,
+      node_id: `LE_${digest(String(id), 16)}`,
+      url: `${api}/repos/${spec.owner}/${spec.repo}/issues/events/${id}`,
+      actor,
+      created_at: at,
+    }
     const kind = i % 8
-    if (kind === 0) events.push({ ...base, event: 'labeled', commit_id: null, commit_url: null, label: { name: ['bug', 'needs-triage', 'area/networking'][i % 3], color: 'd73a4a' } })
+    if (kind === 0)
+      events.push({
+        ...base,
+        event: 'labeled',
+        commit_id: null,
+        commit_url: null,
+        label: { name: ['bug', 'needs-triage', 'area/networking'][i % 3], color: 'd73a4a' },
+      })
     else if (kind === 1) {
       const n = 100 + i
       const repoName = i % 16 === 1 ? 'other' : spec.repo
@@ -145,13 +181,24 @@ function generatedTimeline(spec: GithubIssueSpec, count: number, api: string): u
               html_url: `https://github.com/${spec.owner}/${repoName}`,
               url: `${api}/repos/${spec.owner}/${repoName}`,
             },
-            ...(i % 3 === 0 && { pull_request: { url: `${api}/repos/${spec.owner}/${repoName}/pulls/${n}`, html_url: `https://github.com/${spec.owner}/${repoName}/pull/${n}`, merged_at: null } }),
+            ...(i % 3 === 0 && {
+              pull_request: {
+                url: `${api}/repos/${spec.owner}/${repoName}/pulls/${n}`,
+                html_url: `https://github.com/${spec.owner}/${repoName}/pull/${n}`,
+                merged_at: null,
+              },
+            }),
           },
         },
       })
     } else if (kind === 2) {
       const sha = digest(`ref${i}`, 40)
-      events.push({ ...base, event: 'referenced', commit_id: sha, commit_url: `${api}/repos/${spec.owner}/${spec.repo}/commits/${sha}` })
+      events.push({
+        ...base,
+        event: 'referenced',
+        commit_id: sha,
+        commit_url: `${api}/repos/${spec.owner}/${spec.repo}/commits/${sha}`,
+      })
     } else if (kind === 3) events.push({ ...base, event: 'marked_as_duplicate', commit_id: null, commit_url: null })
     else if (kind === 4) events.push({ ...base, event: 'subscribed', commit_id: null, commit_url: null })
     else if (kind === 5) {
@@ -171,23 +218,38 @@ function generatedTimeline(spec: GithubIssueSpec, count: number, api: string): u
       })
     } else if (kind === 6) {
       const sha = digest(`close${i}`, 40)
-      events.push({ ...base, event: 'closed', commit_id: sha, commit_url: `${api}/repos/${spec.owner}/${spec.repo}/commits/${sha}`, state_reason: 'completed' })
+      events.push({
+        ...base,
+        event: 'closed',
+        commit_id: sha,
+        commit_url: `${api}/repos/${spec.owner}/${spec.repo}/commits/${sha}`,
+        state_reason: 'completed',
+      })
     } else events.push({ ...base, event: 'reopened', commit_id: null, commit_url: null })
   }
   return events
 }
 
 /** GitHub REST: issues, comments, timeline, pulls, reviews, review comments; `Link` pagination and rate-limit headers. */
-export function githubRoutes(token: () => string): ServiceRoutes & { addIssue(spec: GithubIssueSpec): void; resetCounters(): void } {
+export function githubRoutes(
+  token: () => string,
+): ServiceRoutes & { addIssue(spec: GithubIssueSpec): void; resetCounters(): void } {
   const issues = new Map<string, StoredIssue>()
   let used = 0
 
   const addIssue = (spec: GithubIssueSpec) => {
     const comments =
       typeof spec.comments === 'number'
-        ? Array.from({ length: spec.comments }, (_, i) => ({ body: COMMENT_TEMPLATES[i % COMMENT_TEMPLATES.length]!(i), user: USERS[(i * 3) % USERS.length]! }))
+        ? Array.from({ length: spec.comments }, (_, i) => ({
+            body: COMMENT_TEMPLATES[i % COMMENT_TEMPLATES.length]!(i),
+            user: USERS[(i * 3) % USERS.length]!,
+          }))
         : (spec.comments ?? []).map((c, i) => ({ body: c.body, user: c.user ?? USERS[i % USERS.length]! }))
-    issues.set(key(spec.owner, spec.repo, spec.number), { spec, comments, timeline: Array.isArray(spec.timeline) ? spec.timeline : undefined })
+    issues.set(key(spec.owner, spec.repo, spec.number), {
+      spec,
+      comments,
+      timeline: Array.isArray(spec.timeline) ? spec.timeline : undefined,
+    })
   }
   for (const spec of seedIssues()) addIssue(spec)
 
@@ -215,8 +277,14 @@ export function githubRoutes(token: () => string): ServiceRoutes & { addIssue(sp
       case 401:
         return fail(401, 'Bad credentials', DOCS, h)
       case 403:
-        if (code === 'forbidden') return fail(403, 'Resource not accessible by personal access token', `${DOCS}/issues/issues#get-an-issue`, h)
-        return fail(403, 'API rate limit exceeded for user ID 583231.', `${DOCS}/overview/rate-limits-for-the-rest-api`, headers(true, ctx, 0))
+        if (code === 'forbidden')
+          return fail(403, 'Resource not accessible by personal access token', `${DOCS}/issues/issues#get-an-issue`, h)
+        return fail(
+          403,
+          'API rate limit exceeded for user ID 583231.',
+          `${DOCS}/overview/rate-limits-for-the-rest-api`,
+          headers(true, ctx, 0),
+        )
       case 404:
         return fail(404, 'Not Found', `${DOCS}/issues/issues#get-an-issue`, h)
       case 410:
@@ -252,7 +320,11 @@ export function githubRoutes(token: () => string): ServiceRoutes & { addIssue(sp
     if (page > 1) links.push(link(Math.min(page - 1, last), 'prev'))
     if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'))
     if (page > 1) links.push(link(1, 'first'))
-    return { status: 200, headers: { ...h, ...(links.length && { link: links.join(', ') }) }, body: items.slice((page - 1) * perPage, page * perPage) }
+    return {
+      status: 200,
+      headers: { ...h, ...(links.length && { link: links.join(', ') }) },
+      body: items.slice((page - 1) * perPage, page * perPage),
+    }
   }
 
   const issueJson = (stored: StoredIssue, api: string) => {
@@ -342,7 +414,18 @@ export function githubRoutes(token: () => string): ServiceRoutes & { addIssue(sp
         updated_at: at,
         author_association: c.user === 'octocat' ? 'OWNER' : 'CONTRIBUTOR',
         body: c.body,
-        reactions: { url: `${repoApi}/issues/comments/${id}/reactions`, total_count: i % 3, '+1': i % 3, '-1': 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 },
+        reactions: {
+          url: `${repoApi}/issues/comments/${id}/reactions`,
+          total_count: i % 3,
+          '+1': i % 3,
+          '-1': 0,
+          laugh: 0,
+          hooray: 0,
+          confused: 0,
+          heart: 0,
+          rocket: 0,
+          eyes: 0,
+        },
         performed_via_github_app: null,
       }
     })
@@ -353,7 +436,14 @@ export function githubRoutes(token: () => string): ServiceRoutes & { addIssue(sp
     const { spec } = stored
     const repoApi = `${api}/repos/${spec.owner}/${spec.repo}`
     const headSha = digest(`head\u0000${issue.node_id}`, 40)
-    const repo = { id: hashInt(`${spec.owner}/${spec.repo}`) % 900_000_000, name: spec.repo, full_name: `${spec.owner}/${spec.repo}`, owner: user(spec.owner), html_url: `https://github.com/${spec.owner}/${spec.repo}`, url: repoApi }
+    const repo = {
+      id: hashInt(`${spec.owner}/${spec.repo}`) % 900_000_000,
+      name: spec.repo,
+      full_name: `${spec.owner}/${spec.repo}`,
+      owner: user(spec.owner),
+      html_url: `https://github.com/${spec.owner}/${spec.repo}`,
+      url: repoApi,
+    }
     return {
       url: `${repoApi}/pulls/${spec.number}`,
       id: issue.id + 1,
@@ -378,8 +468,20 @@ export function githubRoutes(token: () => string): ServiceRoutes & { addIssue(sp
       merged_at: spec.merged ? issue.closed_at : null,
       merge_commit_sha: spec.merged ? digest(`merge\u0000${issue.node_id}`, 40) : null,
       draft: false,
-      head: { label: `${spec.owner}:feature-${spec.number}`, ref: `feature-${spec.number}`, sha: headSha, user: user(spec.owner), repo },
-      base: { label: `${spec.owner}:main`, ref: 'main', sha: digest(`base\u0000${issue.node_id}`, 40), user: user(spec.owner), repo },
+      head: {
+        label: `${spec.owner}:feature-${spec.number}`,
+        ref: `feature-${spec.number}`,
+        sha: headSha,
+        user: user(spec.owner),
+        repo,
+      },
+      base: {
+        label: `${spec.owner}:main`,
+        ref: 'main',
+        sha: digest(`base\u0000${issue.node_id}`, 40),
+        user: user(spec.owner),
+        repo,
+      },
       author_association: 'CONTRIBUTOR',
       merged: Boolean(spec.merged),
       mergeable: spec.merged ? null : true,
@@ -463,7 +565,14 @@ export function githubRoutes(token: () => string): ServiceRoutes & { addIssue(sp
       if (ctx.method !== 'GET') return fail(404, 'Not Found', DOCS, h)
       const m = /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/(\d+)(?:\/(comments|timeline|reviews))?\/?$/.exec(ctx.path)
       if (!m) return fail(404, 'Not Found', DOCS, h)
-      const [, owner, repo, kind, num, sub] = m as unknown as [string, string, string, 'issues' | 'pulls', string, string | undefined]
+      const [, owner, repo, kind, num, sub] = m as unknown as [
+        string,
+        string,
+        string,
+        'issues' | 'pulls',
+        string,
+        string | undefined,
+      ]
       if (kind === 'issues' && sub === 'reviews') return fail(404, 'Not Found', DOCS, h)
       if (kind === 'pulls' && sub === 'timeline') return fail(404, 'Not Found', DOCS, h)
       const stored = issues.get(key(owner, repo, Number(num)))
@@ -475,17 +584,24 @@ export function githubRoutes(token: () => string): ServiceRoutes & { addIssue(sp
         return {
           status: 301,
           headers: { ...h, location: to },
-          body: { message: 'Moved Permanently', url: to, documentation_url: `${DOCS}/guides/best-practices-for-using-the-rest-api#follow-redirects` },
+          body: {
+            message: 'Moved Permanently',
+            url: to,
+            documentation_url: `${DOCS}/guides/best-practices-for-using-the-rest-api#follow-redirects`,
+          },
         }
       }
       if (spec.gone === 410) return fail(410, 'This issue was deleted', docs, h)
       if (spec.gone === 404) return fail(404, 'Not Found', docs, h)
       if (kind === 'pulls' && !spec.isPull) return fail(404, 'Not Found', docs, h)
       const api = ctx.baseUrl
-      if (!sub) return { status: 200, headers: h, body: kind === 'pulls' ? pullJson(stored, api) : issueJson(stored, api) }
-      if (sub === 'comments') return paginate(ctx, kind === 'pulls' ? reviewCommentsJson(stored, api) : commentsJson(stored, api), h)
+      if (!sub)
+        return { status: 200, headers: h, body: kind === 'pulls' ? pullJson(stored, api) : issueJson(stored, api) }
+      if (sub === 'comments')
+        return paginate(ctx, kind === 'pulls' ? reviewCommentsJson(stored, api) : commentsJson(stored, api), h)
       if (sub === 'reviews') return paginate(ctx, reviewsJson(stored, api), h)
-      const timeline = stored.timeline ?? generatedTimeline(spec, typeof spec.timeline === 'number' ? spec.timeline : 0, api)
+      const timeline =
+        stored.timeline ?? generatedTimeline(spec, typeof spec.timeline === 'number' ? spec.timeline : 0, api)
       return paginate(ctx, timeline, h)
     },
     error: errorFor,

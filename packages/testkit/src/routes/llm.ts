@@ -10,7 +10,11 @@ function errorReply(status: number, message: string, type: string, code: string 
 // NOTE(llm): OpenAI's error envelope; most OpenAI-compatible servers copy it.
 const ERRORS: Record<number, [string, string, string | null]> = {
   400: ['Invalid request.', 'invalid_request_error', null],
-  401: ['Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key'],
+  401: [
+    'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+    'invalid_request_error',
+    'invalid_api_key',
+  ],
   403: ['You are not allowed to access this model.', 'invalid_request_error', 'model_not_found'],
   404: ['The model does not exist or you do not have access to it.', 'invalid_request_error', 'model_not_found'],
   429: ['Rate limit reached for requests. Please try again in 1s.', 'requests', 'rate_limit_exceeded'],
@@ -29,7 +33,12 @@ function messagesOf(body: unknown): { role: string; content: string }[] | undefi
   if (!Array.isArray(raw)) return undefined
   return raw.map((m) => {
     const content = field(m, 'content')
-    const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => str(p, 'text') ?? '').join('') : ''
+    const text =
+      typeof content === 'string'
+        ? content
+        : Array.isArray(content)
+          ? content.map((p) => str(p, 'text') ?? '').join('')
+          : ''
     return { role: str(m, 'role') ?? 'user', content: text }
   })
 }
@@ -44,7 +53,13 @@ function completion(ctx: RouteContext, handler: LlmHandler | null): Reply {
   const model = str(ctx.body, 'model')
   if (!model) return errorReply(400, 'you must provide a model parameter', 'invalid_request_error', null)
   const messages = messagesOf(ctx.body)
-  if (!messages) return errorReply(400, "Missing required parameter: 'messages'.", 'invalid_request_error', 'missing_required_parameter')
+  if (!messages)
+    return errorReply(
+      400,
+      "Missing required parameter: 'messages'.",
+      'invalid_request_error',
+      'missing_required_parameter',
+    )
   let content: string
   if (handler) {
     const out = handler({ messages, model, body: ctx.body })
@@ -53,7 +68,8 @@ function completion(ctx: RouteContext, handler: LlmHandler | null): Reply {
   } else content = defaultReply(messages)
   const id = `chatcmpl-${digest(`llm\u0000${ctx.rawBody.toString('utf8')}`, 29)}`
   const created = Math.floor(ctx.now.getTime() / 1000)
-  if (field(ctx.body, 'stream') === true) return { status: 200, headers: sseHeaders(), stream: (res) => streamChat(res, { id, created, model, content }) }
+  if (field(ctx.body, 'stream') === true)
+    return { status: 200, headers: sseHeaders(), stream: (res) => streamChat(res, { id, created, model, content }) }
   const promptTokens = messages.reduce((n, m) => n + 4 + Math.ceil(m.content.length / 4), 3)
   const completionTokens = Math.ceil(content.length / 4)
   return {
@@ -63,8 +79,14 @@ function completion(ctx: RouteContext, handler: LlmHandler | null): Reply {
       object: 'chat.completion',
       created,
       model,
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' }],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      choices: [
+        { index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' },
+      ],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
       system_fingerprint: `fp_${digest(model, 10)}`,
     },
   }
@@ -76,7 +98,8 @@ export function llmRoutes(key: () => string, handler: () => LlmHandler | null): 
     handle(ctx) {
       if (bearer(ctx.headers) !== key()) return knownError(401)
       if (ctx.method === 'POST' && ctx.path === '/v1/chat/completions') {
-        if (typeof ctx.body !== 'object' || ctx.body === null) return errorReply(400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null)
+        if (typeof ctx.body !== 'object' || ctx.body === null)
+          return errorReply(400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null)
         return completion(ctx, handler())
       }
       return errorReply(404, `Invalid URL (${ctx.method} ${ctx.path})`, 'invalid_request_error', null)

@@ -18,7 +18,15 @@ describe('pages', () => {
     const res = await fetch(`${emu.urls.pages}/article`)
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
     const html = await res.text()
-    for (const part of ['<nav', '<footer', '<title>Structured concurrency', 'article:published_time', 'class="byline"', 'href="https://docs.rs/tokio']) expect(html).toContain(part)
+    for (const part of [
+      '<nav',
+      '<footer',
+      '<title>Structured concurrency',
+      'article:published_time',
+      'class="byline"',
+      'href="https://docs.rs/tokio',
+    ])
+      expect(html).toContain(part)
   })
 
   it('serves real GBK bytes declared by <meta charset="gbk">', async () => {
@@ -30,10 +38,14 @@ describe('pages', () => {
   })
 
   it('redirects with 302 to ?to=', async () => {
-    const res = await fetch(`${emu.urls.pages}/redirect?to=${encodeURIComponent(`${emu.urls.pages}/article`)}`, { redirect: 'manual' })
+    const res = await fetch(`${emu.urls.pages}/redirect?to=${encodeURIComponent(`${emu.urls.pages}/article`)}`, {
+      redirect: 'manual',
+    })
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe(`${emu.urls.pages}/article`)
-    expect((await fetch(`${emu.urls.pages}/redirect?to=${encodeURIComponent(`${emu.urls.pages}/article`)}`)).url).toBe(`${emu.urls.pages}/article`)
+    expect((await fetch(`${emu.urls.pages}/redirect?to=${encodeURIComponent(`${emu.urls.pages}/article`)}`)).url).toBe(
+      `${emu.urls.pages}/article`,
+    )
   })
 
   it('serves binary as application/octet-stream', async () => {
@@ -53,7 +65,12 @@ describe('pages', () => {
   })
 
   it('serves pages registered with pages.set, and nginx 404 otherwise', async () => {
-    emu.pages.set('/custom', { body: '{"ok":true}', contentType: 'application/json', status: 201, headers: { 'x-extra': '1' } })
+    emu.pages.set('/custom', {
+      body: '{"ok":true}',
+      contentType: 'application/json',
+      status: 201,
+      headers: { 'x-extra': '1' },
+    })
     const res = await fetch(`${emu.urls.pages}/custom`)
     expect(res.status).toBe(201)
     expect(res.headers.get('x-extra')).toBe('1')
@@ -65,12 +82,18 @@ describe('pages', () => {
 })
 
 describe('llm', () => {
-  const chat = (body: unknown, key = emu.keys.llm) => postJson(`${emu.urls.llm}/chat/completions`, body, { authorization: `Bearer ${key}` })
+  const chat = (body: unknown, key = emu.keys.llm) =>
+    postJson(`${emu.urls.llm}/chat/completions`, body, { authorization: `Bearer ${key}` })
 
   it('answers an OpenAI chat completion with a deterministic default reply', async () => {
     const req = { model: 'test-llm-mini', messages: [{ role: 'user', content: 'expand: rust async' }] }
     const a = (await (await chat(req)).json()) as Json
-    expect(a).toMatchObject({ object: 'chat.completion', model: 'test-llm-mini', choices: [{ index: 0, message: { role: 'assistant' }, finish_reason: 'stop' }], usage: { total_tokens: expect.any(Number) } })
+    expect(a).toMatchObject({
+      object: 'chat.completion',
+      model: 'test-llm-mini',
+      choices: [{ index: 0, message: { role: 'assistant' }, finish_reason: 'stop' }],
+      usage: { total_tokens: expect.any(Number) },
+    })
     expect(a.id).toMatch(/^chatcmpl-/)
     expect(a.choices[0].message.content).toContain('3 words')
     expect(await (await chat(req)).text()).toBe(JSON.stringify(a))
@@ -78,7 +101,15 @@ describe('llm', () => {
 
   it('respond() scripts text or a raw status', async () => {
     emu.llm.respond(({ messages, model }) => `${model}:${messages.at(-1)!.content.toUpperCase()}`)
-    const body = (await (await chat({ model: 'm', messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'hi' }] })).json()) as Json
+    const body = (await (
+      await chat({
+        model: 'm',
+        messages: [
+          { role: 'system', content: 's' },
+          { role: 'user', content: 'hi' },
+        ],
+      })
+    ).json()) as Json
     expect(body.choices[0].message.content).toBe('m:HI')
     emu.llm.respond(() => ({ status: 503, body: { error: { message: 'overloaded' } } }))
     const res = await chat({ model: 'm', messages: [] })

@@ -3,7 +3,14 @@ import type { Reply, ServiceRoutes } from '../_types.js'
 import type { PageSpec } from '../types.js'
 
 function errorPage(status: number): Reply {
-  const titles: Record<number, string> = { 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' }
+  const titles: Record<number, string> = {
+    403: 'Forbidden',
+    404: 'Not Found',
+    429: 'Too Many Requests',
+    500: 'Internal Server Error',
+    502: 'Bad Gateway',
+    503: 'Service Unavailable',
+  }
   const title = `${status} ${titles[status] ?? 'Error'}`
   return {
     status,
@@ -21,9 +28,14 @@ export function pagesRoutes(pages: Map<string, PageSpec>): ServiceRoutes {
         const to = ctx.query.get('to')
         if (!to) return errorPage(400)
         const status = Number(ctx.query.get('status') ?? 302)
-        return { status: [301, 302, 303, 307, 308].includes(status) ? status : 302, headers: { location: to, 'content-type': 'text/html' }, body: `<a href="${to}">Found</a>` }
+        return {
+          status: [301, 302, 303, 307, 308].includes(status) ? status : 302,
+          headers: { location: to, 'content-type': 'text/html' },
+          body: `<a href="${to}">Found</a>`,
+        }
       }
-      if (ctx.path === '/endless') return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, stream: endless }
+      if (ctx.path === '/endless')
+        return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, stream: endless }
       const page = pages.get(ctx.path)
       if (!page) return errorPage(404)
       return {

@@ -12,8 +12,10 @@ afterAll(() => emu?.close())
 // biome-ignore lint/suspicious/noExplicitAny: test-only access into vendor JSON
 type Json = Record<string, any>
 
-const braveUrl = (params: Record<string, string>) => `${emu.urls.brave}/res/v1/web/search?${new URLSearchParams(params)}`
-const braveGet = (params: Record<string, string>, token = emu.keys.brave) => fetch(braveUrl(params), { headers: { 'X-Subscription-Token': token } })
+const braveUrl = (params: Record<string, string>) =>
+  `${emu.urls.brave}/res/v1/web/search?${new URLSearchParams(params)}`
+const braveGet = (params: Record<string, string>, token = emu.keys.brave) =>
+  fetch(braveUrl(params), { headers: { 'X-Subscription-Token': token } })
 
 describe('brave', () => {
   it('answers the web search shape with rate-limit headers', async () => {
@@ -29,7 +31,11 @@ describe('brave', () => {
     expect(body.web.type).toBe('search')
     expect(body.web.results).toHaveLength(5)
     const first = body.web.results[0]
-    expect(first).toMatchObject({ type: 'search_result', meta_url: { scheme: 'https' }, profile: { name: expect.any(String) } })
+    expect(first).toMatchObject({
+      type: 'search_result',
+      meta_url: { scheme: 'https' },
+      profile: { name: expect.any(String) },
+    })
     expect(first.page_age).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/)
     expect(first.age).toMatch(/ago$|\d{4}$/)
     expect(first.meta_url.hostname).toBe(new URL(first.url).hostname)
@@ -61,7 +67,8 @@ describe('brave', () => {
     const urls0 = p0.web.results.map((r: Json) => r.url)
     expect(p1.web.results.map((r: Json) => r.url).some((u: string) => urls0.includes(u))).toBe(false)
     const week = (await (await braveGet({ q: 'ai news', freshness: 'pw' })).json()) as Json
-    for (const r of week.web.results) expect(Date.parse(`${r.page_age}Z`)).toBeGreaterThanOrEqual(Date.parse('2026-11-13T12:00:00Z'))
+    for (const r of week.web.results)
+      expect(Date.parse(`${r.page_age}Z`)).toBeGreaterThanOrEqual(Date.parse('2026-11-13T12:00:00Z'))
     const range = (await (await braveGet({ q: 'kubernetes', freshness: '2026-08-01to2026-08-31' })).json()) as Json
     for (const r of range.web.results) expect(r.page_age.slice(0, 7)).toBe('2026-08')
   })
@@ -76,14 +83,23 @@ describe('brave', () => {
     const res = await braveGet(params)
     expect(res.status).toBe(422)
     const body = (await res.json()) as Json
-    expect(body).toMatchObject({ type: 'ErrorResponse', error: { status: 422, code: 'VALIDATION', meta: { errors: [{ loc: ['query', loc], type }] } } })
+    expect(body).toMatchObject({
+      type: 'ErrorResponse',
+      error: { status: 422, code: 'VALIDATION', meta: { errors: [{ loc: ['query', loc], type }] } },
+    })
   })
 
-  it.each([['missing', undefined], ['wrong', 'BSAwrong']])('%s token → 422 SUBSCRIPTION_TOKEN_INVALID', async (_label, token) => {
+  it.each([
+    ['missing', undefined],
+    ['wrong', 'BSAwrong'],
+  ])('%s token → 422 SUBSCRIPTION_TOKEN_INVALID', async (_label, token) => {
     const res = await fetch(braveUrl({ q: 'x' }), { headers: token ? { 'X-Subscription-Token': token } : {} })
     expect(res.status).toBe(422)
     const body = (await res.json()) as Json
-    expect(body).toMatchObject({ type: 'ErrorResponse', error: { status: 422, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.' } })
+    expect(body).toMatchObject({
+      type: 'ErrorResponse',
+      error: { status: 422, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.' },
+    })
     expect(body.error.id).toMatch(/^[0-9a-f-]{36}$/)
     expect(typeof body.time).toBe('number')
     expect(JSON.stringify(body)).not.toContain('BSAwrong')
@@ -91,7 +107,8 @@ describe('brave', () => {
 })
 
 describe('exa', () => {
-  const exa = (body: unknown, headers: Record<string, string> = { 'x-api-key': emu.keys.exa }) => postJson(`${emu.urls.exa}/search`, body, headers)
+  const exa = (body: unknown, headers: Record<string, string> = { 'x-api-key': emu.keys.exa }) =>
+    postJson(`${emu.urls.exa}/search`, body, headers)
 
   it('answers results with ms-precision dates, cost and no text unless asked', async () => {
     const res = await exa({ query: 'python asyncio tasks', type: 'auto', numResults: 4 })
@@ -109,7 +126,13 @@ describe('exa', () => {
   })
 
   it('returns text (capped) and highlights when contents asks', async () => {
-    const body = (await (await exa({ query: 'python asyncio', numResults: 3, contents: { text: { maxCharacters: 50 }, highlights: { numSentences: 1 } } })).json()) as Json
+    const body = (await (
+      await exa({
+        query: 'python asyncio',
+        numResults: 3,
+        contents: { text: { maxCharacters: 50 }, highlights: { numSentences: 1 } },
+      })
+    ).json()) as Json
     for (const r of body.results) {
       expect(r.text.length).toBeLessThanOrEqual(50)
       expect(r.highlights).toHaveLength(1)
@@ -124,11 +147,22 @@ describe('exa', () => {
   })
 
   it('respects includeDomains, excludeDomains and the published-date window', async () => {
-    const inc = (await (await exa({ query: 'rust async', numResults: 6, includeDomains: ['stackoverflow.com'] })).json()) as Json
+    const inc = (await (
+      await exa({ query: 'rust async', numResults: 6, includeDomains: ['stackoverflow.com'] })
+    ).json()) as Json
     for (const r of inc.results) expect(new URL(r.url).hostname).toMatch(/(^|\.)stackoverflow\.com$/)
-    const exc = (await (await exa({ query: 'rust async', numResults: 8, excludeDomains: ['github.com', 'stackoverflow.com'] })).json()) as Json
+    const exc = (await (
+      await exa({ query: 'rust async', numResults: 8, excludeDomains: ['github.com', 'stackoverflow.com'] })
+    ).json()) as Json
     for (const r of exc.results) expect(new URL(r.url).hostname).not.toMatch(/github\.com|stackoverflow\.com/)
-    const dated = (await (await exa({ query: 'kubernetes', numResults: 6, startPublishedDate: '2026-08-01T00:00:00.000Z', endPublishedDate: '2026-09-30T23:59:59.000Z' })).json()) as Json
+    const dated = (await (
+      await exa({
+        query: 'kubernetes',
+        numResults: 6,
+        startPublishedDate: '2026-08-01T00:00:00.000Z',
+        endPublishedDate: '2026-09-30T23:59:59.000Z',
+      })
+    ).json()) as Json
     for (const r of dated.results) expect(r.publishedDate >= '2026-08-01' && r.publishedDate <= '2026-09-31').toBe(true)
   })
 
@@ -145,7 +179,10 @@ describe('exa', () => {
     expect(json.error).toMatch(message)
   })
 
-  it.each([['missing', {}], ['wrong', { 'x-api-key': 'exa-wrong' }]])('%s key → 401 INVALID_API_KEY', async (_l, headers) => {
+  it.each([
+    ['missing', {}],
+    ['wrong', { 'x-api-key': 'exa-wrong' }],
+  ])('%s key → 401 INVALID_API_KEY', async (_l, headers) => {
     const res = await exa({ query: 'x' }, headers)
     expect(res.status).toBe(401)
     expect(await res.json()).toMatchObject({ tag: 'INVALID_API_KEY' })
@@ -157,31 +194,55 @@ describe('exa', () => {
 })
 
 describe('tavily', () => {
-  const tavily = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${emu.keys.tavily}` }) => postJson(`${emu.urls.tavily}/search`, body, headers)
+  const tavily = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${emu.keys.tavily}` }) =>
+    postJson(`${emu.urls.tavily}/search`, body, headers)
 
   it('answers the search shape with utm-tagged URLs and no answer by default', async () => {
     const body = (await (await tavily({ query: 'bun vs deno', max_results: 5 })).json()) as Json
-    expect(body).toMatchObject({ query: 'bun vs deno', follow_up_questions: null, answer: null, images: [], response_time: expect.any(Number), request_id: expect.any(String) })
+    expect(body).toMatchObject({
+      query: 'bun vs deno',
+      follow_up_questions: null,
+      answer: null,
+      images: [],
+      response_time: expect.any(Number),
+      request_id: expect.any(String),
+    })
     expect(body.results).toHaveLength(5)
     for (const r of body.results) {
       expect(r.url).toContain('utm_source=tavily&utm_medium=api')
-      expect(r).toMatchObject({ title: expect.any(String), content: expect.any(String), score: expect.any(Number), raw_content: null })
+      expect(r).toMatchObject({
+        title: expect.any(String),
+        content: expect.any(String),
+        score: expect.any(Number),
+        raw_content: null,
+      })
       expect(r.published_date).toBeUndefined()
     }
   })
 
   it('adds an answer naming the top doc, raw content and news dates when asked', async () => {
-    const body = (await (await tavily({ query: 'bun vs deno', include_answer: true, include_raw_content: true, topic: 'news', max_results: 3 })).json()) as Json
+    const body = (await (
+      await tavily({
+        query: 'bun vs deno',
+        include_answer: true,
+        include_raw_content: true,
+        topic: 'news',
+        max_results: 3,
+      })
+    ).json()) as Json
     expect(body.answer).toContain(body.results[0].title)
     expect(body.results[0].raw_content).toContain(body.results[0].title)
     expect(body.results[0].published_date).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/)
   })
 
   it('filters by domains and time_range', async () => {
-    const inc = (await (await tavily({ query: 'react', include_domains: ['react.dev'], max_results: 4 })).json()) as Json
+    const inc = (await (
+      await tavily({ query: 'react', include_domains: ['react.dev'], max_results: 4 })
+    ).json()) as Json
     for (const r of inc.results) expect(new URL(r.url).hostname).toBe('react.dev')
     const week = (await (await tavily({ query: 'ai news', time_range: 'week', topic: 'news' })).json()) as Json
-    for (const r of week.results) expect(Date.parse(r.published_date)).toBeGreaterThanOrEqual(Date.parse('2026-11-13T12:00:00Z'))
+    for (const r of week.results)
+      expect(Date.parse(r.published_date)).toBeGreaterThanOrEqual(Date.parse('2026-11-13T12:00:00Z'))
   })
 
   it.each([
@@ -210,11 +271,28 @@ describe('xai', () => {
   const auth = () => ({ authorization: `Bearer ${emu.keys.grok}` })
 
   it('responses: web_search_call then a message whose url_citation annotations index the text', async () => {
-    const res = await postJson(`${emu.urls.grok}/responses`, { model: 'grok-4-fast', input: [{ role: 'user', content: 'webtransport http3' }], tools: [{ type: 'web_search' }] }, auth())
+    const res = await postJson(
+      `${emu.urls.grok}/responses`,
+      {
+        model: 'grok-4-fast',
+        input: [{ role: 'user', content: 'webtransport http3' }],
+        tools: [{ type: 'web_search' }],
+      },
+      auth(),
+    )
     expect(res.status).toBe(200)
     const body = (await res.json()) as Json
-    expect(body).toMatchObject({ object: 'response', status: 'completed', model: 'grok-4-fast', usage: { server_side_tool_usage_details: { web_search_calls: 1 } } })
-    expect(body.output[0]).toMatchObject({ type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'webtransport http3' } })
+    expect(body).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      model: 'grok-4-fast',
+      usage: { server_side_tool_usage_details: { web_search_calls: 1 } },
+    })
+    expect(body.output[0]).toMatchObject({
+      type: 'web_search_call',
+      status: 'completed',
+      action: { type: 'search', query: 'webtransport http3' },
+    })
     const message = body.output[1]
     expect(message).toMatchObject({ type: 'message', role: 'assistant', status: 'completed' })
     const { text, annotations } = message.content[0]
@@ -230,19 +308,38 @@ describe('xai', () => {
 
   it('responses: honours allowed_domains and excluded_domains filters', async () => {
     const body = (await (
-      await postJson(`${emu.urls.grok}/responses`, { model: 'grok-4-fast', input: 'rust async', tools: [{ type: 'web_search', filters: { allowed_domains: ['stackoverflow.com'] } }] }, auth())
+      await postJson(
+        `${emu.urls.grok}/responses`,
+        {
+          model: 'grok-4-fast',
+          input: 'rust async',
+          tools: [{ type: 'web_search', filters: { allowed_domains: ['stackoverflow.com'] } }],
+        },
+        auth(),
+      )
     ).json()) as Json
     for (const a of body.output[1].content[0].annotations) expect(new URL(a.url).hostname).toBe('stackoverflow.com')
   })
 
   it('the retired search_parameters field → 410', async () => {
-    const res = await postJson(`${emu.urls.grok}/chat/completions`, { model: 'grok-4-fast', messages: [{ role: 'user', content: 'x' }], search_parameters: { mode: 'on' } }, auth())
+    const res = await postJson(
+      `${emu.urls.grok}/chat/completions`,
+      { model: 'grok-4-fast', messages: [{ role: 'user', content: 'x' }], search_parameters: { mode: 'on' } },
+      auth(),
+    )
     expect(res.status).toBe(410)
     expect(((await res.json()) as Json).error).toMatch(/Live search is deprecated/)
   })
 
-  it.each([['wrong key', 'xai-wrong-key-99', 'xa***99'], ['no key', undefined, '']])('%s → 400 with the key masked', async (_l, key, shown) => {
-    const res = await postJson(`${emu.urls.grok}/responses`, { model: 'grok-4-fast', input: 'x' }, key ? { authorization: `Bearer ${key}` } : {})
+  it.each([
+    ['wrong key', 'xai-wrong-key-99', 'xa***99'],
+    ['no key', undefined, ''],
+  ])('%s → 400 with the key masked', async (_l, key, shown) => {
+    const res = await postJson(
+      `${emu.urls.grok}/responses`,
+      { model: 'grok-4-fast', input: 'x' },
+      key ? { authorization: `Bearer ${key}` } : {},
+    )
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual({
       code: 'Client specified an invalid argument',
@@ -251,23 +348,41 @@ describe('xai', () => {
   })
 
   it('chat/completions: prose + fenced JSON array of real corpus URLs', async () => {
-    const body = (await (await postJson(`${emu.urls.grok}/chat/completions`, { model: 'grok-4-fast', messages: [{ role: 'user', content: 'bun vs deno' }] }, auth())).json()) as Json
+    const body = (await (
+      await postJson(
+        `${emu.urls.grok}/chat/completions`,
+        { model: 'grok-4-fast', messages: [{ role: 'user', content: 'bun vs deno' }] },
+        auth(),
+      )
+    ).json()) as Json
     const content: string = body.choices[0].message.content
     expect(content.startsWith('<think>')).toBe(false)
     const json = /```json\n([\s\S]*?)\n```/.exec(content)?.[1]
     const items = JSON.parse(json!) as Json[]
-    expect(items[0]).toMatchObject({ title: expect.any(String), url: expect.stringMatching(/^https:\/\//), snippet: expect.any(String), published_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) })
+    expect(items[0]).toMatchObject({
+      title: expect.any(String),
+      url: expect.stringMatching(/^https:\/\//),
+      snippet: expect.any(String),
+      published_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    })
     expect(content.trim().endsWith('```')).toBe(false)
   })
 
   it('chat/completions: reasoning models prefix a <think> block', async () => {
-    const body = (await (await postJson(`${emu.urls.grok}/chat/completions`, { model: 'grok-4-fast-reasoning', messages: [{ role: 'user', content: 'bun' }] }, auth())).json()) as Json
+    const body = (await (
+      await postJson(
+        `${emu.urls.grok}/chat/completions`,
+        { model: 'grok-4-fast-reasoning', messages: [{ role: 'user', content: 'bun' }] },
+        auth(),
+      )
+    ).json()) as Json
     expect(body.choices[0].message.content).toMatch(/^<think>[\s\S]+<\/think>/)
   })
 
   it('chat/completions with stream:true answers SSE that reassembles to the same content', async () => {
     const req = { model: 'grok-4-fast', messages: [{ role: 'user', content: 'kubernetes' }] }
-    const whole = ((await (await postJson(`${emu.urls.grok}/chat/completions`, req, auth())).json()) as Json).choices[0].message.content
+    const whole = ((await (await postJson(`${emu.urls.grok}/chat/completions`, req, auth())).json()) as Json).choices[0]
+      .message.content
     const res = await postJson(`${emu.urls.grok}/chat/completions`, { ...req, stream: true }, auth())
     expect(res.headers.get('content-type')).toBe('text/event-stream')
     const events = (await res.text()).split('\n\n').filter(Boolean)
@@ -291,9 +406,15 @@ describe('cross-provider overlap', () => {
   }
   it('vendors share top documents under URL variants, in slightly different orders, with some exclusives', async () => {
     const q = 'bun vs deno'
-    const brave = ((await (await vendorRequest(emu, 'brave', q)).json()) as Json).web.results.map((r: Json) => r.url) as string[]
-    const exa = ((await (await vendorRequest(emu, 'exa', q)).json()) as Json).results.map((r: Json) => r.url) as string[]
-    const tavily = ((await (await vendorRequest(emu, 'tavily', q)).json()) as Json).results.map((r: Json) => r.url) as string[]
+    const brave = ((await (await vendorRequest(emu, 'brave', q)).json()) as Json).web.results.map(
+      (r: Json) => r.url,
+    ) as string[]
+    const exa = ((await (await vendorRequest(emu, 'exa', q)).json()) as Json).results.map(
+      (r: Json) => r.url,
+    ) as string[]
+    const tavily = ((await (await vendorRequest(emu, 'tavily', q)).json()) as Json).results.map(
+      (r: Json) => r.url,
+    ) as string[]
     const shared = exa.map(norm).filter((u) => brave.map(norm).includes(u) && tavily.map(norm).includes(u))
     expect(shared.length).toBeGreaterThanOrEqual(2)
     expect(brave.map(norm)).toContain('reddit.com/r/javascript/comments/1g7x2k9/bun_vs_deno_in_production')
@@ -301,9 +422,12 @@ describe('cross-provider overlap', () => {
     expect(new Set(brave).size).toBe(brave.length)
   })
 
-  it.each(['brave', 'exa', 'tavily', 'grok'] as const)('%s: the same query gives byte-identical bodies', async (service) => {
-    const a = await (await vendorRequest(emu, service, 'Rust 异步编程')).text()
-    const b = await (await vendorRequest(emu, service, 'Rust 异步编程')).text()
-    expect(a).toBe(b)
-  })
+  it.each(['brave', 'exa', 'tavily', 'grok'] as const)(
+    '%s: the same query gives byte-identical bodies',
+    async (service) => {
+      const a = await (await vendorRequest(emu, service, 'Rust 异步编程')).text()
+      const b = await (await vendorRequest(emu, service, 'Rust 异步编程')).text()
+      expect(a).toBe(b)
+    },
+  )
 })

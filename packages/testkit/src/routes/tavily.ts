@@ -28,17 +28,24 @@ function search(ctx: RouteContext): Reply {
   const query = str(body, 'query')
   if (!query) return errorReply(400, 'Query is missing.')
   const topic = str(body, 'topic') ?? 'general'
-  if (!['general', 'news', 'finance'].includes(topic)) return errorReply(400, "Invalid topic. Must be 'general', 'news' or 'finance'.")
+  if (!['general', 'news', 'finance'].includes(topic))
+    return errorReply(400, "Invalid topic. Must be 'general', 'news' or 'finance'.")
   const depth = str(body, 'search_depth') ?? 'basic'
-  if (!['basic', 'advanced', 'fast', 'ultra-fast'].includes(depth)) return errorReply(400, "Invalid search depth. Must be 'basic', 'advanced', 'fast' or 'ultra-fast'.")
+  if (!['basic', 'advanced', 'fast', 'ultra-fast'].includes(depth))
+    return errorReply(400, "Invalid search depth. Must be 'basic', 'advanced', 'fast' or 'ultra-fast'.")
   const maxResults = field(body, 'max_results') ?? 5
   if (typeof maxResults !== 'number' || !Number.isInteger(maxResults) || maxResults < 0 || maxResults > 20) {
     return errorReply(400, 'max_results must be between 0 and 20.')
   }
   const timeRange = str(body, 'time_range')
-  if (timeRange !== undefined && TIME_RANGES[timeRange] === undefined) return errorReply(400, "Invalid time_range. Must be 'day', 'week', 'month' or 'year'.")
+  if (timeRange !== undefined && TIME_RANGES[timeRange] === undefined)
+    return errorReply(400, "Invalid time_range. Must be 'day', 'week', 'month' or 'year'.")
   const daysField = field(body, 'days')
-  const days = timeRange ? TIME_RANGES[timeRange] : topic === 'news' && typeof daysField === 'number' ? daysField : undefined
+  const days = timeRange
+    ? TIME_RANGES[timeRange]
+    : topic === 'news' && typeof daysField === 'number'
+      ? daysField
+      : undefined
   const includeDomains = strList(field(body, 'include_domains'))
   const excludeDomains = strList(field(body, 'exclude_domains'))
   const rawContent = field(body, 'include_raw_content')
@@ -55,11 +62,15 @@ function search(ctx: RouteContext): Reply {
     title: doc.title,
     content: depth === 'advanced' ? doc.text : snippet(doc, query, 400),
     score: Math.round(Math.max(0.05, 0.86 - i * 0.07 + doc.score * 0.1) * 100_000) / 100_000,
-    raw_content: rawContent === true || rawContent === 'text' || rawContent === 'markdown' ? `# ${doc.title}\n\n${doc.text}` : null,
+    raw_content:
+      rawContent === true || rawContent === 'text' || rawContent === 'markdown'
+        ? `# ${doc.title}\n\n${doc.text}`
+        : null,
     ...(topic === 'news' && { published_date: new Date(doc.publishedAt).toUTCString() }),
   }))
   const includeAnswer = field(body, 'include_answer')
-  const answer = includeAnswer === true || includeAnswer === 'basic' || includeAnswer === 'advanced' ? answerFor(query, docs) : null
+  const answer =
+    includeAnswer === true || includeAnswer === 'basic' || includeAnswer === 'advanced' ? answerFor(query, docs) : null
   return {
     status: 200,
     body: {
@@ -76,7 +87,8 @@ function search(ctx: RouteContext): Reply {
 
 function answerFor(query: string, docs: { title: string; text: string; generated: boolean }[]): string {
   const real = docs.filter((d) => !d.generated)
-  if (real.length === 0) return `There is little authoritative information about "${query}"; the available sources are general guides and personal blog posts.`
+  if (real.length === 0)
+    return `There is little authoritative information about "${query}"; the available sources are general guides and personal blog posts.`
   const first = real[0]!
   const firstSentence = splitSentences(first.text)[0] ?? first.text
   const second = real[1]

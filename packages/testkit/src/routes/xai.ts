@@ -11,19 +11,30 @@ const ERRORS: Record<number, { code: string; error: string }> = {
     code: 'The caller does not have permission to execute the specified operation',
     error: 'Your newly created team does not have any credits yet. You can purchase credits on https://console.x.ai.',
   },
-  404: { code: 'Some requested entity was not found', error: 'The model does not exist or your team does not have access to it.' },
+  404: {
+    code: 'Some requested entity was not found',
+    error: 'The model does not exist or your team does not have access to it.',
+  },
   410: {
     code: 'The requested resource is no longer available',
-    error: 'Live search is deprecated. Please switch to the Agent Tools API: https://docs.x.ai/docs/guides/tools/overview',
+    error:
+      'Live search is deprecated. Please switch to the Agent Tools API: https://docs.x.ai/docs/guides/tools/overview',
   },
-  422: { code: 'Client specified an invalid argument', error: 'Failed to deserialize the JSON body into the target type.' },
+  422: {
+    code: 'Client specified an invalid argument',
+    error: 'Failed to deserialize the JSON body into the target type.',
+  },
   429: {
     code: 'Some resource has been exhausted',
-    error: 'Your team has either used all available credits or reached its monthly spending limit. To continue making API requests, please purchase more credits or raise your spending limit.',
+    error:
+      'Your team has either used all available credits or reached its monthly spending limit. To continue making API requests, please purchase more credits or raise your spending limit.',
   },
   500: { code: 'Internal error', error: 'Internal server error.' },
   502: { code: 'Internal error', error: 'Bad gateway.' },
-  503: { code: 'The service is currently unavailable', error: 'The service is currently unavailable. Please try again later.' },
+  503: {
+    code: 'The service is currently unavailable',
+    error: 'The service is currently unavailable. Please try again later.',
+  },
 }
 
 function errorReply(status: number, error?: string): Reply {
@@ -62,7 +73,10 @@ function searchQuery(text: string): string {
   const tagged = /<([a-z][a-z0-9_-]*)>([\s\S]*?)<\/\1>/i.exec(text)
   if (tagged?.[2]?.trim()) return tagged[2].trim().slice(0, 200)
   const line = text.split('\n').find((l) => l.trim()) ?? text
-  return line.replace(/^\s*(please\s+)?(search( the web)?( for)?|find|look up)\s*:?\s*/i, '').trim().slice(0, 200)
+  return line
+    .replace(/^\s*(please\s+)?(search( the web)?( for)?|find|look up)\s*:?\s*/i, '')
+    .trim()
+    .slice(0, 200)
 }
 
 function responses(ctx: RouteContext): Reply {
@@ -79,7 +93,8 @@ function responses(ctx: RouteContext): Reply {
   const filters = field(webTool, 'filters')
   const allowed = strList(field(webTool, 'allowed_domains')) ?? strList(field(filters, 'allowed_domains'))
   const excluded = strList(field(webTool, 'excluded_domains')) ?? strList(field(filters, 'excluded_domains'))
-  if (allowed?.length && excluded?.length) return errorReply(400, 'Only one of allowed_domains and excluded_domains can be set.')
+  if (allowed?.length && excluded?.length)
+    return errorReply(400, 'Only one of allowed_domains and excluded_domains can be set.')
   const query = searchQuery(text)
   const id = digest(`grok-responses\u0000${ctx.rawBody.toString('utf8')}`, 32)
   const created = Math.floor(ctx.now.getTime() / 1000)
@@ -96,13 +111,24 @@ function responses(ctx: RouteContext): Reply {
       ...(excluded?.length && { excludeDomains: excluded }),
     })
     sources = docs.length
-    output.push({ type: 'web_search_call', id: `ws_${id.slice(0, 24)}`, status: 'completed', action: { type: 'search', query, sources: [] } })
+    output.push({
+      type: 'web_search_call',
+      id: `ws_${id.slice(0, 24)}`,
+      status: 'completed',
+      action: { type: 'search', query, sources: [] },
+    })
     answer = `Here is what current sources say about ${query}.\n\n`
     docs.forEach((doc, i) => {
       const url = vendorUrl(doc.url, 'grok')
       answer += `- **${doc.title}**: ${snippet(doc, query, 200)} `
       const marker = `[[${i + 1}]](${url})`
-      annotations.push({ type: 'url_citation', url, title: String(i + 1), start_index: answer.length, end_index: answer.length + marker.length })
+      annotations.push({
+        type: 'url_citation',
+        url,
+        title: String(i + 1),
+        start_index: answer.length,
+        end_index: answer.length + marker.length,
+      })
       answer += `${marker}\n`
     })
     answer += `\nIn short, the top sources agree on the essentials; see the cited pages for details.`
@@ -137,7 +163,12 @@ function responses(ctx: RouteContext): Reply {
         total_tokens: inputTokens + outputTokens,
         num_sources_used: sources,
         num_server_side_tools_used: webTool ? 1 : 0,
-        server_side_tool_usage_details: { web_search_calls: webTool ? 1 : 0, x_search_calls: 0, code_interpreter_calls: 0, file_search_calls: 0 },
+        server_side_tool_usage_details: {
+          web_search_calls: webTool ? 1 : 0,
+          x_search_calls: 0,
+          code_interpreter_calls: 0,
+          file_search_calls: 0,
+        },
       },
     },
   }
@@ -152,7 +183,9 @@ function chatContent(query: string, model: string, ctx: RouteContext): string {
     published_date: doc.publishedAt.slice(0, 10),
   }))
   // NOTE(grok): reasoning models may prefix their answer with a <think> block the client must strip.
-  const think = /reasoning/i.test(model) ? `<think>\nThe user wants sources about ${query}. I will list the most relevant pages as JSON.\n</think>\n\n` : ''
+  const think = /reasoning/i.test(model)
+    ? `<think>\nThe user wants sources about ${query}. I will list the most relevant pages as JSON.\n</think>\n\n`
+    : ''
   return `${think}Here are the most relevant results I found for "${query}":\n\n\`\`\`json\n${JSON.stringify(items, null, 2)}\n\`\`\`\n\nLet me know if you want me to dig deeper into any of these.`
 }
 
@@ -168,7 +201,8 @@ function chat(ctx: RouteContext): Reply {
   const created = Math.floor(ctx.now.getTime() / 1000)
   const promptTokens = 40 + Math.ceil(text.length / 4)
   const completionTokens = Math.ceil(content.length / 4)
-  if (field(body, 'stream') === true) return { status: 200, headers: sseHeaders(), stream: (res) => streamChat(res, { id, created, model, content }) }
+  if (field(body, 'stream') === true)
+    return { status: 200, headers: sseHeaders(), stream: (res) => streamChat(res, { id, created, model, content }) }
   return {
     status: 200,
     body: {
@@ -182,7 +216,12 @@ function chat(ctx: RouteContext): Reply {
         completion_tokens: completionTokens,
         total_tokens: promptTokens + completionTokens,
         prompt_tokens_details: { text_tokens: promptTokens, audio_tokens: 0, image_tokens: 0, cached_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       },
       system_fingerprint: `fp_${digest(model, 10)}`,
     },
@@ -195,7 +234,10 @@ export function sseHeaders(): Record<string, string> {
 }
 
 /** Streams a chat completion as OpenAI-style SSE chunks ending in `data: [DONE]`. */
-export function streamChat(res: ServerResponse, c: { id: string; created: number; model: string; content: string }): void {
+export function streamChat(
+  res: ServerResponse,
+  c: { id: string; created: number; model: string; content: string },
+): void {
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
   res.write(chunk({ role: 'assistant', content: '' }, null))
@@ -213,14 +255,16 @@ export function xaiRoutes(key: () => string): ServiceRoutes {
       const given = bearer(ctx.headers)
       if (given !== key()) return authError(given)
       if (ctx.method !== 'POST') return errorReply(404, `No route for ${ctx.method} ${ctx.path}.`)
-      if (typeof ctx.body !== 'object' || ctx.body === null) return errorReply(400, 'Request body must be a JSON object.')
+      if (typeof ctx.body !== 'object' || ctx.body === null)
+        return errorReply(400, 'Request body must be a JSON object.')
       if (ctx.path === '/v1/responses') return responses(ctx)
       if (ctx.path === '/v1/chat/completions') return chat(ctx)
       return errorReply(404, `No route for ${ctx.method} ${ctx.path}.`)
     },
     error(status, code) {
       // NOTE(grok): xAI answers 429 both for request-rate limits and for exhausted credits / spending limit.
-      if (status === 429 && code === 'rate_limited') return errorReply(429, 'Too many requests. Please slow down and retry later.')
+      if (status === 429 && code === 'rate_limited')
+        return errorReply(429, 'Too many requests. Please slow down and retry later.')
       return errorReply(status)
     },
   }
