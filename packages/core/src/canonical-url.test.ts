@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { scanSimpleUrl } from './_simple-url.js'
 import { canonicalUrl } from './index.js'
 
-// CI clones the repo with shared/ beside it: resolve from the repo root's parent, never an absolute path.
-const TESTDATA = new URL('../../../../shared/testdata/url/', import.meta.url)
+// Third-party URL vectors, copied into the package with their licences (see test/fixtures/url/README.md).
+const TESTDATA = new URL('../test/fixtures/url/', import.meta.url)
 const readJson = (name: string): unknown => JSON.parse(readFileSync(new URL(name, TESTDATA), 'utf8'))
 
 describe('canonicalUrl policy', () => {

@@ -1,12 +1,17 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { extractRefs, findRefs, mergeRefs, timelineRefs } from './index.js'
 
-// CI clones the repository with shared/ beside it: <root>/../shared/testdata.
-const TESTDATA = fileURLToPath(new URL('../../../../shared/testdata/github/', import.meta.url))
+// Real GitHub recordings, copied into the package with their licences (see test/fixtures/github/README.md).
+const TESTDATA = fileURLToPath(new URL('../test/fixtures/github/', import.meta.url))
 const readJson = (path: string): unknown => JSON.parse(readFileSync(TESTDATA + path, 'utf8'))
+// The whole recorded corpus stays outside the repo: SEARCH_LAYER_TESTDATA (empty: none), else shared/ beside the clone.
+const SHARED_TESTDATA = fileURLToPath(new URL('../../../../shared/testdata', import.meta.url))
+const CORPUS = process.env.SEARCH_LAYER_TESTDATA ?? (existsSync(SHARED_TESTDATA) ? SHARED_TESTDATA : '')
+const CORPUS_NOTE = 'needs SEARCH_LAYER_TESTDATA or ../shared/testdata'
 
 const cases = readJson('refs/issue-regex-cases.json') as { matches: string[]; nonMatches: string[] }
 
@@ -181,20 +186,39 @@ describe('real GitHub bodies (octokit.rb recordings)', () => {
     ])
   })
 
-  it('never throws and yields unique keys on every recorded body', () => {
-    let bodies = 0
-    for (const entry of readJson('octokit-rb/INDEX.json') as { file: string }[]) {
-      const data = readJson(`octokit-rb/${entry.file}`) as { body: unknown }
-      const list = Array.isArray(data.body) ? data.body : [data.body]
-      for (const item of list) {
+  // Every string body of the recordings listed in an octokit-rb INDEX.json under `root`.
+  function recordedBodies(root: string): string[] {
+    const read = (path: string): unknown => JSON.parse(readFileSync(join(root, path), 'utf8'))
+    const bodies: string[] = []
+    for (const entry of read('INDEX.json') as { file: string }[]) {
+      const data = read(entry.file) as { body: unknown }
+      for (const item of Array.isArray(data.body) ? data.body : [data.body]) {
         const body = (item as { body?: unknown } | null)?.body
-        if (typeof body !== 'string') continue
-        bodies++
-        const refs = extractRefs(body, { repo: 'octokit/octokit.rb' })
-        expect(new Set(refs.map((r) => r.key)).size).toBe(refs.length)
+        if (typeof body === 'string') bodies.push(body)
       }
     }
-    expect(bodies).toBeGreaterThan(100)
+    return bodies
+  }
+
+  const expectUniqueKeys = (bodies: string[]) => {
+    for (const body of bodies) {
+      const refs = extractRefs(body, { repo: 'octokit/octokit.rb' })
+      expect(new Set(refs.map((r) => r.key)).size).toBe(refs.length)
+    }
+  }
+
+  it('never throws and yields unique keys on every recorded body in the repo', () => {
+    const bodies = recordedBodies(join(TESTDATA, 'octokit-rb'))
+    expect(bodies.length).toBe(69)
+    expectUniqueKeys(bodies)
+  })
+
+  describe.skipIf(!CORPUS)(`full octokit.rb corpus (${CORPUS_NOTE})`, () => {
+    it('never throws and yields unique keys on all 256 recorded bodies', () => {
+      const bodies = recordedBodies(join(CORPUS, 'github', 'octokit-rb'))
+      expect(bodies.length).toBe(256)
+      expectUniqueKeys(bodies)
+    })
   })
 })
 
