@@ -19,7 +19,7 @@ for (const group of ['packages', 'apps', 'bench']) {
     failed += report.numFailedTests ?? 0
     for (const suite of report.testResults ?? []) {
       for (const test of suite.assertionResults ?? []) {
-        if (SKIPPED.has(test.status)) skipped.push(`${dir} › ${relative(process.cwd(), suite.name)} › ${test.fullName}`)
+        if (SKIPPED.has(test.status)) skipped.push(`${dir} › ${relative(dir, suite.name)} › ${test.fullName}`)
       }
     }
   }
