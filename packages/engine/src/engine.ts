@@ -215,6 +215,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
         freshness: row.freshness,
         weights: row.weights,
         confidence: 1,
+        uncertain: false,
         signals: [],
       }
     }
