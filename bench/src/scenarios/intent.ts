@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
+import { INTENTS } from '@search-layer/core'
 import { expandQuery } from '@search-layer/expand'
 import { classifyIntent } from '@search-layer/intent'
 import type { ScenarioContext } from '../_context.js'
@@ -39,7 +41,55 @@ export const QUERY_MIX = [
   'latest TypeScript 5.9 features',
 ]
 
-/** Scenario 5: classifyIntent + expandQuery throughput over the query mix. */
+interface LabelledQuery {
+  query: string
+  intent: string
+  split: 'tune' | 'holdout'
+}
+
+/** The labelled real-phrasing set of the intent package (see its test/fixtures/README.md). */
+function labelledQueries(): LabelledQuery[] {
+  const file = new URL('../../packages/intent/test/fixtures/real-queries.jsonl', import.meta.url)
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as LabelledQuery)
+}
+
+function share(rows: readonly { ok: boolean }[]): number {
+  return rows.length === 0 ? 0 : Math.round((rows.filter((r) => r.ok).length / rows.length) * 1000) / 1000
+}
+
+/** Accuracy of the rules on real phrasing: per split, per intent, and sure vs unsure answers. */
+function accuracyRows(ctx: ScenarioContext): VariantResult[] {
+  const rows = labelledQueries().map((r) => {
+    const c = classifyIntent(r.query)
+    return { ...r, ok: c.intent === r.intent, uncertain: c.uncertain }
+  })
+  const out: VariantResult[] = []
+  for (const split of ['tune', 'holdout'] as const) {
+    const part = rows.filter((r) => r.split === split)
+    out.push({
+      scenario: '5 intent accuracy',
+      variant: `${split} split (${part.length} queries)`,
+      extra: { accuracy: share(part), queries: part.length },
+      note: `accuracy ${share(part)}`,
+    })
+  }
+  const perIntent = Object.fromEntries(INTENTS.map((i) => [i, share(rows.filter((r) => r.intent === i))]))
+  const sure = rows.filter((r) => !r.uncertain)
+  const unsure = rows.filter((r) => r.uncertain)
+  out.push({
+    scenario: '5 intent accuracy',
+    variant: `all (${rows.length} queries, ${rows.filter((r) => /\p{Script=Han}/u.test(r.query)).length} Chinese)`,
+    extra: { accuracy: share(rows), perIntent, sure: share(sure), unsure: share(unsure), unsureCount: unsure.length },
+    note: `accuracy ${share(rows)}; ${INTENTS.map((i) => `${i} ${perIntent[i]}`).join(', ')}; sure ${share(sure)} (${sure.length}), uncertain ${share(unsure)} (${unsure.length})`,
+  })
+  ctx.log(`intent accuracy: ${share(rows)} over ${rows.length} real queries`)
+  return out
+}
+
+/** Scenario 5: classifyIntent + expandQuery throughput over the query mix, and accuracy on real phrasing. */
 export async function intentScenario(ctx: ScenarioContext): Promise<VariantResult[]> {
   const rounds = ctx.quick ? 20 : 300
   const now = () => new Date('2026-11-20T12:00:00Z')
@@ -63,6 +113,7 @@ export async function intentScenario(ctx: ScenarioContext): Promise<VariantResul
   const both = summarize(perQuery.both)
   ctx.log(`intent+expand: ${Math.round(1000 / both.mean)} queries/s`)
   return [
+    ...accuracyRows(ctx),
     {
       scenario: '5 intent + expand',
       variant: `classifyIntent, ${QUERY_MIX.length} EN/ZH queries`,

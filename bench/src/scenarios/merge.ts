@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { canonicalUrl } from '@search-layer/core'
-import { merge, rank } from '@search-layer/scoring'
+import { collapseNearDuplicates, diversifySites, merge, rank } from '@search-layer/scoring'
 import type { ScenarioContext } from '../_context.js'
 import { rssMb } from '../_context.js'
 import type { VariantResult } from '../_report.js'
@@ -56,6 +56,8 @@ export async function mergeScenario(ctx: ScenarioContext): Promise<VariantResult
     ctx.log(`merge+score ${size}: p50 ${total.p50} ms (merge ${mergeOnly.p50} ms)`)
   }
 
+  out.push(postPassRow(ctx))
+
   // canonicalUrl alone, over the same realistic URL variants.
   const urls = urlsOf(syntheticBatches(20_000, 7).batches)
   const rounds = ctx.quick ? 3 : 20
@@ -77,4 +79,42 @@ export async function mergeScenario(ctx: ScenarioContext): Promise<VariantResult
   })
   ctx.log(`canonicalUrl: ${Math.round((urls.length * 1000) / round.mean)} URLs/s`)
   return out
+}
+
+/** Near-duplicate collapse and site diversity over one search's worth of ranked results (300). */
+function postPassRow(ctx: ScenarioContext): VariantResult {
+  // ~1,200 raw results merge into a few hundred pages; the top 300 are what a deep search hands on.
+  const { batches, queries } = syntheticBatches(1_200)
+  const ranked = rank(merge(batches, { now: NOW, queries }), {
+    query: queries[0]!,
+    subQueries: queries,
+    weights: WEIGHTS,
+    now: NOW,
+  }).slice(0, 300)
+  const iterations = ctx.quick ? 50 : 500
+  const collapseMs: number[] = []
+  const totalMs: number[] = []
+  let kept = 0
+  for (let i = 0; i < iterations + 10; i++) {
+    const t0 = performance.now()
+    const collapsed = collapseNearDuplicates(ranked)
+    const t1 = performance.now()
+    diversifySites(collapsed, { query: queries[0]! })
+    const t2 = performance.now()
+    if (i < 10) continue
+    collapseMs.push(t1 - t0)
+    totalMs.push(t2 - t0)
+    kept = collapsed.length
+  }
+  const total = summarize(totalMs)
+  const collapse = summarize(collapseMs)
+  ctx.log(`near-dup + diversity, ${ranked.length} results: p50 ${total.p50} ms`)
+  return {
+    scenario: '4 merge + score',
+    variant: `near-duplicates + site diversity, ${ranked.length} ranked results`,
+    latency: total,
+    throughput: { value: Math.round((ranked.length * 1000) / total.mean), unit: 'results/s' },
+    extra: { collapseMs: collapse, kept },
+    note: `collapse p50 ${collapse.p50} ms, diversity the rest; ${ranked.length - kept} folded`,
+  }
 }

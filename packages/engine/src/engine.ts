@@ -18,6 +18,7 @@ import { createBraveProvider } from '@search-layer/providers-brave'
 import { createExaProvider } from '@search-layer/providers-exa'
 import { createGrokProvider } from '@search-layer/providers-grok'
 import { createTavilyProvider } from '@search-layer/providers-tavily'
+import type { NearDuplicate } from '@search-layer/scoring'
 import { CircuitBreaker, type CircuitOptions, type CircuitState } from './_circuit.js'
 import { KEY_ENV, SOURCE_MATRIX } from './_matrix.js'
 import { type RateLimit, RateLimiter } from './_rate-limit.js'
@@ -215,6 +216,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
         freshness: row.freshness,
         weights: row.weights,
         confidence: 1,
+        uncertain: false,
         signals: [],
       }
     }
@@ -431,9 +433,9 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     const batches = outcomes
       .filter((o) => o.results)
       .map((o) => ({ query: o.query, provider: o.provider, results: o.results! }))
-    const { merge, rank } = await scoring
+    const { merge, rank, collapseNearDuplicates, diversifySites } = await scoring
     const merged = merge(batches, { now: new Date(now()), queries })
-    const ranked = rank(merged, {
+    const scored = rank(merged, {
       query: baseQuery,
       subQueries: queries,
       weights: classification ? classification.weights : null,
@@ -441,6 +443,10 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       now: new Date(now()),
       explain: req.explain,
     })
+    // Scored searches only: without an intent the fused order is the original skill's v1 output, kept as it was.
+    const ranked: ((typeof scored)[number] & { duplicates?: NearDuplicate[]; demotedFrom?: number })[] = classification
+      ? diversifySites(collapseNearDuplicates(scored), { query: baseQuery })
+      : scored
     const results: SearchResultOut[] = ranked.map((r) => ({
       title: r.title,
       url: r.url,
@@ -449,7 +455,17 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       source: r.source,
       sources: r.sources,
       ...(r.score !== undefined && { score: r.score }),
-      ...(req.explain && r.explain && { explain: { ...r.explain } }),
+      ...(r.duplicates && {
+        duplicates: r.duplicates.map((d) => ({ url: d.url, title: d.title, sources: d.sources })),
+      }),
+      ...(req.explain &&
+        r.explain && {
+          explain: {
+            ...r.explain,
+            ...(r.duplicates && { near_duplicates: r.duplicates.length }),
+            ...(r.demotedFrom !== undefined && { demoted_from: r.demotedFrom }),
+          },
+        }),
     }))
     const answerFrom = (['tavily', 'grok'] as const)
       .map((p) => outcomes.find((o) => o.provider === p && o.answer))

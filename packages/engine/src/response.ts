@@ -11,6 +11,12 @@ export interface SearchResultOut {
   sources: ProviderName[]
   /** Present when the results were scored (an intent applied). */
   score?: number
+  /** The same page under other URLs (syndication, mirrors, print/AMP copies), folded into this result. */
+  duplicates?: { url: string; title: string; sources: ProviderName[] }[]
+  /**
+   * With `explain`: the score components, plus `near_duplicates` (how many copies were folded in) and `demoted_from`
+   * (the 1-based place before site diversity moved it down).
+   */
   explain?: Record<string, number>
 }
 

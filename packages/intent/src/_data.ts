@@ -18,9 +18,17 @@ export interface StrategyRow {
   weights: { keyword: number; freshness: number; authority: number }
 }
 
+/** A pattern is a regex source (weight 1) or a source with its own weight. */
+export type PatternEntry = string | { source: string; weight: number }
+
 export interface SignalTable {
   blocked: Record<Lang, readonly string[]>
-  intents: Record<Intent, { en: Record<string, number>; zh: Record<string, number>; patterns: Record<string, string> }>
+  /** Site and product names: resource signals that count only when nothing else in the query signals an intent. */
+  sites: Record<Lang, Record<string, number>>
+  intents: Record<
+    Intent,
+    { en: Record<string, number>; zh: Record<string, number>; patterns: Record<string, PatternEntry> }
+  >
   timeHints: Record<FreshnessWindow, Record<Lang, readonly string[]>>
 }
 
@@ -46,14 +54,25 @@ function checkStrategies(raw: Record<string, unknown>): Record<Intent, StrategyR
   return out
 }
 
+function checkWeight(term: string, weight: number): void {
+  if (!(weight > 0 && weight <= 1)) throw new Error(`intent-signals.json: weight of "${term}" must be in (0, 1]`)
+}
+
 function checkSignals(raw: SignalTable): SignalTable {
+  if (!raw.sites?.en || !raw.sites.zh) throw new Error('intent-signals.json: missing "sites" (en and zh)')
+  for (const [term, weight] of [...Object.entries(raw.sites.en), ...Object.entries(raw.sites.zh)])
+    checkWeight(term, weight)
   for (const intent of INTENTS) {
     const entry = raw.intents[intent]
     if (!entry) throw new Error(`intent-signals.json: missing signals for ${intent}`)
-    for (const [term, weight] of [...Object.entries(entry.en), ...Object.entries(entry.zh)]) {
-      if (!(weight > 0 && weight <= 1)) throw new Error(`intent-signals.json: weight of "${term}" must be in (0, 1]`)
+    for (const [term, weight] of [...Object.entries(entry.en), ...Object.entries(entry.zh)]) checkWeight(term, weight)
+    for (const [name, pattern] of Object.entries(entry.patterns)) {
+      if (typeof pattern === 'string') new RegExp(pattern, 'iu')
+      else {
+        new RegExp(pattern.source, 'iu')
+        checkWeight(`pattern ${name}`, pattern.weight)
+      }
     }
-    for (const source of Object.values(entry.patterns)) new RegExp(source, 'iu')
   }
   return raw
 }

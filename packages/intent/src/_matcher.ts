@@ -56,11 +56,19 @@ function escapeRegExp(term: string): string {
 const EN_LEFT = "(?<![\\p{Script=Latin}\\p{N}_'])"
 const EN_RIGHT = "(?![\\p{Script=Latin}\\p{N}_]|'[\\p{Script=Latin}])"
 
+export interface CompileTermsOptions<P> {
+  /** Terms that always consume their text, boundary or not (blocked phrases such as "还是不"): nothing inside them counts. */
+  isShadow?: (payload: P) => boolean
+}
+
 /**
  * Compiles term tables into one alternation per language, longest term first, so a single left-to-right pass
  * yields leftmost-longest, non-overlapping hits (a longer term shadows the shorter terms inside it).
  */
-export function compileTerms<P>(entries: readonly { term: string; lang: Lang; payload: P }[]): TermMatcher<P> {
+export function compileTerms<P>(
+  entries: readonly { term: string; lang: Lang; payload: P }[],
+  options: CompileTermsOptions<P> = {},
+): TermMatcher<P> {
   const byLang: Record<Lang, Map<string, P>> = { en: new Map(), zh: new Map() }
   for (const { term, lang, payload } of entries) {
     const key = normalize(term).text
@@ -88,15 +96,43 @@ export function compileTerms<P>(entries: readonly { term: string; lang: Lang; pa
         }
       }
       if (zh && input.hasHan) {
-        for (const m of input.text.matchAll(zh)) {
-          const payload = byLang.zh.get(m[0])
-          if (payload === undefined) continue
-          if (isTerm(input, m.index + m[0].length)) hits.push({ term: m[0], lang: 'zh', payload })
+        zh.lastIndex = 0
+        for (let m = zh.exec(input.text); m !== null; m = zh.exec(input.text)) {
+          if (options.isShadow?.(byLang.zh.get(m[0])!)) {
+            if (isTerm(input, m.index + m[0].length))
+              hits.push({ term: m[0], lang: 'zh', payload: byLang.zh.get(m[0])! })
+            continue
+          }
+          const term = longestTermAt(input, m.index, m[0], byLang.zh)
+          if (term === undefined) {
+            // Nothing here ends on a word boundary: resume one character on, where another term may start.
+            zh.lastIndex = m.index + 1
+            continue
+          }
+          hits.push({ term, lang: 'zh', payload: byLang.zh.get(term)! })
+          zh.lastIndex = m.index + term.length
         }
       }
       return hits
     },
   }
+}
+
+/**
+ * The longest term starting at `at` that ends on a word boundary: the regex found `longest`, but when that one
+ * runs into the next word ("哪个更" in "哪个|更好") a shorter term at the same place ("哪个") still counts.
+ */
+function longestTermAt<P>(
+  input: NormalizedText,
+  at: number,
+  longest: string,
+  terms: ReadonlyMap<string, P>,
+): string | undefined {
+  for (let length = longest.length; length > 0; length--) {
+    const candidate = longest.slice(0, length)
+    if (terms.has(candidate) && isTerm(input, at + length)) return candidate
+  }
+  return undefined
 }
 
 // A Chinese term counts when it ends on a word boundary. Start is not required because Chinese compounds are

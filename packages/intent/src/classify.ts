@@ -1,6 +1,6 @@
 import { type FreshnessWindow, INTENTS, type Intent, type Mode } from '@search-layer/core'
 import { type Lang, SIGNALS, STRATEGIES } from './_data.js'
-import { compileTerms, type NormalizedText, normalize } from './_matcher.js'
+import { compileTerms, type NormalizedText, normalize, type TermHit } from './_matcher.js'
 
 /** How search results are weighted when scored; the three weights sum to 1. */
 export interface IntentWeights {
@@ -16,6 +16,12 @@ export interface IntentSignal {
   lang: 'en' | 'zh'
 }
 
+/**
+ * Why a classification is unsure: nothing matched, only barely-meaningful words matched, two intents scored
+ * (almost) the same, or (with `classifyIntentWithLlm`) the model itself said it was unsure.
+ */
+export type IntentUncertainty = 'no-signal' | 'weak-signal' | 'close-call' | 'model-unsure'
+
 /** The result of classifying one query. */
 export interface IntentClassification {
   intent: Intent
@@ -23,8 +29,12 @@ export interface IntentClassification {
   /** The freshness window to search with, or null for no restriction. */
   freshness: FreshnessWindow | null
   weights: IntentWeights
-  /** 0..1: how clearly the signals pointed at one intent. */
+  /** 0..1: how clearly the signals pointed at one intent. Below `UNCERTAIN_BELOW` the answer is a guess. */
   confidence: number
+  /** True when `confidence` is below `UNCERTAIN_BELOW`: a caller with a model should ask it (see `classifyIntentWithLlm`). */
+  uncertain: boolean
+  /** Why the rules are unsure; absent when they are not. */
+  uncertainty?: IntentUncertainty
   signals: IntentSignal[]
 }
 
@@ -57,8 +67,14 @@ export const INTENT_PRECEDENCE: readonly Intent[] = [
   'exploratory',
 ]
 
+/** Confidence below this means the rules are guessing: no signal, only weak words, or a close call. */
+export const UNCERTAIN_BELOW = 0.65
+
 const WINDOW_ORDER: readonly FreshnessWindow[] = ['pd', 'pw', 'pm', 'py']
 const DEFAULT_CONFIDENCE = 0.3
+// A best score under this comes from words like "about", "or", "why" alone: never more than a guess.
+const WEAK_SCORE = 0.5
+const WEAK_CONFIDENCE_CAP = 0.6
 const EXTRA_SIGNAL_BONUS = 0.1
 const MAX_EXTRA_BONUS = 0.3
 // Queries longer than this are scanned on their first part only; the limit keeps worst-case time flat.
@@ -67,28 +83,41 @@ const MAX_SCAN_CHARS = 4096
 interface SignalPayload {
   intent: Intent | null
   weight: number
+  /** A site or product name: counts only when nothing else in the query signals an intent. */
+  site?: boolean
 }
 
-const signalMatcher = compileTerms<SignalPayload>([
-  ...(['en', 'zh'] as const).flatMap((lang) =>
-    SIGNALS.blocked[lang].map((term) => ({ term, lang, payload: { intent: null, weight: 0 } })),
-  ),
-  ...INTENTS.flatMap((intent) =>
-    (['en', 'zh'] as const).flatMap((lang) =>
-      Object.entries(SIGNALS.intents[intent][lang]).map(([term, weight]) => ({
+const signalMatcher = compileTerms<SignalPayload>(
+  [
+    ...(['en', 'zh'] as const).flatMap((lang) =>
+      SIGNALS.blocked[lang].map((term) => ({ term, lang, payload: { intent: null, weight: 0 } })),
+    ),
+    ...(['en', 'zh'] as const).flatMap((lang) =>
+      Object.entries(SIGNALS.sites[lang]).map(([term, weight]) => ({
         term,
         lang,
-        payload: { intent, weight },
+        payload: { intent: 'resource' as const, weight, site: true },
       })),
     ),
-  ),
-])
+    ...INTENTS.flatMap((intent) =>
+      (['en', 'zh'] as const).flatMap((lang) =>
+        Object.entries(SIGNALS.intents[intent][lang]).map(([term, weight]) => ({
+          term,
+          lang,
+          payload: { intent, weight },
+        })),
+      ),
+    ),
+  ],
+  { isShadow: (payload) => payload.intent === null },
+)
 
 const patterns = INTENTS.flatMap((intent) =>
-  Object.entries(SIGNALS.intents[intent].patterns).map(([name, source]) => ({
+  Object.entries(SIGNALS.intents[intent].patterns).map(([name, pattern]) => ({
     intent,
     name,
-    regex: new RegExp(source, 'iu'),
+    regex: new RegExp(typeof pattern === 'string' ? pattern : pattern.source, 'iu'),
+    weight: typeof pattern === 'string' ? 1 : pattern.weight,
   })),
 )
 
@@ -130,11 +159,22 @@ export function classifyIntent(query: string, options: ClassifyIntentOptions = {
       s.count++
     } else scores.set(intent, { max: weight, count: 1 })
   }
-  for (const hit of signalMatcher.match(input))
-    if (hit.payload.intent) add(hit.payload.intent, hit.term, hit.lang, hit.payload.weight)
+  const sites: TermHit<SignalPayload>[] = []
+  for (const hit of signalMatcher.match(input)) {
+    if (hit.payload.site) sites.push(hit)
+    else if (hit.payload.intent) add(hit.payload.intent, hit.term, hit.lang, hit.payload.weight)
+  }
   for (const p of patterns) {
     const m = p.regex.exec(input.text)
-    if (m) add(p.intent, m[0], 'en', 1)
+    if (m) add(p.intent, m[0].trim(), 'en', p.weight)
+  }
+  // "is github down", "set up ssh keys for github": the site is what the question is about, not what it asks for.
+  // It still shows in `signals` (after the winner's) so the decision can be explained.
+  const siteCounts = scores.size === 0
+  for (const hit of sites) {
+    if (siteCounts) add('resource', hit.term, hit.lang, hit.payload.weight)
+    else if (hit.payload.weight >= minWeight && !signals.some((s) => s.term === hit.term))
+      signals.push({ intent: 'resource', term: hit.term, lang: hit.lang })
   }
   return decide(input, signals, scores)
 }
@@ -149,25 +189,32 @@ function decide(
     .map(([intent, s]) => ({ intent, score: s.max + Math.min(MAX_EXTRA_BONUS, EXTRA_SIGNAL_BONUS * (s.count - 1)) }))
     .sort((a, b) => b.score - a.score || INTENT_PRECEDENCE.indexOf(a.intent) - INTENT_PRECEDENCE.indexOf(b.intent))
   const top = ranked[0]
-  if (!top) return build('exploratory', DEFAULT_CONFIDENCE, input, signals)
+  if (!top) return build('exploratory', DEFAULT_CONFIDENCE, 'no-signal', input, signals)
   const runnerUp = ranked[1]?.score ?? 0
-  const confidence = 0.5 + 0.45 * Math.min(1, top.score) - 0.35 * (runnerUp / top.score)
-  return build(top.intent, confidence, input, signals)
+  const weak = top.score < WEAK_SCORE
+  let confidence = 0.5 + 0.45 * Math.min(1, top.score) - 0.35 * (runnerUp / top.score)
+  if (weak) confidence = Math.min(confidence, WEAK_CONFIDENCE_CAP)
+  return build(top.intent, confidence, weak ? 'weak-signal' : 'close-call', input, signals)
 }
 
 function build(
   intent: Intent,
-  confidence: number,
+  rawConfidence: number,
+  unsureBecause: IntentUncertainty,
   input: NormalizedText,
   signals: IntentSignal[],
 ): IntentClassification {
   const row = STRATEGIES[intent]
+  const confidence = Math.round(Math.min(1, Math.max(0, rawConfidence)) * 100) / 100
+  const uncertain = confidence < UNCERTAIN_BELOW
   return {
     intent,
     mode: row.mode,
     freshness: freshnessFor(intent, input),
     weights: { ...row.weights },
-    confidence: Math.round(Math.min(1, Math.max(0, confidence)) * 100) / 100,
+    confidence,
+    uncertain,
+    ...(uncertain && { uncertainty: unsureBecause }),
     // Signals of the chosen intent first: they explain the decision; the rest show what lost.
     signals: [...signals.filter((s) => s.intent === intent), ...signals.filter((s) => s.intent !== intent)],
   }

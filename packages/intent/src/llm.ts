@@ -13,6 +13,7 @@ import {
   classifyIntent,
   freshnessFor,
   strategyFor,
+  UNCERTAIN_BELOW,
 } from './classify.js'
 
 export type { LlmEndpoint }
@@ -24,7 +25,7 @@ export interface ClassifyIntentWithLlmOptions extends ClassifyIntentOptions {
   signal?: AbortSignal
   /** Deadline for the model call (ms). Default 8000. */
   timeoutMs?: number
-  /** The model is asked only when the rules' confidence is below this. Default 0.65. */
+  /** The model is asked only when the rules' confidence is below this. Default 0.65 (`UNCERTAIN_BELOW`): when they say `uncertain`. */
   minConfidence?: number
 }
 
@@ -59,7 +60,7 @@ export async function classifyIntentWithLlm(
   options: ClassifyIntentWithLlmOptions = {},
 ): Promise<LlmIntentClassification> {
   const rules = classifyIntent(query, options)
-  const { llm, minConfidence = 0.65, timeoutMs = 8000 } = options
+  const { llm, minConfidence = UNCERTAIN_BELOW, timeoutMs = 8000 } = options
   if (!llm || rules.confidence >= minConfidence || typeof query !== 'string' || query.trim() === '')
     return { ...rules, source: 'rules' }
   try {
@@ -74,14 +75,18 @@ export async function classifyIntentWithLlm(
     })
     const verdict = parseVerdict(content)
     if (!verdict?.success) return { ...rules, source: 'rules', llmError: 'bad_response' }
-    const { intent, confidence } = verdict.data
+    const { intent } = verdict.data
     const strategy = strategyFor(intent)
+    const confidence = Math.min(1, Math.max(0, verdict.data.confidence ?? DEFAULT_LLM_CONFIDENCE))
+    const uncertain = confidence < UNCERTAIN_BELOW
     return {
       intent,
       mode: strategy.mode,
       freshness: freshnessFor(intent, normalize(query)),
       weights: strategy.weights,
-      confidence: Math.min(1, Math.max(0, confidence ?? DEFAULT_LLM_CONFIDENCE)),
+      confidence,
+      uncertain,
+      ...(uncertain && { uncertainty: 'model-unsure' as const }),
       signals: rules.signals,
       source: 'llm',
     }

@@ -1,4 +1,27 @@
-import { flatten, HAN_STOP, hasHan, type Term, terms } from './_text.js'
+import { EN_STOPWORDS, flatten, HAN_STOP, hasHan, type Term, terms } from './_text.js'
+
+// Words that say nothing about a topic on their own: verbs ("adds"), evaluations ("advantages"), and nouns every
+// article has ("part", "way", "example"). Never a seed or a label; they may still sit inside a longer phrase.
+const GENERIC = new Set(
+  (
+    'add adds added adding advantage advantages benefit benefits disadvantage disadvantages pro pros con cons ' +
+    'part parts way ways thing things lot lots example examples feature features time times year years day days ' +
+    'people work works working need needs want wants help helps show shows shown give gives take takes allow allows ' +
+    'provide provides include includes including run runs build builds create creates change changes better best ' +
+    'good great first last next section chapter question questions answer answers problem problems issue issues ' +
+    'solution solutions case cases list type types note notes tip tips step steps option options detail details ' +
+    'thing really know known want write written learn learned start started end based look looks find found keep ' +
+    'improve improves improved introduce introduces introduced explain explains explained update updates updated ' +
+    'matter matters drop drops dropped mean means go goes come comes make makes get gets deep ' +
+    'across along among behind beyond inside outside toward towards midway instead already still even ever well ' +
+    'often always never usually'
+  ).split(' '),
+)
+
+/** A key that can name a topic: not generic, not a stop word. Han keys are bigrams and always can. */
+function isTopical(key: string): boolean {
+  return hasHan(key) || (!GENERIC.has(key) && !EN_STOPWORDS.has(key))
+}
 
 /** A result as the clusterer sees it. */
 export interface ClusterDoc {
@@ -41,7 +64,7 @@ export function cluster(docs: readonly ClusterDoc[], query: string, maxGroups: n
   const df = new Map<string, number>()
   for (const d of info) for (const k of d.keys) df.set(k, (df.get(k) ?? 0) + 1)
   const n = docs.length
-  const salient = (k: string) => !queryKeys.has(k) && (df.get(k) ?? 0) >= 2
+  const salient = (k: string) => !queryKeys.has(k) && (df.get(k) ?? 0) >= 2 && isTopical(k)
   // A term in (almost) every result says nothing about topics; it only becomes a seed when nothing else does.
   const broadCap = Math.max(2, Math.ceil(n * 0.6))
 
@@ -98,7 +121,11 @@ export function cluster(docs: readonly ClusterDoc[], query: string, maxGroups: n
   }
   for (const c of clusters) c.members.sort((a, b) => a - b)
 
-  const labelled = clusters.map((c) => ({ ...c, terms: labelTerms(c, info, salient, display) }))
+  // A topic of one result is no topic: it joins "Other results".
+  const topics = clusters.filter((c) => c.members.length >= 2)
+  for (const c of clusters) if (c.members.length < 2) leftovers.push(...c.members)
+  leftovers.sort((a, b) => a - b)
+  const labelled = topics.map((c) => ({ ...c, terms: labelTerms(c, info, salient, display) }))
   if (leftovers.length > 0) labelled.push({ members: leftovers, terms: [], other: true })
   // Groups follow their best-ranked result, so the top results never end up at the bottom of the answer.
   labelled.sort((a, b) => a.members[0]! - b.members[0]!)
@@ -124,13 +151,56 @@ function labelTerms(
   const texts = c.members.map((m) => info[m]!.text)
   const out: string[] = []
   for (const k of keys) {
-    const shown = hasHan(k) ? extendHan(k, texts) : (display.get(k) ?? k)
+    const shown = hasHan(k) ? extendHan(k, texts) : latinPhrase(display.get(k) ?? k, texts)
     // A bigram already inside a longer Han label adds nothing.
     if (out.some((o) => o.includes(shown) || (hasHan(k) && o.includes(k)))) continue
     out.push(shown)
     if (out.length === 3) break
   }
   return out
+}
+
+const PHRASE_WORD = /[\p{L}\p{N}][\p{L}\p{N}+#._-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu
+
+/**
+ * A phrase of two or three words around `word` that at least two members share, every word topical (no stop
+ * word, verb or filler: "work-stealing scheduler", not "the scheduler"); the word itself when no phrase is
+ * shared. Ties: more members, then fewer words, then longer, then alphabetical, so the label is deterministic.
+ */
+function latinPhrase(word: string, texts: readonly string[]): string {
+  const target = word.toLowerCase()
+  const counts = new Map<string, { members: number; shown: string }>()
+  for (const text of texts) {
+    const words = text.match(PHRASE_WORD) ?? []
+    const seen = new Set<string>()
+    for (let i = 0; i < words.length; i++) {
+      if (words[i]!.toLowerCase() !== target) continue
+      for (let start = Math.max(0, i - 2); start <= i; start++) {
+        for (let end = i + 1; end <= Math.min(words.length, start + 3); end++) {
+          if (end - start < 2) continue
+          const span = words.slice(start, end)
+          const lower = span.map((w) => w.toLowerCase())
+          if (!lower.every(isTopical)) continue
+          const key = span.join(' ').toLowerCase()
+          if (seen.has(key)) continue
+          seen.add(key)
+          const c = counts.get(key) ?? { members: 0, shown: span.join(' ') }
+          c.members++
+          counts.set(key, c)
+        }
+      }
+    }
+  }
+  const shared = [...counts.entries()].filter(([, c]) => c.members >= 2)
+  if (shared.length === 0) return word
+  shared.sort(
+    ([ka, a], [kb, b]) =>
+      b.members - a.members ||
+      ka.split(' ').length - kb.split(' ').length ||
+      kb.length - ka.length ||
+      (ka < kb ? -1 : ka > kb ? 1 : 0),
+  )
+  return shared[0]![1].shown
 }
 
 const HAN_CHAR = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]$/u

@@ -290,3 +290,48 @@ describe('group order', () => {
     expect([...firsts].sort((a, b) => a - b)).toEqual(firsts)
   })
 })
+
+describe('topic labels', () => {
+  const doc = (n: number, title: string, snippet: string, host: string) => ({
+    n,
+    title,
+    url: `https://${host}/${n}`,
+    snippet,
+    published_date: null,
+    source: 'brave',
+    sources: ['brave' as const],
+  })
+  // Every result shares "adds" or "advantages"; only some share a real topic.
+  const results = [
+    doc(1, 'Bun adds a faster bundler', 'The new bundler adds tree shaking and advantages for cold starts.', 'a.dev'),
+    doc(2, 'Bundler advantages in Bun', 'Tree shaking in the Bun bundler adds advantages for large apps.', 'b.dev'),
+    doc(3, 'Deno adds npm compatibility', 'npm compatibility layer adds advantages for migrating projects.', 'c.dev'),
+    doc(4, 'Deno npm compatibility notes', 'The npm compatibility layer now resolves peer dependencies.', 'd.dev'),
+    doc(5, 'Node adds a permission model', 'The permission model adds advantages for sandboxing scripts.', 'e.dev'),
+    doc(6, 'Advantages of sourdough baking', 'Sourdough adds flavour and has advantages for digestion.', 'f.dev'),
+  ]
+
+  it('labels groups with shared noun phrases, never a verb, stop word or lone generic word', () => {
+    const s = synthesize({ query: 'bun deno node runtimes', results }, { now: NOW })
+    expect(s.strategy).toBe('grouped')
+    const topics = s.groups.filter((g) => g.terms.length > 0)
+    expect(topics.length).toBeGreaterThanOrEqual(2)
+    for (const g of topics) {
+      for (const term of g.terms) expect(['adds', 'advantages', 'the', 'has']).not.toContain(term.toLowerCase())
+      // Each label term is shared by at least two results of its group.
+      for (const term of g.terms) {
+        const holders = g.results.filter((r) => `${r.title} ${r.snippet}`.toLowerCase().includes(term.toLowerCase()))
+        expect(holders.length).toBeGreaterThanOrEqual(2)
+      }
+    }
+    expect(topics.map((g) => g.label).join(' | ')).toMatch(/npm compatibility/i)
+    expect(topics.map((g) => g.label).join(' | ')).toMatch(/bundler|tree shaking/i)
+  })
+
+  it('sends a one-result topic to "Other results"', () => {
+    const s = synthesize({ query: 'bun deno node runtimes', results }, { now: NOW })
+    for (const g of s.groups.filter((g) => g.terms.length > 0)) expect(g.results.length).toBeGreaterThanOrEqual(2)
+    const other = s.groups.find((g) => g.label === 'Other results')!
+    expect(other.results.map((r) => r.n)).toEqual(expect.arrayContaining([6]))
+  })
+})

@@ -26,7 +26,7 @@ function describe(query: string, c: IntentClassification): string {
     ? c.signals.map((s) => `"${s.term}" → ${s.intent} (${s.lang})`).join(', ')
     : 'none (default)'
   return [
-    `${c.intent}  (confidence ${c.confidence.toFixed(2)})  for "${query}"`,
+    `${c.intent}  (confidence ${c.confidence.toFixed(2)}${c.uncertain ? `, uncertain: ${c.uncertainty}` : ''})  for "${query}"`,
     `  mode ${c.mode}, freshness ${c.freshness ?? 'any'}, weights keyword ${w.keyword} · freshness ${w.freshness} · authority ${w.authority}`,
     `  signals: ${signals}`,
   ].join('\n')
