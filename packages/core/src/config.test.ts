@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -7,7 +7,9 @@ import {
   DEFAULT_BASE_URLS,
   DEFAULT_GROK_MODEL,
   configFilePaths,
+  SERVICE_URL_ENV,
   describeConfig,
+  inspectConfig,
   resolveConfig,
   resolveServiceConfig,
 } from './config.js'
@@ -180,5 +182,163 @@ describe('resolveServiceConfig', () => {
     expect(() => resolveConfig({ env })).toThrow(/exa base URL/)
     expect(resolveServiceConfig('brave', { env })).toMatchObject({ apiKey: 'BSA-one-two-three' })
     expect(() => resolveServiceConfig('exa', { env })).toThrow(/exa base URL/)
+  })
+})
+
+describe('a malformed configuration is named and the rest keeps working', () => {
+  it.each([
+    ['{"exa": ', 1, 9],
+    ['{\n  "brave": {"apiKey": "BSAfilekey0123456789"}\n  "exa": "x"\n}', 3, 3],
+    ['{"brave": "k",}', 1, 15],
+    ["{'brave': 'k'}", 1, 2],
+    ['{"brave": BSAfilekey0123456789}', 1, 11],
+  ])('invalid JSON %j: file, line %i and column %i named; env keys still used', (text, line, column) => {
+    const dir = home({ [ours]: text })
+    const file = join(dir, ours)
+    const env = { EXA_API_KEY: 'exa-from-env' }
+    const { config, problems } = inspectConfig({ env, homeDir: dir })
+    expect(config.exa.apiKey).toBe('exa-from-env')
+    expect(problems).toEqual([expect.objectContaining({ kind: 'file_syntax', severity: 'error', file, line, column })])
+    expect(problems[0]!.message).toContain(`${file} is not valid JSON at line ${line}, column ${column}`)
+    expect(problems[0]!.message).not.toContain('filekey')
+    expect(resolveServiceConfig('exa', { env, homeDir: dir })).toMatchObject({ apiKey: 'exa-from-env' })
+    expect(() => resolveServiceConfig('brave', { env, homeDir: dir })).toThrowError(
+      new RegExp(
+        `brave has no key \\(set BRAVE_API_KEY\\), and Config file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    )
+  })
+
+  it.each([
+    [{ brave: 12, exa: 'exa-from-file' }, 'brave', ['brave'], 'a key string, or an object'],
+    [{ grok: { apiUrl: 42, apiKey: 'g' }, exa: 'exa-from-file' }, 'grok.apiUrl', ['grok'], 'expected a string'],
+    [{ tavily: ['k'], exa: { apiKey: 'exa-from-file' } }, 'tavily', ['tavily'], 'a key string, or an object'],
+  ])(
+    'schema error %j costs only that service: names file, %s and what is allowed',
+    (data, field, services, allowed) => {
+      const dir = home({ [ours]: data })
+      const { config, problems } = inspectConfig({ env: {}, homeDir: dir })
+      expect(config.exa.apiKey).toBe('exa-from-file')
+      expect(problems.filter((p) => p.severity === 'error')).toEqual([
+        expect.objectContaining({ kind: 'file_schema', file: join(dir, ours), field, services }),
+      ])
+      expect(problems[0]!.message).toContain(`\`${field}\``)
+      expect(problems[0]!.message).toContain(allowed)
+      expect(resolveServiceConfig('exa', { env: {}, homeDir: dir }).apiKey).toBe('exa-from-file')
+      expect(() => resolveConfig({ env: {}, homeDir: dir })).toThrowError(ConfigError)
+    },
+  )
+
+  it.each([['[]'], ['"just a string"'], ['null'], ['42']])('a file that is not an object (%s) is named', (text) => {
+    const dir = home({ [ours]: text })
+    const { problems } = inspectConfig({ env: {}, homeDir: dir })
+    expect(problems).toEqual([expect.objectContaining({ kind: 'file_schema', field: '(root)' })])
+    expect(problems[0]!.message).toContain('a JSON object keyed by service')
+  })
+
+  const badUrls = ['not a url', 'ftp://mirror.example', 'api.example.com/v1', 'file:///etc/passwd', 'http//x']
+  const urlCases = (['brave', 'exa', 'tavily', 'grok', 'github'] as const).flatMap((service) =>
+    badUrls.map((value) => ({ service, variable: SERVICE_URL_ENV[service], value })),
+  )
+  it.each(urlCases)(
+    '$variable=$value names the variable, its value and what is allowed',
+    ({ service, variable, value }) => {
+      const env = { [variable]: value, BRAVE_API_KEY: 'brave-key', EXA_API_KEY: 'exa-key', XAI_API_KEY: 'xai-key' }
+      const { config, problems } = inspectConfig({ env, homeDir: home() })
+      expect(problems).toEqual([
+        expect.objectContaining({ kind: 'invalid_url', severity: 'error', variable, services: [service] }),
+      ])
+      expect(problems[0]!.message).toContain(variable)
+      expect(problems[0]!.message).toContain(JSON.stringify(value))
+      expect(problems[0]!.message).toContain(`expected an http(s) URL like ${DEFAULT_BASE_URLS[service]}`)
+      expect(config[service].baseUrl).toBe(DEFAULT_BASE_URLS[service])
+      for (const other of ['brave', 'exa', 'tavily', 'grok', 'github'] as const) {
+        if (other === service)
+          expect(() => resolveServiceConfig(other, { env, homeDir: home() })).toThrowError(ConfigError)
+        else expect(() => resolveServiceConfig(other, { env, homeDir: home() })).not.toThrow()
+      }
+      const error = (() => {
+        try {
+          resolveConfig({ env, homeDir: home() })
+        } catch (caught) {
+          return caught as ConfigError
+        }
+      })()
+      expect(error).toMatchObject({ variable })
+    },
+  )
+
+  it('a malformed URL is shown without its credentials', () => {
+    const env = { TAVILY_API_URL: 'ftp://user:hunter2@proxy.test/?key=zzz' }
+    const { problems } = inspectConfig({ env, homeDir: home() })
+    expect(problems[0]!.message).not.toContain('hunter2')
+    expect(problems[0]!.message).not.toContain('zzz')
+  })
+
+  it('a malformed apiUrl in a file names the file and the field', () => {
+    const dir = home({ [ours]: { exa: { apiKey: 'k', apiUrl: 'not a url' } } })
+    const { problems } = inspectConfig({ env: {}, homeDir: dir })
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([
+      expect.objectContaining({ kind: 'invalid_url', file: join(dir, ours), field: 'exa.apiUrl', services: ['exa'] }),
+    ])
+  })
+})
+
+describe('an explicitly set SEARCH_LAYER_CONFIG that does not exist', () => {
+  it('is an error naming the variable and the path', () => {
+    const dir = home()
+    const missing = join(dir, 'nope', 'config.json')
+    const env = { SEARCH_LAYER_CONFIG: missing, BRAVE_API_KEY: 'brave-key' }
+    expect(() => resolveConfig({ env, homeDir: dir })).toThrowError(
+      expect.objectContaining({ variable: 'SEARCH_LAYER_CONFIG', file: missing }),
+    )
+    expect(() => resolveConfig({ env, homeDir: dir })).toThrowError(`SEARCH_LAYER_CONFIG=${missing}`)
+    expect(inspectConfig({ env, homeDir: dir }).problems).toEqual([
+      expect.objectContaining({ kind: 'file_missing', severity: 'error', variable: 'SEARCH_LAYER_CONFIG' }),
+    ])
+    // A provider call with its key in the environment does not need the file.
+    expect(resolveServiceConfig('brave', { env, homeDir: dir }).apiKey).toBe('brave-key')
+    expect(() => resolveServiceConfig('exa', { env, homeDir: dir })).toThrowError(/set EXA_API_KEY/)
+  })
+
+  it('the default location may be missing', () => {
+    expect(inspectConfig({ env: {}, homeDir: home() }).problems).toEqual([])
+    expect(inspectConfig({ env: { SEARCH_LAYER_CONFIG: '' }, homeDir: home() }).problems).toEqual([])
+  })
+})
+
+describe.skipIf(process.platform === 'win32')('a config file holding keys that others can read', () => {
+  it.each([
+    [0o644, true],
+    [0o640, true],
+    [0o604, true],
+    [0o660, true],
+    [0o600, false],
+    [0o400, false],
+  ])('mode %o: warns %s, suggesting chmod 600', (mode, warns) => {
+    const dir = home({ [ours]: { brave: { apiKey: 'BSAkey0123456789' } } })
+    const file = join(dir, ours)
+    chmodSync(file, mode)
+    const { config, problems } = inspectConfig({ env: {}, homeDir: dir })
+    expect(config.brave.apiKey).toBe('BSAkey0123456789')
+    if (!warns) expect(problems).toEqual([])
+    else {
+      expect(problems).toEqual([
+        expect.objectContaining({ kind: 'file_permissions', severity: 'warning', file, services: ['brave'] }),
+      ])
+      expect(problems[0]!.message).toContain(`chmod 600 ${file}`)
+      expect(problems[0]!.message).not.toContain('BSAkey')
+    }
+    expect(() => resolveConfig({ env: {}, homeDir: dir })).not.toThrow()
+  })
+
+  it('a readable file without keys is fine, and a chmod is seen at once', () => {
+    const dir = home({ [ours]: { exa: { apiUrl: 'http://127.0.0.1:1/exa' } }, [openclaw]: { tavily: 'tvly-k' } })
+    const keys = join(dir, openclaw)
+    chmodSync(join(dir, ours), 0o644)
+    chmodSync(keys, 0o644)
+    expect(inspectConfig({ env: {}, homeDir: dir }).problems.map((p) => p.file)).toEqual([keys])
+    chmodSync(keys, 0o600)
+    expect(inspectConfig({ env: {}, homeDir: dir }).problems).toEqual([])
   })
 })

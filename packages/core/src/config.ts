@@ -2,6 +2,7 @@ import { type Stats, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { locateJsonError } from './_json-error.js'
 import { ConfigError } from './errors.js'
 import type { Env } from './provider.js'
 
@@ -73,19 +74,86 @@ export interface ResolveConfigOptions {
   homeDir?: string
 }
 
-const ENV_KEYS: Record<Service, readonly string[]> = {
+/** The environment variables that hold each service's key, in precedence order. */
+export const SERVICE_KEY_ENV: Readonly<Record<ConfigService, readonly string[]>> = {
   brave: ['BRAVE_API_KEY'],
   exa: ['EXA_API_KEY'],
   tavily: ['TAVILY_API_KEY'],
   grok: ['XAI_API_KEY', 'GROK_API_KEY'],
   github: ['GITHUB_TOKEN', 'GH_TOKEN'],
 }
-const ENV_URLS: Record<Service, string> = {
+/** The environment variable that overrides each service's base URL. */
+export const SERVICE_URL_ENV: Readonly<Record<ConfigService, string>> = {
   brave: 'BRAVE_API_URL',
   exa: 'EXA_API_URL',
   tavily: 'TAVILY_API_URL',
   grok: 'GROK_API_URL',
   github: 'GITHUB_API_URL',
+}
+
+const SERVICES: readonly Service[] = ['brave', 'exa', 'tavily', 'grok', 'github']
+
+/** What can be wrong with the configuration; branch on this, never on the message. */
+export type ConfigProblemKind =
+  | 'file_missing'
+  | 'file_unreadable'
+  | 'file_syntax'
+  | 'file_schema'
+  | 'invalid_url'
+  | 'file_permissions'
+
+/** One thing wrong with the configuration: what, where, and what is allowed. Never contains a key. */
+export interface ConfigProblem {
+  kind: ConfigProblemKind
+  /** An `error` left a setting out (the rest is still used); a `warning` changed nothing. */
+  severity: 'error' | 'warning'
+  message: string
+  /** The services whose settings it may have left out (or, for a warning, concerns). */
+  services: readonly ConfigService[]
+  file?: string
+  /** The key path inside the file, e.g. `grok.apiUrl`. */
+  field?: string
+  /** The environment variable at fault, e.g. `BRAVE_API_URL` or `SEARCH_LAYER_CONFIG`. */
+  variable?: string
+  /** 1-based position of a JSON syntax error. */
+  line?: number
+  column?: number
+}
+
+/** The configuration as far as it is valid, and what is wrong with the rest. */
+export interface ConfigInspection {
+  /** Valid settings only: a malformed base URL falls back to the default, a malformed file is skipped. */
+  config: ResolvedConfig
+  problems: ConfigProblem[]
+}
+
+const toConfigError = (problem: ConfigProblem, message = problem.message): ConfigError =>
+  new ConfigError(message, {
+    ...(problem.file !== undefined && { file: problem.file }),
+    ...(problem.field !== undefined && { field: problem.field }),
+    ...(problem.variable !== undefined && { variable: problem.variable }),
+  })
+
+const ENTRY_ALLOWED =
+  'a key string, or an object with string fields apiKey, apiUrl, model, token, like {"apiKey": "...", "apiUrl": "https://..."}'
+
+function schemaProblem(issues: readonly Issue[], file: string, services: readonly Service[]): ConfigProblem {
+  const issue = deepestIssue(issues)
+  const field = issue?.path.map(String).join('.') || '(root)'
+  const allowed =
+    field === '(root)'
+      ? `a JSON object keyed by service (${SERVICES.join(', ')}), each ${ENTRY_ALLOWED}`
+      : issue && issue.path.length > 1
+        ? 'a string'
+        : ENTRY_ALLOWED
+  return {
+    kind: 'file_schema',
+    severity: 'error',
+    message: `Config file ${file}: field \`${field}\` is invalid (${issue?.message ?? 'unexpected value'}); expected ${allowed}.`,
+    services,
+    file,
+    field,
+  }
 }
 
 /**
@@ -94,12 +162,7 @@ const ENV_URLS: Record<Service, string> = {
 export function validateConfigFile(data: unknown, file: string): ConfigFile {
   const parsed = ConfigFileSchema.safeParse(data)
   if (parsed.success) return parsed.data
-  const issue = deepestIssue(parsed.error.issues)
-  const field = issue?.path.map(String).join('.') || '(root)'
-  throw new ConfigError(
-    `Config file ${file}: field \`${field}\` is invalid (${issue?.message ?? 'unexpected value'}); expected a string key or an object like {"apiKey": "...", "apiUrl": "https://..."}.`,
-    { file, field },
-  )
+  throw toConfigError(schemaProblem(parsed.error.issues, file, SERVICES))
 }
 
 type Issue = { path: PropertyKey[]; message: string; errors?: Issue[][] }
@@ -116,67 +179,143 @@ function deepestIssue(issues: readonly Issue[], prefix: PropertyKey[] = []): Iss
   return best
 }
 
-/** Reads and validates a config file; a missing file is `undefined`, a malformed one a `ConfigError`. */
-export function readConfigFile(file: string): ConfigFile | undefined {
+/** A config file as far as it is usable: each service's entry is checked on its own, so one bad entry costs only that service. */
+interface LoadedConfigFile {
+  data?: ConfigFile
+  problems: ConfigProblem[]
+}
+
+function parseConfigText(text: string, file: string): LoadedConfigFile {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    const at = locateJsonError(text)
+    const where = at ? ` at line ${at.line}, column ${at.column}: ${at.problem}` : ''
+    return {
+      problems: [
+        {
+          kind: 'file_syntax',
+          severity: 'error',
+          message: `Config file ${file} is not valid JSON${where}.`,
+          services: SERVICES,
+          file,
+          ...(at && { line: at.line, column: at.column }),
+        },
+      ],
+    }
+  }
+  const whole = ConfigFileSchema.safeParse(data)
+  if (whole.success) return { data: whole.data, problems: [] }
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { problems: [schemaProblem(whole.error.issues, file, SERVICES)] }
+  const usable: Record<string, unknown> = { ...data }
+  const problems: ConfigProblem[] = []
+  for (const service of SERVICES) {
+    if (usable[service] === undefined) continue
+    const one = ConfigFileSchema.safeParse({ [service]: usable[service] })
+    if (one.success) continue
+    problems.push(schemaProblem(one.error.issues, file, [service]))
+    delete usable[service]
+  }
+  return { data: ConfigFileSchema.parse(usable), problems }
+}
+
+function readProblem(file: string, error: unknown): ConfigProblem {
+  const code = (error as NodeJS.ErrnoException).code
+  return {
+    kind: 'file_unreadable',
+    severity: 'error',
+    message: `Config file ${file} cannot be read (${code ?? 'unknown error'}).`,
+    services: SERVICES,
+    file,
+  }
+}
+
+function loadConfigFile(file: string): LoadedConfigFile | undefined {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
-    throw new ConfigError(`Config file ${file} cannot be read (${code ?? 'unknown error'}).`, { file, cause: error })
+    return { problems: [readProblem(file, error)] }
   }
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch (error) {
-    throw new ConfigError(`Config file ${file} is not valid JSON: ${(error as Error).message}.`, { file, cause: error })
+  return parseConfigText(text, file)
+}
+
+/** Reads and validates a config file; a missing file is `undefined`, a malformed one a `ConfigError`. */
+export function readConfigFile(file: string): ConfigFile | undefined {
+  const loaded = loadConfigFile(file)
+  if (!loaded) return undefined
+  const first = loaded.problems[0]
+  if (first) throw toConfigError(first)
+  return loaded.data
+}
+
+const holdsKeys = (data: ConfigFile | undefined): Service[] =>
+  SERVICES.filter((service) => data !== undefined && fileValue(data, service, 'apiKey') !== undefined)
+
+// Keys in a file others can read are keys shared with every account on the machine.
+function permissionsProblem(file: string, mode: number, data: ConfigFile | undefined): ConfigProblem | undefined {
+  if (process.platform === 'win32' || (mode & 0o077) === 0) return undefined
+  const services = holdsKeys(data)
+  if (services.length === 0) return undefined
+  return {
+    kind: 'file_permissions',
+    severity: 'warning',
+    message: `Config file ${file} holds keys and can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${file}`,
+    services,
+    file,
   }
-  return validateConfigFile(data, file)
 }
 
 interface CachedConfigFile {
-  stats: Pick<Stats, 'mtimeMs' | 'ctimeMs' | 'size' | 'ino'>
-  data: ConfigFile | undefined
+  stats: Pick<Stats, 'mtimeMs' | 'ctimeMs' | 'size' | 'ino' | 'mode'>
+  loaded: LoadedConfigFile
 }
 const configFileCache = new Map<string, CachedConfigFile>()
 const MAX_CACHED_CONFIG_FILES = 64
 
 /**
- * `readConfigFile` for `resolveConfig`, which runs on every provider call: a `stat` decides whether the
+ * `loadConfigFile` for the resolver, which runs on every provider call: a `stat` decides whether the
  * file changed since it was last parsed, so an edit is still seen at once, but an unchanged (or missing)
  * file costs no read, JSON parse, schema check or ENOENT exception.
  */
-function readConfigFileIfChanged(file: string): ConfigFile | undefined {
+function loadConfigFileIfChanged(file: string): LoadedConfigFile | undefined {
   let stats: Stats | undefined
   try {
     stats = statSync(file, { throwIfNoEntry: false })
   } catch {
-    // ENOTDIR, EACCES…: readConfigFile gives the answer (or the ConfigError) it always gave.
-    return readConfigFile(file)
+    // ENOTDIR, EACCES…: loadConfigFile gives the answer (or the problem) it always gave.
+    return loadConfigFile(file)
   }
   if (!stats) {
     configFileCache.delete(file)
     return undefined
   }
-  if (!stats.isFile()) return readConfigFile(file)
+  if (!stats.isFile()) return loadConfigFile(file)
   const hit = configFileCache.get(file)
   if (
     hit &&
     hit.stats.mtimeMs === stats.mtimeMs &&
     hit.stats.ctimeMs === stats.ctimeMs &&
     hit.stats.size === stats.size &&
-    hit.stats.ino === stats.ino
+    hit.stats.ino === stats.ino &&
+    hit.stats.mode === stats.mode
   ) {
-    return hit.data
+    return hit.loaded
   }
-  const data = readConfigFile(file)
+  const read = loadConfigFile(file)
+  if (!read) return undefined
+  const warning = permissionsProblem(file, stats.mode, read.data)
+  const loaded = warning ? { ...read, problems: [...read.problems, warning] } : read
   if (configFileCache.size >= MAX_CACHED_CONFIG_FILES) configFileCache.delete(configFileCache.keys().next().value!)
   configFileCache.set(file, {
-    stats: { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino },
-    data,
+    stats: { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino, mode: stats.mode },
+    loaded,
   })
-  return data
+  return loaded
 }
 
 /** The config files consulted, highest precedence first. */
@@ -208,19 +347,40 @@ function fileValue(file: ConfigFile, service: Service, field: 'apiKey' | 'apiUrl
   return raw || undefined
 }
 
-function checkUrl(url: string, source: ConfigSource, field: string): string {
+// A base URL is not a secret, but it may carry credentials (user:pass@, ?key=): show it without them.
+function showUrlValue(value: string): string {
+  const shown = URL.canParse(value) ? redactUrl(value) : value
+  return JSON.stringify(shown.length > 120 ? `${shown.slice(0, 117)}...` : shown)
+}
+
+function checkUrl(
+  url: string,
+  source: ConfigSource,
+  service: Service,
+): { url: string; problem?: undefined } | { problem: ConfigProblem } {
+  const variable = source.startsWith('env:') ? source.slice(4) : undefined
+  const file = source.startsWith('file:') ? source.slice(5) : undefined
+  const where = `${service} base URL from ${source} (${showUrlValue(url)})`
+  const allowed = `expected an http(s) URL like ${DEFAULT_BASE_URLS[service]}`
+  const problem = (what: string): { problem: ConfigProblem } => ({
+    problem: {
+      kind: 'invalid_url',
+      severity: 'error',
+      message: `${where} ${what}; ${allowed}.`,
+      services: [service],
+      ...(variable && { variable }),
+      ...(file && { file, field: `${service}.apiUrl` }),
+    },
+  })
   let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
-    throw new ConfigError(`${field} from ${source} is not a URL: expected something like https://api.example.com.`, {
-      field,
-    })
+    return problem('is not a URL')
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(`${field} from ${source} must be an http(s) URL, got ${parsed.protocol}.`, { field })
-  }
-  return url.replace(/\/+$/, '')
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return problem(`must be an http(s) URL, not ${parsed.protocol}`)
+  return { url: url.replace(/\/+$/, '') }
 }
 
 /** The config files and lookups one resolution shares between the services it resolves. */
@@ -228,9 +388,21 @@ function resolver(options: ResolveConfigOptions) {
   const env = options.env ?? process.env
   const overrides = options.overrides ?? {}
   const files: { path: string; data: ConfigFile }[] = []
-  for (const path of pathsFor(options)) {
-    const data = readConfigFileIfChanged(path)
-    if (data) files.push({ path, data })
+  const fileProblems: ConfigProblem[] = []
+  const explicitBy = options.configFile ? 'configFile' : env.SEARCH_LAYER_CONFIG ? 'SEARCH_LAYER_CONFIG' : undefined
+  for (const [index, path] of pathsFor(options).entries()) {
+    const loaded = loadConfigFileIfChanged(path)
+    if (loaded?.data) files.push({ path, data: loaded.data })
+    if (loaded) fileProblems.push(...loaded.problems)
+    else if (index === 0 && explicitBy)
+      fileProblems.push({
+        kind: 'file_missing',
+        severity: 'error',
+        message: `${explicitBy}=${path} names a config file that does not exist; create it or unset ${explicitBy}.`,
+        services: SERVICES,
+        file: path,
+        ...(explicitBy === 'SEARCH_LAYER_CONFIG' && { variable: 'SEARCH_LAYER_CONFIG' }),
+      })
   }
 
   const pick = (service: Service, field: 'apiKey' | 'apiUrl' | 'model', envNames: readonly string[]) => {
@@ -247,54 +419,92 @@ function resolver(options: ResolveConfigOptions) {
     return undefined
   }
 
-  const service = (name: Service): ServiceConfig => {
-    const key = pick(name, 'apiKey', ENV_KEYS[name])
-    const url = pick(name, 'apiUrl', [ENV_URLS[name]])
-    const baseUrl = url ? checkUrl(url.value, url.source, `${name} base URL`) : DEFAULT_BASE_URLS[name]
+  const service = (name: Service): { config: ServiceConfig; problem?: ConfigProblem } => {
+    const key = pick(name, 'apiKey', SERVICE_KEY_ENV[name])
+    const url = pick(name, 'apiUrl', [SERVICE_URL_ENV[name]])
+    const checked = url ? checkUrl(url.value, url.source, name) : undefined
+    const valid = checked?.problem === undefined && url && checked
     return {
-      ...(key && { apiKey: key.value, apiKeySource: key.source }),
-      baseUrl,
-      baseUrlSource: url?.source ?? 'default',
+      config: {
+        ...(key && { apiKey: key.value, apiKeySource: key.source }),
+        baseUrl: valid ? valid.url : DEFAULT_BASE_URLS[name],
+        baseUrlSource: valid ? url.source : 'default',
+      },
+      ...(checked?.problem && { problem: checked.problem }),
     }
   }
 
-  const resolve = <S extends Service>(name: S): ResolvedConfig[S] => {
-    if (name !== 'grok') return service(name) as ResolvedConfig[S]
+  const resolve = <S extends Service>(name: S): { config: ResolvedConfig[S]; problem?: ConfigProblem } => {
+    const resolved = service(name)
+    if (name !== 'grok') return resolved as { config: ResolvedConfig[S]; problem?: ConfigProblem }
     const model = pick('grok', 'model', ['GROK_MODEL'])
     return {
-      ...service('grok'),
-      model: model?.value ?? DEFAULT_GROK_MODEL,
-      modelSource: model?.source ?? 'default',
-    } as ResolvedConfig[S]
+      ...resolved,
+      config: {
+        ...resolved.config,
+        model: model?.value ?? DEFAULT_GROK_MODEL,
+        modelSource: model?.source ?? 'default',
+      } as ResolvedConfig[S],
+    }
   }
-  return { resolve, files }
+  return { resolve, files, fileProblems }
+}
+
+/**
+ * Resolves what is valid in the configuration and lists what is not, instead of throwing: a malformed file is
+ * skipped (a malformed entry costs only its service), a malformed base URL falls back to the default and is listed.
+ */
+export function inspectConfig(options: ResolveConfigOptions = {}): ConfigInspection {
+  const { resolve, files, fileProblems } = resolver(options)
+  const problems = [...fileProblems]
+  const one = <S extends Service>(name: S): ResolvedConfig[S] => {
+    const { config, problem } = resolve(name)
+    if (problem) problems.push(problem)
+    return config
+  }
+  const config: ResolvedConfig = {
+    brave: one('brave'),
+    exa: one('exa'),
+    tavily: one('tavily'),
+    grok: one('grok'),
+    github: one('github'),
+    files: files.map((f) => f.path),
+  }
+  return { config, problems }
 }
 
 /**
  * Resolves keys and endpoints at call time. Precedence: explicit options, environment variables,
- * the config file, then the original skill's credentials file. Throws `ConfigError` for malformed files or URLs.
+ * the config file, then the original skill's credentials file. Throws `ConfigError` for a missing
+ * `SEARCH_LAYER_CONFIG` file, malformed files or URLs (`inspectConfig` lists them instead).
  */
 export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfig {
-  const { resolve, files } = resolver(options)
-  return {
-    brave: resolve('brave'),
-    exa: resolve('exa'),
-    tavily: resolve('tavily'),
-    grok: resolve('grok'),
-    github: resolve('github'),
-    files: files.map((f) => f.path),
-  }
+  const { config, problems } = inspectConfig(options)
+  const first = problems.find((p) => p.severity === 'error')
+  if (first) throw toConfigError(first)
+  return config
 }
 
 /**
- * `resolveConfig(options)[name]`, resolving that one service only: what a provider call needs, and a malformed
- * URL configured for another service is not this one's error.
+ * `resolveConfig(options)[name]`, resolving that one service only: what a provider call needs. A malformed URL
+ * configured for another service is not this one's error, and neither is a broken config file when this
+ * service's key comes from elsewhere: it throws `ConfigError` for its own malformed URL, and for a file problem
+ * only when no key was found.
  */
 export function resolveServiceConfig<S extends Service>(
   name: S,
   options: ResolveConfigOptions = {},
 ): ResolvedConfig[S] {
-  return resolver(options).resolve(name)
+  const { resolve, fileProblems } = resolver(options)
+  const { config, problem } = resolve(name)
+  if (problem) throw toConfigError(problem)
+  const fileProblem = fileProblems.find((p) => p.severity === 'error' && p.services.includes(name))
+  if (!config.apiKey && fileProblem)
+    throw toConfigError(
+      fileProblem,
+      `${name} has no key (set ${SERVICE_KEY_ENV[name].join(' or ')}), and ${fileProblem.message}`,
+    )
+  return config
 }
 
 export interface ServiceDescription {

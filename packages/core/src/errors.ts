@@ -101,11 +101,14 @@ export class ConfigError extends Error {
   readonly file?: string
   /** The field path inside it (`grok.apiUrl`). */
   readonly field?: string
+  /** The environment variable at fault (`BRAVE_API_URL`, `SEARCH_LAYER_CONFIG`). */
+  readonly variable?: string
 
-  constructor(message: string, options: { file?: string; field?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: { file?: string; field?: string; variable?: string; cause?: unknown } = {}) {
     super(redactSecrets(message), options.cause === undefined ? undefined : { cause: options.cause })
     this.file = options.file
     this.field = options.field
+    this.variable = options.variable
   }
 }
 

@@ -37,6 +37,7 @@ export type { HttpRequestOptions, HttpResponse, HttpErrorResponse, HttpTextRespo
 export {
   resolveConfig,
   resolveServiceConfig,
+  inspectConfig,
   describeConfig,
   validateConfigFile,
   readConfigFile,
@@ -44,6 +45,8 @@ export {
   ConfigFileSchema,
   DEFAULT_BASE_URLS,
   DEFAULT_GROK_MODEL,
+  SERVICE_KEY_ENV,
+  SERVICE_URL_ENV,
 } from './config.js'
 export type {
   ResolvedConfig,
@@ -54,6 +57,9 @@ export type {
   ConfigSource,
   ServiceConfig,
   ServiceDescription,
+  ConfigProblem,
+  ConfigProblemKind,
+  ConfigInspection,
 } from './config.js'
 export { parseInput, formatIssues } from './validate.js'
 export { canonicalUrl } from './canonical-url.js'

@@ -13,11 +13,3 @@ export const SOURCE_MATRIX: Record<
   deep: { primary: ['brave', 'exa', 'tavily', 'grok'], fallbacks: {} },
   answer: { primary: ['tavily', 'brave'], fallbacks: { tavily: ['grok', 'exa'], brave: ['exa'] } },
 }
-
-/** Credentials a provider needs, for "not configured" messages. */
-export const KEY_ENV: Record<ProviderName, string> = {
-  brave: 'BRAVE_API_KEY',
-  exa: 'EXA_API_KEY',
-  tavily: 'TAVILY_API_KEY',
-  grok: 'XAI_API_KEY',
-}

@@ -1,5 +1,6 @@
 import {
   ConfigError,
+  type ConfigProblem,
   type Env,
   type Intent,
   type Mode,
@@ -7,7 +8,9 @@ import {
   type Provider,
   ProviderError,
   type ProviderName,
+  SERVICE_KEY_ENV,
   type SearchResult,
+  inspectConfig,
   isProviderError,
   parseInput,
 } from '@search-layer/core'
@@ -19,8 +22,8 @@ import { createExaProvider } from '@search-layer/providers-exa'
 import { createGrokProvider } from '@search-layer/providers-grok'
 import { createTavilyProvider } from '@search-layer/providers-tavily'
 import type { NearDuplicate } from '@search-layer/scoring'
-import { CircuitBreaker, type CircuitOptions, type CircuitState } from './_circuit.js'
-import { KEY_ENV, SOURCE_MATRIX } from './_matrix.js'
+import { CircuitBreaker, type CircuitOptions, type CircuitState, type CircuitTicket } from './_circuit.js'
+import { SOURCE_MATRIX } from './_matrix.js'
 import { type RateLimit, RateLimiter } from './_rate-limit.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
 import { type CacheStore, createMemoryCache } from './cache.js'
@@ -124,6 +127,7 @@ const toProviderError = (provider: ProviderName, error: unknown): ProviderError 
 export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer {
   const env = options.env ?? process.env
   const now = options.now ?? Date.now
+  const secondsUntil = (until: number | undefined) => Math.max(0, Math.ceil(((until ?? now()) - now()) / 1000))
   const cache = options.cache === false ? undefined : (options.cache ?? createMemoryCache())
   const usage = options.usage ?? createMemoryUsageStore()
   const maxCalls = options.maxCallsPerRequest ?? 24
@@ -248,13 +252,16 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     const fallbacksOf = (name: ProviderName) => (matrix.fallbacks[name] ?? []).filter(allowed)
     const month = monthOf(new Date(started))
 
+    // Only the built-in providers read their settings from env and config files: problems there are theirs.
+    const configProblems = inspectConfig({ env }).problems.filter((p) =>
+      p.services.some((service) => isProviderName(service) && !options.providers?.[service]),
+    )
+    for (const problem of configProblems) warnings.push(problem.message)
     const unavailable = async (name: ProviderName): Promise<string | undefined> => {
-      if (!providerFor(name, mode).isConfigured(env)) return `not configured: set ${KEY_ENV[name]}`
+      if (!providerFor(name, mode).isConfigured(env)) return notConfiguredReason(name, configProblems)
       const circuit = circuits.get(name)!.state()
-      if (circuit.open) {
-        const seconds = Math.ceil(((circuit.until ?? now()) - now()) / 1000)
-        return `cooling down for ${seconds}s after repeated failures (last: ${circuit.lastError?.kind ?? 'unknown'})`
-      }
+      if (circuit.open)
+        return `cooling down for ${secondsUntil(circuit.until)}s after repeated failures (last: ${circuit.lastError?.kind ?? 'unknown'})`
       const limit = options.monthlyBudgets?.[name]
       if (limit !== undefined && (await usage.get(name, month)) >= limit)
         return `monthly budget of ${limit} calls used up (raise monthlyBudgets.${name})`
@@ -285,11 +292,25 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       return true
     }
     for (const name of primary) await activate(name)
+    const keyVariables = PROVIDER_NAMES.map((n) => SERVICE_KEY_ENV[n][0]).join(', ')
+    let resting: ProviderName[] = []
     if (active.size === 0) {
       const configured = PROVIDER_NAMES.filter((n) => providerFor(n, mode).isConfigured(env))
       if (configured.length === 0) {
+        const errors = configProblems.filter((p) => p.severity === 'error').map((p) => p.message)
         throw new ConfigError(
-          `no search provider is configured: set at least one of ${PROVIDER_NAMES.map((n) => KEY_ENV[n]).join(', ')} (or add keys to ~/.config/search-layer/config.json)`,
+          errors.length
+            ? `no search provider is usable: ${errors.join(' ')} Keys can also come from ${keyVariables}.`
+            : `no search provider is configured: set at least one of ${keyVariables} (or add keys to ~/.config/search-layer/config.json)`,
+          errors.length === 1 ? configErrorOrigin(configProblems.find((p) => p.severity === 'error')!) : {},
+        )
+      }
+      // Nothing to call because every provider this search could use is resting: say so, and until when.
+      resting = [...tried].filter((name) => circuits.get(name)!.isOpen())
+      for (const name of resting) {
+        const circuit = circuits.get(name)!.state()
+        warnings.push(
+          `${name} is resting after repeated failures (last: ${circuit.lastError?.kind ?? 'unknown'}); it will be retried in ${secondsUntil(circuit.until)} s, at ${new Date(circuit.until ?? now()).toISOString()}`,
         )
       }
     }
@@ -345,8 +366,11 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     const callProvider = async (name: ProviderName, query: string): Promise<void> => {
       const t0 = now()
       emit({ type: 'started', provider: name, query })
+      const circuit = circuits.get(name)!
       let release: (() => void) | undefined
+      let ticket: CircuitTicket | undefined
       try {
+        ticket = await admitCall(name, circuit, controller.signal)
         release = await limiters.get(name)?.acquire({ deadlineAt, signal: controller.signal })
         if (options.monthlyBudgets?.[name] !== undefined) await usage.increment(name, month, 1)
         const response = await providerFor(name, mode).search(
@@ -360,7 +384,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
           { signal: controller.signal, deadlineAt, env, now: () => new Date(now()) },
         )
         const ms = now() - t0
-        circuits.get(name)!.success()
+        circuit.success(ticket)
         outcomes.push({
           provider: name,
           query,
@@ -373,7 +397,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       } catch (caught) {
         const error = toProviderError(name, caught)
         const ms = now() - t0
-        if (!controller.signal.aborted) circuits.get(name)!.failure(error)
+        if (ticket && !controller.signal.aborted) circuit.failure(ticket, error)
         outcomes.push({ provider: name, query, error, ms })
         emit({ type: 'failed', provider: name, query, kind: error.kind, message: error.message, ms })
         // The mode's stand-in takes over this query (and is activated for later ones).
@@ -387,6 +411,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
           }
         }
       } finally {
+        // A call cut off by the deadline proves nothing either way (and must not hold a half-open probe slot).
+        if (ticket) circuit.abandon(ticket)
         release?.()
       }
     }
@@ -470,7 +496,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     const answerFrom = (['tavily', 'grok'] as const)
       .map((p) => outcomes.find((o) => o.provider === p && o.answer))
       .find(Boolean)
-    const partial = [...active.keys()].some((name) => reports[name].error !== undefined)
+    const partial = resting.length > 0 || [...active.keys()].some((name) => reports[name].error !== undefined)
 
     return {
       query: baseQuery,
@@ -493,6 +519,44 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
   }
 
   return { search, status }
+}
+
+const isProviderName = (service: string): service is ProviderName =>
+  (PROVIDER_NAMES as readonly string[]).includes(service)
+
+/** Why a built-in provider has no usable key: its own misconfiguration, a broken file, or simply no key. */
+function notConfiguredReason(name: ProviderName, problems: readonly ConfigProblem[]): string {
+  const errors = problems.filter((p) => p.severity === 'error' && p.services.includes(name))
+  const own = errors.find((p) => p.services.length === 1)
+  if (own) return `misconfigured: ${own.message}`
+  const shared = errors[0]
+  const hint = `set ${SERVICE_KEY_ENV[name][0]}`
+  return shared ? `not configured: ${hint}, or fix the config file: ${shared.message}` : `not configured: ${hint}`
+}
+
+const configErrorOrigin = (problem: ConfigProblem) => ({
+  ...(problem.file !== undefined && { file: problem.file }),
+  ...(problem.field !== undefined && { field: problem.field }),
+  ...(problem.variable !== undefined && { variable: problem.variable }),
+})
+
+/**
+ * Waits until the provider's circuit lets this call start: at once when closed, after the in-flight probe when
+ * half-open. Throws a `ProviderError` while it rests, or `timeout` when the search ends first.
+ */
+async function admitCall(name: ProviderName, circuit: CircuitBreaker, signal: AbortSignal): Promise<CircuitTicket> {
+  for (;;) {
+    const admission = circuit.admit()
+    if (admission.type === 'call') return admission.ticket
+    if (admission.type === 'rest') {
+      const last = circuit.state().lastError
+      throw new ProviderError(
+        `${name} is resting after repeated failures; it will be retried at ${new Date(admission.until).toISOString()}`,
+        { kind: last?.kind ?? 'upstream', provider: name, retryable: true },
+      )
+    }
+    await raceSignal(admission.settled, signal)
+  }
 }
 
 function normaliseQuery(q: string): string {

@@ -7,6 +7,7 @@ import { formatSearchMarkdown } from '../_format.js'
 import { EXIT, UsageError } from '../_io.js'
 import type { ParsedCommandArgs } from '../_args.js'
 import type { CliIo } from '../_io.js'
+import { checkConfig, writeConfigProblems } from './_config-problems.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<number> {
@@ -42,6 +43,7 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
     cache: !v['no-cache'],
   }
   const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
+  const configProblems = checkConfig(io.env).problems
   const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: !v['no-cache'] }))
   const onProgress = io.stderr.isTTY ? (event: SearchProgress) => io.stderr.write(progressLine(event)) : undefined
   const searched = await layer.search(request, { ...(onProgress && { onProgress }) })
@@ -66,6 +68,8 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
       )
     }
   }
+  // After the output: a broken file or variable is named, and the search still ran on what was valid.
+  writeConfigProblems(configProblems, 'search', io)
   const anyOk = Object.values(response.providers).some((p) => p.status === 'ok')
   if (!anyOk) {
     io.stderr.write('search-layer: every provider failed; see "providers" in the output for each error.\n')
