@@ -86,7 +86,7 @@ function largestTarget(root: { [key: string]: Json }): Target | undefined {
         for (const item of value) own -= nestedListSize(item)
         if (!best || own > best.size) best = { path, size: own, parent, key }
       }
-      value.forEach((item, i) => visit(item, `${path}[${i}]`, value, i))
+      for (const [i, item] of value.entries()) visit(item, `${path}[${i}]`, value, i)
     } else if (typeof value === 'string') {
       if (value.length >= MIN_CUT_STRING && (!best || value.length > best.size))
         best = { path, size: value.length, parent, key }
