@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, ProviderError, isProviderError } from './errors.js'
+import { ConfigError, ProviderError, describesKeyRejection, isProviderError } from './errors.js'
 import { redactSecrets } from './redact.js'
 
 describe('ProviderError', () => {
@@ -60,5 +60,26 @@ describe('redactSecrets', () => {
 
   it('ConfigError messages are scrubbed too', () => {
     expect(new ConfigError('key sk-abcdefghijklmnop99 is wrong').message).not.toContain('abcdefghijklmnop99')
+  })
+})
+
+describe('describesKeyRejection', () => {
+  it.each([
+    // Recorded vendor answers (providers-*/test/fixtures/recorded): both came with HTTP 400.
+    ['x-api-key header is invalid', true],
+    ['Incorrect API key provided: ba***na. You can obtain an API key from https://console.x.ai.', true],
+    ['The provided subscription token is invalid.', true],
+    ['Invalid API key', true],
+    ['Unauthorized: missing or invalid API key.', true],
+    ['Authentication failed', true],
+    ['API key budget exceeded', false],
+    ['Your API key has run out of credits', false],
+    ['numResults must be less than or equal to 100', false],
+    ['Unable to validate request parameter(s)', false],
+    ['Request rate limit exceeded for plan', false],
+    ['', false],
+    [undefined, false],
+  ])('%j → %s', (text, expected) => {
+    expect(describesKeyRejection(text)).toBe(expected)
   })
 })

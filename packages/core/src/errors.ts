@@ -94,6 +94,23 @@ export function isProviderError(value: unknown): value is ProviderError {
   return value instanceof ProviderError || (value instanceof Error && value.name === 'ProviderError' && 'kind' in value)
 }
 
+const KEY_WORDS =
+  /\b(?:api[\s_-]?key|x-api-key|subscription[\s_-]?token|access[\s_-]?token|bearer|authori[sz]ation header)\b/i
+const REJECTION_WORDS =
+  /\b(?:invalid|incorrect|missing|wrong|not valid|malformed|revoked|expired|disabled|not provided|not found)\b/i
+const UNAUTHORIZED = /\bunauthori[sz]ed\b|\bauthentication (?:failed|required)\b|\bnot authenticated\b/i
+// "API key budget exceeded", "key credits exhausted": the key is fine, its money is not.
+const SPENDING_WORDS = /\b(?:budget|credits?|quota|spending|billing|balance)\b/i
+
+/**
+ * True when a vendor's error text says the key itself is missing, invalid or wrong, whatever the HTTP status
+ * (Exa and xAI answer a bad key with 400, not 401). Texts about a key's budget or credits are not key rejections.
+ */
+export function describesKeyRejection(text: string | null | undefined): boolean {
+  if (!text || SPENDING_WORDS.test(text)) return false
+  return UNAUTHORIZED.test(text) || (KEY_WORDS.test(text) && REJECTION_WORDS.test(text))
+}
+
 /** A configuration problem: a malformed config file, a missing key, an invalid setting. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'

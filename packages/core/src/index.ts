@@ -29,7 +29,14 @@ export type {
   ProviderResponse,
 } from './schemas.js'
 export type { Env, Provider, ProviderContext } from './provider.js'
-export { ProviderError, ConfigError, InputError, isProviderError, PROVIDER_ERROR_KINDS } from './errors.js'
+export {
+  ProviderError,
+  ConfigError,
+  InputError,
+  isProviderError,
+  describesKeyRejection,
+  PROVIDER_ERROR_KINDS,
+} from './errors.js'
 export type { ProviderErrorKind, ProviderErrorOptions } from './errors.js'
 export { redactSecrets } from './redact.js'
 export { requestJson, requestText, parseRetryAfter, errorFromStatus, retryHint, dispatcherFor } from './http.js'

@@ -41,12 +41,16 @@ export function plainText(value: unknown): string {
   // have neither, and no whitespace to collapse: each step runs only when it can change something, because every
   // title and snippet of every response goes through here (a dozen responses per search).
   let text = value
-  if (text.includes('<')) text = text.replace(TAG, ' ')
+  if (text.includes('<')) text = text.replace(TAG, tagSeparator)
   if (text.includes('&')) text = decodeEntities(text)
   return hasCollapsibleSpace(text) ? text.replace(SPACES, ' ').trim() : text.trim()
 }
 
 const TAG = /<\/?[a-z][^<>]{0,500}>/gi
+// Inline formatting sits inside words and sentences (`<strong>actions</strong>.`): dropping it without a space
+// keeps `actions.` instead of `actions .`; any other tag (`<br>`, `<p>`, `<li>`) separates words.
+const INLINE_TAG = /^<\/?(?:a|abbr|b|code|em|i|mark|s|small|span|strong|sub|sup|u)\b/i
+const tagSeparator = (tag: string): string => (INLINE_TAG.test(tag) ? '' : ' ')
 const SPACES = /\s+/g
 
 /** True where `/\s+/g → ' '` would change the text: a run of two spaces, or whitespace other than U+0020. */

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { type SearchLayerOptions, createSearchLayer } from '@search-layer/engine'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
+import fc from 'fast-check'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type McpServerOptions, PROVIDERS_RESOURCE_URI, createMcpServer, toCallToolResult } from './server.js'
 
@@ -98,6 +99,31 @@ describe('createMcpServer', () => {
     await close()
   })
 
+  it('keeps structuredContent within maxChars too, dropping the lowest-ranked results first', async () => {
+    const full = await connect()
+    const args = { name: 'web_search', arguments: { query: 'kubernetes operator tutorial', max_results: 20 } }
+    const whole = (await full.client.callTool(args)).structuredContent as { results: { url: string }[] }
+    await full.close()
+    expect(JSON.stringify(whole).length).toBeGreaterThan(4000)
+
+    const { client, close } = await connect({ maxChars: 4000 })
+    const result = await client.callTool(args)
+    const text = (result.content as { text: string }[])[0]!.text
+    const structured = result.structuredContent as {
+      results: { url: string }[]
+      truncation: { maxChars: number; removed: Record<string, string> }
+    }
+    expect(text.length).toBeLessThanOrEqual(4000)
+    expect(JSON.stringify(structured).length).toBeLessThanOrEqual(4000)
+    expect(structured.results.length).toBeGreaterThan(0)
+    expect(structured.results.map((r) => r.url)).toEqual(
+      whole.results.slice(0, structured.results.length).map((r) => r.url),
+    )
+    expect(structured.truncation.maxChars).toBe(4000)
+    expect(structured.truncation.removed.results).toBe(`${structured.results.length} of ${whole.results.length} items`)
+    await close()
+  })
+
   it('sends no progress when the client did not ask for it, and still answers', async () => {
     const { client, close } = await connect()
     const seen: unknown[] = []
@@ -139,5 +165,52 @@ describe('toCallToolResult', () => {
     ],
   ])('%j → %j', (result, expected) => {
     expect(toCallToolResult(result)).toEqual(expected)
+  })
+})
+
+describe('toCallToolResult structuredContent budget', () => {
+  const page = (n: number) => ({ url: `https://example.com/${n}`, snippet: `result ${n} `.repeat(20) })
+
+  it('leaves data that fits untouched (same object)', () => {
+    const data = { results: [page(1)] }
+    expect(toCallToolResult({ content: 'x', data }, 2000).structuredContent).toBe(data)
+  })
+
+  it('drops items from the end of the longest list and says how many are left', () => {
+    const data = { query: 'q', results: Array.from({ length: 30 }, (_, i) => page(i + 1)) }
+    const out = toCallToolResult({ content: 'x', data }, 2000).structuredContent as {
+      results: { url: string }[]
+      truncation: { removed: Record<string, string> }
+      query: string
+    }
+    expect(JSON.stringify(out).length).toBeLessThanOrEqual(2000)
+    expect(out.query).toBe('q')
+    expect(out.results[0]!.url).toBe('https://example.com/1')
+    expect(out.truncation.removed).toEqual({ results: `${out.results.length} of 30 items` })
+    expect(data.results).toHaveLength(30)
+  })
+
+  it('cuts the longest string when that is what is large (a page’s markdown)', () => {
+    const data = { url: 'https://example.com/', markdown: 'word '.repeat(2000), links: ['https://a.example/'] }
+    const out = toCallToolResult({ content: 'x', data }, 1000).structuredContent as {
+      markdown: string
+      links: string[]
+      truncation: { removed: Record<string, string> }
+    }
+    expect(JSON.stringify(out).length).toBeLessThanOrEqual(1000)
+    expect(out.markdown.endsWith('…')).toBe(true)
+    expect(out.links).toEqual(['https://a.example/'])
+    expect(out.truncation.removed.markdown).toMatch(/^\d{3} of 10,000 characters$/)
+  })
+
+  it('is deterministic and holds the budget for any shape', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.integer({ min: 500, max: 3000 }), (data, maxChars) => {
+        const a = toCallToolResult({ content: 'x', data }, maxChars).structuredContent
+        const b = toCallToolResult({ content: 'x', data }, maxChars).structuredContent
+        expect(JSON.stringify(a).length).toBeLessThanOrEqual(maxChars)
+        expect(a).toEqual(b)
+      }),
+    )
   })
 })

@@ -1,11 +1,12 @@
 import type { Env, ProviderName } from '@search-layer/core'
 import { type SearchLayer, type SearchProgress, createSearchLayer } from '@search-layer/engine'
-import { type ToolResult, buildToolSet } from '@search-layer/tools'
+import { DEFAULT_MAX_CHARS, type ToolResult, buildToolSet } from '@search-layer/tools'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
 // Bundled by tsup: only the version string ends up in dist.
 import { version } from '../package.json'
+import { fitStructured } from './_fit-structured.js'
 
 /** The URI of the provider-status resource. */
 export const PROVIDERS_RESOURCE_URI = 'search-layer://providers'
@@ -16,7 +17,10 @@ export interface McpServerOptions {
   env?: Env
   /** The search layer (cache, circuits, budgets); default `createSearchLayer({ env })`. */
   layer?: SearchLayer
-  /** Largest text of one tool result (characters); default the tools package's `DEFAULT_MAX_CHARS` (12 000). */
+  /**
+   * Largest text of one tool result (characters), and of its `structuredContent` as JSON; default the tools
+   * package's `DEFAULT_MAX_CHARS` (12 000).
+   */
   maxChars?: number
   /** Providers to advertise in `web_search`'s `sources`; default the configured ones. */
   sources?: readonly ProviderName[]
@@ -58,7 +62,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<M
       },
       async (args: unknown, extra: Extra): Promise<CallToolResult> => {
         const result = await set.executors[def.name](args, { signal: extra.signal, ...progressReporter(extra) })
-        return toCallToolResult(result)
+        return toCallToolResult(result, options.maxChars)
       },
     )
   }
@@ -136,15 +140,21 @@ function progressReporter(extra: Extra): { onProgress?: (event: SearchProgress) 
   }
 }
 
-/** A tool result in MCP's shape: the text as content, the data as `structuredContent`, `isError` when it failed. */
-export function toCallToolResult(result: ToolResult): CallToolResult {
+/**
+ * A tool result in MCP's shape: the text as content, the data as `structuredContent`, `isError` when it failed.
+ * `structuredContent` keeps to the same budget as the text (`maxChars` characters of JSON, default 12 000): the
+ * longest lists lose their last items first and a `truncation` entry says what was cut.
+ */
+export function toCallToolResult(result: ToolResult, maxChars: number = DEFAULT_MAX_CHARS): CallToolResult {
   const structured =
     result.data !== null && typeof result.data === 'object' && !Array.isArray(result.data)
       ? (result.data as Record<string, unknown>)
       : { value: result.data }
+  // The same floor as the tools' text budget, so both halves of a result agree on one number.
+  const budget = Math.max(500, Math.floor(maxChars))
   return {
     content: [{ type: 'text', text: result.content }],
-    structuredContent: structured,
+    structuredContent: fitStructured(structured, budget),
     ...(result.isError && { isError: true }),
   }
 }

@@ -1,6 +1,7 @@
 import { Readability, isProbablyReaderable } from '@mozilla/readability'
 import { DOMParser, parseHTML } from 'linkedom'
 import TurndownService from 'turndown'
+import { addGfmTables } from './_gfm-tables.js'
 
 /** A link found in the main content of a page. */
 export interface PageLink {
@@ -354,6 +355,7 @@ function createTurndown(): TurndownService {
     'select',
     'textarea',
   ] as never)
+  addGfmTables(service)
   // NOTE(turndown): its default list prefix is `-   ` (marker plus three spaces); one space is what people write and diff.
   service.addRule('compactListItem', {
     filter: 'li',

@@ -5,6 +5,7 @@ export {
   buildBraveQueryText,
   mapBraveResults,
   mapBraveError,
+  describeBravePlan,
   parseBraveResponse,
   parseBraveRateLimit,
   toBraveCountry,
@@ -13,5 +14,11 @@ export {
   BRAVE_MAX_COUNT,
 } from './map.js'
 export type { BraveQueryOptions, MappedResults } from './map.js'
-export { BraveSearchResponseSchema, BraveWebResultSchema, BraveErrorSchema, BraveSearchQuerySchema } from './schema.js'
-export type { BraveSearchResponse, BraveWebResult, BraveError, BraveSearchQuery } from './schema.js'
+export {
+  BraveSearchResponseSchema,
+  BraveWebResultSchema,
+  BraveErrorSchema,
+  BraveErrorMetaSchema,
+  BraveSearchQuerySchema,
+} from './schema.js'
+export type { BraveSearchResponse, BraveWebResult, BraveError, BraveErrorMeta, BraveSearchQuery } from './schema.js'

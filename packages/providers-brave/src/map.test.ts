@@ -250,10 +250,11 @@ describe('mapBraveError', () => {
       }),
       'auth',
     ],
+    // A real 422 VALIDATION with an empty meta (test/fixtures/recorded) was a parameter problem, not the token.
     [
       '422 VALIDATION without meta',
       res(422, { type: 'ErrorResponse', error: { status: 422, code: 'VALIDATION' } }),
-      'auth',
+      'upstream',
     ],
     ['422 VALIDATION about count', res(422, fixture('error-422-validation.json')), 'upstream'],
     ['401', res(401, {}), 'auth'],
@@ -261,6 +262,31 @@ describe('mapBraveError', () => {
     ['429 QUOTA_LIMITED', res(429, fixture('error-429-quota.json')), 'quota'],
   ])('%s → %s', (_label, response, kind) => {
     expect(mapBraveError(response)).toMatchObject({ kind, provider: 'brave', status: response.status })
+  })
+
+  it.each([
+    [
+      res(429, fixture('error-429-quota.json')),
+      'brave monthly quota exhausted (HTTP 429 QUOTA_LIMITED): Request quota limit exceeded for plan. ' +
+        'Plan "Free" allows 1 request per second (1 already used this second); 2,001 of 2,000 monthly requests used. ' +
+        'Wait for the monthly reset or upgrade the plan.',
+    ],
+    [
+      res(422, fixture('error-422-validation.json')),
+      'brave rejected the request parameters (HTTP 422 VALIDATION): Unable to validate request parameter(s). ' +
+        'Failed: query.count: Input should be less than or equal to 20.',
+    ],
+    [
+      res(422, fixture('error-422-token.json')),
+      'brave rejected the subscription token (HTTP 422 SUBSCRIPTION_TOKEN_INVALID): ' +
+        'The provided subscription token is invalid. Check BRAVE_API_KEY.',
+    ],
+    [
+      res(500, { type: 'ErrorResponse', error: { status: 500, code: 'INTERNAL_ERROR', detail: 'Upstream timeout' } }),
+      'brave server error (HTTP 500): Upstream timeout.',
+    ],
+  ])('keeps Brave’s own words and turns meta into a sentence: %#', (response, message) => {
+    expect(mapBraveError(response)?.message).toBe(message)
   })
 
   it('uses Retry-After, else the per-second reset, for rate limits', () => {

@@ -41,6 +41,28 @@ export const BraveSearchResponseSchema = z.looseObject({
 })
 export type BraveSearchResponse = z.infer<typeof BraveSearchResponseSchema>
 
+/**
+ * `error.meta` of rate-limit and quota errors (`plan`, per-second `rate_*`, monthly `quota_*`) and of validation
+ * errors (`errors[]` with pydantic-style `loc`/`msg`). Every field is optional: a 422 VALIDATION may send `{}`.
+ */
+export const BraveErrorMetaSchema = z.looseObject({
+  plan: z.string().nullish(),
+  rate_limit: z.number().nullish(),
+  rate_current: z.number().nullish(),
+  quota_limit: z.number().nullish(),
+  quota_current: z.number().nullish(),
+  component: z.string().nullish(),
+  errors: z
+    .array(
+      z.looseObject({
+        loc: z.array(z.union([z.string(), z.number()])).nullish(),
+        msg: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+})
+export type BraveErrorMeta = z.infer<typeof BraveErrorMetaSchema>
+
 /** Brave's error envelope: `{type: "ErrorResponse", error: {id, status, code, detail, meta}, time}`. */
 export const BraveErrorSchema = z.looseObject({
   type: z.string().nullish(),

@@ -219,8 +219,13 @@ describe('mapExaError', () => {
     expect(mapExaError(res(400, fixture('error-400.json')))?.retryable).toBe(false)
   })
 
-  it('leaves 5xx to the default and never leaks the key', () => {
-    expect(mapExaError(res(502, { error: 'bad gateway' }))).toBeUndefined()
+  it('keeps Exa’s words on a 5xx, leaves a bare 5xx to the default, and never leaks the key', () => {
+    expect(mapExaError(res(502, { error: 'bad gateway' }))).toMatchObject({
+      kind: 'upstream',
+      retryable: true,
+      message: 'exa server error (HTTP 502): bad gateway.',
+    })
+    expect(mapExaError(res(502, undefined))).toBeUndefined()
     const key = 'exa-key-0123456789abcdef'
     const err = mapExaError(res(400, { error: `bad key ${key} in body`, tag: 'INVALID_REQUEST_BODY' }), [key])
     expect(err?.message).not.toContain(key)

@@ -4,6 +4,8 @@ import {
   ProviderError,
   type RateLimitInfo,
   type SearchResult,
+  describesKeyRejection,
+  errorFromStatus,
   retryHint,
 } from '@search-layer/core'
 import { collectResults, isoDate, plainText } from '@search-layer/core'
@@ -168,18 +170,22 @@ export function parseExaRateLimit(headers: Readonly<Record<string, string>>): Ra
   return Object.keys(info).length > 0 ? info : undefined
 }
 
-function shortDetail(detail: string | null | undefined): string {
+/** The vendor's own words as a sentence: whitespace collapsed, capped, ending in punctuation; '' when none. */
+function vendorWords(detail: string | null | undefined): string {
   if (!detail) return ''
   const flat = detail.replace(/\s+/g, ' ').trim()
-  return `: ${flat.length > 160 ? `${flat.slice(0, 159)}…` : flat}`
+  if (!flat) return ''
+  const capped = flat.length > 200 ? `${flat.slice(0, 199)}…` : flat
+  return /[.!?…]$/.test(capped) ? capped : `${capped}.`
 }
 
 const QUOTA_TAGS = new Set(['NO_MORE_CREDITS', 'API_KEY_BUDGET_EXCEEDED', 'INSUFFICIENT_CREDITS'])
 
 /**
- * Maps Exa's `{requestId, error, tag}` errors to `ProviderError`: 401/`INVALID_API_KEY` → `auth`, 402 → `quota`,
- * 403 → `auth` (not allowed for this key), 429 → `rate_limited`, other 4xx → non-retryable `upstream`;
- * undefined for 5xx (status-based default).
+ * Maps Exa's `{requestId, error, tag}` errors to `ProviderError`, keeping Exa's own `error` text: 401,
+ * `INVALID_API_KEY` or a text saying the key is invalid/missing (Exa has answered that with a bare 400) → `auth`;
+ * 402 and credit tags → `quota`; 403 → `auth` (not allowed for this key); 429 → `rate_limited`; other 4xx →
+ * non-retryable `upstream`; undefined for 5xx without a body (status-based default).
  */
 export function mapExaError(
   response: HttpErrorResponse,
@@ -190,35 +196,43 @@ export function mapExaError(
   const tag = body?.tag ?? undefined
   const status = response.status
   const label = `HTTP ${status}${tag ? ` ${tag}` : ''}`
-  const detail = shortDetail(body?.error)
+  const words = vendorWords(body?.error)
+  const said = words ? `: ${words}` : ''
   const requestId = body?.requestId ? ` [requestId ${body.requestId}]` : ''
   const base = { provider: 'exa', status, code: tag, secrets }
-  if (status === 401 || tag === 'INVALID_API_KEY')
-    return new ProviderError(`exa rejected the API key (${label}); check EXA_API_KEY${requestId}`, {
+  if (status === 402 || (tag !== undefined && QUOTA_TAGS.has(tag)))
+    return new ProviderError(
+      `exa credits or key budget exhausted (${label})${said} Top up or raise the key's budget in the Exa dashboard.${requestId}`,
+      { ...base, kind: 'quota' },
+    )
+  if (status === 401 || tag === 'INVALID_API_KEY' || (status < 500 && describesKeyRejection(body?.error)))
+    return new ProviderError(`exa rejected the API key (${label})${said} Check EXA_API_KEY.${requestId}`, {
       ...base,
       kind: 'auth',
     })
-  if (status === 402 || (tag !== undefined && QUOTA_TAGS.has(tag)))
-    return new ProviderError(`exa credits or key budget exhausted (${label})${detail}${requestId}`, {
-      ...base,
-      kind: 'quota',
-    })
   if (status === 403)
-    return new ProviderError(`exa refused this key for the request (${label})${detail}${requestId}`, {
+    return new ProviderError(`exa refused this key for the request (${label})${said}${requestId}`, {
       ...base,
       kind: 'auth',
     })
   if (status === 429)
-    return new ProviderError(`exa rate limit hit (${label})${retryHint(response.retryAfterMs)}${requestId}`, {
+    return new ProviderError(`exa rate limit hit (${label})${said}${retryHint(response.retryAfterMs)}${requestId}`, {
       ...base,
       kind: 'rate_limited',
       retryAfterMs: response.retryAfterMs,
     })
   if (status >= 400 && status < 500 && status !== 408)
-    return new ProviderError(`exa refused the request (${label})${detail}${requestId}`, {
+    return new ProviderError(`exa refused the request (${label})${said}${requestId}`, {
       ...base,
       kind: 'upstream',
       retryable: false,
+    })
+  if (words)
+    return errorFromStatus('exa', status, {
+      detail: `${words}${requestId}`,
+      code: tag,
+      retryAfterMs: response.retryAfterMs,
+      secrets,
     })
   return undefined
 }

@@ -6,6 +6,7 @@ import {
   type ProviderResponse,
   type RateLimitInfo,
   type SearchResult,
+  describesKeyRejection,
   errorFromStatus,
   redactSecrets,
   retryHint,
@@ -249,7 +250,10 @@ export function mapResponsesBody(body: unknown, options: GrokMapOptions): Provid
   const response: ProviderResponse = { results, dropped }
   const answer = stripCitationMarkers(fullText)
   if (answer) response.answer = answer
-  const cost = estimateGrokCost(options.model, data.usage ?? undefined)
+  // NOTE(grok): real answers may carry `num_server_side_tools_used` but no `server_side_tool_usage_details`; the
+  // `web_search_call` items in `output` still say how many searches were billed.
+  const searchCalls = data.output.filter((item) => hasType(item, 'web_search_call')).length
+  const cost = estimateGrokCost(options.model, data.usage ?? undefined, searchCalls)
   if (cost) response.cost = cost
   const rateLimit = rateLimitFromHeaders(options.headers ?? {})
   if (rateLimit) response.rateLimit = rateLimit
@@ -330,7 +334,10 @@ const DEFAULT_PRICE: [number, number] = [1.25, 2.5]
 /** xAI bills server-side web search at $5 per 1000 calls. */
 export const GROK_WEB_SEARCH_USD_PER_CALL = 0.005
 
-/** The call's cost: xAI's own `cost_in_usd_ticks` when sent (`reported`), else tokens and search calls at list price. */
+/**
+ * The call's cost: xAI's own `cost_in_usd_ticks` when sent (`reported`), else tokens and search calls at list price
+ * (search calls from `server_side_tool_usage_details`, else `webSearchCallsSeen`).
+ */
 export function estimateGrokCost(
   model: string,
   usage:
@@ -341,6 +348,8 @@ export function estimateGrokCost(
         server_side_tool_usage_details?: { web_search_calls?: number | null } | null
       }
     | undefined,
+  /** Web searches seen in the answer, counted when `usage` has no `server_side_tool_usage_details`. */
+  webSearchCallsSeen = 0,
 ): Cost | undefined {
   if (!usage) return undefined
   const ticks = usage.cost_in_usd_ticks
@@ -350,7 +359,7 @@ export function estimateGrokCost(
   const n = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0)
   const usd =
     (n(usage.input_tokens) * inPrice + n(usage.output_tokens) * outPrice) / 1e6 +
-    n(usage.server_side_tool_usage_details?.web_search_calls) * GROK_WEB_SEARCH_USD_PER_CALL
+    n(usage.server_side_tool_usage_details?.web_search_calls ?? webSearchCallsSeen) * GROK_WEB_SEARCH_USD_PER_CALL
   return { usd: Math.round(usd * 1e8) / 1e8, basis: 'estimated' }
 }
 
@@ -550,17 +559,28 @@ export function rateLimitFromHeaders(headers: Readonly<Record<string, string>>):
   }
 }
 
+// NOTE(grok): xAI has sent its error text URL-encoded (`Incorrect%20API%20key%20provided…`, beeai-framework#447);
+// decode it so the message reads as words and the key check below can recognise it.
+function decodePercentEscapes(text: string | undefined): string | undefined {
+  if (!text || !/%[0-9a-f]{2}/i.test(text)) return text
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
 function errorDetail(response: HttpErrorResponse): { detail?: string; code?: string } {
   const parsed = GrokErrorSchema.safeParse(response.json)
   if (!parsed.success) return {}
   const { error, code, message } = parsed.data
-  const detail = typeof error === 'string' ? error : (error?.message ?? message ?? undefined)
+  const detail = decodePercentEscapes(typeof error === 'string' ? error : (error?.message ?? message ?? undefined))
   const rawCode = typeof error === 'object' && error?.code != null ? error.code : code
   return { ...(detail && { detail }), ...(rawCode != null && { code: String(rawCode) }) }
 }
 
 /**
- * Maps an xAI error response: a bad key is **400** ("Incorrect API key") or 401/403 → `auth`; exhausted credits or
+ * Maps an xAI error response: a bad key is **400** ("Incorrect API key", sometimes URL-encoded) or 401/403 → `auth`; exhausted credits or
  * spending limit → `quota`; 429 → `rate_limited`; 404 (unknown model) and 410 (retired endpoint) → non-retryable `upstream`.
  */
 export function mapGrokError(
@@ -578,7 +598,7 @@ export function mapGrokError(
       ...base,
       kind: 'quota',
     })
-  if (status === 401 || status === 403 || (status === 400 && /api key|unauthori[sz]ed|authentication/i.test(text)))
+  if (status === 401 || status === 403 || (status < 500 && describesKeyRejection(text)))
     return new ProviderError(`grok rejected the API key (HTTP ${status}); check XAI_API_KEY${suffix}`, {
       ...base,
       kind: 'auth',

@@ -252,6 +252,12 @@ describe('mapTavilyError', () => {
     expect(err.message.length).toBeLessThan(400)
   })
 
+  it('maps a key error sent with another status to auth, keeping Tavily’s words', () => {
+    const err = mapTavilyError(errorResponse(400, { detail: { error: 'Invalid API key.' } }))
+    expect(err).toMatchObject({ kind: 'auth', status: 400 })
+    expect(err.message).toBe('tavily rejected the API key (HTTP 400); check TAVILY_API_KEY: Invalid API key.')
+  })
+
   it('accepts a bare-string detail', () => {
     expect(mapTavilyError(errorResponse(400, { detail: 'Invalid country' })).message).toContain('Invalid country')
   })

@@ -5,6 +5,7 @@ import {
   type ProviderResponse,
   type RateLimitInfo,
   type SearchResult,
+  describesKeyRejection,
   errorFromStatus,
   redactSecrets,
   retryHint,
@@ -162,7 +163,7 @@ function errorDetail(response: HttpErrorResponse): { detail?: string; code?: str
 }
 
 /**
- * Maps a Tavily error response to a `ProviderError`: 401/403 `auth`, 429 `rate_limited`, 432 (plan or key
+ * Maps a Tavily error response to a `ProviderError`: 401/403 or any 4xx whose text says the key is invalid `auth`, 429 `rate_limited`, 432 (plan or key
  * limit) and 433 (pay-as-you-go cap) `quota`, 5xx `upstream`. The vendor's detail is redacted and truncated.
  */
 export function mapTavilyError(
@@ -196,7 +197,7 @@ export function mapTavilyError(
       kind: 'rate_limited',
       retryAfterMs: response.retryAfterMs,
     })
-  if (response.status === 401 || response.status === 403)
+  if (response.status === 401 || response.status === 403 || (response.status < 500 && describesKeyRejection(rawDetail)))
     return new ProviderError(`tavily rejected the API key (HTTP ${response.status}); check TAVILY_API_KEY${suffix}`, {
       ...base,
       kind: 'auth',

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Reply, RouteContext, ServiceRoutes } from './_types.js'
-import type { EmulatedService, Fault, RecordedRequest } from './types.js'
+import type { EmulatedService, Fault, RecordedReply, RecordedRequest } from './types.js'
 
 const PREFIXES: readonly [string, EmulatedService][] = [
   ['/brave', 'brave'],
@@ -223,7 +223,9 @@ export class EmulatorServer {
     }
     if (fault?.hang) return
     let reply: Reply
-    if (fault?.status !== undefined) {
+    if (fault?.reply) {
+      reply = recorded(fault.reply)
+    } else if (fault?.status !== undefined) {
       reply = routes.error(fault.status, fault.code, ctx)
     } else if (fault?.html) {
       reply = htmlErrorPage()
@@ -291,6 +293,17 @@ function truncate(reply: Reply): Reply {
   const cut = json.slice(0, Math.max(1, Math.floor(json.length * 0.6)))
   // Cutting mid-document can by chance still parse (e.g. a lone number); a dangling quote never does.
   return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: `${cut}"` }
+}
+
+// The recorded body is sent decoded and whole, so the recorded framing no longer describes it.
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'connection'])
+
+function recorded(reply: RecordedReply): Reply {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(reply.headers ?? {}))
+    if (!FRAMING_HEADERS.has(name.toLowerCase())) headers[name] = value
+  if (!hasHeader(headers, 'content-type')) headers['content-type'] = 'application/json; charset=utf-8'
+  return { status: reply.status ?? 200, headers, body: reply.body }
 }
 
 function htmlErrorPage(): Reply {

@@ -190,6 +190,32 @@ describe('fault options', () => {
     expect(received).toBeGreaterThanOrEqual(1024 * 1024)
   })
 
+  it('reply: serves the recorded status, headers and body byte for byte, with fresh framing', async () => {
+    const body = '{"requestId":"d5e5","error":"x-api-key header is invalid"}'
+    emu.fault('exa', {
+      reply: {
+        status: 400,
+        headers: { 'Content-Type': 'application/json', 'x-ratelimit-limit': '450', 'Transfer-Encoding': 'chunked' },
+        body,
+      },
+    })
+    const res = await vendorRequest(emu, 'exa')
+    expect(res.status).toBe(400)
+    expect(res.headers.get('content-type')).toBe('application/json')
+    expect(res.headers.get('x-ratelimit-limit')).toBe('450')
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)))
+    expect(await res.text()).toBe(body)
+    expect(emu.requests[0]).toMatchObject({ service: 'exa', status: 400 })
+  })
+
+  it('reply: defaults to 200 JSON', async () => {
+    emu.fault('brave', { reply: { body: '{"type":"search"}' } })
+    const res = await vendorRequest(emu, 'brave')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(await res.json()).toEqual({ type: 'search' })
+  })
+
   it('a fault still records the request', async () => {
     emu.fault('grok', { status: 503 })
     await vendorRequest(emu, 'grok')

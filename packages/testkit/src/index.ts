@@ -9,6 +9,7 @@ export type {
   KeyedService,
   EmulatorOptions,
   Fault,
+  RecordedReply,
   RecordedRequest,
   GithubIssueSpec,
   PageSpec,

@@ -42,6 +42,20 @@ export interface Fault {
   latencyMs?: number
   /** Apply to the next N requests of the service only, then clear. */
   times?: number
+  /**
+   * Answer with exactly this recorded response (a vendor body captured elsewhere) instead of the emulated one.
+   * Framing headers (`content-length`, `transfer-encoding`, `content-encoding`, `connection`) are recomputed.
+   */
+  reply?: RecordedReply
+}
+
+/** A captured upstream response to replay: status, the headers that were recorded, the body bytes. */
+export interface RecordedReply {
+  /** Default 200. */
+  status?: number
+  /** Default `content-type: application/json; charset=utf-8`. */
+  headers?: Record<string, string>
+  body: string | Buffer
 }
 
 /** One request as the emulator saw it. */

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs'
+import { type ProviderError, ProviderResponseSchema, isProviderError } from '@search-layer/core'
+import { startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createExaProvider } from './client.js'
+
+// Real Exa answers captured by other projects; provenance and licenses in test/fixtures/recorded/README.md.
+const recorded = (name: string) => {
+  const dir = new URL('../test/fixtures/recorded/', import.meta.url)
+  const body = readFileSync(new URL(`${name}.json`, dir), 'utf8')
+  const meta = JSON.parse(readFileSync(new URL(`${name}.meta.json`, dir), 'utf8')) as {
+    status: number | null
+    headers: Record<string, string> | null
+  }
+  return { body, json: JSON.parse(body) as Record<string, unknown>, status: meta.status ?? 200, headers: meta.headers }
+}
+
+interface RecordedResult {
+  url: string
+  title: string | null
+  publishedDate?: string
+  highlights?: string[]
+}
+
+const TAG_OR_ENTITY = /<\/?[a-z][^<>]*>|&(?:#x?[0-9a-f]+|[a-z]{2,8});/i
+const KEY = 'exa-recorded-replay-key-0123456789'
+
+let emu: Awaited<ReturnType<typeof startEmulator>>
+beforeAll(async () => {
+  emu = await startEmulator()
+})
+afterAll(() => emu.close())
+beforeEach(() => emu.reset())
+
+function replay(name: string, body?: string) {
+  const r = recorded(name)
+  emu.fault('exa', { reply: { status: r.status, ...(r.headers && { headers: r.headers }), body: body ?? r.body } })
+  return createExaProvider({ apiKey: KEY, baseUrl: emu.urls.exa, retries: 0 })
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`)
+  return error
+}
+
+describe.each([
+  // crewAI cassettes: `contents.text` only, Cloudflare and x-ratelimit-* headers recorded.
+  ['crewai--search-contents-text-1', { usd: 0.015, rateLimit: { limit: 450, remaining: 405 } }],
+  ['crewai--search-contents-text-2', { usd: 0.015, rateLimit: { limit: 450, remaining: 410 } }],
+  // pydantic-ai cassette: highlights, one result without publishedDate, `effectiveFilters` (not in the docs).
+  ['pydantic-ai--exa-search-highlights', { usd: 0.007, rateLimit: undefined }],
+])('recorded 200: %s', (name, expected) => {
+  const results = recorded(name).json.results as RecordedResult[]
+
+  it('keeps every result in Exa order with clean text, dates read, the reported cost and rate limits', async () => {
+    const res = await replay(name).search({ query: 'recorded', num: 100 })
+    expect(ProviderResponseSchema.parse(res)).toMatchObject({ dropped: 0 })
+    expect(res.results.map((r) => r.url)).toEqual(results.map((r) => r.url))
+    for (const [i, r] of res.results.entries()) {
+      const raw = results[i]!
+      expect(r.title).toBe(raw.title?.replace(/\s+/g, ' ').trim() || new URL(raw.url).hostname.replace(/^www\./, ''))
+      expect(r.title).not.toMatch(TAG_OR_ENTITY)
+      expect(r.snippet).not.toMatch(TAG_OR_ENTITY)
+      expect(r.snippet.length).toBeGreaterThan(40)
+      expect(r.publishedAt).toBe(raw.publishedDate ? new Date(raw.publishedDate).toISOString() : null)
+    }
+    expect(res.cost).toEqual({ usd: expected.usd, basis: 'reported' })
+    if (expected.rateLimit) expect(res.rateLimit).toMatchObject(expected.rateLimit)
+    else expect(res.rateLimit).toBeUndefined()
+  })
+
+  it('tolerates fields Exa may add later', async () => {
+    const json = recorded(name).json
+    const grown = {
+      ...json,
+      context: 'a new top-level field',
+      results: (json.results as object[]).map((r) => ({ ...r, subpages: [], entities: [{ type: 'company' }] })),
+    }
+    const res = await replay(name, JSON.stringify(grown)).search({ query: 'recorded', num: 100 })
+    expect(res.results).toHaveLength(results.length)
+  })
+})
+
+describe('recorded error (Composio issue report)', () => {
+  it('HTTP 400 "x-api-key header is invalid" (no tag) is auth, with Exa’s words and the key hint', async () => {
+    const err = await failure(replay('issue--error-400-invalid-api-key-header').search({ query: 'x' }))
+    expect(err).toMatchObject({ kind: 'auth', retryable: false, status: 400 })
+    expect(err.message).toBe(
+      'exa rejected the API key (HTTP 400): x-api-key header is invalid. Check EXA_API_KEY. ' +
+        '[requestId d5e5493da34334e99493c1c40aea467a]',
+    )
+    expect(JSON.stringify(err)).not.toContain(KEY)
+    // An auth error is not retried: one request only.
+    expect(emu.count('exa')).toBe(1)
+  })
+})
