@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The worker is its own entry: `ExtractPool` starts it from dist/extract-worker.js, beside index.js.
+  entry: ['src/index.ts', 'src/extract-worker.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

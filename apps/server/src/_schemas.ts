@@ -135,6 +135,9 @@ export const ReadablePageSchema = z
     text: z.string(),
     links: z.array(z.object({ url: z.string(), text: z.string(), context: z.string() })),
     readerable: z.boolean(),
+    degraded: z.string().optional().openapi({
+      description: 'Set when the page was returned as plain text instead of read readably (too complex, out of time).',
+    }),
     truncated: z.boolean(),
   })
   .openapi('ReadablePage')

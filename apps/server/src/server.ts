@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
+import { closeSharedExtractPool } from '@search-layer/page-fetch'
 import { applyHeapGrowth } from './_heap-growth.js'
 import { type CreateAppOptions, createApp } from './app.js'
 
@@ -87,6 +88,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       if ('closeAllConnections' in server) server.closeAllConnections()
       await closed
       await wired.close()
+      // Page extraction workers are process-wide (fetchPage's shared pool); the requests that used them are done.
+      await closeSharedExtractPool()
       logger.info('search-layer server stopped')
     })()
     return closing

@@ -44,6 +44,38 @@ describe('POST /v1/fetch', () => {
 
   it.each([
     [
+      '1,200 nested <div>s (13 KB)',
+      () => `<html><body>${'<div>'.repeat(1200)}<p>Deep.</p>${'</div>'.repeat(1200)}</body></html>`,
+      /1,20\d levels of nesting \(limit 256\)/,
+    ],
+    [
+      '100,000 links (3.9 MB)',
+      () =>
+        `<html><body>${Array.from({ length: 100_000 }, (_, i) => `<a href="/p/${i}">link number ${i}</a> `).join('')}</body></html>`,
+      /100,00\d elements \(limit 40,000\)/,
+    ],
+  ])('degrades a page of %s to plain text while /healthz keeps answering', async (_name, html, reason) => {
+    emu.pages.set('/pathological', { body: html(), contentType: 'text/html' })
+    const srv = await start()
+    let fetchDone = false
+    const fetching = srv.call('/v1/fetch', { json: { url: `${emu.urls.pages}/pathological` } }).then(async (res) => {
+      fetchDone = true
+      return { status: res.status, page: await res.json() }
+    })
+    // Health checks answered one after another while the page is still being fetched and read.
+    let healthyWhileFetching = 0
+    while (!fetchDone) {
+      const health = await srv.call('/healthz')
+      if (health.status === 200 && !fetchDone) healthyWhileFetching++
+    }
+    const { status, page } = await fetching
+    expect(status).toBe(200)
+    expect(page.degraded).toMatch(reason)
+    expect(healthyWhileFetching).toBeGreaterThan(0)
+  })
+
+  it.each([
+    [
       'a private address without SEARCH_LAYER_ALLOW_PRIVATE_HOSTS',
       '/article',
       { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: undefined },

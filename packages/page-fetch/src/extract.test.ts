@@ -386,6 +386,51 @@ ${inner}
   })
 })
 
+describe('extractReadable on pages too complex for a DOM', () => {
+  const nested = (depth: number) =>
+    `<html><head><title>Deep</title></head><body>${'<div>'.repeat(depth)}<p>Deep text with <a href="/next">a link</a>.</p>${'</div>'.repeat(depth)}</body></html>`
+
+  it('degrades 1,200 nested <div>s (13 KB) to plain text, saying why', () => {
+    const page = extractReadable(nested(1200), { url: 'https://deep.example/' })
+    expect(page.degraded).toBe('page too complex for readable extraction: 1,204 levels of nesting (limit 256)')
+    expect(page).toMatchObject({ title: 'Deep', text: 'Deep text with a link.', readerable: false })
+    expect(page.links).toEqual([{ url: 'https://deep.example/next', text: 'a link', context: 'a link' }])
+  })
+
+  it('degrades a 3.9 MB page of 100,000 links and keeps its first 1,000 links', () => {
+    const html = `<html><body><article>${Array.from({ length: 100_000 }, (_, i) => `<a href="/p/${i}">link number ${i}</a> `).join('')}</article></body></html>`
+    const page = extractReadable(html, { url: 'https://links.example/' })
+    expect(page.degraded).toBe('page too complex for readable extraction: 100,003 elements (limit 40,000)')
+    expect(page.links).toHaveLength(1000)
+    expect(page.links[999]).toEqual({
+      url: 'https://links.example/p/999',
+      text: 'link number 999',
+      context: 'link number 999',
+    })
+    expect(page.text).toMatch(/^link number 0 link number 1 .* link number 99999$/)
+  })
+
+  it.each([
+    ['links', { maxLinks: 5 }, 'page too complex for readable extraction: 10 links (limit 5)'],
+    ['elements', { maxElements: 11 }, 'page too complex for readable extraction: 12 elements (limit 11)'],
+  ])('applies a caller limit on %s', (_name, limits, reason) => {
+    const html = `<p>${Array.from({ length: 10 }, (_, i) => `<a href="/${i}">${i}</a>`).join(' ')}</p><p>end</p>`
+    expect(extractReadable(html, { url: 'https://x.example/', limits }).degraded).toBe(reason)
+  })
+
+  it('reads a deep page readably when the caller lifts the depth limit', () => {
+    const page = extractReadable(nested(300), { url: 'https://deep.example/', limits: { maxDepth: 400 } })
+    expect(page.degraded).toBeUndefined()
+    expect(page.markdown).toBe('Deep text with [a link](https://deep.example/next).')
+  })
+
+  it('degrades a feed too complex to parse as XML', () => {
+    const feed = `<rss><channel><title>F</title>${'<x>'.repeat(300)}</channel></rss>`
+    const page = pageFromBody(feed, 'application/rss+xml', { url: 'https://feed.example/rss' })
+    expect(page.degraded).toBe('feed too complex to read as items: 302 levels of nesting (limit 256)')
+  })
+})
+
 describe('pageFromBody', () => {
   const opts = { url: 'https://api.example/item', finalUrl: 'https://api.example/item' }
 

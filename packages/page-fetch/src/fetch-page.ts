@@ -1,11 +1,32 @@
-import { type ReadablePage, pageFromBody } from './extract.js'
+import type { ExtractLimits, ReadablePage } from './extract.js'
+import { type ExtractPool, sharedExtractPool } from './extract-pool.js'
 import { type SafeFetchOptions, safeFetch } from './safe-fetch.js'
+
+/** Options of `fetchPage`: those of `safeFetch`, plus where and how the page is read. */
+export interface FetchPageOptions extends SafeFetchOptions {
+  /** Worker pool that reads the page; default the process-wide one (`closeSharedExtractPool` stops it). */
+  extractPool?: ExtractPool
+  /** Bounds past which an HTML page degrades to plain text; default `DEFAULT_EXTRACT_LIMITS`. */
+  extractLimits?: Partial<ExtractLimits>
+}
 
 /**
  * Fetches a URL with `safeFetch` and returns its readable content: HTML through Readability, JSON, markdown,
- * plain text and feeds as pages too. Rejects only with `FetchError` (every kind `safeFetch` has).
+ * plain text and feeds as pages too. Reading runs in a worker within what is left of `timeoutMs`; a page that is
+ * too complex, or not read in time, comes back as plain text with `degraded` set. Rejects only with `FetchError`
+ * (every kind `safeFetch` has; `timeout` also when `signal` aborts while the page is read).
  */
-export async function fetchPage(url: string, options: SafeFetchOptions = {}): Promise<ReadablePage> {
-  const resource = await safeFetch(url, options)
-  return pageFromBody(resource.text, resource.contentType, { url: resource.url, finalUrl: resource.finalUrl })
+export async function fetchPage(url: string, options: FetchPageOptions = {}): Promise<ReadablePage> {
+  const { extractPool, extractLimits, ...fetchOptions } = options
+  const startedAt = Date.now()
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const resource = await safeFetch(url, fetchOptions)
+  const pool = extractPool ?? sharedExtractPool()
+  return pool.pageFromBody(resource.text, resource.contentType, {
+    url: resource.url,
+    finalUrl: resource.finalUrl,
+    ...(extractLimits && { limits: extractLimits }),
+    ...(options.signal && { signal: options.signal }),
+    timeoutMs: Math.max(0, startedAt + timeoutMs - Date.now()),
+  })
 }

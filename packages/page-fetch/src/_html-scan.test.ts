@@ -1,0 +1,81 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { type HtmlShape, htmlToText, measureHtml } from './_html-scan.js'
+import { DEFAULT_EXTRACT_LIMITS } from './extract.js'
+
+describe('measureHtml', () => {
+  it.each([
+    ['nested divs', `${'<div>'.repeat(1200)}x${'</div>'.repeat(1200)}`, { maxDepth: 1200, elements: 1200, links: 0 }],
+    ['unclosed nested divs', '<div>'.repeat(500), { maxDepth: 500, elements: 500, links: 0 }],
+    ['siblings', '<p>a</p><p>b</p><p>c</p>', { maxDepth: 1, elements: 3, links: 0 }],
+    ['implied </p> and </li>', '<p>a<p>b<ul><li>x<li>y<li>z</ul>', { maxDepth: 2, elements: 6, links: 0 }],
+    ['void and self-closed', '<div><br><img src=x><hr/><x-y/></div>', { maxDepth: 1, elements: 5, links: 0 }],
+    ['links', '<a href="/a">a</a><a name=x>b</a><a\nhref=/c>c</a>', { maxDepth: 1, elements: 3, links: 2 }],
+    [
+      'markup in script and comments',
+      '<script>"<div><div>"</script><!-- <div><div> -->',
+      { maxDepth: 1, elements: 1, links: 0 },
+    ],
+    ['> inside a quoted attribute', '<div title="a > b"><span>x</span></div>', { maxDepth: 2, elements: 2, links: 0 }],
+  ])('%s', (_name, html, shape) => {
+    expect(measureHtml(html)).toEqual(shape)
+  })
+
+  it('never throws on arbitrary input', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('<', '>', '/', 'a', 'div', ' ', '"', "'", '=', '!--', 'href') }),
+        (html) => {
+          const shape = measureHtml(html)
+          expect(shape.maxDepth).toBeLessThanOrEqual(shape.elements)
+        },
+      ),
+    )
+  })
+})
+
+describe('htmlToText', () => {
+  it('keeps visible text in paragraphs, the title and the links, and drops scripts, styles and the head', () => {
+    const scanned = htmlToText(
+      '<html><head><title>The &amp; title</title><style>p{}</style></head><body><p>One <b>two</b></p>' +
+        '<script>var x = "<p>no</p>"</script><div>Three<br>four <a href="/x?a=1&amp;b=2">a link</a></div></body></html>',
+    )
+    expect(scanned.title).toBe('The & title')
+    expect(scanned.text).toBe('One two\n\nThree\nfour a link')
+    expect(scanned.anchors).toEqual([{ href: '/x?a=1&b=2', text: 'a link' }])
+  })
+
+  it('keeps the first 1,000 links only', () => {
+    const html = Array.from({ length: 1500 }, (_, i) => `<a href="/p/${i}">${i}</a>`).join(' ')
+    const scanned = htmlToText(html)
+    expect(scanned.links).toBe(1500)
+    expect(scanned.anchors).toHaveLength(1000)
+  })
+})
+
+describe('the default extraction limits against real pages', () => {
+  // The shared corpus sits beside the clone: <repo root>/../shared/testdata.
+  const testdata = fileURLToPath(new URL('../../../../shared/testdata/', import.meta.url))
+  const pages = [
+    ...readdirSync(join(testdata, 'readability', 'test-pages')).map((name) =>
+      readFileSync(join(testdata, 'readability', 'test-pages', name, 'source.html'), 'utf8'),
+    ),
+    ...readdirSync(join(testdata, 'article-extraction', 'html')).map((name) =>
+      gunzipSync(readFileSync(join(testdata, 'article-extraction', 'html', name))).toString('utf8'),
+    ),
+  ]
+
+  it('never trip on the 311 pages of the Readability and article-extraction corpora', () => {
+    const shapes = pages.map(measureHtml)
+    const most = (key: keyof HtmlShape) => Math.max(...shapes.map((shape) => shape[key]))
+    // Measured: depth 51, elements 9,888, links 3,859; the limits sit 4-5 times above.
+    expect(pages.length).toBe(311)
+    expect(most('maxDepth')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxDepth / 4)
+    expect(most('elements')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxElements / 4)
+    expect(most('links')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxLinks / 2)
+  })
+})

@@ -1,0 +1,321 @@
+/**
+ * A single linear pass over HTML without building a DOM: how deep elements nest, how many there are, how many
+ * links, and (when asked) the plain text with its links. Readable extraction uses the figures to refuse pages that
+ * would make linkedom and Readability slow or huge, and the text as what such a page degrades to.
+ *
+ * Contract: time and memory are linear in the input, whatever it is (unclosed tags and quotes, stray `<`, nesting
+ * a million deep). The nesting follows the HTML parser closely enough for bounds, not exactly: void elements and
+ * `/>` do not nest, a close tag closes up to its open element, and the common implied closes (`<p>`, `<li>`,
+ * `<td>`, `<tr>`, `<dt>`/`<dd>`, `<option>`) are applied.
+ */
+
+/** How big and deep a page's markup is. */
+export interface HtmlShape {
+  /** Deepest element nesting. */
+  maxDepth: number
+  /** Elements opened. */
+  elements: number
+  /** `<a href>` elements. */
+  links: number
+}
+
+/** A link found by the scan. */
+export interface ScannedLink {
+  href: string
+  text: string
+}
+
+/** What `scanHtml` returns with `collectText`: the shape, the title, the block-separated text and the links. */
+export interface ScannedText extends HtmlShape {
+  title: string | null
+  text: string
+  /** The first 1,000 `<a href>` with their text, hrefs as written. */
+  anchors: ScannedLink[]
+}
+
+const VOID_TAGS = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+])
+// Elements whose content is not markup: the scan jumps to their close tag.
+const RAW_TEXT_TAGS = new Set([
+  'script',
+  'style',
+  'textarea',
+  'title',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'plaintext',
+])
+const SILENT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'noembed', 'noframes', 'head'])
+const BLOCK_TAGS = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+])
+const P_CLOSERS = new Set([...BLOCK_TAGS].filter((tag) => tag !== 'body' && tag !== 'td' && tag !== 'th'))
+// Opening the key closes an open element of these names when it is the current one (HTML's implied end tags).
+const IMPLIED_CLOSE: Record<string, ReadonlySet<string>> = {
+  li: new Set(['li', 'p']),
+  dt: new Set(['dt', 'dd', 'p']),
+  dd: new Set(['dt', 'dd', 'p']),
+  tr: new Set(['tr', 'td', 'th']),
+  td: new Set(['td', 'th']),
+  th: new Set(['td', 'th']),
+  option: new Set(['option']),
+  optgroup: new Set(['option', 'optgroup']),
+}
+const ALWAYS_P = new Set(['p'])
+const MAX_SCANNED_LINKS = 1000
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+  copy: '©',
+  reg: '®',
+  laquo: '«',
+  raquo: '»',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+}
+
+/** Decodes numeric and the common named character references; unknown ones stay as written. */
+export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text
+  return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, ref: string) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1))
+      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : whole
+    }
+    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole
+  })
+}
+
+function isNameStart(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+}
+
+/** Index just past the `>` ending a tag whose name ends at `from`, skipping quoted attribute values; -1 if none. */
+function tagEnd(html: string, from: number): number {
+  let i = from
+  while (i < html.length) {
+    const ch = html.charCodeAt(i)
+    if (ch === 62) return i + 1 // >
+    if (ch === 34 || ch === 39) {
+      // Quotes only count inside an attribute value (after `=`), as the tokenizer reads them.
+      let back = i - 1
+      while (back > from && /\s/.test(html[back] ?? '')) back--
+      if (html[back] === '=') {
+        const close = html.indexOf(html[i] as string, i + 1)
+        if (close < 0) return -1
+        i = close + 1
+        continue
+      }
+    }
+    i++
+  }
+  return -1
+}
+
+function hrefOf(tag: string): string | null {
+  const match = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(tag)
+  return match ? decodeEntities(match[1] ?? match[2] ?? match[3] ?? '') : null
+}
+
+/** Joins text parts into paragraphs: blank-line-separated, inline whitespace collapsed. */
+function paragraphs(parts: string[]): string {
+  return parts
+    .join('')
+    .split(/\n{2,}/)
+    .map((para) =>
+      para
+        .split('\n')
+        .map((line) => line.replace(/[ \t\f\r\u00a0]+/g, ' ').trim())
+        .filter((line) => line !== '')
+        .join('\n'),
+    )
+    .filter((para) => para !== '')
+    .join('\n\n')
+}
+
+/** The nesting depth, element and link counts of an HTML document, in one linear pass. */
+export function measureHtml(html: string): HtmlShape {
+  const { maxDepth, elements, links } = scanHtml(html, false)
+  return { maxDepth, elements, links }
+}
+
+/** The shape plus the page's title, its visible text (script, style and head left out) and its first 1,000 links. */
+export function htmlToText(html: string): ScannedText {
+  return scanHtml(html, true)
+}
+
+function scanHtml(html: string, collectText: boolean): ScannedText {
+  const stack: string[] = []
+  const open = new Map<string, number>()
+  const parts: string[] = []
+  const anchors: ScannedLink[] = []
+  let title: string | null = null
+  let maxDepth = 0
+  let elements = 0
+  let linkCount = 0
+  let silent = 0
+  let anchor: { href: string; text: string[] } | null = null
+
+  const push = (name: string) => {
+    stack.push(name)
+    open.set(name, (open.get(name) ?? 0) + 1)
+    if (SILENT_TAGS.has(name)) silent++
+    if (stack.length > maxDepth) maxDepth = stack.length
+  }
+  const pop = () => {
+    const name = stack.pop() as string
+    open.set(name, (open.get(name) ?? 1) - 1)
+    if (SILENT_TAGS.has(name)) silent--
+    if (name === 'a') closeAnchor()
+    if (collectText && BLOCK_TAGS.has(name)) parts.push('\n\n')
+  }
+  const closeAnchor = () => {
+    if (anchor && anchors.length < MAX_SCANNED_LINKS)
+      anchors.push({ href: anchor.href, text: anchor.text.join('').replace(/\s+/g, ' ').trim() })
+    anchor = null
+  }
+  const addText = (raw: string) => {
+    if (!collectText || silent > 0 || raw === '') return
+    const text = decodeEntities(raw)
+    parts.push(text)
+    anchor?.text.push(text)
+  }
+
+  let i = 0
+  while (i < html.length) {
+    const lt = html.indexOf('<', i)
+    if (lt < 0) {
+      addText(html.slice(i))
+      break
+    }
+    if (lt > i) addText(html.slice(i, lt))
+    const next = html.charCodeAt(lt + 1)
+    if (html.startsWith('<!--', lt)) {
+      const end = html.indexOf('-->', lt + 4)
+      i = end < 0 ? html.length : end + 3
+      continue
+    }
+    if (next === 33 || next === 63) {
+      // <!DOCTYPE …>, <![CDATA[…]]>, <?xml …?>
+      const end = html.indexOf('>', lt + 2)
+      i = end < 0 ? html.length : end + 1
+      continue
+    }
+    const closing = next === 47 // </
+    const nameAt = closing ? lt + 2 : lt + 1
+    if (!isNameStart(html.charCodeAt(nameAt))) {
+      addText('<')
+      i = lt + 1
+      continue
+    }
+    let nameEnd = nameAt
+    while (nameEnd < html.length && !/[\s/>]/.test(html[nameEnd] as string)) nameEnd++
+    const name = html.slice(nameAt, nameEnd).toLowerCase()
+    const end = tagEnd(html, nameEnd)
+    if (end < 0) break // an unterminated tag runs to the end of the document: nothing visible follows
+    i = end
+
+    if (closing) {
+      if ((open.get(name) ?? 0) > 0) {
+        while (stack.length > 0 && stack[stack.length - 1] !== name) pop()
+        pop()
+      } else if (collectText && name === 'br') parts.push('\n')
+      continue
+    }
+
+    elements++
+    if (name === 'a' && /\shref\s*=/i.test(html.slice(nameEnd, end))) linkCount++
+    if (collectText && name === 'br') parts.push('\n')
+    const implied = IMPLIED_CLOSE[name] ?? (P_CLOSERS.has(name) ? ALWAYS_P : undefined)
+    while (implied && stack.length > 0 && implied.has(stack[stack.length - 1] as string)) pop()
+    if (VOID_TAGS.has(name) || html.charCodeAt(end - 2) === 47) continue // <br>, <x/>
+
+    if (RAW_TEXT_TAGS.has(name)) {
+      const closer = new RegExp(`</${name}[\\s/>]`, 'gi')
+      closer.lastIndex = end
+      const found = closer.exec(html)
+      const contentEnd = found ? found.index : html.length
+      if (name === 'title' && title === null)
+        title = decodeEntities(html.slice(end, contentEnd)).replace(/\s+/g, ' ').trim() || null
+      else if (name === 'textarea' || name === 'xmp' || name === 'plaintext') addText(html.slice(end, contentEnd))
+      const closeEnd = found ? html.indexOf('>', contentEnd) : -1
+      i = closeEnd < 0 ? html.length : closeEnd + 1
+      if (stack.length + 1 > maxDepth) maxDepth = stack.length + 1
+      continue
+    }
+
+    if (name === 'a') {
+      if (anchor) closeAnchor()
+      const href = collectText ? hrefOf(html.slice(nameEnd, end)) : null
+      if (href !== null) anchor = { href, text: [] }
+    }
+    if (collectText && BLOCK_TAGS.has(name)) parts.push('\n\n')
+    push(name)
+  }
+  if (anchor) closeAnchor()
+  return { maxDepth, elements, links: linkCount, title, text: collectText ? paragraphs(parts) : '', anchors }
+}

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { type ExtractPool, createExtractPool, extractReadable } from './index.js'
+
+const pools: ExtractPool[] = []
+const pool = (options: Parameters<typeof createExtractPool>[0] = {}) => {
+  const created = createExtractPool(options)
+  pools.push(created)
+  return created
+}
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()))
+})
+
+const nested = (depth: number) =>
+  `<html><body>${'<div>'.repeat(depth)}<p>Deep text.</p>${'</div>'.repeat(depth)}</body></html>`
+const manyLinks = (n: number) =>
+  `<html><body><article>${Array.from({ length: n }, (_, i) => `<a href="/p/${i}">link number ${i}</a> `).join('')}</article></body></html>`
+const settled = (promise: Promise<unknown>) => {
+  const state = { done: false }
+  promise.then(
+    () => (state.done = true),
+    () => (state.done = true),
+  )
+  return state
+}
+const tick = () => new Promise((resolve) => setTimeout(resolve, 20))
+
+describe('createExtractPool', () => {
+  it('gives the same page as extractReadable', async () => {
+    const html =
+      '<html><head><title>T</title></head><body><article><p>Some text <a href="/x">x</a></p></article></body></html>'
+    const options = { url: 'https://pool.example/a' }
+    expect(await pool().pageFromBody(html, 'text/html', options)).toEqual(extractReadable(html, options))
+  })
+
+  it('keeps the event loop free while a slow page is read, then degrades it at the time limit', async () => {
+    // 1,200 levels with the depth limit lifted: ~10 s of Readability, far past the 1.5 s limit.
+    const job = pool().pageFromBody(nested(1200), 'text/html', {
+      url: 'https://deep.example/',
+      limits: { maxDepth: 10_000 },
+      timeoutMs: 1500,
+    })
+    const state = settled(job)
+    await tick()
+    await tick()
+    expect(state.done).toBe(false) // timers ran on this thread while the worker was busy
+    const page = await job
+    expect(page.degraded).toBe('readable extraction did not finish within 1,500 ms')
+    expect(page.text).toBe('Deep text.')
+  })
+
+  it('degrades a page that runs the worker out of heap instead of crashing the process', async () => {
+    const p = pool({ maxHeapMb: 24 })
+    const page = await p.pageFromBody(manyLinks(100_000), 'text/html', {
+      url: 'https://links.example/',
+      limits: { maxElements: Number.POSITIVE_INFINITY, maxLinks: Number.POSITIVE_INFINITY },
+      timeoutMs: 120_000,
+    })
+    expect(page.degraded).toBe('readable extraction ran out of memory (worker heap limit 24 MB)')
+    expect(page.links).toHaveLength(1000)
+    // The worker was replaced: the pool still reads pages.
+    expect((await p.pageFromBody('<p>after</p>', 'text/html', { url: 'https://x.example/' })).text).toBe('after')
+  })
+
+  it('rejects with a timeout FetchError when the caller aborts, and stops the worker', async () => {
+    const controller = new AbortController()
+    const job = pool().pageFromBody(nested(1200), 'text/html', {
+      url: 'https://deep.example/',
+      limits: { maxDepth: 10_000 },
+      signal: controller.signal,
+    })
+    await tick()
+    controller.abort()
+    await expect(job).rejects.toMatchObject({ name: 'FetchError', kind: 'timeout', retryable: false })
+  })
+
+  it('rejects pending jobs on close and starts again when used after', async () => {
+    const p = pool({ size: 1 })
+    const outcomes = [nested(1200), nested(1200)].map((html) =>
+      p
+        .pageFromBody(html, 'text/html', { url: 'https://deep.example/', limits: { maxDepth: 10_000 } })
+        .catch((error: unknown) => error),
+    )
+    await tick()
+    await p.close()
+    for (const outcome of await Promise.all(outcomes)) expect(outcome).toMatchObject({ kind: 'timeout' })
+    expect((await p.pageFromBody('<p>again</p>', 'text/html', { url: 'https://x.example/' })).text).toBe('again')
+  })
+})

@@ -1,0 +1,299 @@
+/**
+ * Runs `pageFromBody` in worker threads so that no page, however deep or large, blocks the event loop. Each job has
+ * a time limit (the caller's deadline) and each worker a heap limit; a worker that overruns either is terminated and
+ * replaced, and its job degrades to plain text from a linear scan on the calling thread. A caller's abort rejects
+ * with `FetchError` `timeout`. Workers start on first use and are unref'd while idle, so a CLI exits when done.
+ *
+ * Fast path and fallback: when the worker file cannot be found (a bundle that left it out), jobs run on the calling
+ * thread, still bounded by `extractReadable`'s pre-scan limits, and a warning is emitted once.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { availableParallelism } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { FetchError } from './errors.js'
+import { type ExtractReadableOptions, type ReadablePage, pageFromBody, plainPageFromBody } from './extract.js'
+import type { ExtractJobMessage } from './extract-worker.js'
+
+/** Options of `createExtractPool`. */
+export interface ExtractPoolOptions {
+  /** Workers at most. Default: 2, or 1 on a single-core machine. */
+  size?: number
+  /** Heap of each worker (V8 old generation, MB); a page that needs more degrades to plain text. Default 256. */
+  maxHeapMb?: number
+  /** Time limit of a job when the caller gives none (ms), queueing included. Default 10 000. */
+  timeoutMs?: number
+  /** An idle worker is stopped after this long (ms) to give its memory back. Default 30 000. */
+  idleMs?: number
+  /** The worker script; default `extract-worker.js` beside this module (the package's dist, or a bundle's). */
+  workerUrl?: URL
+}
+
+/** Per-job options: what the page is, and when to give up on reading it. */
+export interface ExtractJobOptions extends ExtractReadableOptions {
+  /** Rejects the job with `FetchError` `timeout` (not retryable) when aborted. */
+  signal?: AbortSignal
+  /** Past this (ms from the call), the job degrades to plain text. Default: the pool's `timeoutMs`. */
+  timeoutMs?: number
+}
+
+/** A pool of extraction workers. */
+export interface ExtractPool {
+  /**
+   * `pageFromBody` off the calling thread. Resolves with the page, or with its plain-text degradation (`degraded`
+   * set) when the job runs out of time or memory; rejects only with `FetchError` `timeout` when `signal` aborts.
+   */
+  pageFromBody(text: string, contentType: string, options: ExtractJobOptions): Promise<ReadablePage>
+  /** Stops every worker; pending jobs reject with `FetchError` `timeout`. The pool starts again if used. */
+  close(): Promise<void>
+}
+
+interface Job {
+  id: number
+  message: ExtractJobMessage
+  resolve(page: ReadablePage): void
+  reject(error: unknown): void
+  slot?: Slot
+  done: boolean
+  cleanup(): void
+}
+
+interface Slot {
+  worker: Worker
+  job?: Job
+  idleTimer?: NodeJS.Timeout
+}
+
+const DEFAULT_WORKER_URL = new URL('./extract-worker.js', import.meta.url)
+
+let warnedInline = false
+
+/** Creates a pool of extraction workers (lazy: none start before the first job). */
+export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool {
+  const size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism())))
+  const maxHeapMb = options.maxHeapMb ?? 256
+  const defaultTimeoutMs = options.timeoutMs ?? 10_000
+  const idleMs = options.idleMs ?? 30_000
+  const slots = new Set<Slot>()
+  const queue: Job[] = []
+  let nextId = 1
+  let spawnable: boolean | undefined
+
+  function canSpawn(): boolean {
+    spawnable ??= workerScript(options.workerUrl) !== undefined
+    if (!spawnable && !warnedInline) {
+      warnedInline = true
+      process.emitWarning(
+        'page-fetch: extract-worker.js was not found beside the bundle; readable extraction runs on the main thread',
+      )
+    }
+    return spawnable
+  }
+
+  function spawn(): Slot {
+    const script = workerScript(options.workerUrl) as WorkerScript
+    const worker = new Worker(script.source, {
+      eval: script.eval,
+      resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: Math.min(32, maxHeapMb / 4) },
+    })
+    const slot: Slot = { worker }
+    worker.unref()
+    worker.on('message', (reply: { id: number; page?: ReadablePage; error?: string }) => {
+      const job = slot.job
+      if (!job || job.id !== reply.id) return
+      release(slot)
+      finish(job, () =>
+        reply.page
+          ? job.resolve(reply.page)
+          : job.resolve(degrade(job, `readable extraction failed: ${reply.error ?? 'unknown error'}`)),
+      )
+    })
+    // 'error' (out of memory, a crash) is followed by 'exit'; the job is settled once, the slot replaced on demand.
+    worker.on('error', (error: Error & { code?: string }) => {
+      const job = slot.job
+      retire(slot)
+      if (!job) return
+      const why =
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `readable extraction ran out of memory (worker heap limit ${maxHeapMb} MB)`
+          : `readable extraction failed: ${error.message.slice(0, 200)}`
+      finish(job, () => job.resolve(degrade(job, why)))
+    })
+    worker.on('exit', () => {
+      const job = slot.job
+      retire(slot)
+      if (job) finish(job, () => job.resolve(degrade(job, 'readable extraction stopped unexpectedly')))
+    })
+    slots.add(slot)
+    return slot
+  }
+
+  function retire(slot: Slot): void {
+    if (!slots.delete(slot)) return
+    clearTimeout(slot.idleTimer)
+    slot.job = undefined
+    void slot.worker.terminate()
+    pump()
+  }
+
+  function release(slot: Slot): void {
+    slot.job = undefined
+    slot.worker.unref()
+    clearTimeout(slot.idleTimer)
+    slot.idleTimer = setTimeout(() => retire(slot), idleMs)
+    slot.idleTimer.unref()
+    pump()
+  }
+
+  function pump(): void {
+    while (queue.length > 0) {
+      let slot = [...slots].find((s) => !s.job)
+      if (!slot && slots.size < size) slot = spawn()
+      if (!slot) return
+      const job = queue.shift() as Job
+      if (job.done) continue
+      clearTimeout(slot.idleTimer)
+      slot.job = job
+      job.slot = slot
+      // Referenced while busy: a pending job must keep a CLI process alive.
+      slot.worker.ref()
+      slot.worker.postMessage(job.message)
+    }
+  }
+
+  function finish(job: Job, settle: () => void): void {
+    if (job.done) return
+    job.done = true
+    job.cleanup()
+    settle()
+  }
+
+  function degrade(job: Job, reason: string): ReadablePage {
+    return plainPageFromBody(job.message.text, job.message.contentType, job.message.options, reason)
+  }
+
+  /** Stops the job's worker (it cannot be interrupted otherwise) and settles the job. */
+  function abandon(job: Job, settle: () => void): void {
+    const slot = job.slot
+    if (slot && slot.job === job) retire(slot)
+    finish(job, settle)
+  }
+
+  return {
+    pageFromBody(text, contentType, jobOptions) {
+      const { signal, timeoutMs, ...readOptions } = jobOptions
+      if (signal?.aborted) return Promise.reject(cancelled(readOptions.url, signal))
+      if (!canSpawn()) return Promise.resolve(pageFromBody(text, contentType, readOptions))
+      const limitMs = Math.max(0, timeoutMs ?? defaultTimeoutMs)
+      return new Promise<ReadablePage>((resolve, reject) => {
+        const id = nextId++
+        const job: Job = {
+          id,
+          message: { id, text, contentType, options: readOptions },
+          resolve,
+          reject,
+          done: false,
+          cleanup: () => {
+            clearTimeout(timer)
+            signal?.removeEventListener('abort', onAbort)
+          },
+        }
+        const onAbort = () => abandon(job, () => reject(cancelled(readOptions.url, signal as AbortSignal)))
+        const timer = setTimeout(
+          () =>
+            abandon(job, () =>
+              resolve(degrade(job, `readable extraction did not finish within ${limitMs.toLocaleString('en-US')} ms`)),
+            ),
+          limitMs,
+        )
+        signal?.addEventListener('abort', onAbort, { once: true })
+        queue.push(job)
+        pump()
+      })
+    },
+
+    async close() {
+      const stopped = (job: Job) => () =>
+        job.reject(
+          new FetchError('reading the page was stopped: the extraction pool closed', {
+            kind: 'timeout',
+            url: job.message.options.url,
+            retryable: false,
+          }),
+        )
+      for (const job of queue.splice(0)) finish(job, stopped(job))
+      const running = [...slots]
+      for (const slot of running) {
+        const job = slot.job
+        retire(slot)
+        if (job) finish(job, stopped(job))
+      }
+      await Promise.all(running.map((slot) => slot.worker.terminate()))
+    },
+  }
+}
+
+function cancelled(url: string, signal: AbortSignal): FetchError {
+  return new FetchError(`reading ${url.slice(0, 200)} was cancelled`, {
+    kind: 'timeout',
+    url,
+    retryable: false,
+    cause: signal.reason,
+  })
+}
+
+interface WorkerScript {
+  source: URL | string
+  eval: boolean
+}
+
+const scripts = new Map<string, WorkerScript | undefined>()
+
+/**
+ * Where the worker comes from: the built `extract-worker.js` beside this module, or, when this module runs from its
+ * TypeScript source (the workspace's tests), the `.ts` worker through tsx's loader, so tests never need a build.
+ */
+function workerScript(url: URL = DEFAULT_WORKER_URL): WorkerScript | undefined {
+  if (scripts.has(url.href)) return scripts.get(url.href)
+  let script: WorkerScript | undefined
+  const path = fileURLToPath(url)
+  if (existsSync(path)) script = { source: url, eval: false }
+  else if (import.meta.url.endsWith('.ts')) {
+    const source = new URL(url.href.replace(/\.js$/, '.ts'))
+    const tsx = tsxApiUrl()
+    if (tsx && existsSync(fileURLToPath(source)))
+      script = {
+        source: `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}) })`,
+        eval: true,
+      }
+  }
+  scripts.set(url.href, script)
+  return script
+}
+
+function tsxApiUrl(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('tsx/package.json')
+    const exports = JSON.parse(readFileSync(manifest, 'utf8')).exports?.['./esm/api']?.import?.default
+    return typeof exports === 'string' ? pathToFileURL(join(dirname(manifest), exports)).href : undefined
+  } catch {
+    return undefined
+  }
+}
+
+let shared: ExtractPool | undefined
+
+/** The process-wide pool `fetchPage` uses (created on first use with default options). */
+export function sharedExtractPool(): ExtractPool {
+  shared ??= createExtractPool()
+  return shared
+}
+
+/** Stops the process-wide pool's workers (graceful shutdown); it starts again if used. */
+export async function closeSharedExtractPool(): Promise<void> {
+  const pool = shared
+  shared = undefined
+  await pool?.close()
+}
