@@ -8,6 +8,7 @@ import { faultsScenario } from './scenarios/faults.js'
 import { intentScenario } from './scenarios/intent.js'
 import { mergeScenario } from './scenarios/merge.js'
 import { pipelineScenario } from './scenarios/pipeline.js'
+import { scansScenario } from './scenarios/scans.js'
 import { serverScenario } from './scenarios/server.js'
 import { soakScenario } from './scenarios/soak.js'
 import { threadScenario } from './scenarios/thread.js'
@@ -19,6 +20,7 @@ const RUNNERS: Record<ScenarioId, (ctx: ScenarioContext) => Promise<VariantResul
   merge: mergeScenario,
   intent: intentScenario,
   thread: threadScenario,
+  scans: scansScenario,
   server: serverScenario,
   soak: soakScenario,
 }

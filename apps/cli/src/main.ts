@@ -2,6 +2,7 @@ import pkg from '../package.json' with { type: 'json' }
 import { parseCommandArgs, renderCommandHelp } from './_args.js'
 import type { Command } from './_command.js'
 import { type CliIo, EXIT, UsageError } from './_io.js'
+import { terminalSafe } from './_terminal-text.js'
 import { commands } from './commands/index.js'
 
 /** The CLI's version, from its package.json. */
@@ -90,7 +91,8 @@ const isNamed = (error: unknown, name: string): error is Error & { kind?: string
 
 async function reportError(error: unknown, command: Command, io: CliIo): Promise<number> {
   const { redactSecrets } = await import('@search-layer/core')
-  const say = (text: string) => io.stderr.write(`search-layer ${command.name}: ${redactSecrets(text)}\n`)
+  // Messages may quote what an upstream said.
+  const say = (text: string) => io.stderr.write(terminalSafe(`search-layer ${command.name}: ${redactSecrets(text)}\n`))
   if (error instanceof UsageError) {
     say(error.message)
     io.stderr.write(`Run "search-layer ${command.name} --help" for usage.\n`)

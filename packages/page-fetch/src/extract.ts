@@ -3,6 +3,7 @@ import { DOMParser, parseHTML } from 'linkedom'
 import TurndownService from 'turndown'
 import { addGfmTables } from './_gfm-tables.js'
 import { htmlToText, measureHtml } from './_html-scan.js'
+import { firstHeading, markdownLinkMatches, trimTrailingPunctuation } from './_text-scan.js'
 
 /** A link found in the main content of a page. */
 export interface PageLink {
@@ -595,14 +596,7 @@ const PLAIN_URL = /\bhttps?:\/\/[^\s<>"'`]+/g
 function plainLinks(text: string, _base: string): PageLink[] {
   const seen = new Map<string, PageLink>()
   for (const match of text.matchAll(PLAIN_URL)) {
-    let raw = match[0]
-    // Keep a closing bracket only when the URL opened one (Wikipedia-style `Foo_(bar)`).
-    while (/[.,;:!?'")\]}>]$/.test(raw)) {
-      const last = raw.at(-1)
-      if (last === ')' && (raw.match(/\(/g)?.length ?? 0) >= (raw.match(/\)/g)?.length ?? 0)) break
-      if (last === ']' && (raw.match(/\[/g)?.length ?? 0) >= (raw.match(/]/g)?.length ?? 0)) break
-      raw = raw.slice(0, -1)
-    }
+    const raw = trimTrailingPunctuation(match[0])
     let url: string
     try {
       url = new URL(raw).href
@@ -621,18 +615,18 @@ function plainLinks(text: string, _base: string): PageLink[] {
 /** A page from a text/plain or text/markdown body: the text as is, title from the first heading or line. */
 function textPage(text: string, url: string, finalUrl: string, markdown: boolean): ReadablePage {
   const normalized = text.replace(/\r\n?/g, '\n').trim()
-  const heading = markdown ? /^#{1,6}\s+(.+?)\s*#*$/m.exec(normalized)?.[1] : undefined
+  const heading = markdown ? firstHeading(normalized) : undefined
   const firstLine = normalized.split('\n').find((line) => line.trim() !== '')
   const mdLinks: PageLink[] = []
   if (markdown) {
-    for (const match of normalized.matchAll(/\[([^\]]*)\]\((\S+?)(?:\s+"[^"]*")?\)/g)) {
-      const absolute = resolveUrl(match[2] ?? null, finalUrl)
+    for (const match of markdownLinkMatches(normalized)) {
+      const absolute = resolveUrl(match.target, finalUrl)
       if (!absolute || !/^https?:/.test(absolute)) continue
-      const at = match.index ?? 0
+      const at = match.index
       mdLinks.push({
         url: absolute,
-        text: collapse(match[1]),
-        context: collapse(normalized.slice(Math.max(0, at - CONTEXT_CHARS), at + match[0].length + CONTEXT_CHARS)),
+        text: collapse(match.label),
+        context: collapse(normalized.slice(Math.max(0, at - CONTEXT_CHARS), at + match.length + CONTEXT_CHARS)),
       })
     }
   }

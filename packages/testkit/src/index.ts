@@ -19,3 +19,5 @@ export type {
 } from './types.js'
 export { parseEmulatorArgs, runEmulatorCli } from './cli.js'
 export type { EmulatorCliArgs, CliIo } from './cli.js'
+export { measureGrowth, ADVERSARIAL_TEXTS } from './growth.js'
+export type { Growth, GrowthOptions } from './growth.js'

@@ -94,6 +94,11 @@ export interface GithubIssueSpec {
   gone?: 404 | 410
   /** Transferred: answer 301 with Location to the new API URL. */
   movedTo?: { owner: string; repo: string; number: number }
+  /**
+   * How this issue's lists paginate. `rels: 'next'` sends only `rel="next"` (as some GitHub lists do) instead of
+   * next/last/prev/first; `linkBase` points the links at another server (a hostile or misconfigured API).
+   */
+  paging?: { rels?: 'all' | 'next'; linkBase?: string }
 }
 
 /** A page the `pages` service serves. */

@@ -32,9 +32,10 @@ export function parseGhHosts(text: string, host: string): string | undefined {
       continue
     }
     if (!inHost) continue
-    const m = /^\s+oauth_token:\s*(.+?)\s*$/.exec(raw)
-    if (m?.[1]) {
-      const value = unquote(m[1])
+    const key = /^\s+oauth_token:/.exec(raw)
+    const rest = key ? raw.slice(key[0].length).trim() : ''
+    if (rest) {
+      const value = unquote(rest)
       if (value) return value
     }
   }
@@ -42,6 +43,15 @@ export function parseGhHosts(text: string, host: string): string | undefined {
 }
 
 function unquote(value: string): string {
-  const v = value.replace(/\s+#.*$/, '')
+  const v = withoutComment(value)
   return /^(['"]).*\1$/.test(v) ? v.slice(1, -1) : v
+}
+
+/** The value before a ` # comment`, found without a pattern that re-reads a run of blanks from each blank. */
+function withoutComment(value: string): string {
+  const hash = /\s#/.exec(value)
+  if (!hash) return value
+  let start = hash.index
+  while (start > 0 && /\s/.test(value[start - 1]!)) start--
+  return value.slice(0, start)
 }

@@ -19,7 +19,7 @@ export function parseGithubUrl(url: string): GithubTarget | undefined {
   if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !GITHUB_HOSTS.has(u.hostname.toLowerCase()))
     return undefined
   const m = /^\/([A-Za-z0-9-]{1,39})\/([\w.-]{1,100})\/(issues|pull|pulls|discussions)\/([1-9]\d{0,9})(?:\/.*)?$/.exec(
-    u.pathname.replace(/\/+$/, ''),
+    withoutTrailingSlashes(u.pathname),
   )
   if (!m) return undefined
   const kind = m[3] === 'issues' ? 'issue' : m[3] === 'discussions' ? 'discussion' : 'pull'
@@ -36,4 +36,11 @@ export function webHostOf(apiBaseUrl: string): string | undefined {
   } catch {
     return undefined
   }
+}
+
+// Not /\/+$/: from every slash of a long run that does not end the path, it would re-read the run.
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length
+  while (end > 0 && path[end - 1] === '/') end--
+  return path.slice(0, end)
 }

@@ -145,6 +145,56 @@ describe('GitHub issues', () => {
   })
 })
 
+describe('GitHub pagination keeps the token at home', () => {
+  it('follows rel="next" links on the API origin one by one', async () => {
+    emu.github.addIssue({
+      owner: 'octo',
+      repo: 'next-only',
+      number: 1,
+      comments: 0,
+      timeline: 250,
+      paging: { rels: 'next' },
+    })
+    const thread = await fetchThread('https://github.com/octo/next-only/issues/1', { env: env() })
+    expect(thread.metadata.timeline).toMatchObject({ events: 250 })
+    expect(thread.metadata.warnings).toBeUndefined()
+    const pages = githubRequests().filter((r) => r.path.endsWith('/timeline'))
+    expect(pages.map((r) => r.query.page)).toEqual(['1', '2', '3'])
+  })
+
+  it.each([
+    ['another loopback port', (other: Emulator) => other.urls.github],
+    ['a different scheme', (other: Emulator) => other.urls.github.replace('http:', 'https:')],
+  ])('stops at a next link on %s, with a warning, and never sends it the token', async (_name, base) => {
+    const other = await startEmulator()
+    try {
+      emu.github.addIssue({
+        owner: 'octo',
+        repo: 'hostile',
+        number: 1,
+        comments: 0,
+        timeline: 250,
+        paging: { rels: 'next', linkBase: base(other) },
+      })
+      const thread = await fetchThread('https://github.com/octo/hostile/issues/1', { env: env() })
+      expect(other.requests).toEqual([])
+      expect(thread.error).toBeUndefined()
+      expect(thread.metadata.timeline).toMatchObject({ events: 100 })
+      expect(thread.metadata.truncated).toMatchObject({ timeline: { returned: 100, cut: 1 } })
+      const origin = new URL(base(other)).origin
+      expect(thread.metadata.warnings).toEqual([
+        `GitHub's next page of /repos/octo/hostile/issues/1/timeline is on another origin (${origin}); not followed`,
+      ])
+      // Every request that did go out went to the configured API, with the token.
+      const sent = githubRequests()
+      expect(sent.length).toBeGreaterThan(0)
+      expect(sent.every((r) => r.headers.authorization === `Bearer ${emu.keys.github}`)).toBe(true)
+    } finally {
+      await other.close()
+    }
+  })
+})
+
 describe('GitHub rate limits', () => {
   it('fails with rate_limited when the primary limit resets after the deadline', async () => {
     emu.fault('github', { status: 403 })

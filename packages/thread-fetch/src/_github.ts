@@ -90,6 +90,8 @@ export interface Ctx {
   limit: <T>(task: () => Promise<T>) => Promise<T>
   requests: number
   rateLimitWaits: number
+  /** What the caller should know about a read that went on anyway (a pagination link that was not followed). */
+  warnings: string[]
   rateLimit?: { limit?: number; remaining?: number; resetAt?: string }
 }
 
@@ -132,6 +134,7 @@ export function makeCtx(options: FetchThreadOptions, auth: { baseUrl: string; to
     limit: createLimiter(options.concurrency ?? DEFAULTS.concurrency),
     requests: 0,
     rateLimitWaits: 0,
+    warnings: [],
   }
 }
 
@@ -151,6 +154,14 @@ export async function ghGet<T>(
   json?: unknown,
 ): Promise<GhResponse<T>> {
   let url = pathOrUrl.startsWith('http') ? pathOrUrl : `${ctx.baseUrl}${pathOrUrl}`
+  // The token goes with every call: never to an origin other than the configured API's.
+  if (!sameOrigin(url, ctx.baseUrl))
+    throw new ProviderError(`Refusing to send a GitHub request outside ${originOf(ctx.baseUrl)}`, {
+      kind: 'upstream',
+      provider: SERVICE,
+      code: 'other_origin',
+      retryable: false,
+    })
   for (let redirects = 0; ; ) {
     let location: string | undefined
     try {
@@ -307,12 +318,33 @@ function describeApiUrl(url: string): string {
   return `${m[3] === 'pulls' ? 'pull request' : 'issue'} ${m[1]}/${m[2]}#${m[4]}${m[5] ? ` (${m[5]})` : ''}`
 }
 
+/** Whether `url` is on the same scheme, host and port as `base`; false for anything that does not parse. */
+function sameOrigin(url: string, base: string): boolean {
+  const a = originOf(url)
+  return a !== undefined && a === originOf(base)
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `rel` → URL of a `Link` header (`<url>; rel="next", <url>; rel="last"`). It comes from the network, so each
+ * link is cut with indexOf: no pattern that re-reads a run of `<` per character.
+ */
 function parseLink(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {}
   if (!header) return out
   for (const part of header.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="([^"]+)"/.exec(part)
-    if (m) for (const rel of m[2]!.split(/\s+/)) out[rel] = m[1]!
+    const open = part.indexOf('<')
+    const close = open === -1 ? -1 : part.indexOf('>', open + 1)
+    if (close <= open + 1) continue
+    const rel = /;\s*rel="([^"]+)"/.exec(part.slice(close + 1))?.[1]
+    if (rel) for (const name of rel.trim().split(/\s+/)) out[name] = part.slice(open + 1, close)
   }
   return out
 }
@@ -322,6 +354,15 @@ function pageOf(url: string | undefined): number | undefined {
   try {
     const p = Number(new URL(url).searchParams.get('page'))
     return Number.isInteger(p) && p > 0 ? p : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** A Link target resolved against the URL that sent it (RFC 8288 allows relative ones). */
+function resolveLink(target: string, base: string): string | undefined {
+  try {
+    return new URL(target, base).toString()
   } catch {
     return undefined
   }
@@ -359,9 +400,19 @@ async function ghPaged<T>(
   }
   // The list may have grown since the count was read, or the server gave only `next`: follow it.
   let links = parseLink(pages.at(-1)?.headers.link)
+  let answeredBy = pages.at(-1)!.url
   while (links.next && pages.length < maxPages) {
-    const next = await ghGet(ctx, links.next, arraySchema)
+    const nextUrl = resolveLink(links.next, answeredBy)
+    if (nextUrl === undefined || !sameOrigin(nextUrl, ctx.baseUrl)) {
+      // As with redirects: a next page elsewhere would take the token with it. Stop; `cut` says more exist.
+      ctx.warnings.push(
+        `GitHub's next page of ${path} is ${nextUrl === undefined ? 'not a URL' : `on another origin (${originOf(nextUrl)})`}; not followed`,
+      )
+      break
+    }
+    const next = await ghGet(ctx, nextUrl, arraySchema)
     pages.push(next)
+    answeredBy = next.url
     links = parseLink(next.headers.link)
   }
   const all = pages.flatMap((p) => p.data)
@@ -519,6 +570,7 @@ export async function fetchGithubIssue(
         },
       }),
       requests: ctx.requests,
+      ...(ctx.warnings.length > 0 && { warnings: ctx.warnings }),
       ...(ctx.rateLimitWaits > 0 && { rateLimitWaits: ctx.rateLimitWaits }),
       ...(ctx.rateLimit && { rateLimit: ctx.rateLimit }),
       authenticated: Boolean(ctx.token),

@@ -76,6 +76,7 @@ export function threadToMarkdown(thread: Thread): string {
   if (truncated)
     for (const [what, t] of Object.entries(truncated))
       out.push(`_${t.cut} more ${what} not included (returned ${t.returned})._`, '')
+  if (Array.isArray(m.warnings)) for (const warning of m.warnings) out.push(`_Warning: ${warning}._`, '')
   out.push(`## References (${thread.refs.length})`, '', refsToMarkdown(thread.refs))
   return `${out.join('\n').trimEnd()}\n`
 }

@@ -1,4 +1,5 @@
 import { canonicalUrl } from '@search-layer/core'
+import { fencedCodeRanges, htmlCommentRanges, markdownLinks, type Range, trimUrl } from './_scan.js'
 import { REF_TYPES, type Ref, type RefType } from './types.js'
 
 /** Options of `extractRefs`. */
@@ -23,21 +24,16 @@ const ISSUE_RE = new RegExp(`(?<![\\w./&#@-])(?:(${OWNER})/(${REPO}))?#([1-9]\\d
 const GH_RE = /(?<![\w-])GH-([1-9]\d{0,9})(?![\w-])/g
 const REPO_SHA_RE = new RegExp(`(?<![\\w./-])(${OWNER})/(${REPO})@([0-9a-f]{7,40})(?![\\w-])`, 'g')
 const SHA_RE = /(?<![\w\-./@#:=&%+])[0-9a-f]{7,40}(?![\w-]|\.\w)/g
-const MD_LINK_RE =
-  /\[([^\]\n]{0,500})\]\(\s*<?(https?:\/\/[^\s()<>]*(?:\([^\s()<>]*\)[^\s()<>]*)*)>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
 const AUTOLINK_RE = /<(https?:\/\/[^\s<>]+)>/g
 const PLAIN_URL_RE = /https?:\/\/[^\s<>"'`]+/g
-const CODE_RES = [
-  /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm,
-  /`[^`\n]+`/g,
-  /<!--[\s\S]*?-->/g,
-]
+// Linear as is: a failed span stops at a newline, past which no backtick was skipped.
+const INLINE_CODE_RE = /`[^`\n]+`/g
+// Keywords are looked for in the text just before a reference, never further back than this.
+const KEYWORD_WINDOW_CHARS = 60
 
 const CLOSING_RE = /\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s*$/i
 const DUPLICATE_RE = /\b(?:duplicate|dup(?:e|licate)?)\s+of\s*:?\s*$/i
 const RELATED_RE = /\b(?:relat(?:ed|es)\s+(?:to\s+)?|see\s+also\s*:?\s*)$/i
-
-type Range = readonly [number, number]
 
 interface Found {
   type: RefType
@@ -66,37 +62,41 @@ export function findRefs(text: string, options: ExtractRefsOptions = {}): Ref[] 
   const hosts = (options.githubHosts ?? DEFAULT_GITHUB_HOSTS).map((h) => h.toLowerCase())
   const repo = options.repo && /^[^/\s]+\/[^/\s]+$/.test(options.repo) ? options.repo : undefined
   const found: Found[] = []
-  const code = rangesOf(text, CODE_RES)
-  const taken: Range[] = []
+  // Which characters are code and which already belong to a reference. A match is checked against its own
+  // characters only, and the matches of one pattern never overlap, so the checks stay linear in the text.
+  const code = new Uint8Array(text.length)
+  const taken = new Uint8Array(text.length)
+  for (const ranges of [fencedCodeRanges(text), inlineCodeRanges(text), htmlCommentRanges(text)])
+    for (const [start, end] of ranges) code.fill(1, start, end)
 
   const addUrl = (raw: string, label: string, start: number, end: number) => {
     const ref = classifyUrl(raw, hosts)
     if (!ref) return
     found.push({ ...ref, text: label, start, end })
-    taken.push([start, end])
+    taken.fill(1, start, end)
   }
 
-  for (const m of text.matchAll(MD_LINK_RE)) {
-    const label = m[1]!.trim()
-    addUrl(m[2]!, label === '' ? m[2]! : label, m.index, m.index + m[0].length)
+  for (const link of markdownLinks(text)) {
+    const label = link.label.trim()
+    addUrl(link.url, label === '' ? link.url : label, link.start, link.end)
   }
   for (const m of text.matchAll(AUTOLINK_RE)) {
-    if (overlaps(taken, m.index, m.index + m[0].length)) continue
+    if (marked(taken, m.index, m.index + m[0].length)) continue
     addUrl(m[1]!, m[1]!, m.index, m.index + m[0].length)
   }
   for (const m of text.matchAll(PLAIN_URL_RE)) {
     const url = trimUrl(m[0])
-    if (url.length <= 'https://'.length || overlaps(taken, m.index, m.index + url.length)) continue
+    if (url.length <= 'https://'.length || marked(taken, m.index, m.index + url.length)) continue
     addUrl(url, url, m.index, m.index + url.length)
   }
 
-  const blocked = (start: number, end: number) => overlaps(taken, start, end) || overlaps(code, start, end)
+  const blocked = (start: number, end: number) => marked(taken, start, end) || marked(code, start, end)
 
   for (const m of text.matchAll(REPO_SHA_RE)) {
     const [, owner, name, sha] = m as unknown as [string, string, string, string]
     if (blocked(m.index, m.index + m[0].length) || !validRepo(name)) continue
     found.push(commitRef(`${owner}/${name}`, sha, m[0], m.index, m.index + m[0].length))
-    taken.push([m.index, m.index + m[0].length])
+    taken.fill(1, m.index, m.index + m[0].length)
   }
   for (const m of text.matchAll(ISSUE_RE)) {
     const [, owner, name, num] = m as unknown as [string, string | undefined, string | undefined, string]
@@ -247,8 +247,9 @@ function validRepo(name: string): boolean {
 /** Closing keyword, "duplicate of" or "related to" right before a reference makes it that type. */
 function keywordType(text: string, f: Found): RefType {
   if (f.type !== 'issue' && f.type !== 'pr') return f.type
-  const lineStart = text.lastIndexOf('\n', f.start - 1) + 1
-  const before = text.slice(Math.max(lineStart, f.start - 60), f.start).replace(/[*_]+/g, '')
+  // The line so far, at most the window: searching back to the line's start would re-read a long line per reference.
+  const window = text.slice(Math.max(0, f.start - KEYWORD_WINDOW_CHARS), f.start)
+  const before = window.slice(window.lastIndexOf('\n') + 1).replace(/[*_]+/g, '')
   if (DUPLICATE_RE.test(before)) return 'duplicate'
   const closing = CLOSING_RE.exec(before)?.[1]?.toLowerCase()
   if (closing?.startsWith('fix')) return 'fixes'
@@ -258,43 +259,18 @@ function keywordType(text: string, f: Found): RefType {
   return f.type
 }
 
-/** Drops trailing punctuation and unbalanced closing brackets, which belong to the sentence, not the URL. */
-function trimUrl(url: string): string {
-  let out = url
-  for (;;) {
-    const last = out.at(-1)
-    if (last === undefined) return out
-    if ('.,:;!?*_~\'"'.includes(last)) {
-      out = out.slice(0, -1)
-      continue
-    }
-    const pair = last === ')' ? '(' : last === ']' ? '[' : last === '}' ? '{' : undefined
-    if (pair && count(out, pair) < count(out, last)) {
-      out = out.slice(0, -1)
-      continue
-    }
-    return out
-  }
-}
-
-function count(text: string, char: string): number {
-  let n = 0
-  for (const c of text) if (c === char) n++
-  return n
-}
-
 function isUuidPart(text: string, start: number, length: number): boolean {
   return text[start - 1] === '-' || text[start + length] === '-'
 }
 
-function rangesOf(text: string, patterns: readonly RegExp[]): Range[] {
-  const out: Range[] = []
-  for (const re of patterns) for (const m of text.matchAll(re)) out.push([m.index, m.index + m[0].length])
-  return out
+function inlineCodeRanges(text: string): Range[] {
+  return Array.from(text.matchAll(INLINE_CODE_RE), (m): Range => [m.index, m.index + m[0].length])
 }
 
-function overlaps(ranges: readonly Range[], start: number, end: number): boolean {
-  return ranges.some(([s, e]) => start < e && end > s)
+/** Whether any character in `[start, end)` is marked. */
+function marked(marks: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (marks[i] === 1) return true
+  return false
 }
 
 function contextOf(text: string, start: number, end: number, chars: number): string {

@@ -5,6 +5,7 @@ import { engineOptionsFromEnv } from '../_engine-options.js'
 import { parseFreshnessFlag, parseIntFlag, parseList, parseSources } from '../_flags.js'
 import { formatSearchMarkdown } from '../_format.js'
 import { EXIT, UsageError } from '../_io.js'
+import { terminalSafe } from '../_terminal-text.js'
 import type { ParsedCommandArgs } from '../_args.js'
 import type { CliIo } from '../_io.js'
 import { checkConfig, writeConfigProblems } from './_config-problems.js'
@@ -45,7 +46,9 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
   const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
   const configProblems = checkConfig(io.env).problems
   const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: !v['no-cache'] }))
-  const onProgress = io.stderr.isTTY ? (event: SearchProgress) => io.stderr.write(progressLine(event)) : undefined
+  const onProgress = io.stderr.isTTY
+    ? (event: SearchProgress) => io.stderr.write(terminalSafe(progressLine(event)))
+    : undefined
   const searched = await layer.search(request, { ...(onProgress && { onProgress }) })
   // The original skill's --extract-refs: the reference graph of the results that are discussions.
   const response = v['extract-refs']
@@ -59,12 +62,14 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
   const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
   if (format === 'json') io.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
   else {
-    io.stdout.write(await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }) }))
+    io.stdout.write(terminalSafe(await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }) })))
     const threads = 'refs' in response ? response.refs : []
     const { refsToMarkdown } = threads.length ? await threadFetch() : { refsToMarkdown: () => '' }
     for (const thread of threads) {
       io.stdout.write(
-        `\n## References in ${thread.title ?? thread.url}\n\n${thread.error ? `_Could not read it: ${thread.error.message}_` : refsToMarkdown(thread.refs)}\n`,
+        terminalSafe(
+          `\n## References in ${thread.title ?? thread.url}\n\n${thread.error ? `_Could not read it: ${thread.error.message}_` : refsToMarkdown(thread.refs)}\n`,
+        ),
       )
     }
   }

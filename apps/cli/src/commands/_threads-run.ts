@@ -10,6 +10,7 @@ import {
   threadToMarkdown,
 } from '@search-layer/thread-fetch'
 import { parseIntFlag } from '../_flags.js'
+import { terminalSafe } from '../_terminal-text.js'
 import { EXIT, UsageError } from '../_io.js'
 import type { ParsedCommandArgs } from '../_args.js'
 import type { CliIo } from '../_io.js'
@@ -28,8 +29,8 @@ export async function runThread(args: ParsedCommandArgs, io: CliIo): Promise<num
   const json = wantsJson(args.values, io.stdout.isTTY)
   if (args.values['extract-refs-only']) {
     const refs = threadRefsOnly(thread)
-    io.stdout.write(json ? `${JSON.stringify(refs, null, 2)}\n` : `${refsToMarkdown(thread.refs)}\n`)
-  } else io.stdout.write(json ? `${JSON.stringify(thread, null, 2)}\n` : `${threadToMarkdown(thread)}\n`)
+    io.stdout.write(json ? `${JSON.stringify(refs, null, 2)}\n` : terminalSafe(`${refsToMarkdown(thread.refs)}\n`))
+  } else io.stdout.write(json ? `${JSON.stringify(thread, null, 2)}\n` : terminalSafe(`${threadToMarkdown(thread)}\n`))
   return thread.error ? EXIT.failure : EXIT.ok
 }
 
@@ -47,7 +48,9 @@ export async function runRefs(args: ParsedCommandArgs, io: CliIo): Promise<numbe
   else {
     for (const r of results) {
       io.stdout.write(
-        `## ${r.title ?? r.url}\n${r.url}\n\n${r.error ? `_Could not read it: ${r.error.kind} — ${r.error.message}_` : refsToMarkdown(r.refs)}\n\n`,
+        terminalSafe(
+          `## ${r.title ?? r.url}\n${r.url}\n\n${r.error ? `_Could not read it: ${r.error.kind} — ${r.error.message}_` : refsToMarkdown(r.refs)}\n\n`,
+        ),
       )
     }
   }
@@ -71,7 +74,9 @@ export async function runChain(args: ParsedCommandArgs, io: CliIo): Promise<numb
     ...(deadlineMs && { deadlineMs }),
   })
   io.stdout.write(
-    wantsJson(args.values, io.stdout.isTTY) ? `${JSON.stringify(chain, null, 2)}\n` : `${chainToMarkdown(chain)}\n`,
+    wantsJson(args.values, io.stdout.isTTY)
+      ? `${JSON.stringify(chain, null, 2)}\n`
+      : terminalSafe(`${chainToMarkdown(chain)}\n`),
   )
   return EXIT.ok
 }
@@ -87,13 +92,15 @@ export async function runFetch(args: ParsedCommandArgs, io: CliIo): Promise<numb
     else {
       const meta = [page.byline, page.siteName, page.publishedAt?.slice(0, 10)].filter(Boolean).join(' · ')
       io.stdout.write(
-        `# ${page.title ?? page.finalUrl}\n\n${meta ? `_${meta}_ — ` : ''}<${page.finalUrl}>\n\n${page.markdown.trim()}\n`,
+        terminalSafe(
+          `# ${page.title ?? page.finalUrl}\n\n${meta ? `_${meta}_ — ` : ''}<${page.finalUrl}>\n\n${page.markdown.trim()}\n`,
+        ),
       )
     }
     return EXIT.ok
   } catch (error) {
     if (!isFetchError(error)) throw error
-    io.stderr.write(`search-layer fetch: ${error.kind}: ${error.message}\n`)
+    io.stderr.write(terminalSafe(`search-layer fetch: ${error.kind}: ${error.message}\n`))
     return error.kind === 'bad_url' ? EXIT.usage : EXIT.failure
   }
 }

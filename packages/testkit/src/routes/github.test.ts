@@ -89,6 +89,20 @@ describe('github issues', () => {
     expect(sub.headers.get('location')).toBe(`${emu.urls.github}/repos/octo/renamed/issues/5/comments?per_page=2`)
   })
 
+  it('paginates with only rel="next", pointing at another server, when an issue asks for it', async () => {
+    emu.github.addIssue({
+      owner: 'octo',
+      repo: 'paged',
+      number: 1,
+      comments: 120,
+      paging: { rels: 'next', linkBase: 'http://127.0.0.1:9/github' },
+    })
+    const first = await gh('/repos/octo/paged/issues/1/comments?per_page=50&page=2')
+    const links = parseLink(first.headers.get('link'))
+    expect(Object.keys(links)).toEqual(['next'])
+    expect(links.next).toBe('http://127.0.0.1:9/github/repos/octo/paged/issues/1/comments?per_page=50&page=3')
+  })
+
   it('paginates 150 comments with Link next/last/prev/first', async () => {
     const first = await gh('/repos/octo/demo/issues/1/comments?per_page=50')
     const links1 = parseLink(first.headers.get('link'))

@@ -303,23 +303,30 @@ export function githubRoutes(
     }
   }
 
-  const paginate = (ctx: RouteContext, items: unknown[], h: Record<string, string>): Reply => {
+  const paginate = (
+    ctx: RouteContext,
+    items: unknown[],
+    h: Record<string, string>,
+    paging: GithubIssueSpec['paging'] = {},
+  ): Reply => {
     const perPageRaw = Number(ctx.query.get('per_page') ?? 30)
     const perPage = Number.isInteger(perPageRaw) && perPageRaw > 0 ? Math.min(perPageRaw, 100) : 30
     const pageRaw = Number(ctx.query.get('page') ?? 1)
     const page = Number.isInteger(pageRaw) && pageRaw > 0 ? pageRaw : 1
     const last = Math.max(1, Math.ceil(items.length / perPage))
     const link = (p: number, rel: string) => {
-      const u = new URL(`${ctx.baseUrl}${ctx.path}`)
+      const u = new URL(`${paging.linkBase ?? ctx.baseUrl}${ctx.path}`)
       for (const [k, v] of ctx.query) if (k !== 'page' && k !== 'per_page') u.searchParams.append(k, v)
       u.searchParams.set('per_page', String(perPage))
       u.searchParams.set('page', String(p))
       return `<${u.toString()}>; rel="${rel}"`
     }
     const links: string[] = []
-    if (page > 1) links.push(link(Math.min(page - 1, last), 'prev'))
-    if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'))
-    if (page > 1) links.push(link(1, 'first'))
+    const all = paging.rels !== 'next'
+    if (page > 1 && all) links.push(link(Math.min(page - 1, last), 'prev'))
+    if (page < last) links.push(link(page + 1, 'next'))
+    if (page < last && all) links.push(link(last, 'last'))
+    if (page > 1 && all) links.push(link(1, 'first'))
     return {
       status: 200,
       headers: { ...h, ...(links.length && { link: links.join(', ') }) },
@@ -598,11 +605,16 @@ export function githubRoutes(
       if (!sub)
         return { status: 200, headers: h, body: kind === 'pulls' ? pullJson(stored, api) : issueJson(stored, api) }
       if (sub === 'comments')
-        return paginate(ctx, kind === 'pulls' ? reviewCommentsJson(stored, api) : commentsJson(stored, api), h)
-      if (sub === 'reviews') return paginate(ctx, reviewsJson(stored, api), h)
+        return paginate(
+          ctx,
+          kind === 'pulls' ? reviewCommentsJson(stored, api) : commentsJson(stored, api),
+          h,
+          spec.paging,
+        )
+      if (sub === 'reviews') return paginate(ctx, reviewsJson(stored, api), h, spec.paging)
       const timeline =
         stored.timeline ?? generatedTimeline(spec, typeof spec.timeline === 'number' ? spec.timeline : 0, api)
-      return paginate(ctx, timeline, h)
+      return paginate(ctx, timeline, h, spec.paging)
     },
     error: errorFor,
   }

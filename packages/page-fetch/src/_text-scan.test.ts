@@ -1,0 +1,72 @@
+import { ADVERSARIAL_TEXTS, measureGrowth } from '@search-layer/testkit'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { firstHeading, markdownLinkMatches, trimTrailingPunctuation } from './_text-scan.js'
+
+// What the scans replaced: same output required on every generated text.
+const HEADING_RE = /^#{1,6}\s+(.+?)\s*#*$/m
+const MD_LINK_RE = /\[([^\]]*)\]\((\S+?)(?:\s+"[^"]*")?\)/g
+function trimByRecount(url: string): string {
+  let raw = url
+  while (/[.,;:!?'")\]}>]$/.test(raw)) {
+    const last = raw.at(-1)
+    if (last === ')' && (raw.match(/\(/g)?.length ?? 0) >= (raw.match(/\)/g)?.length ?? 0)) break
+    if (last === ']' && (raw.match(/\[/g)?.length ?? 0) >= (raw.match(/]/g)?.length ?? 0)) break
+    raw = raw.slice(0, -1)
+  }
+  return raw
+}
+
+const piecesText = (pieces: readonly string[]) =>
+  fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join(''))
+
+describe('text scans match what they replaced', () => {
+  it('firstHeading', () => {
+    const text = piecesText(['#', '##', '#######', ' ', '  ', '\t', '\n', '\u2028', 'a', 'Title', '中', '#a'])
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(firstHeading(t)).toBe(HEADING_RE.exec(t)?.[1])
+      }),
+      { numRuns: 5000 },
+    )
+  })
+
+  it('markdownLinkMatches', () => {
+    const text = piecesText(['[', ']', '(', ')', '[a]', '](', 'x', 'http://e.com/', ' ', '\n', '"t"', '"', '\t'])
+    fc.assert(
+      fc.property(text, (t) => {
+        const expected = Array.from(t.matchAll(MD_LINK_RE), (m) => ({
+          index: m.index,
+          length: m[0].length,
+          label: m[1],
+          target: m[2],
+        }))
+        expect(markdownLinkMatches(t)).toEqual(expected)
+      }),
+      { numRuns: 5000 },
+    )
+  })
+
+  it('trimTrailingPunctuation', () => {
+    const tail = piecesText(['a', '/', '(', ')', '[', ']', '{', '}', '.', ',', ';', ':', '!', '?', "'", '"', '>'])
+    fc.assert(
+      fc.property(tail, (t) => {
+        const url = `https://e.com/${t}`
+        expect(trimTrailingPunctuation(url)).toBe(trimByRecount(url))
+      }),
+      { numRuns: 5000 },
+    )
+  })
+})
+
+describe('text scans are linear', { timeout: 120_000 }, () => {
+  it.each([
+    ['firstHeading', 'heading with spaces', firstHeading],
+    ['markdownLinkMatches', 'open brackets', markdownLinkMatches],
+    ['markdownLinkMatches', 'link without close', markdownLinkMatches],
+    ['trimTrailingPunctuation', 'url + closing parens', trimTrailingPunctuation],
+  ] as const)('%s on %s', (_fn, name, scan) => {
+    const growth = measureGrowth(ADVERSARIAL_TEXTS[name]!, scan, { n: 2000, retryAbove: 8 })
+    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(8)
+  })
+})

@@ -1,0 +1,136 @@
+import { performance } from 'node:perf_hooks'
+import v8 from 'node:v8'
+import vm from 'node:vm'
+
+/** Options of `measureGrowth`. */
+export interface GrowthOptions {
+  /** Smallest input size; doubled until a run takes at least `minMs`, so the figures stand above timer noise. */
+  n: number
+  /** Timed runs per size. Default 7. */
+  runs?: number
+  /** CPU time the fastest of three runs at the smallest size must reach before sizes are fixed (ms). Default 3. */
+  minMs?: number
+  /** Largest smallest size the doubling may reach. Default 100,000. */
+  maxN?: number
+  /**
+   * Measure again, up to `attempts` times in all, while the ratio is at or above this, keeping the lowest: a
+   * quadratic scan stays near 16 every time, a burst of load on a shared machine does not repeat. Default: no retry.
+   */
+  retryAbove?: number
+  /** Default 3 when `retryAbove` is set. */
+  attempts?: number
+}
+
+/** Time of one run at n, 2n and 4n, and how much it grew. */
+export interface Growth {
+  sizes: [number, number, number]
+  /**
+   * Least CPU time of the process over the runs at each size. CPU time, because on a shared machine a run's
+   * wall time mostly measures how often it was preempted; the least, because other work only ever adds.
+   */
+  cpuMs: [number, number, number]
+  /** Median wall time at each size, for the record. */
+  wallMs: [number, number, number]
+  /** cpuMs(4n) / cpuMs(n): about 4 for a linear scan, 16 for a quadratic one. */
+  ratio: number
+}
+
+/**
+ * Times `run(build(size))` at n, 2n and 4n (inputs built outside the timing, garbage collected before each
+ * run when the collector can be reached, sizes interleaved round by round) and reports the growth of its
+ * CPU time. A complexity check, not a speed target: assert on `ratio`, report the times in the bench.
+ */
+export function measureGrowth<T>(
+  build: (size: number) => T,
+  run: (input: T) => unknown,
+  options: GrowthOptions,
+): Growth {
+  const attempts = options.retryAbove === undefined ? 1 : (options.attempts ?? 3)
+  let best = measureOnce(build, run, options)
+  for (let i = 1; i < attempts && best.ratio >= options.retryAbove!; i++) {
+    const again = measureOnce(build, run, options)
+    if (again.ratio < best.ratio) best = again
+  }
+  return best
+}
+
+function measureOnce<T>(build: (size: number) => T, run: (input: T) => unknown, options: GrowthOptions): Growth {
+  const runs = options.runs ?? 7
+  const minMs = options.minMs ?? 3
+  const maxN = options.maxN ?? 100_000
+  let n = Math.max(1, Math.floor(options.n))
+  // Warm up (JIT, regex compilation) and grow n until a run is long enough to measure.
+  for (;;) {
+    const input = build(n)
+    run(input)
+    if (n * 2 > maxN || Math.min(...[0, 1, 2].map(() => timeOnce(run, input).cpuMs)) >= minMs) break
+    n *= 2
+  }
+  const sizes: [number, number, number] = [n, 2 * n, 4 * n]
+  const inputs = sizes.map(build)
+  for (const input of inputs) run(input)
+  const cpu: number[][] = [[], [], []]
+  const wall: number[][] = [[], [], []]
+  for (let round = 0; round < runs; round++)
+    for (let i = 0; i < sizes.length; i++) {
+      const t = timeOnce(run, inputs[i]!)
+      cpu[i]!.push(t.cpuMs)
+      wall[i]!.push(t.wallMs)
+    }
+  const cpuMs = cpu.map((t) => Math.min(...t)) as [number, number, number]
+  const wallMs = wall.map(median) as [number, number, number]
+  return { sizes, cpuMs, wallMs, ratio: cpuMs[2] / Math.max(cpuMs[0], 1e-3) }
+}
+
+// Collecting before each run keeps the garbage of earlier runs (and their collections) out of the timing.
+// `--expose-gc` can be turned on at run time; the function itself lives in a fresh context.
+const collectGarbage: () => void = (() => {
+  try {
+    v8.setFlagsFromString('--expose-gc')
+    const gc = vm.runInNewContext('gc') as unknown
+    return typeof gc === 'function' ? () => gc() : () => {}
+  } catch {
+    return () => {}
+  }
+})()
+
+function timeOnce<T>(run: (input: T) => unknown, input: T): { cpuMs: number; wallMs: number } {
+  collectGarbage()
+  const cpu = process.cpuUsage()
+  const start = performance.now()
+  run(input)
+  const wallMs = performance.now() - start
+  const used = process.cpuUsage(cpu)
+  return { cpuMs: (used.user + used.system) / 1000, wallMs }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/**
+ * Texts anyone can post in a comment that make naive scans quadratic, each built at a given size (about that
+ * many characters or repetitions). For complexity tests and the bench.
+ */
+export const ADVERSARIAL_TEXTS: Readonly<Record<string, (n: number) => string>> = {
+  'url + closing parens': (n) => `see http://e.com/${')'.repeat(n)}`,
+  'unclosed <!--': (n) => '<!--'.repeat(n),
+  '#1 on one line': (n) => '#1 '.repeat(n),
+  'GH-1 on one line': (n) => 'GH-1 '.repeat(n),
+  'many URLs': (n) => 'http://e.com/a '.repeat(n),
+  'many autolinks': (n) => '<http://e.com/'.repeat(n),
+  'open brackets': (n) => '['.repeat(n),
+  'link without close': (n) => `[a](http://e.com/${'(a)'.repeat(n)}`,
+  'heading with spaces': (n) => `# a${' '.repeat(n)}b`,
+  backticks: (n) => '`'.repeat(n),
+  'fence without newline': (n) => `\r${'```\r'.repeat(n)}`,
+  'spaces without newline': (n) => `a${' '.repeat(n)}b`,
+  'unclosed tags': (n) => '<'.repeat(n),
+  'unclosed <a': (n) => '<a href="x"'.repeat(n),
+  'unclosed <pre>': (n) => '<pre>'.repeat(n),
+  'trailing slashes': (n) => `https://github.com/o/r/issues/1${'/'.repeat(n)}x`,
+  'escape sequences': (n) => '\u001b['.repeat(n),
+  'unterminated OSC': (n) => '\u001b]0;'.repeat(n),
+}
