@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { closeSharedExtractPool } from '@search-layer/page-fetch'
 import { applyHeapGrowth } from './_heap-growth.js'
+import { createInFlightRequests } from './_in-flight.js'
+import { listenErrorToConfigError } from './_listen-error.js'
 import { type CreateAppOptions, createApp } from './app.js'
 
 /** Options of `startServer`: those of `createApp`, plus signal handling. */
@@ -19,7 +21,9 @@ export interface RunningServer {
 }
 
 /**
- * Starts the HTTP server on @hono/node-server and bounds V8's heap growth (`heapGrowthPercent`). Rejects with the listen error (e.g. `EADDRINUSE`); throws `ConfigError` for bad options.
+ * Starts the HTTP server on @hono/node-server and bounds V8's heap growth (`heapGrowthPercent`). Throws
+ * `ConfigError` for bad options, and for a listen failure the user can fix (port in use or privileged, host not
+ * local or unresolvable: `field` is `port` or `host`, the listen error is the `cause`); rejects with other listen errors.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const wired = createApp(options)
@@ -28,21 +32,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (settings.redisUrl && !(await wired.ready()))
     logger.warn('redis did not answer at startup: serving in-process until it does')
 
-  let inFlight = 0
-  let idle: (() => void) | undefined
+  const inFlight = createInFlightRequests()
   let server: ServerType
   try {
     server = await new Promise<ServerType>((resolve, reject) => {
       const s = serve(
         {
-          fetch: async (request, env) => {
-            inFlight++
-            try {
-              return await app.fetch(request, env)
-            } finally {
-              if (--inFlight === 0) idle?.()
-            }
-          },
+          // A request ends when its body is written, not when its handler returns: SSE bodies outlive the handler.
+          fetch: (request, env) => inFlight.track(Promise.resolve(app.fetch(request, env)), env?.outgoing),
           port: settings.port,
           hostname: settings.host,
         },
@@ -52,7 +49,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     })
   } catch (error) {
     await wired.close()
-    throw error
+    throw listenErrorToConfigError(error, { port: settings.port, host: settings.host })
   }
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
@@ -69,6 +66,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     'search-layer server listening',
   )
 
+  if (settings.apiKeys.length === 0 && !isLoopback(address.address))
+    logger.warn(
+      { url },
+      'no API keys: every client that can reach this address may search on your provider keys; set SEARCH_LAYER_API_KEYS',
+    )
+
   let closing: Promise<void> | undefined
   const close = () => {
     closing ??= (async () => {
@@ -77,14 +80,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       // Keep-alive sockets would hold close() open; idle ones can go now, busy ones after their response.
       if ('closeIdleConnections' in server) server.closeIdleConnections()
-      const drained = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve))
+      const drained = inFlight.drained()
       let timer: NodeJS.Timeout | undefined
       const bounded = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), settings.shutdownTimeoutMs)
       })
       const outcome = await Promise.race([drained.then(() => 'drained' as const), bounded])
       clearTimeout(timer)
-      if (outcome === 'timeout') logger.warn({ inFlight }, 'shutdown timeout: cutting the remaining connections')
+      if (outcome === 'timeout')
+        logger.warn({ inFlight: inFlight.count() }, 'shutdown timeout: cutting the remaining connections')
       if ('closeAllConnections' in server) server.closeAllConnections()
       await closed
       await wired.close()
@@ -103,4 +107,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     process.once('SIGINT', onSignal)
   }
   return { url, port: address.port, close }
+}
+
+// 127.0.0.0/8 and ::1 (also IPv4-mapped): only this machine can connect, so running without keys is a choice, not an exposure.
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^(::ffff:)?127\./.test(address)
 }

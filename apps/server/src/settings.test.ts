@@ -50,6 +50,24 @@ describe('serverOptionsFromEnv', () => {
     expect(() => serverOptionsFromEnv({ HOME: '/h', [name]: value })).toThrow(name)
   })
 
+  it.each(['127.0.0.1', '0.0.0.0', '::', '::1', 'fe80::1%eth0', 'localhost', 'api.internal', 'host-1.example.com.'])(
+    'accepts the host %s',
+    (host) => {
+      expect(serverOptionsFromEnv({ HOME: '/h' }, { host }).host).toBe(host)
+    },
+  )
+
+  it.each(['', ' ', 'http://localhost', '127.0.0.1:8787', 'exa mple', 'host/path', '-lead.example', '[::1]'])(
+    'refuses the host %j before listening, naming the flag or the variable',
+    (host) => {
+      expect(() => serverOptionsFromEnv({ HOME: '/h' }, { host })).toThrow(/--host: expected an IP address/)
+      if (host !== '')
+        expect(() => serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_HOST: host })).toThrow(
+          /SEARCH_LAYER_HOST: expected an IP address/,
+        )
+    },
+  )
+
   it('flags win over env and are named in errors', () => {
     expect(serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_PORT: '9000' }, { port: 9100 }).port).toBe(9100)
     expect(() => serverOptionsFromEnv({ HOME: '/h' }, { port: -1 })).toThrow('--port')
@@ -97,6 +115,42 @@ describe('parseApiKeys', () => {
 
   it('a missing key file is a ConfigError naming the file', () => {
     expect(() => parseApiKeys('@/nonexistent/keys')).toThrow(/cannot read the key file \/nonexistent\/keys: ENOENT/)
+  })
+
+  // Every way to set the variable without a key: each must refuse to start, never run without auth.
+  it.each([
+    ['empty', ''],
+    ['a comma', ','],
+    ['commas and blanks', ' , ,, '],
+    ['blanks', '   '],
+    ['a tab and a newline', '\t\n'],
+  ])('SEARCH_LAYER_API_KEYS set to %s is a ConfigError saying what is allowed', (_, value) => {
+    const attempt = () => serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_API_KEYS: value })
+    expect(attempt).toThrow(ConfigError)
+    expect(attempt).toThrow(/SEARCH_LAYER_API_KEYS is set but holds no keys/)
+    expect(attempt).toThrow(/unset the variable to run without auth/)
+  })
+
+  it.each([
+    ['empty', ''],
+    ['blank lines', '\n  \n\r\n'],
+    ['only comments', '# keys go here\n# ci:ci-key-0123456789\n'],
+    ['comments and blanks', '\n# nothing yet\n   \n'],
+    ['a byte-order mark', '\uFEFF\n'],
+  ])('a key file that is %s is a ConfigError naming the file', (_, text) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sl-keys-')), 'keys')
+    writeFileSync(file, text)
+    const attempt = () => serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_API_KEYS: `@${file}` })
+    expect(attempt).toThrow(ConfigError)
+    expect(attempt).toThrow(`SEARCH_LAYER_API_KEYS: the key file ${file} has no keys`)
+  })
+
+  it('an empty key file path (@) is a ConfigError, not "no auth"', () => {
+    expect(() => serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_API_KEYS: '@' })).toThrow(/cannot read the key file/)
+  })
+
+  it('unset means no auth', () => {
+    expect(serverOptionsFromEnv({ HOME: '/h' }).apiKeys).toEqual([])
   })
 
   it('duplicate names are refused', () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, type Env, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
@@ -38,7 +39,7 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     env: 'SEARCH_LAYER_API_KEYS',
     default: '(none: no auth)',
     description:
-      'Comma list of bearer keys, or @/path/to/file with one key per line (optionally name:key). When set, every route but /healthz and /readyz needs Authorization: Bearer <key>.',
+      'Comma list of bearer keys, or @/path/to/file with one key per line (optionally name:key). When set, every route but /healthz and /readyz needs Authorization: Bearer <key>. Set but empty (blank, only commas, an empty or comments-only file) refuses to start.',
   },
   {
     name: 'redisUrl',
@@ -186,6 +187,14 @@ export interface ServerOptions {
   heapGrowthPercent: number
 }
 
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/
+
+// Checked before listening: "http://host", "host:port" or a blank would otherwise surface as a DNS error.
+function isHostOrAddress(host: string): boolean {
+  return isIP(host.replace(/%[\w.-]+$/, '')) !== 0 || HOST_NAME.test(host)
+}
+
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
 
 /** Where history lives without Redis: `SEARCH_LAYER_DATA_DIR`, else `$XDG_DATA_HOME/search-layer`, else `~/.local/share/search-layer`. */
@@ -216,7 +225,13 @@ const providerPairs = z.string().transform((value, ctx) => {
 
 const ServerOptionsSchema = z.object({
   port: int(0, 65_535).default(8787),
-  host: z.string().min(1).default('127.0.0.1'),
+  host: z
+    .string()
+    .refine(isHostOrAddress, {
+      error: (issue) =>
+        `expected an IP address (127.0.0.1, 0.0.0.0, ::1) or a host name, without scheme or port (got ${JSON.stringify(issue.input)})`,
+    })
+    .default('127.0.0.1'),
   apiKeys: z
     .array(z.object({ name: z.string().min(1), key: z.string().min(8, 'API keys must be at least 8 characters') }))
     .default([]),
@@ -249,7 +264,11 @@ const ServerOptionsSchema = z.object({
   heapGrowthPercent: int(0, 1000).default(50),
 })
 
-/** Parses `SEARCH_LAYER_API_KEYS`: a comma list or `@file` with one key per line, each `key` or `name:key`. */
+/**
+ * Parses `SEARCH_LAYER_API_KEYS`: a comma list or `@file` with one key per line, each `key` or `name:key`.
+ * Throws `ConfigError` when the value or the file holds no key at all (auth never fails open), for an unreadable
+ * file, a key shorter than 8 characters or a name used twice.
+ */
 export function parseApiKeys(
   spec: string,
   readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
@@ -275,6 +294,8 @@ export function parseApiKeys(
       .split(',')
       .map((k) => k.trim())
       .filter(Boolean)
+  // Set but empty must not mean "no auth": a blank variable or a key file that lost its keys would open every route.
+  if (entries.length === 0) throw new ConfigError(emptyKeysMessage(spec), { field: 'apiKeys' })
   const keys = entries.map((entry) => {
     const colon = entry.indexOf(':')
     // Keys themselves never contain ':' in the formats we accept, so the first one separates the name.
@@ -296,6 +317,15 @@ export function parseApiKeys(
   return keys
 }
 
+const KEYS_ALLOWED =
+  'expected a comma list of keys (key or name:key, each at least 8 characters) or @/path/to/file with one per line; unset the variable to run without auth'
+
+function emptyKeysMessage(spec: string): string {
+  if (spec.startsWith('@'))
+    return `SEARCH_LAYER_API_KEYS: the key file ${spec.slice(1)} has no keys (only blank or # comment lines); ${KEYS_ALLOWED}`
+  return `SEARCH_LAYER_API_KEYS is set but holds no keys (${JSON.stringify(spec)}); ${KEYS_ALLOWED}`
+}
+
 /**
  * Resolves the server settings from env vars, with `overrides` (CLI flags) winning.
  * Throws `ConfigError` naming the env var (or flag) of the first bad value.
@@ -305,7 +335,8 @@ export function serverOptionsFromEnv(env: Env = process.env, overrides: Partial<
   const problems: string[] = []
   for (const setting of SERVER_SETTINGS) {
     const value = env[setting.env]
-    if (value === undefined || value === '') continue
+    // Empty is "unset" for every setting but the keys: an empty SEARCH_LAYER_API_KEYS is refused, never "no auth".
+    if (value === undefined || (value === '' && setting.name !== 'apiKeys')) continue
     try {
       if (setting.name === 'apiKeys') raw.apiKeys = parseApiKeys(value)
       else if (setting.name === 'providerRateLimits')

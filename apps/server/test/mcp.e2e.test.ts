@@ -133,3 +133,42 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     })
   })
 })
+
+describe('graceful shutdown with MCP calls in flight', () => {
+  it('SIGTERM lets a streamed (SSE) tools/call finish: the client gets the whole result', async () => {
+    const srv = await boot(emu, { handleSignals: true })
+    const client = await connect(srv)
+    // Every engine answers after 500 ms: the SSE response exists long before its result is written.
+    for (const service of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(service, 500)
+    // A cut stream leaves the SDK client waiting to resume: its own timeout turns that into a failure.
+    const call = client.callTool(
+      { name: 'web_search', arguments: { query: 'sigterm during mcp call', max_results: 3 } },
+      undefined,
+      { timeout: 5000 },
+    )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    process.emit('SIGTERM', 'SIGTERM')
+    const result = await call
+    expect(result.isError).toBeFalsy()
+    expect((result.structuredContent as { results: unknown[] }).results).toHaveLength(3)
+    await srv.close() // the shutdown already under way
+    expect(srv.logs.lines().some((l) => l.msg === 'shutdown timeout: cutting the remaining connections')).toBe(false)
+    await expect(fetch(`${srv.url}/healthz`)).rejects.toThrow()
+  })
+
+  it('still cuts a streamed response that outlives shutdownTimeoutMs', async () => {
+    const srv = await boot(emu, { shutdownTimeoutMs: 100 })
+    const client = await connect(srv)
+    for (const service of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(service, 3000)
+    const call = client
+      .callTool({ name: 'web_search', arguments: { query: 'too slow for shutdown' } }, undefined, { timeout: 1500 })
+      .then(
+        () => 'answered',
+        () => 'cut',
+      )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await srv.close()
+    expect(await call).toBe('cut')
+    expect(srv.logs.lines().some((l) => l.msg === 'shutdown timeout: cutting the remaining connections')).toBe(true)
+  })
+})
