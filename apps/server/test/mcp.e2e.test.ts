@@ -134,6 +134,52 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   })
 })
 
+describe('MCP requests and the client rate limit', () => {
+  const post = (srv: Booted, body: unknown) =>
+    srv.call('/mcp', {
+      json: body,
+      headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    })
+  const toolsCall = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'web_search', arguments: { query: `rate limited search ${id}` } },
+  })
+  // Which of the numbered searches reached an upstream, from the emulator's request log.
+  const searchesRun = (ids: number[]) =>
+    ids.filter((id) =>
+      emu.requests.some((r) => JSON.stringify([r.query, r.body]).includes(`rate limited search ${id}`)),
+    )
+
+  it('a batch of 100 tools/call under a limit of 3 runs no search: batches are refused, each call is a request', async () => {
+    const srv = await start({ clientRateLimit: 3 })
+    const ids = Array.from({ length: 100 }, (_, i) => i + 1)
+    const statuses: number[] = []
+    for (let round = 0; round < 5; round++) {
+      const res = await post(srv, ids.map(toolsCall))
+      statuses.push(res.status)
+      if (res.status === 400) expect((await res.json()).error.code).toBe(-32600)
+    }
+    expect(statuses).toEqual([400, 400, 400, 429, 429])
+    expect(searchesRun(ids)).toEqual([])
+    expect(upstreamCalls(emu)).toBe(0)
+  })
+
+  it('one message per POST: the fourth tools/call under a limit of 3 is refused, so at most 3 searches run', async () => {
+    const srv = await start({ clientRateLimit: 3 })
+    const statuses: number[] = []
+    for (const id of [1, 2, 3, 4, 5]) {
+      const res = await post(srv, toolsCall(id))
+      statuses.push(res.status)
+      // The SSE body carries the result: read it, so the search is over before the log is checked.
+      if (res.status === 200) expect(await res.text()).toContain('"structuredContent"')
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429])
+    expect(searchesRun([1, 2, 3, 4, 5])).toEqual([1, 2, 3])
+  })
+})
+
 describe('graceful shutdown with MCP calls in flight', () => {
   it('SIGTERM lets a streamed (SSE) tools/call finish: the client gets the whole result', async () => {
     const srv = await boot(emu, { handleSignals: true })

@@ -1,6 +1,7 @@
 import type { SearchLayer } from '@search-layer/engine'
 import { createSearchLayer } from '@search-layer/engine'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { readSingleMessage } from './_single-message.js'
 import { type McpServerOptions, createMcpServer } from './server.js'
 
 /** A web-standard request handler: mount it with Hono as `app.all('/mcp', (c) => handler(c.req.raw))`. */
@@ -16,7 +17,9 @@ export interface McpHttpHandlerOptions extends McpServerOptions {
  * Creates a stateless MCP Streamable HTTP handler on the SDK's web-standard transport: each POST gets a fresh
  * server and transport (sharing one search layer, so cache, circuits and budgets persist), streams progress and
  * the result as SSE, and is closed when its response ends. GET and DELETE answer 405 (no sessions, no standalone
- * stream). Authentication is the mounting app's job.
+ * stream). A JSON-RPC batch (an array) is refused with -32600 before any of it runs: MCP 2025-06-18 removed
+ * batching, and one POST carrying many calls would slip past a per-request rate limit. Authentication is the
+ * mounting app's job.
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHttpHandler {
   const { jsonResponse = false, ...serverOptions } = options
@@ -32,6 +35,8 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
         { status: 405, headers: { allow: 'POST' } },
       )
     }
+    const body = await readSingleMessage(request)
+    if (!body.ok) return body.response
     const server = await createMcpServer({ ...serverOptions, layer })
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -46,7 +51,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     }
     try {
       await server.connect(transport)
-      const response = await transport.handleRequest(request)
+      const response = await transport.handleRequest(request, { parsedBody: body.message })
       if (!response.body) {
         await close()
         return response
