@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -57,6 +57,34 @@ describe('history file (no Redis)', () => {
     expect((await store.list('alice', 10)).map((e) => e.query)).toEqual(['d', 'c', 'b', 'a'])
   })
 
+  it('creates the file 0600 and its directories 0700; compaction and clear keep it 0600', async () => {
+    const root = tempRoot()
+    const file = join(root, 'new', 'data', 'history.jsonl')
+    const store = storeIn(file, 2)
+    await store.add(entry('first'))
+    expect(modeOf(file)).toBe(0o600)
+    expect(modeOf(join(root, 'new', 'data'))).toBe(0o700)
+    expect(modeOf(join(root, 'new'))).toBe(0o700)
+    for (const q of ['second', 'third']) await store.add(entry(q)) // the second append of a full client compacts
+    expect((await store.list('alice', 10)).map((e) => e.query)).toEqual(['third', 'second'])
+    expect(modeOf(file)).toBe(0o600)
+    await store.clear('alice')
+    expect(modeOf(file)).toBe(0o600)
+    expect(readdirSync(join(root, 'new', 'data'))).toEqual(['history.jsonl'])
+  })
+
+  it('never widens an existing directory or file', async () => {
+    const root = tempRoot()
+    chmodSync(root, 0o750)
+    const file = join(root, 'history.jsonl')
+    const store = storeIn(file)
+    await store.add(entry('first'))
+    chmodSync(file, 0o640)
+    await store.add(entry('second'))
+    expect(modeOf(root)).toBe(0o750)
+    expect(modeOf(file)).toBe(0o640)
+  })
+
   it('still fails loudly on errors other than a missing directory', async () => {
     const root = tempRoot()
     // The "file" is a directory: appending fails with EISDIR, which must not be mistaken for a missing directory.
@@ -64,3 +92,5 @@ describe('history file (no Redis)', () => {
     await expect(store.add(entry('x'))).rejects.toMatchObject({ code: 'EISDIR' })
   })
 })
+
+const modeOf = (path: string) => statSync(path).mode & 0o777

@@ -24,6 +24,11 @@ export interface HistoryStore {
   clear(who: string): Promise<number>
 }
 
+// History says who searched for what: owner-only whatever the umask. Modes apply only to what this creates; an
+// existing directory keeps its own, and a compaction replaces the file with a 0600 one (never wider).
+const PRIVATE_FILE_MODE = 0o600
+const PRIVATE_DIR = { recursive: true, mode: 0o700 } as const
+
 function parseLines(text: string): HistoryEntry[] {
   const out: HistoryEntry[] = []
   for (const line of text.split('\n')) {
@@ -55,9 +60,13 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
     }
   }
   const rewrite = async (entries: HistoryEntry[]) => {
-    await mkdir(dirname(file), { recursive: true })
+    await mkdir(dirname(file), PRIVATE_DIR)
     const temp = `${file}.${randomUUID()}.tmp`
-    await writeFile(temp, entries.map((e) => `${JSON.stringify(e)}\n`).join(''))
+    // Exclusive create: a fresh owner-only file, never an existing path or a planted symlink.
+    await writeFile(temp, entries.map((e) => `${JSON.stringify(e)}\n`).join(''), {
+      mode: PRIVATE_FILE_MODE,
+      flag: 'wx',
+    })
     await rename(temp, file)
   }
   let appendsSinceCompact = 0
@@ -73,11 +82,11 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
       const lines = batch.map((e) => `${JSON.stringify(e)}\n`).join('')
       // The directory exists after the first append: a mkdir per batch was 1.5 % of a busy server's CPU.
       try {
-        await appendFile(file, lines)
+        await appendFile(file, lines, { mode: PRIVATE_FILE_MODE })
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-        await mkdir(dirname(file), { recursive: true })
-        await appendFile(file, lines)
+        await mkdir(dirname(file), PRIVATE_DIR)
+        await appendFile(file, lines, { mode: PRIVATE_FILE_MODE })
       }
       appendsSinceCompact += batch.length
       if (appendsSinceCompact >= max) {

@@ -1,6 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { randomUUID } from 'node:crypto'
-import { dirname } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { writePrivateFileAtomic } from './_private-files.js'
 
 /** Counts provider calls per calendar month; memory, a file, or a shared store such as Redis. */
 export interface UsageStore {
@@ -32,7 +31,7 @@ export function createMemoryUsageStore(): UsageStore {
 
 /**
  * Usage counted in a JSON file (`{"2026-11": {"brave": 120}}`), so monthly budgets hold across CLI runs.
- * Writes are serialised within the process and atomic on disk.
+ * Writes are serialised within the process and atomic on disk; a new file is 0600 and new directories 0700.
  */
 export function createFileUsageStore({ file }: { file: string }): UsageStore {
   let chain: Promise<unknown> = Promise.resolve()
@@ -51,10 +50,7 @@ export function createFileUsageStore({ file }: { file: string }): UsageStore {
         const bucket = data[month] ?? {}
         data[month] = bucket
         bucket[provider] = (bucket[provider] ?? 0) + by
-        await mkdir(dirname(file), { recursive: true })
-        const temp = `${file}.${randomUUID()}.tmp`
-        await writeFile(temp, JSON.stringify(data, null, 2))
-        await rename(temp, file)
+        await writePrivateFileAtomic(file, JSON.stringify(data, null, 2))
         return bucket[provider]!
       })
       chain = next.catch(() => undefined)

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -28,6 +28,29 @@ describe('file cache', () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => cache.set('same', { i }, 60_000)))
     expect(await cache.get('same')).toMatchObject({ i: expect.any(Number) })
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([])
+  })
+
+  it('creates its directories 0700 and its files 0600', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'sl-cache-')), 'new', 'cache')
+    const cache = createFileCache({ dir })
+    await cache.set('what the user searched for', { q: 1 }, 60_000)
+    expect(modeOf(dir)).toBe(0o700)
+    expect(modeOf(join(dir, '..'))).toBe(0o700)
+    const files = readdirSync(dir)
+    expect(files).toHaveLength(1)
+    expect(modeOf(join(dir, files[0]!))).toBe(0o600)
+  })
+
+  it('leaves the mode of an existing directory alone, and replaces a wider file with a 0600 one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-cache-'))
+    chmodSync(dir, 0o750)
+    const cache = createFileCache({ dir })
+    await cache.set('k', 1, 60_000)
+    const file = join(dir, readdirSync(dir)[0]!)
+    chmodSync(file, 0o644)
+    await cache.set('k', 2, 60_000)
+    expect(modeOf(dir)).toBe(0o750)
+    expect(modeOf(file)).toBe(0o600)
   })
 
   it('an unwritable directory is a miss, not a crash', async () => {
@@ -61,4 +84,13 @@ describe('file usage store', () => {
     expect(await b.get('brave', '2026-12')).toBe(0)
     expect(monthOf(new Date('2026-11-30T23:59:59Z'))).toBe('2026-11')
   })
+
+  it('writes its file 0600 in a 0700 directory', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sl-usage-')), 'state', 'usage.json')
+    await createFileUsageStore({ file }).increment('brave', '2026-11', 1)
+    expect(modeOf(file)).toBe(0o600)
+    expect(modeOf(join(file, '..'))).toBe(0o700)
+  })
 })
+
+const modeOf = (path: string) => statSync(path).mode & 0o777

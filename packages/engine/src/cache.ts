@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readFile, rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Env } from '@search-layer/core'
 import { LRUCache } from 'lru-cache'
+import { writePrivateFileAtomic } from './_private-files.js'
 
 /** Where cached search responses live: memory, disk, or a shared store such as Redis. */
 export interface CacheStore {
@@ -36,7 +37,8 @@ export function defaultCacheDir(env: Env = process.env): string {
 
 /**
  * A disk cache for one-shot processes (the CLI): one JSON file per key, written atomically
- * (temp file + rename) so concurrent commands never read half a file. Unreadable entries are misses.
+ * (temp file + rename) so concurrent commands never read half a file. Unreadable entries are misses. New files
+ * are 0600 and new directories 0700: cached answers say what the user searched for.
  */
 export function createFileCache({ dir }: { dir: string }): CacheStore {
   const pathFor = (key: string) => join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.json`)
@@ -56,11 +58,7 @@ export function createFileCache({ dir }: { dir: string }): CacheStore {
     },
     async set(key, value, ttlMs) {
       try {
-        await mkdir(dir, { recursive: true })
-        const file = pathFor(key)
-        const temp = `${file}.${randomUUID()}.tmp`
-        await writeFile(temp, JSON.stringify({ key, expiresAt: Date.now() + ttlMs, value }))
-        await rename(temp, file)
+        await writePrivateFileAtomic(pathFor(key), JSON.stringify({ key, expiresAt: Date.now() + ttlMs, value }))
       } catch {
         // A cache that cannot be written is a slower run, not a failed one.
       }
