@@ -23,8 +23,13 @@ export interface SharedState {
 export interface SharedStateOptions {
   redisUrl?: string
   prefix: string
+  /** Longest wait for one Redis call. */
   timeoutMs: number
   logger: Logger
+  /** Calls timing out in a row before Redis counts as hung and is skipped. Default 3. */
+  hungAfterTimeouts?: number
+  /** While hung, how often one PING checks whether Redis answers again. Default 8 × `timeoutMs`, at least 1 s. */
+  probeIntervalMs?: number
 }
 
 class RedisTimeout extends Error {
@@ -50,8 +55,20 @@ export function redactRedisUrl(url: string): string {
   }
 }
 
-/** Connects to Redis when a URL is given; without one every `guard` runs its fallback. */
-export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: SharedStateOptions): SharedState {
+/**
+ * Connects to Redis when a URL is given; without one every `guard` runs its fallback. A Redis that is connected but
+ * does not answer (a paused process, a blocked server) is hung: after `hungAfterTimeouts` calls in a row time out it
+ * is skipped like a dead one, so requests stop paying `timeoutMs` per call, until a PING every `probeIntervalMs`
+ * comes back.
+ */
+export function createSharedState({
+  redisUrl,
+  prefix,
+  timeoutMs,
+  logger,
+  hungAfterTimeouts = 3,
+  probeIntervalMs = Math.max(1000, timeoutMs * 8),
+}: SharedStateOptions): SharedState {
   let lastError: string | undefined
   let lastWarnAt = 0
   let closed = false
@@ -82,13 +99,44 @@ export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: Share
     if (wasReady || lastError) logger.info('redis connection restored')
     wasReady = true
     lastError = undefined
+    // A fresh connection that passed the ready check answers: a hang on the old one is over.
+    clearInterval(probeTimer)
+    probeTimer = undefined
+    hung = undefined
+    timeoutsInRow = 0
   })
   redis?.on('close', () => {
     // Logged at once: the 'error' event only follows with the first failed reconnect.
     if (wasReady && !closed) warn('connection lost')
   })
 
-  const up = () => redis?.status === 'ready'
+  let timeoutsInRow = 0
+  let hung: string | undefined
+  let probeTimer: NodeJS.Timeout | undefined
+  const probe = async () => {
+    if (!redis || closed) return
+    try {
+      await withTimeout(redis.ping(), timeoutMs, 'probe')
+      clearInterval(probeTimer)
+      probeTimer = undefined
+      hung = undefined
+      timeoutsInRow = 0
+      lastError = undefined
+      logger.info('redis answers again: sharing state through it')
+    } catch {
+      // Still hung (or down): the next probe tries again.
+    }
+  }
+  const noteTimeout = () => {
+    if (++timeoutsInRow < hungAfterTimeouts || hung) return
+    hung = `not answering: ${timeoutsInRow} calls in a row took longer than ${timeoutMs} ms; skipped, probed every ${probeIntervalMs} ms`
+    lastError = hung
+    logger.warn({ redis: redisUrl ? redactRedisUrl(redisUrl) : undefined }, `redis ${hung}; using in-process state`)
+    probeTimer = setInterval(() => void probe(), probeIntervalMs)
+    probeTimer.unref()
+  }
+
+  const up = () => redis?.status === 'ready' && hung === undefined
 
   return {
     configured: redis !== undefined,
@@ -112,9 +160,12 @@ export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: Share
     async guard(what, op, fallback) {
       if (!redis || !up()) return fallback()
       try {
-        return await withTimeout(op(redis), timeoutMs, what)
+        const result = await withTimeout(op(redis), timeoutMs, what)
+        timeoutsInRow = 0
+        return result
       } catch (error) {
         warn(`${what}: ${(error as Error).message}`)
+        if (error instanceof RedisTimeout) noteTimeout()
         return fallback()
       }
     },
@@ -122,6 +173,7 @@ export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: Share
       const started = Date.now()
       if (!redis) return { ok: false, ms: 0, error: 'not configured' }
       try {
+        if (hung) throw new Error(hung)
         if (!up()) throw new Error(lastError ?? `connection ${redis.status}`)
         await withTimeout(redis.ping(), timeoutMs, 'ping')
         return { ok: true, ms: Date.now() - started }
@@ -133,6 +185,7 @@ export function createSharedState({ redisUrl, prefix, timeoutMs, logger }: Share
     async close() {
       if (!redis || closed) return
       closed = true
+      clearInterval(probeTimer)
       try {
         await withTimeout(redis.quit(), timeoutMs * 4, 'quit')
       } catch {

@@ -59,7 +59,8 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     name: 'redisTimeoutMs',
     env: 'SEARCH_LAYER_REDIS_TIMEOUT_MS',
     default: '250',
-    description: 'Longest wait for one Redis call before falling back to in-process state.',
+    description:
+      'Longest wait for one Redis call before falling back to in-process state; after 3 calls in a row time out, Redis counts as hung and is skipped (in-process state, /readyz degraded) until a PING, sent every 8× this (at least 1 s), answers.',
   },
   {
     name: 'dataDir',
