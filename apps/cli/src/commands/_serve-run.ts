@@ -18,7 +18,12 @@ export async function runServe(args: ParsedCommandArgs, io: CliIo): Promise<numb
     ...(v['log-level'] !== undefined && { logLevel: v['log-level'] as ServerOptions['logLevel'] }),
   }
   const options = serverOptionsFromEnv(io.env, overrides)
-  const server = await startServer({ ...options, env: io.env, handleSignals: false })
+  let server: Awaited<ReturnType<typeof startServer>>
+  try {
+    server = await startServer({ ...options, env: io.env, handleSignals: false })
+  } catch (error) {
+    throw nameListenSetting(error, v, io.env)
+  }
   io.stderr.write(
     `search-layer: serving on ${server.url} (OpenAPI at ${server.url}/openapi.json, MCP at ${server.url}/mcp); Ctrl-C stops\n`,
   )
@@ -32,4 +37,15 @@ export async function runServe(args: ParsedCommandArgs, io: CliIo): Promise<numb
     process.once('SIGTERM', stop)
   })
   return EXIT.ok
+}
+
+const LISTEN_SETTINGS = { port: 'SEARCH_LAYER_PORT', host: 'SEARCH_LAYER_HOST' } as const
+
+// startServer says "port 8787 is already in use…": name what the user set instead, the flag or the variable.
+function nameListenSetting(error: unknown, flags: ParsedCommandArgs['values'], env: CliIo['env']): unknown {
+  const field = (error as { field?: string } | undefined)?.field
+  if (!(error instanceof Error) || error.name !== 'ConfigError' || (field !== 'port' && field !== 'host')) return error
+  const label = flags[field] !== undefined ? `--${field}` : env[LISTEN_SETTINGS[field]] ? LISTEN_SETTINGS[field] : field
+  error.message = error.message.replace(/^(port|host) /, `${label} `)
+  return error
 }

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Command } from '../_command.js'
 import { EXIT, UsageError } from '../_io.js'
+import { installSkillFile } from './_skill-file.js'
 
 // The bundle lives in dist/; SKILL.md ships beside it at the package root (tests run from src/, same depth).
 const SKILL_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'SKILL.md')
@@ -30,11 +31,7 @@ export const skillCommand: Command = {
     }
     if (action !== 'install') throw new UsageError(`skill takes "install [dir]" or "show" (got "${action ?? ''}")`)
     const target = resolve(dir ?? join(io.env.HOME ?? homedir(), '.claude', 'skills', 'search-layer'), 'SKILL.md')
-    if (existsSync(target) && readFileSync(target, 'utf8') !== skill && !args.values.force) {
-      throw new UsageError(`${target} exists and differs; pass --force to overwrite it`)
-    }
-    mkdirSync(dirname(target), { recursive: true })
-    writeFileSync(target, skill)
+    installSkillFile(target, skill, { force: Boolean(args.values.force) })
     io.stdout.write(`installed ${target}\n`)
     return EXIT.ok
   },
