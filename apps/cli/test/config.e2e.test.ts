@@ -99,15 +99,18 @@ describe('a malformed *_API_URL', () => {
 })
 
 describe('SEARCH_LAYER_CONFIG naming a file that does not exist', () => {
-  it.each([[['rust async']], [['providers']]])('%j exits 2 naming the variable and the path', async (argv) => {
-    const missing = join(tmp('sl-cli-home-'), 'nope.json')
-    const r = await runBin(argv, searchEnv(tmp('sl-cli-home-'), { SEARCH_LAYER_CONFIG: missing }))
-    expect(r.code).toBe(2)
-    expect(r.stderr).toContain(
-      `configuration error: SEARCH_LAYER_CONFIG=${missing} names a config file that does not exist`,
-    )
-    expect(emu.requests).toHaveLength(0)
-  })
+  it.each([[['rust async']], [['providers']], [['serve', '--port', '0']], [['mcp']]])(
+    '%j exits 2 naming the variable and the path',
+    async (argv) => {
+      const missing = join(tmp('sl-cli-home-'), 'nope.json')
+      const r = await runBin(argv, searchEnv(tmp('sl-cli-home-'), { SEARCH_LAYER_CONFIG: missing }))
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain(
+        `configuration error: SEARCH_LAYER_CONFIG=${missing} names a config file that does not exist`,
+      )
+      expect(emu.requests).toHaveLength(0)
+    },
+  )
 })
 
 describe.skipIf(process.platform === 'win32')('a config file holding keys that others can read', () => {

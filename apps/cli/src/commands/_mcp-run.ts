@@ -1,5 +1,6 @@
 import { createSearchLayer } from '@search-layer/engine'
 import { runStdioServer } from '@search-layer/mcp'
+import { checkConfig, writeConfigProblems } from './_config-problems.js'
 import { engineOptionsFromEnv } from '../_engine-options.js'
 import { parseIntFlag } from '../_flags.js'
 import { EXIT } from '../_io.js'
@@ -8,6 +9,8 @@ import type { CliIo } from '../_io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runMcp(args: ParsedCommandArgs, io: CliIo): Promise<number> {
+  // stderr only: stdout carries the protocol.
+  writeConfigProblems(checkConfig(io.env).problems, 'mcp', io)
   const maxChars = parseIntFlag('max-chars', args.values['max-chars'] as string | undefined, 500, 1_000_000)
   // stdout carries the protocol; the disk cache makes repeated agent searches instant across sessions.
   const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: true }))

@@ -1,4 +1,5 @@
 import { type ServerOptions, serverOptionsFromEnv, startServer } from '@search-layer/server'
+import { checkConfig, writeConfigProblems } from './_config-problems.js'
 import { parseIntFlag } from '../_flags.js'
 import { EXIT } from '../_io.js'
 import type { ParsedCommandArgs } from '../_args.js'
@@ -6,6 +7,7 @@ import type { CliIo } from '../_io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runServe(args: ParsedCommandArgs, io: CliIo): Promise<number> {
+  writeConfigProblems(checkConfig(io.env).problems, 'serve', io)
   const v = args.values
   const overrides: Partial<ServerOptions> = {
     ...(v.port !== undefined && { port: parseIntFlag('port', v.port as string, 0, 65_535) }),
