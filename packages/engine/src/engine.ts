@@ -9,7 +9,6 @@ import {
   ProviderError,
   type ProviderName,
   SERVICE_KEY_ENV,
-  type SearchResult,
   inspectConfig,
   isProviderError,
   parseInput,
@@ -21,14 +20,15 @@ import { createBraveProvider } from '@search-layer/providers-brave'
 import { createExaProvider } from '@search-layer/providers-exa'
 import { createGrokProvider } from '@search-layer/providers-grok'
 import { createTavilyProvider } from '@search-layer/providers-tavily'
-import type { NearDuplicate } from '@search-layer/scoring'
+import { type CallOutcome, assembleResults } from './_assemble.js'
 import { CircuitBreaker, type CircuitOptions, type CircuitState, type CircuitTicket } from './_circuit.js'
 import { SOURCE_MATRIX } from './_matrix.js'
 import { type RateLimit, RateLimiter } from './_rate-limit.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
 import { type CacheStore, createMemoryCache } from './cache.js'
 import { type ParsedSearchRequest, type SearchRequest, SearchRequestSchema } from './request.js'
-import type { ProviderReport, SearchProgress, SearchResponse, SearchResultOut } from './response.js'
+import type { ProviderReport, SearchProgress, SearchResponse } from './response.js'
+import { type SearchStreamEvent, describePlan, streamSearch } from './stream.js'
 
 /** Free-tier friendly defaults: Brave's free plan allows 1 request/s. */
 export const DEFAULT_RATE_LIMITS: Record<ProviderName, RateLimit> = {
@@ -78,6 +78,8 @@ export interface SearchLayerOptions {
 export interface SearchCallOptions {
   signal?: AbortSignal
   onProgress?: (event: SearchProgress) => void
+  /** Stream events of the run this call starts: the plan, results re-ranked as each provider answers. See `stream`. */
+  onStream?: (event: SearchStreamEvent) => void
 }
 
 /** Provider health for status pages and agents. */
@@ -93,16 +95,11 @@ export interface SearchLayer {
   search(request: SearchRequest, options?: SearchCallOptions): Promise<SearchResponse>
   /** Which providers are configured, resting or over budget. */
   status(): Promise<ProviderStatus[]>
-}
-
-interface CallOutcome {
-  provider: ProviderName
-  query: string
-  results?: SearchResult[]
-  answer?: string
-  error?: ProviderError
-  ms: number
-  cost?: { usd?: number; credits?: number }
+  /**
+   * Runs one search as events: the plan, provider progress, results re-ranked as each provider answers, then the
+   * response. Throws (while iterating) what `search` throws.
+   */
+  stream(request: SearchRequest, options?: Omit<SearchCallOptions, 'onStream'>): AsyncIterable<SearchStreamEvent>
 }
 
 // Scoring, with the public-suffix list its authority table needs, is the biggest module a search uses only
@@ -181,7 +178,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     }
     let shared = inflight.get(key)
     if (!shared) {
-      shared = run(req, callOptions.onProgress).finally(() => inflight.delete(key))
+      shared = run(req, callOptions.onProgress, callOptions.onStream).finally(() => inflight.delete(key))
       inflight.set(key, shared)
     }
     const response = await raceSignal(shared, callOptions.signal)
@@ -195,7 +192,11 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     return response
   }
 
-  async function run(req: ParsedSearchRequest, onProgress?: (event: SearchProgress) => void): Promise<SearchResponse> {
+  async function run(
+    req: ParsedSearchRequest,
+    onProgress?: (event: SearchProgress) => void,
+    onStream?: (event: SearchStreamEvent) => void,
+  ): Promise<SearchResponse> {
     const started = now()
     const deadlineAt = started + req.deadlineMs
     const emit = (event: SearchProgress) => {
@@ -203,6 +204,14 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
         onProgress?.(event)
       } catch {
         // A broken progress listener must not break the search.
+      }
+      send({ type: 'progress', progress: event, elapsed_ms: now() - started })
+    }
+    const send = (event: SearchStreamEvent) => {
+      try {
+        onStream?.(event)
+      } catch {
+        // Nor a broken stream listener.
       }
     }
     const warnings: string[] = []
@@ -334,6 +343,23 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       queries = queries.slice(0, maxQueries)
     }
 
+    if (onStream)
+      send(
+        describePlan({
+          req,
+          baseQuery,
+          intentSetting,
+          classification,
+          mode,
+          freshness,
+          queries,
+          reports,
+          active,
+          fallbacksOf,
+          warnings,
+        }),
+      )
+
     // 4. Fan out: every (query × provider) call starts now, limited only by each provider's own rate limit.
     const controller = new AbortController()
     // Each call waiting in its provider's rate-limit queue listens on this signal until it gets its slot: up to
@@ -394,6 +420,11 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
           ...(response.cost && { cost: { usd: response.cost.usd, credits: response.cost.credits } }),
         })
         emit({ type: 'done', provider: name, query, results: response.results.length, ms })
+        if (onStream) {
+          // Ranked from what had arrived by now, even when scoring is still loading.
+          const sofar = outcomes.slice()
+          void scoring.then((module) => streamResults(sofar, module))
+        }
       } catch (caught) {
         const error = toProviderError(name, caught)
         const ms = now() - t0
@@ -417,8 +448,19 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       }
     }
 
-    for (const name of [...active.keys()]) for (const query of queries) launch(name, query)
     const scoring = loadScoring()
+    const assembleContext = () => ({ req, baseQuery, queries, classification, now: new Date(now()) })
+    // Each answer re-ranks everything received so far, so a stream shows the fastest provider's results first.
+    const streamResults = (sofar: CallOutcome[], module: typeof import('@search-layer/scoring')) => {
+      const answered = [...new Set(sofar.filter((o) => o.results).map((o) => o.provider))]
+      send({
+        type: 'results',
+        ...assembleResults(sofar, assembleContext(), module),
+        answered,
+        elapsed_ms: now() - started,
+      })
+    }
+    for (const name of [...active.keys()]) for (const query of queries) launch(name, query)
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<'deadline'>((resolve) => {
       timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - now()))
@@ -456,46 +498,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     }
 
     // 6. Merge, dedupe, score.
-    const batches = outcomes
-      .filter((o) => o.results)
-      .map((o) => ({ query: o.query, provider: o.provider, results: o.results! }))
-    const { merge, rank, collapseNearDuplicates, diversifySites } = await scoring
-    const merged = merge(batches, { now: new Date(now()), queries })
-    const scored = rank(merged, {
-      query: baseQuery,
-      subQueries: queries,
-      weights: classification ? classification.weights : null,
-      domainBoost: req.domainBoost,
-      now: new Date(now()),
-      explain: req.explain,
-    })
-    // Scored searches only: without an intent the fused order is the original skill's v1 output, kept as it was.
-    const ranked: ((typeof scored)[number] & { duplicates?: NearDuplicate[]; demotedFrom?: number })[] = classification
-      ? diversifySites(collapseNearDuplicates(scored), { query: baseQuery })
-      : scored
-    const results: SearchResultOut[] = ranked.map((r) => ({
-      title: r.title,
-      url: r.url,
-      snippet: r.snippet,
-      published_date: r.publishedAt,
-      source: r.source,
-      sources: r.sources,
-      ...(r.score !== undefined && { score: r.score }),
-      ...(r.duplicates && {
-        duplicates: r.duplicates.map((d) => ({ url: d.url, title: d.title, sources: d.sources })),
-      }),
-      ...(req.explain &&
-        r.explain && {
-          explain: {
-            ...r.explain,
-            ...(r.duplicates && { near_duplicates: r.duplicates.length }),
-            ...(r.demotedFrom !== undefined && { demoted_from: r.demotedFrom }),
-          },
-        }),
-    }))
-    const answerFrom = (['tavily', 'grok'] as const)
-      .map((p) => outcomes.find((o) => o.provider === p && o.answer))
-      .find(Boolean)
+    const { results, ...answer } = assembleResults(outcomes, assembleContext(), await scoring)
     const partial = resting.length > 0 || [...active.keys()].some((name) => reports[name].error !== undefined)
 
     return {
@@ -508,7 +511,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       queries,
       count: results.length,
       results,
-      ...(answerFrom?.answer && { answer: answerFrom.answer, answer_source: answerFrom.provider }),
+      ...answer,
       freshness_filter: freshness,
       providers: reports,
       partial,
@@ -518,7 +521,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     }
   }
 
-  return { search, status }
+  return { search, status, stream: (request, callOptions) => streamSearch(search, request, callOptions) }
 }
 
 const isProviderName = (service: string): service is ProviderName =>
