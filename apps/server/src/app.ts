@@ -12,12 +12,14 @@ import {
   redactSecrets,
 } from '@search-layer/core'
 import {
+  type SearchCallOptions,
   type SearchLayer,
   type SearchProgress,
   type SearchRequest,
   SearchRequestSchema,
   type SearchResponse,
   cacheKey,
+  streamSearch,
   createSearchLayer,
   monthOf,
 } from '@search-layer/engine'
@@ -53,6 +55,10 @@ import {
   ToolDescriptionSchema,
   ToolResultSchema,
 } from './_schemas.js'
+import { mountSearchStream } from './_sse-search.js'
+import { createToolCallLog } from './_tool-log.js'
+import { mountToolCallLog } from './routes/tool-calls.js'
+import { mountWebApp } from './routes/web.js'
 import { createSearchClaims, createSharedCache, createSharedState, createSharedUsageStore } from './_shared-state.js'
 import { createSearchSlots } from './_search-slots.js'
 import {
@@ -86,6 +92,8 @@ export interface AppCall {
   signal: AbortSignal
   /** Engine progress events of a search, on top of the server's own metrics. */
   onProgress?: (event: SearchProgress) => void
+  /** Stream events of a search (plan, progress, re-ranked results), for `/v1/search` as server-sent events. */
+  onStream?: SearchCallOptions['onStream']
 }
 
 /** What extra route mounts can use: the same tools, search and engine as the HTTP routes and `/mcp`. */
@@ -114,6 +122,8 @@ export interface CreateAppOptions extends Partial<ServerOptions> {
   mcp?: boolean
   /** Mounts more routes behind the same auth, rate limit, logging and error handling; they take precedence over `/mcp`. */
   routes?: (app: OpenAPIHono<AppEnv>, context: AppContext) => void
+  /** The built web app served at `/`; `false` serves none. Default: found beside the bundle. */
+  webDir?: string | false
 }
 
 /** The wired app. */
@@ -127,6 +137,8 @@ export interface ServerApp {
   close(): Promise<void>
 }
 
+/** Tool calls kept per caller for the web app's timeline. */
+const TOOL_CALLS_KEPT = 200
 const PUBLIC_PATHS = new Set(['/healthz', '/readyz'])
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -256,6 +268,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
               extra(event)
             }
           : onProgress,
+        ...(call.onStream && { onStream: call.onStream }),
       })
     } finally {
       if (slot) searchSlots.release()
@@ -288,6 +301,8 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
         ...((callOptions.onProgress ?? call.onProgress) && { onProgress: callOptions.onProgress ?? call.onProgress }),
       }),
     status: () => layer.status(),
+    stream: (request, callOptions = {}) =>
+      streamSearch((r, o) => layerFor(call).search(r, { ...callOptions, ...o }), request, callOptions),
   })
   // A tool answers before the request timeout cuts it: a search returns what arrived by then, a fetch gives up with
   // a sentence the model can read, instead of a bare 504 (and on /mcp, whose SSE body outlives the timeout, at all).
@@ -349,6 +364,9 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     )
   })
 
+  // The page holds no data: it loads without a key and asks for one when the API does.
+  if (options.webDir !== false) mountWebApp(app, options.webDir)
+
   // One gate: identify, count, then refuse. Unauthenticated callers are counted by address, so guessing keys is rate-limited too.
   app.use('*', async (c, next) => {
     const who = auth.enabled && !PUBLIC_PATHS.has(c.req.path) ? auth.identify(c.req.header('authorization')) : undefined
@@ -406,6 +424,9 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       clearTimeout(timer)
     }
   })
+
+  mountToolCallLog(app, createToolCallLog(shared, { max: TOOL_CALLS_KEPT }), auth.enabled ? [{ bearer: [] }] : [])
+  mountSearchStream(app, context)
 
   app.onError((error, c) => {
     const { status, body, retryAfterSec, expected } = describeError(error)

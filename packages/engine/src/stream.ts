@@ -177,10 +177,16 @@ export async function* streamSearch(
   let finished = false
   let failure: { error: unknown } | undefined
   let planned = false
+  // Providers skipped while the plan is made report before it; the plan comes first and already says why.
+  const beforePlan: SearchStreamEvent[] = []
   const push = (event: SearchStreamEvent) => {
     if (finished) return
+    if (!planned && event.type === 'progress') {
+      beforePlan.push(event)
+      return
+    }
     if (event.type === 'plan') planned = true
-    queue.push(event)
+    queue.push(event, ...(event.type === 'plan' ? beforePlan.splice(0) : []))
     wake?.()
   }
   search(request, { ...options, onStream: push }).then(

@@ -65,10 +65,15 @@ describe('stream', () => {
     expect(results.at(-1)!.results.map((r) => r.url)).toEqual(done.response.results.map((r) => r.url))
   })
 
-  it('reports a failing provider as progress and still finishes', async () => {
+  it('reports a failing provider as progress and still finishes, plan first even with skipped providers', async () => {
     emu.fault('exa', { status: 500 })
     const events = await collect(
-      layer({ cache: false }).stream({ query: 'tokio', mode: 'fast', intent: 'exploratory', maxQueries: 1 }),
+      layer({ cache: false, env: { ...emu.env, HOME: home, BRAVE_API_KEY: '' } }).stream({
+        query: 'tokio',
+        mode: 'fast',
+        intent: 'exploratory',
+        maxQueries: 1,
+      }),
     )
     expect(events).toContainEqual(
       expect.objectContaining({
@@ -78,6 +83,7 @@ describe('stream', () => {
     )
     const done = events.at(-1) as Extract<SearchStreamEvent, { type: 'done' }>
     expect(done.response.providers.exa.status).toBe('error')
+    expect(events[0]!.type).toBe('plan')
   })
 
   it('replays plan and results for a cached answer', async () => {
