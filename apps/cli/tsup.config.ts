@@ -1,3 +1,4 @@
+import { cpSync, existsSync } from 'node:fs'
 import { constants as http2Constants } from 'node:http2'
 import { fileURLToPath } from 'node:url'
 import { type Options, defineConfig } from 'tsup'
@@ -9,6 +10,8 @@ const zodLocalesEn = fileURLToPath(new URL('./src/_zod-locales-en.mjs', import.m
 // undici's two names from node:http, without loading it (see the file's comment).
 const undiciHttp = fileURLToPath(new URL('./src/_undici-http.cjs', import.meta.url))
 const fromUndici = (importer: string) => /[\\/]undici[\\/]lib[\\/]/.test(importer)
+// `serve`'s web app: the server code bundled here looks for it in web/ beside the bundle (apps/web, built first).
+const webDist = fileURLToPath(new URL('../web/dist/', import.meta.url))
 
 // The CLI ships self-contained: every workspace package and dependency is bundled in, so
 // `npm install -g @search-layer/cli` pulls nothing else. Commands load their implementation lazily
@@ -81,4 +84,7 @@ export default defineConfig({
   splitting: true,
   dts: { entry: { index: 'src/index.ts' } },
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
+  async onSuccess() {
+    if (existsSync(webDist)) cpSync(webDist, fileURLToPath(new URL('./dist/web/', import.meta.url)), { recursive: true })
+  },
 })
