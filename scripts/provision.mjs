@@ -17,6 +17,13 @@ const NEEDS = [
     // The package may start its own service; the tests start their own instances on free ports.
     afterInstall: ['service', 'redis-server', 'stop'],
   },
+  {
+    program: 'chromium',
+    variable: 'CHROMIUM_BIN',
+    debian: 'chromium',
+    why: "the web app's end-to-end tests drive a real headless Chromium",
+    other: 'macOS: brew install --cask chromium',
+  },
 ]
 
 function onPath(program) {

@@ -94,7 +94,7 @@ export function ReferenceGraph({
               transform={`translate(${x - NODE_W / 2},${y - NODE_H / 2})`}
               {...(node.openable && {
                 role: 'link',
-                tabIndex: 0,
+                tabindex: 0,
                 onClick: open,
                 onKeyDown: (e: KeyboardEvent) => {
                   if (e.key === 'Enter' || e.key === ' ') {

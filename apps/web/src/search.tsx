@@ -1,6 +1,7 @@
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks'
 import { ApiError, streamSearch } from './api.js'
-import { EngineStrip, type EngineRun } from './engines.js'
+import { type EngineRun, EngineStrip } from './engines.js'
+import { renderMarkdown } from './markdown.js'
 import { type Route, hrefOf, isThreadUrl } from './route.js'
 import type { Plan, Progress, Result, SearchResponse } from './types.js'
 
@@ -238,7 +239,8 @@ function Answer({ run }: { run: Run }) {
   return (
     <section class="answer" aria-labelledby="answer-title">
       <h2 id="answer-title">Answer {run.answerSource && <span class="muted">from {run.answerSource}</span>}</h2>
-      <p>{run.answer}</p>
+      {/* Providers write answers in markdown; renderMarkdown makes untrusted text safe (see markdown.ts). */}
+      <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(run.answer) }} />
       {cited.length > 0 && (
         <ol class="citations" aria-label="Sources">
           {cited.map((r) => (

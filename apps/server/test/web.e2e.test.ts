@@ -1,0 +1,175 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { findWebDir } from '../src/routes/web.js'
+import { launchChromium } from './_browser.js'
+import { type Booted, boot } from './_helpers.js'
+
+// The built web app (apps/web/dist, found by routes/web.ts from source) in headless Chromium, against a real server
+// and the emulator on loopback.
+
+let emu: Emulator
+let browser: Browser
+let server: Booted
+const extra: Booted[] = []
+let context: BrowserContext
+let page: Page
+
+const NO_ENGINES = {
+  BRAVE_API_KEY: undefined,
+  EXA_API_KEY: undefined,
+  TAVILY_API_KEY: undefined,
+  XAI_API_KEY: undefined,
+}
+const KEY = { name: 'alice', key: 'k-alice-web-0123456789' }
+
+beforeAll(async () => {
+  if (!findWebDir()) throw new Error('The web app is not built: run `npx -y pnpm@10 --filter @search-layer/web build`')
+  ;[emu, browser] = await Promise.all([startEmulator({ latencyMs: 30 }), launchChromium()])
+  server = await boot(emu)
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await emu?.close()
+})
+beforeEach(async () => {
+  emu.reset()
+  context = await browser.newContext({ viewport: { width: 1200, height: 900 } })
+  page = await context.newPage()
+})
+afterEach(async () => {
+  await context.close()
+  await Promise.all(extra.splice(0).map((s) => s.close()))
+})
+
+async function search(query: string) {
+  // `/` focuses the search box from anywhere else on the page.
+  await page.evaluate('document.activeElement && document.activeElement.blur()')
+  await page.keyboard.press('/')
+  await page.keyboard.press('Control+A')
+  await page.keyboard.type(query)
+  await page.keyboard.press('Enter')
+}
+const finished = () =>
+  page
+    .getByRole('status')
+    .filter({ hasText: /results in \d+ ms|Search failed/ })
+    .first()
+    .waitFor()
+
+describe('the web app', () => {
+  it('shows results before the slowest engine answers, then all four', async () => {
+    emu.fault('tavily', { latencyMs: 2500 })
+    await page.goto(server.url)
+    await search('tokio runtime internals')
+    await page.locator('.result').first().waitFor()
+    // The first results are on screen while Tavily is still searching.
+    expect(await page.locator('[data-engine=tavily]').getAttribute('data-status')).toBe('busy')
+    await finished()
+    expect(await page.locator('[data-engine=tavily]').getAttribute('data-status')).toBe('good')
+    await expect.poll(() => page.locator('.plan').textContent()).toContain('Sub-queries')
+    expect(await page.locator('.result').count()).toBeGreaterThan(3)
+  })
+
+  it('marks a failing engine and warns about partial results', async () => {
+    emu.fault('exa', { status: 500 })
+    await page.goto(server.url)
+    await search('deno permissions model')
+    await finished()
+    expect(await page.locator('[data-engine=exa]').getAttribute('data-status')).toBe('bad')
+    await expect.poll(() => page.locator('.warnings').textContent()).toMatch(/Partial results: exa/)
+    expect(await page.locator('.result').count()).toBeGreaterThan(0)
+  })
+
+  it('says so when every engine fails', async () => {
+    for (const name of ['brave', 'exa', 'tavily', 'grok'] as const) emu.fault(name, { status: 500 })
+    await page.goto(server.url)
+    await search('zig comptime generics')
+    await finished()
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/Every engine failed/)
+    expect(await page.locator('.result').count()).toBe(0)
+  })
+
+  it("shows the server's configuration error when no engine is configured", async () => {
+    const bare = await boot(emu, { envOverride: NO_ENGINES })
+    extra.push(bare)
+    await page.goto(bare.url)
+    await search('anything at all')
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toMatch(/no search provider is configured.*BRAVE_API_KEY/)
+  })
+
+  it('asks for the key when the server wants one, keeps it for the tab and never puts it in a URL', async () => {
+    const guarded = await boot(emu, { apiKeys: [KEY] })
+    extra.push(guarded)
+    const urls: string[] = []
+    page.on('request', (r) => urls.push(r.url()))
+    await page.goto(guarded.url)
+    await page.getByLabel('API key', { exact: true }).fill(KEY.key)
+    await page.getByRole('button', { name: 'Use key' }).click()
+    await search('bun install speed')
+    await finished()
+    expect(await page.locator('.result').count()).toBeGreaterThan(0)
+    expect(await page.evaluate("sessionStorage.getItem('search-layer:key')")).toBe(KEY.key)
+    expect(await page.evaluate('JSON.stringify(localStorage)')).not.toContain(KEY.key)
+    expect(urls.some((u) => u.includes(KEY.key))).toBe(false)
+    // A new tab starts without it.
+    const other = await context.browser()!.newContext()
+    const fresh = await other.newPage()
+    await fresh.goto(guarded.url)
+    await fresh.getByLabel('API key', { exact: true }).waitFor()
+    await other.close()
+  })
+
+  it('re-runs a search from the history and deletes the history', async () => {
+    const own = await boot(emu)
+    extra.push(own)
+    await page.goto(own.url)
+    await search('rust async runtime')
+    await finished()
+    const entry = page.getByRole('link', { name: 'Re-run “rust async runtime”' })
+    await entry.waitFor()
+    await page.goto(`${own.url}/#/tools`)
+    await page.goto(`${own.url}/#/`)
+    await page.getByRole('link', { name: 'Re-run “rust async runtime”' }).click()
+    await finished()
+    expect(await page.locator('#q').inputValue()).toBe('rust async runtime')
+    await expect.poll(async () => (await (await own.call('/v1/history')).json()).entries.length).toBe(2)
+    await page.getByRole('button', { name: 'Delete all' }).click()
+    await page.getByText('No searches yet.').waitFor()
+  })
+
+  it('opens a thread, draws its reference graph and clicks through it', async () => {
+    await page.goto(`${server.url}/#/read?url=${encodeURIComponent('https://github.com/octo/demo/issues/2')}`)
+    await page.getByRole('heading', { level: 1, name: 'Add a deadline to every outbound request' }).waitFor()
+    const graph = page.getByRole('group', { name: /Reference graph/ })
+    await graph.waitFor()
+    const issueOne = graph.locator('[data-url$="/octo/demo/issues/1"]')
+    expect(await issueOne.getAttribute('aria-label')).toMatch(/closes/)
+    await issueOne.focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { level: 1, name: /Client hangs forever/ }).waitFor()
+    expect(page.url()).toContain(encodeURIComponent('https://github.com/octo/demo/issues/1'))
+    await page.getByRole('group', { name: /Reference graph/ }).waitFor()
+  })
+
+  it('shows the tool calls an agent made over MCP as a timeline', async () => {
+    const own = await boot(emu)
+    extra.push(own)
+    const client = new Client({ name: 'web-e2e', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${own.url}/mcp`)))
+    await client.callTool({ name: 'extract_refs', arguments: { urls: ['https://github.com/octo/demo/issues/2'] } })
+    await client.close()
+    await expect.poll(async () => (await (await own.call('/v1/tool-calls')).json()).entries.length).toBe(1)
+    await page.goto(`${own.url}/#/tools`)
+    const node = page.locator('.tool-node[data-tool=extract_refs]')
+    await node.waitFor()
+    expect(await node.textContent()).toMatch(/MCP.*ok/)
+    await node.getByText('Inputs and result').click()
+    expect(await node.locator('.args').textContent()).toContain('octo/demo/issues/2')
+  })
+})
