@@ -26,14 +26,14 @@ describe('parseBenchArgs', () => {
 
 describe('selectedScenarios', () => {
   it.each([
-    [[], ['pipeline', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server']],
+    [[], ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server']],
     [
       ['--soak', '1'],
-      ['pipeline', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server', 'soak'],
+      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server', 'soak'],
     ],
     [
       ['--quick', '--soak'],
-      ['pipeline', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server'],
+      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server'],
     ],
     [
       ['--only', 'server,merge'],

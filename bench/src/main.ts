@@ -11,10 +11,12 @@ import { pipelineScenario } from './scenarios/pipeline.js'
 import { scansScenario } from './scenarios/scans.js'
 import { serverScenario } from './scenarios/server.js'
 import { soakScenario } from './scenarios/soak.js'
+import { streamScenario } from './scenarios/stream.js'
 import { threadScenario } from './scenarios/thread.js'
 
 const RUNNERS: Record<ScenarioId, (ctx: ScenarioContext) => Promise<VariantResult[]>> = {
   pipeline: (ctx) => pipelineScenario(ctx),
+  stream: streamScenario,
   cli: cliScenario,
   faults: faultsScenario,
   merge: mergeScenario,
