@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
@@ -155,6 +156,23 @@ describe('the web app', () => {
     await page.getByRole('heading', { level: 1, name: /Client hangs forever/ }).waitFor()
     expect(page.url()).toContain(encodeURIComponent('https://github.com/octo/demo/issues/1'))
     await page.getByRole('group', { name: /Reference graph/ }).waitFor()
+  })
+
+  it('loads at most 150 KB of gzipped JavaScript on first load', async () => {
+    const scripts: string[] = []
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script') scripts.push(r.url())
+    })
+    await page.goto(server.url)
+    await page.locator('#q').waitFor()
+    expect(scripts.length).toBeGreaterThan(0)
+    let gzipped = 0
+    for (const url of scripts) {
+      const response = await fetch(url, { headers: { 'accept-encoding': 'gzip' } })
+      // fetch decompresses: the wire size is gzip of the body, as the server sends it.
+      gzipped += gzipSync(Buffer.from(await response.arrayBuffer()), { level: 9 }).length
+    }
+    expect(gzipped).toBeLessThanOrEqual(150 * 1024)
   })
 
   it('shows the tool calls an agent made over MCP as a timeline', async () => {
