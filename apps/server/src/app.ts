@@ -469,6 +469,10 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       'application/json': { schema: z.union([SearchResponseSchema, z.record(z.string(), z.unknown())]) },
       'text/markdown': { schema: z.string() },
       'text/plain': { schema: z.string() },
+      // Served by _sse-search.ts when the request sends `Accept: text/event-stream`.
+      'text/event-stream': {
+        schema: z.string().openapi({ description: 'Events plan, progress, results (re-ranked), done or error' }),
+      },
     },
   }
   // The engine's response as is, or one of synthesis' forms of it.

@@ -498,6 +498,7 @@ describe('health, readiness, metrics and OpenAPI', () => {
       '/v1/refs',
       '/v1/search',
       '/v1/thread',
+      '/v1/tool-calls',
     ])
     expect(Object.keys(doc.paths['/v1/search'])).toEqual(['post', 'get'])
     expect(doc.paths['/v1/search'].post.requestBody.content['application/json'].schema.properties.query).toMatchObject({
@@ -505,6 +506,7 @@ describe('health, readiness, metrics and OpenAPI', () => {
       maxLength: 2000,
     })
     expect(doc.components.schemas.SearchResponse).toBeDefined()
+    expect(doc.paths['/v1/search'].get.responses['200'].content['text/event-stream']).toBeDefined()
     expect(doc.info.description).toMatch(
       /MCP \(Streamable HTTP, stateless, POST\) at \/mcp, behind the same bearer auth/,
     )
