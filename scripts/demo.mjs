@@ -1,6 +1,6 @@
 // The main job on a fresh machine: start the local provider emulator and run a real search through the
 // built CLI against it. Usage: node scripts/demo.mjs ["query"] [more search flags]
-// With --web: serve the web app (search-layer serve) against the emulator and print its URL; Ctrl-C stops.
+// With --web [--port N]: serve the web app (search-layer serve) against the emulator and print its URL; Ctrl-C stops.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -27,7 +27,8 @@ const env = {
 if (args.includes('--web')) {
   // Engines answer at different speeds, so the page shows results streaming in as each one answers.
   for (const [service, ms] of Object.entries({ brave: 150, exa: 300, tavily: 900, grok: 600 })) emu.latency(service, ms)
-  const port = process.env.PORT ?? '8787'
+  const portFlag = args.indexOf('--port')
+  const port = portFlag >= 0 ? args[portFlag + 1] : '8787'
   const server = spawn(process.execPath, [cli, 'serve', '--port', port, '--log-level', 'warn'], {
     env: { ...env, SEARCH_LAYER_DATA_DIR: env.HOME },
     stdio: ['ignore', 'inherit', 'pipe'],

@@ -1,5 +1,16 @@
 /** Scenario ids, in run order. */
-export const SCENARIOS = ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server', 'soak'] as const
+export const SCENARIOS = [
+  'pipeline',
+  'stream',
+  'cli',
+  'faults',
+  'merge',
+  'intent',
+  'thread',
+  'scans',
+  'server',
+  'soak',
+] as const
 export type ScenarioId = (typeof SCENARIOS)[number]
 
 /** Parsed command line of `pnpm bench`. */
