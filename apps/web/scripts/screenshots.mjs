@@ -60,8 +60,8 @@ const search = (query) => async (page) => {
   await page.locator('.plan summary').click()
 }
 
-await shot('search-light', { theme: 'light', act: search('Bun vs Deno') })
-await shot('search-dark', { theme: 'dark', act: search('rust async runtime tutorial') })
+await shot('search-light', { theme: 'light', width: 1000, height: 940, act: search('Bun vs Deno') })
+await shot('search-dark', { theme: 'dark', width: 1000, height: 940, act: search('rust async runtime tutorial') })
 await shot('reader-light', {
   theme: 'light',
   path: `/#/read?url=${encodeURIComponent('https://github.com/octo/demo/issues/2')}`,
