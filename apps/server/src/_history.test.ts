@@ -94,3 +94,16 @@ describe('history file (no Redis)', () => {
 })
 
 const modeOf = (path: string) => statSync(path).mode & 0o777
+
+describe('history remove', () => {
+  it("forgets one of the caller's entries by its time, and nobody else's", async () => {
+    const store = storeIn(join(tempRoot(), 'history.jsonl'))
+    await store.add({ ...entry('keep'), when: '2026-11-22T12:00:00.000Z' })
+    await store.add({ ...entry('drop'), when: '2026-11-22T12:05:00.000Z' })
+    await store.add({ ...entry('other', 'bob'), when: '2026-11-22T12:05:00.000Z' })
+    expect(await store.remove('alice', '2026-11-22T12:05:00.000Z')).toBe(1)
+    expect((await store.list('alice', 10)).map((e) => e.query)).toEqual(['keep'])
+    expect((await store.list('bob', 10)).map((e) => e.query)).toEqual(['other'])
+    expect(await store.remove('alice', '2026-11-22T13:00:00.000Z')).toBe(0)
+  })
+})

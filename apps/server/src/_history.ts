@@ -22,6 +22,8 @@ export interface HistoryStore {
   /** Newest first. */
   list(who: string, limit: number): Promise<HistoryEntry[]>
   clear(who: string): Promise<number>
+  /** Forgets the caller's searches that finished at `when` (an entry's own ISO time); returns how many. */
+  remove(who: string, when: string): Promise<number>
 }
 
 // History says who searched for what: owner-only whatever the umask. Modes apply only to what this creates; an
@@ -145,6 +147,28 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
           const n = await redis.llen(listKey(who))
           await redis.del(listKey(who))
           return n
+        },
+        () => 0,
+      )
+      return local + shared
+    },
+    async remove(who, when) {
+      const mine = (e: HistoryEntry) => e.who === who && e.when === when
+      const local = await serial(async () => {
+        const all = await readAll()
+        const kept = all.filter((e) => !mine(e))
+        if (kept.length !== all.length) await rewrite(kept)
+        return all.length - kept.length
+      })
+      const shared = await state.guard(
+        'history remove',
+        async (redis) => {
+          // Entries are stored as JSON strings: remove the exact strings of the matching ones.
+          const raw = await redis.lrange(listKey(who), 0, -1)
+          const matching = [...new Set(raw.filter((line) => parseLines(line).some(mine)))]
+          let removed = 0
+          for (const line of matching) removed += await redis.lrem(listKey(who), 0, line)
+          return removed
         },
         () => 0,
       )

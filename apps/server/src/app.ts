@@ -670,11 +670,24 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     createRoute({
       method: 'delete',
       path: '/v1/history',
-      summary: "Forgets the caller's searches.",
+      summary: "Forgets the caller's searches, or with `when` the one that finished then.",
       security,
-      responses: { 200: json(z.object({ deleted: z.number() }), 'How many entries were removed'), ...common },
+      request: {
+        query: z.object({
+          when: z.string().optional().openapi({ description: "One entry's `when`, as /v1/history listed it." }),
+        }),
+      },
+      responses: {
+        200: json(z.object({ deleted: z.number() }), 'How many entries were removed'),
+        ...errors('invalid_input'),
+        ...common,
+      },
     }),
-    async (c) => c.json({ deleted: await history.clear(c.get('who')) }, 200),
+    async (c) => {
+      const { when } = c.req.valid('query')
+      const who = c.get('who')
+      return c.json({ deleted: await (when ? history.remove(who, when) : history.clear(who)) }, 200)
+    },
   )
 
   app.openapi(

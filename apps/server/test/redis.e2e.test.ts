@@ -84,7 +84,13 @@ describe('two instances sharing one Redis', () => {
     await a.call('/api/tools/web_search', { json: { query: 'what is webtransport' } })
     const seen = await (await b.call('/v1/history')).json()
     expect(seen.entries.map((e: { query: string }) => e.query)).toEqual(['what is webtransport', 'bun vs deno'])
-    expect(await (await b.call('/v1/history', { method: 'DELETE' })).json()).toEqual({ deleted: 2 })
+    // One entry by its time, then the rest.
+    const when = encodeURIComponent(seen.entries[1].when)
+    expect(await (await a.call(`/v1/history?when=${when}`, { method: 'DELETE' })).json()).toEqual({ deleted: 1 })
+    expect((await (await b.call('/v1/history')).json()).entries.map((e: { query: string }) => e.query)).toEqual([
+      'what is webtransport',
+    ])
+    expect(await (await b.call('/v1/history', { method: 'DELETE' })).json()).toEqual({ deleted: 1 })
     expect((await (await a.call('/v1/history')).json()).entries).toEqual([])
   })
 

@@ -140,6 +140,10 @@ describe('the web app', () => {
     await finished()
     expect(await page.locator('#q').inputValue()).toBe('rust async runtime')
     await expect.poll(async () => (await (await own.call('/v1/history')).json()).entries.length).toBe(2)
+    // One entry, then the rest.
+    await page.getByRole('button', { name: 'Delete “rust async runtime” from history' }).first().click()
+    await expect.poll(async () => (await (await own.call('/v1/history')).json()).entries.length).toBe(1)
+    await expect.poll(() => page.getByRole('button', { name: /from history$/ }).count()).toBe(1)
     await page.getByRole('button', { name: 'Delete all' }).click()
     await page.getByText('No searches yet.').waitFor()
   })

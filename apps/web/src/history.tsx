@@ -3,7 +3,7 @@ import { api } from './api.js'
 import { go, hrefOf } from './route.js'
 import type { HistoryEntry } from './types.js'
 
-/** The caller's recent searches from /v1/history: re-run one, or clear them all. */
+/** The caller's recent searches from /v1/history: re-run or delete one, or clear them all. */
 export function HistoryPanel({ version }: { version: number }) {
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -60,6 +60,19 @@ export function HistoryPanel({ version }: { version: number }) {
             <span class="muted">
               {e.intent ?? 'no intent'} · {e.mode} · {e.count} results · <time dateTime={e.when}>{e.when.slice(11, 16)}</time>
             </span>
+            <button
+              type="button"
+              class="ghost small"
+              aria-label={`Delete “${e.query}” from history`}
+              onClick={async () => {
+                await api(`/v1/history?when=${encodeURIComponent(e.when)}`, { method: 'DELETE' }).catch((error: Error) =>
+                  setError(error.message),
+                )
+                await load()
+              }}
+            >
+              Delete
+            </button>
           </li>
           )
         })}
