@@ -64,6 +64,8 @@ export function mountSearchStream(app: OpenAPIHono<AppEnv>, context: AppContext)
       opening.push(next.value)
       if (next.value.type === 'plan' || next.value.type === 'done') break
     }
+    // Proxies that buffer responses (nginx) would hold the events back until the end.
+    c.header('X-Accel-Buffering', 'no')
     return streamSSE(c, async (sse) => {
       const send = (event: SearchStreamEvent) => sse.writeSSE({ event: event.type, data: JSON.stringify(event) })
       try {

@@ -86,6 +86,22 @@ describe('stream', () => {
     expect(events[0]!.type).toBe('plan')
   })
 
+  it('names the stand-in and why in the plan when a primary engine is missing', async () => {
+    const events = await collect(
+      layer({ cache: false, env: { ...emu.env, HOME: home, EXA_API_KEY: '' } }).stream({
+        query: 'tokio',
+        mode: 'fast',
+        maxQueries: 1,
+      }),
+    )
+    const plan = events[0] as Extract<SearchStreamEvent, { type: 'plan' }>
+    expect(plan.type).toBe('plan')
+    expect(plan.mode_why).toBe('mode "fast" was set by the caller')
+    expect(plan.engines.find((e) => e.name === 'exa')).toMatchObject({ role: 'skipped', why: /not configured/ })
+    expect(plan.engines.find((e) => e.name === 'grok')).toMatchObject({ role: 'stand-in', fallback_for: 'exa' })
+    expect(plan.engines.find((e) => e.name === 'brave')).toMatchObject({ role: 'primary' })
+  })
+
   it('replays plan and results for a cached answer', async () => {
     const cached = layer()
     const request = { query: 'deno release notes', maxQueries: 1 }
