@@ -8,6 +8,7 @@ import { z } from 'zod'
 import {
   REPLAY_PLACEHOLDER_KEY,
   cassetteFileName,
+  checkCassetteConfig,
   keptHeaders,
   normaliseCassetteRequest,
   resolveCassetteConfig,
@@ -77,6 +78,25 @@ describe('resolveCassetteConfig', () => {
     expect(() => resolveCassetteConfig({ SEARCH_LAYER_RECORD: 'a', SEARCH_LAYER_REPLAY: 'b' })).toThrow(
       /SEARCH_LAYER_RECORD and SEARCH_LAYER_REPLAY are both set/,
     )
+  })
+})
+
+describe('checkCassetteConfig', () => {
+  it('refuses a replay directory that is missing or holds no cassettes, and says how to record them', () => {
+    const empty = freshDir()
+    writeFileSync(join(empty, 'notes.json'), '{}')
+    for (const dir of [join(empty, 'missing'), empty]) {
+      expect(() => checkCassetteConfig({ SEARCH_LAYER_REPLAY: dir })).toThrow(ConfigError)
+      expect(() => checkCassetteConfig({ SEARCH_LAYER_REPLAY: dir })).toThrow(`SEARCH_LAYER_RECORD=${dir}`)
+    }
+  })
+
+  it('accepts a replay directory with a cassette, and any record directory (it is created on first write)', () => {
+    const dir = freshDir()
+    writeFileSync(join(dir, 'brave-0123456789ab.json'), '{}')
+    expect(checkCassetteConfig({ SEARCH_LAYER_REPLAY: dir })?.mode).toBe('replay')
+    expect(checkCassetteConfig({ SEARCH_LAYER_RECORD: join(dir, 'new') })?.mode).toBe('record')
+    expect(checkCassetteConfig({})).toBeUndefined()
   })
 })
 

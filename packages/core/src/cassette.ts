@@ -44,6 +44,32 @@ export function resolveCassetteConfig(env: Env = process.env): CassetteConfig | 
   return undefined
 }
 
+/**
+ * `resolveCassetteConfig`, plus a check a whole run needs once: a replay directory that is missing or holds no
+ * cassettes is a `ConfigError` (instead of every provider reporting itself unconfigured or missing its cassette).
+ */
+export function checkCassetteConfig(env: Env = process.env): CassetteConfig | undefined {
+  const config = resolveCassetteConfig(env)
+  if (config?.mode !== 'replay') return config
+  let files: string[]
+  try {
+    files = readdirSync(config.dir)
+  } catch (error) {
+    throw new ConfigError(
+      `${CASSETTE_REPLAY_ENV}=${config.dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}); record cassettes there first with ${CASSETTE_RECORD_ENV}=${config.dir}`,
+      { variable: CASSETTE_REPLAY_ENV },
+    )
+  }
+  if (!files.some((file) => CASSETTE_FILE.test(file)))
+    throw new ConfigError(
+      `${CASSETTE_REPLAY_ENV}=${config.dir} holds no cassettes; record them first with ${CASSETTE_RECORD_ENV}=${config.dir}`,
+      { variable: CASSETTE_REPLAY_ENV },
+    )
+  return config
+}
+
+const CASSETTE_FILE = /^[a-z0-9-]+-[0-9a-f]{12}\.json$/
+
 /** A request as a cassette stores and matches it. */
 export interface CassetteRequest {
   method: string
@@ -294,7 +320,7 @@ const shorten = (url: string): string => (url.length > 160 ? `${url.slice(0, 159
 export function hasCassettesFor(dir: string, provider: string): boolean {
   const prefix = `${providerSlug(provider)}-`
   try {
-    return readdirSync(dir).some((file) => file.startsWith(prefix) && /-[0-9a-f]{12}\.json$/.test(file))
+    return readdirSync(dir).some((file) => file.startsWith(prefix) && CASSETTE_FILE.test(file))
   } catch {
     return false
   }

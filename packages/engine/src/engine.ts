@@ -13,7 +13,7 @@ import {
   inspectConfig,
   isProviderError,
   parseInput,
-  resolveCassetteConfig,
+  checkCassetteConfig,
 } from '@search-layer/core'
 import { setMaxListeners } from 'node:events'
 import { expandQuery } from '@search-layer/expand'
@@ -174,8 +174,9 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
 
   async function search(request: SearchRequest, callOptions: SearchCallOptions = {}): Promise<SearchResponse> {
     const started = now()
-    // Both SEARCH_LAYER_RECORD and SEARCH_LAYER_REPLAY set is one configuration error, not a failure per provider.
-    resolveCassetteConfig(env)
+    // Cassette settings that cannot work (both variables set, an empty replay directory) are one configuration
+    // error, not a failure per provider.
+    checkCassetteConfig(env)
     const req = parseInput(SearchRequestSchema, request, 'search request')
     const key = cacheKey(req)
     if (req.cache && cache) {

@@ -96,6 +96,11 @@ describe('cassettes over a deep search', () => {
     expect((await full.status()).every((s) => s.configured)).toBe(true)
   })
 
+  it('refuses a replay directory without cassettes as one configuration error', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'sl-cassettes-empty-'))
+    await expect(search({ ...urlsOnly(), SEARCH_LAYER_REPLAY: empty })).rejects.toThrow(/holds no cassettes/)
+  })
+
   it('refuses SEARCH_LAYER_RECORD and SEARCH_LAYER_REPLAY together', async () => {
     await expect(search({ ...emu.env, SEARCH_LAYER_RECORD: dir, SEARCH_LAYER_REPLAY: dir })).rejects.toThrow(
       ConfigError,
