@@ -362,7 +362,18 @@ describe('replay without a key', () => {
         headers: { 'x-api-key': apiKey },
         json: { query: request.query },
       })
-      return { results: [{ title: res.data.title, url: 'https://example.com/', source: 'exa' }] }
+      return {
+        results: [
+          {
+            title: res.data.title,
+            url: 'https://example.com/',
+            snippet: '',
+            publishedAt: null,
+            provider: 'exa',
+            rank: 1,
+          },
+        ],
+      }
     },
   })
 
