@@ -9,6 +9,7 @@ import {
   REPLAY_PLACEHOLDER_KEY,
   cassetteFileName,
   checkCassetteConfig,
+  hasCassettesFor,
   keptHeaders,
   normaliseCassetteRequest,
   resolveCassetteConfig,
@@ -97,6 +98,18 @@ describe('checkCassetteConfig', () => {
     expect(checkCassetteConfig({ SEARCH_LAYER_REPLAY: dir })?.mode).toBe('replay')
     expect(checkCassetteConfig({ SEARCH_LAYER_RECORD: join(dir, 'new') })?.mode).toBe('record')
     expect(checkCassetteConfig({})).toBeUndefined()
+  })
+})
+
+describe('hasCassettesFor', () => {
+  it("matches a provider's own files only, not those of a provider whose id extends it", () => {
+    const dir = freshDir()
+    writeFileSync(join(dir, 'brave-news-0123456789ab.json'), '{}')
+    expect(hasCassettesFor(dir, 'brave')).toBe(false)
+    expect(hasCassettesFor(dir, 'brave-news')).toBe(true)
+    writeFileSync(join(dir, 'brave-0123456789ab.json'), '{}')
+    expect(hasCassettesFor(dir, 'brave')).toBe(true)
+    expect(hasCassettesFor(join(dir, 'missing'), 'brave')).toBe(false)
   })
 })
 

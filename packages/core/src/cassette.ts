@@ -318,9 +318,12 @@ const shorten = (url: string): string => (url.length > 160 ? `${url.slice(0, 159
 
 /** Whether `dir` holds at least one cassette recorded for `provider`. */
 export function hasCassettesFor(dir: string, provider: string): boolean {
-  const prefix = `${providerSlug(provider)}-`
+  const slug = providerSlug(provider)
+  // The whole name, not a prefix: `brave-news-…` cassettes are not `brave`'s.
+  const own = (file: string) =>
+    file.length === slug.length + 18 && file.startsWith(`${slug}-`) && CASSETTE_FILE.test(file)
   try {
-    return readdirSync(dir).some((file) => file.startsWith(prefix) && CASSETTE_FILE.test(file))
+    return readdirSync(dir).some(own)
   } catch {
     return false
   }
