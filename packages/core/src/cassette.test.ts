@@ -15,7 +15,6 @@ import {
   resolveCassetteConfig,
   scrubValues,
 } from './cassette.js'
-import { SERVICE_KEY_ENV } from './config.js'
 import { defineProvider } from './define-provider.js'
 import { ConfigError, ProviderError } from './errors.js'
 import { requestJson, requestText } from './http.js'
@@ -341,9 +340,11 @@ describe('record and replay through requestJson', () => {
 
   it('keeps every key variable value out of the cassette, even when the upstream echoes them', async () => {
     const dir = freshDir()
-    const env: Record<string, string> = { SEARCH_LAYER_RECORD: dir, SEARCH_LAYER_LLM_KEY: 'llm-distinct-key-7777' }
-    for (const [service, names] of Object.entries(SERVICE_KEY_ENV))
-      for (const name of names) env[name] = `${name.toLowerCase()}-distinct-${service}-value`
+    const env: Record<string, string> = { SEARCH_LAYER_RECORD: dir }
+    // The built-in providers' variables, the LLM's, and names a plug-in might use: scrubbed by name, not by a list.
+    const names = ['BRAVE_API_KEY', 'EXA_API_KEY', 'TAVILY_API_KEY', 'XAI_API_KEY', 'GROK_API_KEY', 'GITHUB_TOKEN']
+    names.push('GH_TOKEN', 'SEARCH_LAYER_LLM_KEY', 'BOCHA_API_KEY', 'STACKEXCHANGE_KEY', 'MY_PLUGIN_SECRET')
+    for (const name of names) env[name] = `${name.toLowerCase()}-distinct-value`
     const values = Object.entries(env)
       .filter(([name]) => name !== 'SEARCH_LAYER_RECORD')
       .map(([, value]) => value)
