@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici'
 import type { z } from 'zod'
+import { cassetteConfigFor, recordRequest, replayRequest } from './_cassette-http.js'
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env } from './provider.js'
 import { safeParseJson } from './safe-parse-json.js'
@@ -297,7 +298,39 @@ function attemptGuard(timeoutMs: number, callerSignal: AbortSignal | undefined):
   }
 }
 
+// Cassettes (SEARCH_LAYER_RECORD / SEARCH_LAYER_REPLAY) sit here so every service's calls are recorded and replayed.
 async function request<T>(
+  options: HttpRequestOptions<T>,
+  readBody: (text: string, meta: BodyMeta) => T,
+): Promise<HttpResponse<T>> {
+  const cassettes = cassetteConfigFor(options as HttpRequestOptions<unknown>)
+  if (!cassettes) return requestLive(options, readBody)
+  const url = buildUrl(options.url, options.query)
+  if (cassettes.mode === 'replay') return replayRequest(cassettes, options, url, readBody, responseError)
+  return recordRequest(cassettes, options, url, readBody, requestLive)
+}
+
+/** A non-2xx response as the caller's `mapError` sees it, or the status-based default. */
+function responseError<T>(
+  options: HttpRequestOptions<T>,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  text: string,
+): ProviderError {
+  let json: unknown
+  try {
+    json = text.length > 0 ? JSON.parse(text) : undefined
+  } catch {
+    json = undefined
+  }
+  const retryAfterMs = parseRetryAfter(headers['retry-after'])
+  return (
+    options.mapError?.({ status, headers, text, json, retryAfterMs }) ??
+    errorFromStatus(options.service, status, { retryAfterMs, secrets: options.secrets })
+  )
+}
+
+async function requestLive<T>(
   options: HttpRequestOptions<T>,
   readBody: (text: string, meta: BodyMeta) => T,
 ): Promise<HttpResponse<T>> {
@@ -388,25 +421,7 @@ async function request<T>(
     } catch (e) {
       throw networkError(service, e, guard.timedOut, options.signal?.aborted ?? false, attemptTimeout)
     }
-    if (res.statusCode < 200 || res.statusCode >= 300) {
-      let json: unknown
-      try {
-        json = text.length > 0 ? JSON.parse(text) : undefined
-      } catch {
-        json = undefined
-      }
-      const response: HttpErrorResponse = {
-        status: res.statusCode,
-        headers: resHeaders,
-        text,
-        json,
-        retryAfterMs: parseRetryAfter(resHeaders['retry-after']),
-      }
-      throw (
-        options.mapError?.(response) ??
-        errorFromStatus(service, res.statusCode, { retryAfterMs: response.retryAfterMs, secrets: options.secrets })
-      )
-    }
+    if (res.statusCode < 200 || res.statusCode >= 300) throw responseError(options, res.statusCode, resHeaders, text)
     return {
       data: readBody(text, { status: res.statusCode, headers: resHeaders }),
       status: res.statusCode,

@@ -39,6 +39,8 @@ export {
 } from './errors.js'
 export type { ProviderErrorKind, ProviderErrorOptions } from './errors.js'
 export { redactSecrets } from './redact.js'
+export { resolveCassetteConfig, checkCassetteConfig, CASSETTE_RECORD_ENV, CASSETTE_REPLAY_ENV } from './cassette.js'
+export type { CassetteConfig, Cassette } from './cassette.js'
 export { requestJson, requestText, parseRetryAfter, errorFromStatus, retryHint, dispatcherFor } from './http.js'
 export type { HttpRequestOptions, HttpResponse, HttpErrorResponse, HttpTextResponse } from './http.js'
 export {

@@ -12,6 +12,7 @@ import {
   inspectConfig,
   isProviderError,
   parseInput,
+  checkCassetteConfig,
 } from '@search-layer/core'
 import { setMaxListeners } from 'node:events'
 import { expandQuery } from '@search-layer/expand'
@@ -170,6 +171,9 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
 
   async function search(request: SearchRequest, callOptions: SearchCallOptions = {}): Promise<SearchResponse> {
     const started = now()
+    // Cassette settings that cannot work (both variables set, an empty replay directory) are one configuration
+    // error, not a failure per provider.
+    checkCassetteConfig(env)
     const req = parseInput(SearchRequestSchema, request, 'search request')
     const key = cacheKey(req)
     if (req.cache && cache) {
