@@ -21,16 +21,25 @@ export async function run(argv: string[], env: Record<string, string | undefined
   return { code, stdout, stderr }
 }
 
-/** Runs the built bin in a fresh process, as a user would. */
-export function runBin(argv: string[], env: Record<string, string | undefined> = {}, input?: string) {
+/**
+ * Runs the built bin in a fresh process, as a user would. `killAfterMs` is a hang guard, not a speed check: a
+ * process still running then is killed and reported with `signal` set, so a test can say it never exited.
+ */
+export function runBin(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+  input?: string,
+  { killAfterMs = 0 }: { killAfterMs?: number } = {},
+) {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (npx pnpm@10 build)`)
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+  return new Promise<{ code: number; stdout: string; stderr: string; signal: NodeJS.Signals | null }>((resolve) => {
     const child = execFile(
       process.execPath,
       [BIN, ...argv],
-      { env: { PATH: process.env.PATH, HOME: '/nonexistent-home', ...env } },
+      { env: { PATH: process.env.PATH, HOME: '/nonexistent-home', ...env }, timeout: killAfterMs },
       (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
+        const signal = (error as { signal?: NodeJS.Signals | null } | null)?.signal ?? null
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, signal })
       },
     )
     if (input !== undefined) child.stdin?.end(input)

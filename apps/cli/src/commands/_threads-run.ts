@@ -91,9 +91,11 @@ export async function runFetch(args: ParsedCommandArgs, io: CliIo): Promise<numb
     if (wantsJson(args.values, io.stdout.isTTY)) io.stdout.write(`${JSON.stringify(page, null, 2)}\n`)
     else {
       const meta = [page.byline, page.siteName, page.publishedAt?.slice(0, 10)].filter(Boolean).join(' · ')
+      // A degraded page is plain text, not the article: say so and why, so nobody mistakes it for a bad extraction.
+      const degraded = page.degraded ? `> Shown as plain text: ${page.degraded}.\n\n` : ''
       io.stdout.write(
         terminalSafe(
-          `# ${page.title ?? page.finalUrl}\n\n${meta ? `_${meta}_ — ` : ''}<${page.finalUrl}>\n\n${page.markdown.trim()}\n`,
+          `# ${page.title ?? page.finalUrl}\n\n${meta ? `_${meta}_ — ` : ''}<${page.finalUrl}>\n\n${degraded}${page.markdown.trim()}\n`,
         ),
       )
     }

@@ -1,0 +1,60 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runBin } from './_run.js'
+
+let emu: Emulator
+beforeAll(async () => {
+  emu = await startEmulator()
+  emu.pages.set('/nested-divs', {
+    body: `<html><head><title>Deep</title></head><body>${'<div>'.repeat(1200)}<p>Deep inside the nesting.</p>${'</div>'.repeat(1200)}</body></html>`,
+    contentType: 'text/html; charset=utf-8',
+  })
+})
+afterAll(async () => {
+  await emu.close()
+})
+
+const env = (): Record<string, string> => ({ ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-cli-home-')) })
+// A hang guard, far above any real run: a worker pool that kept the process alive would end here, killed.
+const HANG_GUARD = { killAfterMs: 60_000 }
+
+describe('fetch reads pages through the bundled extraction worker (built bin, emulator)', () => {
+  it('a normal page comes out as readable markdown and the process exits on its own', async () => {
+    const r = await runBin(['fetch', `${emu.urls.pages}/article`, '--format', 'markdown'], env(), undefined, HANG_GUARD)
+    expect(r.signal).toBeNull()
+    // No "extract-worker.js was not found" warning: the bundle found its worker.
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^# Structured concurrency in async Rust/)
+    expect(r.stdout).toContain('## JoinSet and scopes')
+    expect(r.stdout).toContain('[JoinSet](https://docs.rs/tokio/latest/tokio/task/struct.JoinSet.html)')
+    expect(r.stdout).not.toContain('Shown as plain text')
+    expect(r.stdout).not.toContain('cookie')
+  })
+
+  it('1,200 nested <div>s degrade to plain text with the reason shown, exit 0', async () => {
+    const url = `${emu.urls.pages}/nested-divs`
+    const r = await runBin(['fetch', url, '--format', 'markdown'], env(), undefined, HANG_GUARD)
+    expect(r.signal).toBeNull()
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^# Deep\n/)
+    expect(r.stdout).toMatch(
+      /> Shown as plain text: page too complex for readable extraction: 1,20\d levels of nesting \(limit 256\)\./,
+    )
+    expect(r.stdout).toContain('Deep inside the nesting.')
+    expect(r.stdout).not.toContain('<div>')
+
+    const json = await runBin(['fetch', url, '--json'], env(), undefined, HANG_GUARD)
+    expect(json.signal).toBeNull()
+    expect(json.code).toBe(0)
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      title: 'Deep',
+      degraded: expect.stringMatching(/levels of nesting \(limit 256\)$/),
+      readerable: false,
+    })
+  })
+})
