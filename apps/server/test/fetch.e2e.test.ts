@@ -74,6 +74,42 @@ describe('POST /v1/fetch', () => {
     expect(healthyWhileFetching).toBeGreaterThan(0)
   })
 
+  // 250-deep <div> towers, 150 of them: under every pre-scan limit (depth 256, 40,000 elements), so the page goes
+  // to Readability, which needs tens of seconds for it (78 s measured on a loaded 2-core machine): far beyond any
+  // deadline below. Only the deadline can end these requests.
+  const slowPage = () =>
+    `<html><body>${Array.from({ length: 150 }, (_, i) => `${'<div>'.repeat(250)}<p>Paragraph ${i}, deep down.</p>${'</div>'.repeat(250)}`).join('')}</body></html>`
+
+  it('a page slower to read than the request deadline ends in a 504 timeout, and its workers are freed', async () => {
+    emu.pages.set('/slow-to-read', { body: slowPage(), contentType: 'text/html' })
+    const srv = await start({ requestTimeoutMs: 8000 })
+    // Two at once: as many as the extraction pool has workers, so both are busy with pages they will not finish.
+    const slow = await Promise.all(
+      [1, 2].map(() => srv.call('/v1/fetch', { json: { url: `${emu.urls.pages}/slow-to-read` } })),
+    )
+    for (const res of slow) {
+      expect(res.status).toBe(504)
+      expect(await res.json()).toMatchObject({ code: 'timeout', error: 'Request did not finish within 8000 ms' })
+    }
+    // Had the deadline left the workers reading, this page would queue behind them past its own deadline.
+    const after = await srv.call('/v1/fetch', { json: { url: `${emu.urls.pages}/article` } })
+    expect(after.status).toBe(200)
+    const page = await after.json()
+    expect(page.title).toMatch(/Structured concurrency in async Rust/)
+    expect(page.degraded).toBeUndefined()
+  })
+
+  it('web_fetch on a page slower to read than its deadline answers with a timeout sentence before the 504', async () => {
+    emu.pages.set('/slow-to-read', { body: slowPage(), contentType: 'text/html' })
+    const srv = await start({ requestTimeoutMs: 3000 })
+    const res = await srv.call('/api/tools/web_fetch', { json: { url: `${emu.urls.pages}/slow-to-read` } })
+    // 200, not 504: the tool's deadline (the request's less 500 ms) came first and the tool said so.
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body).toMatchObject({ isError: true, data: { error: { kind: 'timeout' } } })
+    expect(body.content).toMatch(/^The page did not load in time \(timeout\)\./)
+  })
+
   it.each([
     [
       'a private address without SEARCH_LAYER_ALLOW_PRIVATE_HOSTS',
