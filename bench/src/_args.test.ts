@@ -26,14 +26,14 @@ describe('parseBenchArgs', () => {
 
 describe('selectedScenarios', () => {
   it.each([
-    [[], ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server']],
+    [[], ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'extract', 'server']],
     [
       ['--soak', '1'],
-      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server', 'soak'],
+      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'extract', 'server', 'soak'],
     ],
     [
       ['--quick', '--soak'],
-      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'server'],
+      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'extract', 'server'],
     ],
     [
       ['--only', 'server,merge'],

@@ -8,6 +8,7 @@ export const SCENARIOS = [
   'intent',
   'thread',
   'scans',
+  'extract',
   'server',
   'soak',
 ] as const

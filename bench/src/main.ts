@@ -4,6 +4,7 @@ import { BenchUsageError, type ScenarioId, USAGE, parseBenchArgs, selectedScenar
 import { type ScenarioContext, createContext } from './_context.js'
 import { type BenchReport, type VariantResult, formatTable, machine, writeReport } from './_report.js'
 import { cliScenario } from './scenarios/cli.js'
+import { extractScenario } from './scenarios/extract.js'
 import { faultsScenario } from './scenarios/faults.js'
 import { intentScenario } from './scenarios/intent.js'
 import { mergeScenario } from './scenarios/merge.js'
@@ -23,6 +24,7 @@ const RUNNERS: Record<ScenarioId, (ctx: ScenarioContext) => Promise<VariantResul
   intent: intentScenario,
   thread: threadScenario,
   scans: scansScenario,
+  extract: extractScenario,
   server: serverScenario,
   soak: soakScenario,
 }
