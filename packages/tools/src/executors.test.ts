@@ -276,6 +276,19 @@ describe('web_fetch', () => {
     })
   })
 
+  it('gives up on a page slower to read than fetchDeadlineMs with a timeout sentence', async () => {
+    // 150 towers of 250 nested <div>s: under every pre-scan limit, and tens of seconds of Readability.
+    emu.pages.set('/slow-to-read', {
+      contentType: 'text/html',
+      body: `<html><body>${Array.from({ length: 150 }, (_, i) => `${'<div>'.repeat(250)}<p>Paragraph ${i}.</p>${'</div>'.repeat(250)}`).join('')}</body></html>`,
+    })
+    const res = await executors({ fetchDeadlineMs: 1500 }).web_fetch({ url: `${emu.urls.pages}/slow-to-read` })
+    expect(res).toMatchObject({ isError: true, data: { error: { kind: 'timeout' } } })
+    expect(res.content).toMatch(
+      /^The page did not load in time \(timeout\)\. Try again later\. \(reading .* was cancelled\)$/,
+    )
+  })
+
   it('cuts a long page to maxChars and says so', async () => {
     emu.pages.set('/long', {
       contentType: 'text/markdown',
