@@ -4,15 +4,61 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from './errors.js'
 import {
-  DEFAULT_BASE_URLS,
-  DEFAULT_GROK_MODEL,
+  type ResolveConfigOptions,
+  type ServiceSpec,
   configFilePaths,
-  SERVICE_URL_ENV,
+  GITHUB_SERVICE,
+  configuredPlugins,
   describeConfig,
-  inspectConfig,
-  resolveConfig,
-  resolveServiceConfig,
+  inspectConfig as inspectAll,
+  resolveConfig as resolveAll,
+  resolveServiceConfig as resolveService,
 } from './config.js'
+
+// The four built-in providers' config part, as their packages define it (core cannot import them).
+const SPECS = {
+  brave: {
+    id: 'brave',
+    env: { apiKey: ['BRAVE_API_KEY'], baseUrl: 'BRAVE_API_URL' },
+    defaultBaseUrl: 'https://api.search.brave.com',
+  },
+  exa: { id: 'exa', env: { apiKey: ['EXA_API_KEY'], baseUrl: 'EXA_API_URL' }, defaultBaseUrl: 'https://api.exa.ai' },
+  tavily: {
+    id: 'tavily',
+    env: { apiKey: ['TAVILY_API_KEY'], baseUrl: 'TAVILY_API_URL' },
+    defaultBaseUrl: 'https://api.tavily.com',
+  },
+  grok: {
+    id: 'grok',
+    env: { apiKey: ['XAI_API_KEY', 'GROK_API_KEY'], baseUrl: 'GROK_API_URL', model: 'GROK_MODEL' },
+    defaultBaseUrl: 'https://api.x.ai/v1',
+    defaultModel: 'grok-4.3',
+  },
+} satisfies Record<string, ServiceSpec>
+const DEFAULT_GROK_MODEL = SPECS.grok.defaultModel
+
+type Name = keyof typeof SPECS | 'github'
+const specOf = (name: Name): ServiceSpec => (name === 'github' ? GITHUB_SERVICE : SPECS[name])
+const DEFAULT_BASE_URLS = Object.fromEntries(
+  (['brave', 'exa', 'tavily', 'grok', 'github'] as const).map((n) => [n, specOf(n).defaultBaseUrl]),
+) as Record<Name, string>
+const SERVICE_URL_ENV = Object.fromEntries(
+  (['brave', 'exa', 'tavily', 'grok', 'github'] as const).map((n) => [n, specOf(n).env.baseUrl]),
+) as Record<Name, string>
+
+// The tests read services by id at the top level (the shape before services came from definitions).
+type Flat = Record<Name, ReturnType<typeof resolveService>> & { files: string[]; all: ReturnType<typeof resolveAll> }
+const flat = (config: ReturnType<typeof resolveAll>): Flat =>
+  ({ ...config.services, github: config.github, files: config.files, all: config }) as Flat
+function resolveConfig(options: ResolveConfigOptions = {}): Flat {
+  return flat(resolveAll({ ...options, services: Object.values(SPECS) }))
+}
+function inspectConfig(options: ResolveConfigOptions = {}) {
+  const { config, problems } = inspectAll({ ...options, services: Object.values(SPECS) })
+  return { config: flat(config), problems }
+}
+const resolveServiceConfig = (name: Name | ServiceSpec, options: ResolveConfigOptions = {}) =>
+  resolveService(typeof name === 'string' ? specOf(name) : name, options)
 
 function home(files: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'sl-config-'))
@@ -31,7 +77,7 @@ describe('resolveConfig precedence', () => {
   it('uses defaults when nothing is configured', () => {
     const config = resolveConfig({ env: {}, homeDir: home() })
     expect(config.brave.apiKey).toBeUndefined()
-    expect(config.brave.baseUrl).toBe(DEFAULT_BASE_URLS.brave)
+    expect(config.brave.baseUrl).toBe(SPECS.brave.defaultBaseUrl)
     expect(config.grok.model).toBe(DEFAULT_GROK_MODEL)
     expect(config.grok.baseUrl).toBe('https://api.x.ai/v1')
     expect(config.files).toEqual([])
@@ -148,19 +194,19 @@ describe('describeConfig', () => {
       },
       homeDir: home(),
     })
-    const text = JSON.stringify(describeConfig(config))
+    const text = JSON.stringify(describeConfig(config.all))
     expect(text).not.toContain(secret)
     expect(text).not.toContain(secret.slice(-4))
     expect(text).not.toContain('ghp_secret')
     expect(text).not.toContain('pw@')
     expect(text).not.toContain('zzz')
-    const brave = describeConfig(config).find((d) => d.name === 'brave')
+    const brave = describeConfig(config.all).find((d) => d.name === 'brave')
     expect(brave).toMatchObject({
       configured: true,
       keySource: 'env:BRAVE_API_KEY',
       key: `set (${secret.length} chars)`,
     })
-    expect(describeConfig(config).find((d) => d.name === 'exa')).toMatchObject({ configured: false, key: null })
+    expect(describeConfig(config.all).find((d) => d.name === 'exa')).toMatchObject({ configured: false, key: null })
   })
 })
 
@@ -180,8 +226,41 @@ describe('resolveServiceConfig', () => {
   it("another service's malformed URL is not this service's error", () => {
     const env = { HOME: '/nonexistent-home', BRAVE_API_KEY: 'BSA-one-two-three', EXA_API_URL: 'not a url' }
     expect(() => resolveConfig({ env })).toThrow(/exa base URL/)
-    expect(resolveServiceConfig('brave', { env })).toMatchObject({ apiKey: 'BSA-one-two-three' })
-    expect(() => resolveServiceConfig('exa', { env })).toThrow(/exa base URL/)
+    expect(resolveServiceConfig(SPECS.brave, { env })).toMatchObject({ apiKey: 'BSA-one-two-three' })
+    expect(() => resolveServiceConfig(SPECS.exa, { env })).toThrow(/exa base URL/)
+  })
+})
+
+describe('config file keys come from the registry', () => {
+  it('any provider id is a key; a plug-in provider resolves like a built-in one', () => {
+    const dir = home({ [ours]: { 'my-news': { apiKey: 'news-key', apiUrl: 'http://127.0.0.1:9/news/' } } })
+    const spec: ServiceSpec = {
+      id: 'my-news',
+      env: { apiKey: ['MY_NEWS_KEY'], baseUrl: 'MY_NEWS_URL' },
+      defaultBaseUrl: 'https://news.example',
+    }
+    expect(resolveServiceConfig(spec, { env: {}, homeDir: dir })).toMatchObject({
+      apiKey: 'news-key',
+      apiKeySource: `file:${join(dir, ours)}`,
+      baseUrl: 'http://127.0.0.1:9/news',
+    })
+    expect(resolveServiceConfig(spec, { env: { MY_NEWS_KEY: 'from-env' }, homeDir: dir }).apiKey).toBe('from-env')
+  })
+
+  it('reads the plugins list', () => {
+    const dir = home({ [ours]: { plugins: ['search-layer-provider-foo', '/abs/path/plugin.js'], brave: 'k' } })
+    expect(configuredPlugins({ env: {}, homeDir: dir })).toEqual({
+      plugins: ['search-layer-provider-foo', '/abs/path/plugin.js'],
+      file: join(dir, ours),
+    })
+    expect(configuredPlugins({ env: {}, homeDir: home() }).plugins).toEqual([])
+  })
+
+  it('a malformed plugins list is a ConfigError saying what is expected', () => {
+    const dir = home({ [ours]: { plugins: 'search-layer-provider-foo' } })
+    expect(() => configuredPlugins({ env: {}, homeDir: dir })).toThrowError(
+      /field `plugins` is invalid .*expected a list of provider package names or absolute paths/,
+    )
   })
 })
 

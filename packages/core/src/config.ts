@@ -4,19 +4,18 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { locateJsonError } from './_json-error.js'
 import { ConfigError } from './errors.js'
+import type { ProviderDefinition } from './provider-definition.js'
 import type { Env } from './provider.js'
 
-/** Default upstream base URLs; every one can be overridden (tests, self-hosted proxies). */
-export const DEFAULT_BASE_URLS = {
-  brave: 'https://api.search.brave.com',
-  exa: 'https://api.exa.ai',
-  tavily: 'https://api.tavily.com',
-  grok: 'https://api.x.ai/v1',
-  github: 'https://api.github.com',
-} as const
+/** What config resolution needs to know about a service: a provider definition has all of it. */
+export type ServiceSpec = Pick<ProviderDefinition, 'id' | 'env' | 'defaultBaseUrl' | 'defaultModel'>
 
-/** A current xAI model that supports server-side web search (grok-4-fast was retired on 2026-05-15). */
-export const DEFAULT_GROK_MODEL = 'grok-4.3'
+/** GitHub, for thread-fetch: not a search provider, but its token is resolved the same way. */
+export const GITHUB_SERVICE: ServiceSpec = {
+  id: 'github',
+  env: { apiKey: ['GITHUB_TOKEN', 'GH_TOKEN'], baseUrl: 'GITHUB_API_URL' },
+  defaultBaseUrl: 'https://api.github.com',
+}
 
 const entryObject = z.looseObject({
   apiKey: z.string().optional(),
@@ -27,18 +26,17 @@ const entryObject = z.looseObject({
 // The original skill's credentials file stores some keys as bare strings: {"exa": "..."}.
 const entry = z.union([z.string(), entryObject])
 
-/** The config file's shape (ours and the original skill's `~/.openclaw/credentials/search.json`). */
-export const ConfigFileSchema = z.looseObject({
-  brave: entry.optional(),
-  exa: entry.optional(),
-  tavily: entry.optional(),
-  grok: entry.optional(),
-  github: entry.optional(),
-})
-export type ConfigFile = z.infer<typeof ConfigFileSchema>
+type ConfigEntry = z.infer<typeof entry>
 
-export type ConfigService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github'
-type Service = ConfigService
+/**
+ * The config file's shape (ours and the original skill's `~/.openclaw/credentials/search.json`): `plugins` lists
+ * provider packages to load; every other key is a provider id (or `github`) with its key and settings.
+ */
+export const ConfigFileSchema = z.object({ plugins: z.array(z.string().min(1)).optional() }).catchall(entry)
+export type ConfigFile = { plugins?: string[] } & { [id: string]: ConfigEntry | string[] | undefined }
+
+/** A service id: a provider id or `github`. */
+export type ConfigService = string
 
 /** Where a setting came from, e.g. `options`, `env:EXA_API_KEY`, `file:/home/me/.config/search-layer/config.json`. */
 export type ConfigSource = string
@@ -49,20 +47,21 @@ export interface ServiceConfig {
   apiKeySource?: ConfigSource
   baseUrl: string
   baseUrlSource: ConfigSource
+  /** Present when the service takes a model (`ServiceSpec.env.model`). */
+  model?: string
+  modelSource?: ConfigSource
 }
 
 export interface ResolvedConfig {
-  brave: ServiceConfig
-  exa: ServiceConfig
-  tavily: ServiceConfig
-  grok: ServiceConfig & { model: string; modelSource: ConfigSource }
+  /** Each requested service (`services` option) by id. */
+  services: Record<string, ServiceConfig>
   github: ServiceConfig
   /** The files that were read, in precedence order (missing ones are not listed). */
   files: string[]
 }
 
-/** Explicit settings; they win over everything else. */
-export type ConfigOverrides = Partial<Record<Service, { apiKey?: string; baseUrl?: string; model?: string }>>
+/** Explicit settings by service id; they win over everything else. */
+export type ConfigOverrides = Partial<Record<string, { apiKey?: string; baseUrl?: string; model?: string }>>
 
 export interface ResolveConfigOptions {
   overrides?: ConfigOverrides
@@ -74,24 +73,11 @@ export interface ResolveConfigOptions {
   homeDir?: string
 }
 
-/** The environment variables that hold each service's key, in precedence order. */
-export const SERVICE_KEY_ENV: Readonly<Record<ConfigService, readonly string[]>> = {
-  brave: ['BRAVE_API_KEY'],
-  exa: ['EXA_API_KEY'],
-  tavily: ['TAVILY_API_KEY'],
-  grok: ['XAI_API_KEY', 'GROK_API_KEY'],
-  github: ['GITHUB_TOKEN', 'GH_TOKEN'],
-}
-/** The environment variable that overrides each service's base URL. */
-export const SERVICE_URL_ENV: Readonly<Record<ConfigService, string>> = {
-  brave: 'BRAVE_API_URL',
-  exa: 'EXA_API_URL',
-  tavily: 'TAVILY_API_URL',
-  grok: 'GROK_API_URL',
-  github: 'GITHUB_API_URL',
-}
-
-const SERVICES: readonly Service[] = ['brave', 'exa', 'tavily', 'grok', 'github']
+// A problem with the whole file concerns every service; which ones exist is known only when resolving, where this
+// marker is replaced by their ids.
+const EVERY_SERVICE: readonly ConfigService[] = Object.freeze([])
+const concerns = (problem: ConfigProblem, id: string) =>
+  problem.services === EVERY_SERVICE || problem.services.includes(id)
 
 /** What can be wrong with the configuration; branch on this, never on the message. */
 export type ConfigProblemKind =
@@ -137,15 +123,17 @@ const toConfigError = (problem: ConfigProblem, message = problem.message): Confi
 const ENTRY_ALLOWED =
   'a key string, or an object with string fields apiKey, apiUrl, model, token, like {"apiKey": "...", "apiUrl": "https://..."}'
 
-function schemaProblem(issues: readonly Issue[], file: string, services: readonly Service[]): ConfigProblem {
+function schemaProblem(issues: readonly Issue[], file: string, services: readonly ConfigService[]): ConfigProblem {
   const issue = deepestIssue(issues)
   const field = issue?.path.map(String).join('.') || '(root)'
   const allowed =
     field === '(root)'
-      ? `a JSON object keyed by service (${SERVICES.join(', ')}), each ${ENTRY_ALLOWED}`
-      : issue && issue.path.length > 1
-        ? 'a string'
-        : ENTRY_ALLOWED
+      ? `a JSON object keyed by service (a provider id or github, plus "plugins", a list of packages), each ${ENTRY_ALLOWED}`
+      : issue?.path[0] === 'plugins'
+        ? 'a list of provider package names or absolute paths, like ["search-layer-provider-foo"]'
+        : issue && issue.path.length > 1
+          ? 'a string'
+          : ENTRY_ALLOWED
   return {
     kind: 'file_schema',
     severity: 'error',
@@ -162,7 +150,7 @@ function schemaProblem(issues: readonly Issue[], file: string, services: readonl
 export function validateConfigFile(data: unknown, file: string): ConfigFile {
   const parsed = ConfigFileSchema.safeParse(data)
   if (parsed.success) return parsed.data
-  throw toConfigError(schemaProblem(parsed.error.issues, file, SERVICES))
+  throw toConfigError(schemaProblem(parsed.error.issues, file, EVERY_SERVICE))
 }
 
 type Issue = { path: PropertyKey[]; message: string; errors?: Issue[][] }
@@ -198,7 +186,7 @@ function parseConfigText(text: string, file: string): LoadedConfigFile {
           kind: 'file_syntax',
           severity: 'error',
           message: `Config file ${file} is not valid JSON${where}.`,
-          services: SERVICES,
+          services: EVERY_SERVICE,
           file,
           ...(at && { line: at.line, column: at.column }),
         },
@@ -208,14 +196,13 @@ function parseConfigText(text: string, file: string): LoadedConfigFile {
   const whole = ConfigFileSchema.safeParse(data)
   if (whole.success) return { data: whole.data, problems: [] }
   if (typeof data !== 'object' || data === null || Array.isArray(data))
-    return { problems: [schemaProblem(whole.error.issues, file, SERVICES)] }
+    return { problems: [schemaProblem(whole.error.issues, file, EVERY_SERVICE)] }
   const usable: Record<string, unknown> = { ...data }
   const problems: ConfigProblem[] = []
-  for (const service of SERVICES) {
-    if (usable[service] === undefined) continue
+  for (const service of Object.keys(usable)) {
     const one = ConfigFileSchema.safeParse({ [service]: usable[service] })
     if (one.success) continue
-    problems.push(schemaProblem(one.error.issues, file, [service]))
+    problems.push(schemaProblem(one.error.issues, file, service === 'plugins' ? EVERY_SERVICE : [service]))
     delete usable[service]
   }
   return { data: ConfigFileSchema.parse(usable), problems }
@@ -227,7 +214,7 @@ function readProblem(file: string, error: unknown): ConfigProblem {
     kind: 'file_unreadable',
     severity: 'error',
     message: `Config file ${file} cannot be read (${code ?? 'unknown error'}).`,
-    services: SERVICES,
+    services: EVERY_SERVICE,
     file,
   }
 }
@@ -253,8 +240,8 @@ export function readConfigFile(file: string): ConfigFile | undefined {
   return loaded.data
 }
 
-const holdsKeys = (data: ConfigFile | undefined): Service[] =>
-  SERVICES.filter((service) => data !== undefined && fileValue(data, service, 'apiKey') !== undefined)
+const holdsKeys = (data: ConfigFile | undefined): ConfigService[] =>
+  Object.keys(data ?? {}).filter((service) => data !== undefined && fileValue(data, service, 'apiKey') !== undefined)
 
 // Keys in a file others can read are keys shared with every account on the machine.
 function permissionsProblem(file: string, mode: number, data: ConfigFile | undefined): ConfigProblem | undefined {
@@ -339,9 +326,9 @@ function pathsFor(options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'ho
   return paths
 }
 
-function fileValue(file: ConfigFile, service: Service, field: 'apiKey' | 'apiUrl' | 'model'): string | undefined {
+function fileValue(file: ConfigFile, service: string, field: 'apiKey' | 'apiUrl' | 'model'): string | undefined {
   const value = file[service]
-  if (value === undefined) return undefined
+  if (value === undefined || Array.isArray(value)) return undefined
   if (typeof value === 'string') return field === 'apiKey' ? value || undefined : undefined
   const raw = field === 'apiKey' ? (value.apiKey ?? value.token) : value[field]
   return raw || undefined
@@ -356,12 +343,13 @@ function showUrlValue(value: string): string {
 function checkUrl(
   url: string,
   source: ConfigSource,
-  service: Service,
+  spec: ServiceSpec,
 ): { url: string; problem?: undefined } | { problem: ConfigProblem } {
+  const service = spec.id
   const variable = source.startsWith('env:') ? source.slice(4) : undefined
   const file = source.startsWith('file:') ? source.slice(5) : undefined
   const where = `${service} base URL from ${source} (${showUrlValue(url)})`
-  const allowed = `expected an http(s) URL like ${DEFAULT_BASE_URLS[service]}`
+  const allowed = `expected an http(s) URL like ${spec.defaultBaseUrl}`
   const problem = (what: string): { problem: ConfigProblem } => ({
     problem: {
       kind: 'invalid_url',
@@ -399,13 +387,13 @@ function resolver(options: ResolveConfigOptions) {
         kind: 'file_missing',
         severity: 'error',
         message: `${explicitBy}=${path} names a config file that does not exist; create it or unset ${explicitBy}.`,
-        services: SERVICES,
+        services: EVERY_SERVICE,
         file: path,
         ...(explicitBy === 'SEARCH_LAYER_CONFIG' && { variable: 'SEARCH_LAYER_CONFIG' }),
       })
   }
 
-  const pick = (service: Service, field: 'apiKey' | 'apiUrl' | 'model', envNames: readonly string[]) => {
+  const pick = (service: string, field: 'apiKey' | 'apiUrl' | 'model', envNames: readonly string[]) => {
     const explicit = overrides[service]?.[field === 'apiUrl' ? 'baseUrl' : field]
     if (explicit) return { value: explicit, source: 'options' }
     for (const name of envNames) {
@@ -419,66 +407,61 @@ function resolver(options: ResolveConfigOptions) {
     return undefined
   }
 
-  const service = (name: Service): { config: ServiceConfig; problem?: ConfigProblem } => {
-    const key = pick(name, 'apiKey', SERVICE_KEY_ENV[name])
-    const url = pick(name, 'apiUrl', [SERVICE_URL_ENV[name]])
-    const checked = url ? checkUrl(url.value, url.source, name) : undefined
+  const resolve = (spec: ServiceSpec): { config: ServiceConfig; problem?: ConfigProblem } => {
+    const key = pick(spec.id, 'apiKey', spec.env.apiKey)
+    const url = pick(spec.id, 'apiUrl', [spec.env.baseUrl])
+    const checked = url ? checkUrl(url.value, url.source, spec) : undefined
     const valid = checked?.problem === undefined && url && checked
+    const model = spec.env.model ? pick(spec.id, 'model', [spec.env.model]) : undefined
     return {
       config: {
         ...(key && { apiKey: key.value, apiKeySource: key.source }),
-        baseUrl: valid ? valid.url : DEFAULT_BASE_URLS[name],
+        baseUrl: valid ? valid.url : spec.defaultBaseUrl,
         baseUrlSource: valid ? url.source : 'default',
+        ...(spec.env.model && {
+          model: model?.value ?? spec.defaultModel ?? '',
+          modelSource: model?.source ?? 'default',
+        }),
       },
       ...(checked?.problem && { problem: checked.problem }),
     }
   }
-
-  const resolve = <S extends Service>(name: S): { config: ResolvedConfig[S]; problem?: ConfigProblem } => {
-    const resolved = service(name)
-    if (name !== 'grok') return resolved as { config: ResolvedConfig[S]; problem?: ConfigProblem }
-    const model = pick('grok', 'model', ['GROK_MODEL'])
-    return {
-      ...resolved,
-      config: {
-        ...resolved.config,
-        model: model?.value ?? DEFAULT_GROK_MODEL,
-        modelSource: model?.source ?? 'default',
-      } as ResolvedConfig[S],
-    }
-  }
   return { resolve, files, fileProblems }
+}
+
+/** Which services to resolve beside GitHub: normally the provider definitions. */
+export interface ResolveServicesOptions extends ResolveConfigOptions {
+  services?: readonly ServiceSpec[]
 }
 
 /**
  * Resolves what is valid in the configuration and lists what is not, instead of throwing: a malformed file is
  * skipped (a malformed entry costs only its service), a malformed base URL falls back to the default and is listed.
  */
-export function inspectConfig(options: ResolveConfigOptions = {}): ConfigInspection {
+export function inspectConfig(options: ResolveServicesOptions = {}): ConfigInspection {
   const { resolve, files, fileProblems } = resolver(options)
-  const problems = [...fileProblems]
-  const one = <S extends Service>(name: S): ResolvedConfig[S] => {
-    const { config, problem } = resolve(name)
+  const specs = [...(options.services ?? []), GITHUB_SERVICE]
+  const ids = specs.map((spec) => spec.id)
+  const problems = fileProblems.map((p) => (p.services === EVERY_SERVICE ? { ...p, services: ids } : p))
+  const resolved = specs.map((spec) => {
+    const { config, problem } = resolve(spec)
     if (problem) problems.push(problem)
-    return config
-  }
+    return [spec.id, config] as const
+  })
   const config: ResolvedConfig = {
-    brave: one('brave'),
-    exa: one('exa'),
-    tavily: one('tavily'),
-    grok: one('grok'),
-    github: one('github'),
+    services: Object.fromEntries(resolved.slice(0, -1)),
+    github: resolved.at(-1)![1],
     files: files.map((f) => f.path),
   }
   return { config, problems }
 }
 
 /**
- * Resolves keys and endpoints at call time. Precedence: explicit options, environment variables,
- * the config file, then the original skill's credentials file. Throws `ConfigError` for a missing
- * `SEARCH_LAYER_CONFIG` file, malformed files or URLs (`inspectConfig` lists them instead).
+ * Resolves keys and endpoints at call time for `services` (provider definitions) and GitHub. Precedence: explicit
+ * options, environment variables, the config file, then the original skill's credentials file. Throws
+ * `ConfigError` for a missing `SEARCH_LAYER_CONFIG` file, malformed files or URLs (`inspectConfig` lists them instead).
  */
-export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfig {
+export function resolveConfig(options: ResolveServicesOptions = {}): ResolvedConfig {
   const { config, problems } = inspectConfig(options)
   const first = problems.find((p) => p.severity === 'error')
   if (first) throw toConfigError(first)
@@ -486,29 +469,41 @@ export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfi
 }
 
 /**
- * `resolveConfig(options)[name]`, resolving that one service only: what a provider call needs. A malformed URL
- * configured for another service is not this one's error, and neither is a broken config file when this
- * service's key comes from elsewhere: it throws `ConfigError` for its own malformed URL, and for a file problem
- * only when no key was found.
+ * One service's settings, resolving that one only: what a provider call needs. A malformed URL configured for
+ * another service is not this one's error, and neither is a broken config file when this service's key comes from
+ * elsewhere: it throws `ConfigError` for its own malformed URL, and for a file problem only when no key was found.
  */
-export function resolveServiceConfig<S extends Service>(
-  name: S,
-  options: ResolveConfigOptions = {},
-): ResolvedConfig[S] {
+export function resolveServiceConfig(spec: ServiceSpec, options: ResolveConfigOptions = {}): ServiceConfig {
   const { resolve, fileProblems } = resolver(options)
-  const { config, problem } = resolve(name)
+  const { config, problem } = resolve(spec)
   if (problem) throw toConfigError(problem)
-  const fileProblem = fileProblems.find((p) => p.severity === 'error' && p.services.includes(name))
-  if (!config.apiKey && fileProblem)
+  const fileProblem = fileProblems.find((p) => p.severity === 'error' && concerns(p, spec.id))
+  if (!config.apiKey && spec.env.apiKey.length > 0 && fileProblem)
     throw toConfigError(
       fileProblem,
-      `${name} has no key (set ${SERVICE_KEY_ENV[name].join(' or ')}), and ${fileProblem.message}`,
+      `${spec.id} has no key (set ${spec.env.apiKey.join(' or ')}), and ${fileProblem.message}`,
     )
   return config
 }
 
+/**
+ * The config file's `plugins` list (empty when there is no file or no list). A malformed list is a `ConfigError`;
+ * other problems of the file are left to the configuration checks.
+ */
+export function configuredPlugins(options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'homeDir'> = {}): {
+  plugins: string[]
+  file?: string
+} {
+  const [primary] = pathsFor(options)
+  if (!primary) return { plugins: [] }
+  const loaded = loadConfigFileIfChanged(primary)
+  const problem = loaded?.problems.find((p) => p.field?.startsWith('plugins'))
+  if (problem) throw toConfigError(problem)
+  return { plugins: loaded?.data?.plugins ?? [], file: primary }
+}
+
 export interface ServiceDescription {
-  name: Service
+  name: ConfigService
   configured: boolean
   /** `set (N chars)` or null: never any part of the key. */
   key: string | null
@@ -518,20 +513,17 @@ export interface ServiceDescription {
   model?: string
 }
 
-/** Lists what is configured, keys redacted (only whether each is set and where it came from). */
+/** Lists what is configured (the services in resolution order, then GitHub), keys redacted. */
 export function describeConfig(config: ResolvedConfig): ServiceDescription[] {
-  return (['brave', 'exa', 'tavily', 'grok', 'github'] as const).map((name) => {
-    const s = config[name]
-    return {
-      name,
-      configured: Boolean(s.apiKey),
-      key: s.apiKey ? `set (${s.apiKey.length} chars)` : null,
-      keySource: s.apiKeySource ?? null,
-      baseUrl: redactUrl(s.baseUrl),
-      baseUrlSource: s.baseUrlSource,
-      ...(name === 'grok' && { model: config.grok.model }),
-    }
-  })
+  return [...Object.entries(config.services), ['github', config.github] as const].map(([name, s]) => ({
+    name,
+    configured: Boolean(s.apiKey),
+    key: s.apiKey ? `set (${s.apiKey.length} chars)` : null,
+    keySource: s.apiKeySource ?? null,
+    baseUrl: redactUrl(s.baseUrl),
+    baseUrlSource: s.baseUrlSource,
+    ...(s.model !== undefined && { model: s.model }),
+  }))
 }
 
 // A base URL may carry credentials (user:pass@ or ?key=); show neither.

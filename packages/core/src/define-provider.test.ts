@@ -2,14 +2,18 @@ import { describe, expect, it } from 'vitest'
 import { defineProvider } from './define-provider.js'
 import { ProviderError } from './errors.js'
 
+const EXA = {
+  id: 'exa',
+  env: { apiKey: ['EXA_API_KEY'], baseUrl: 'EXA_API_URL' },
+  defaultBaseUrl: 'https://api.exa.ai',
+}
 const env = { HOME: '/nonexistent-home', EXA_API_KEY: 'exa-secret-key-123456' }
 
 describe('defineProvider', () => {
   it('resolves the key at call time and hands run a validated request with defaults', async () => {
     const calls: unknown[] = []
     const provider = defineProvider({
-      name: 'exa',
-      keyHint: 'EXA_API_KEY',
+      definition: EXA,
       env,
       async run(call) {
         calls.push(call)
@@ -31,7 +35,7 @@ describe('defineProvider', () => {
     ['an invalid request', env, { query: '' }, /exa search request is invalid: query/],
     ['a malformed base URL', { ...env, EXA_API_URL: 'ftp://x' }, { query: 'x' }, /exa configuration is invalid/],
   ])('%s is a config error', async (_label, callEnv, request, message) => {
-    const provider = defineProvider({ name: 'exa', keyHint: 'EXA_API_KEY', run: async () => ({ results: [] }) })
+    const provider = defineProvider({ definition: EXA, run: async () => ({ results: [] }) })
     const error = await provider.search(request, { env: callEnv }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ProviderError)
     expect(error).toMatchObject({ kind: 'config', provider: 'exa', retryable: false })
@@ -40,8 +44,7 @@ describe('defineProvider', () => {
 
   it('wraps anything else as bad_response with the key scrubbed, and passes ProviderErrors through', async () => {
     const broken = defineProvider({
-      name: 'exa',
-      keyHint: 'EXA_API_KEY',
+      definition: EXA,
       env,
       run: async ({ apiKey }) => {
         throw new TypeError(`cannot read x of undefined (key ${apiKey})`)
@@ -51,8 +54,7 @@ describe('defineProvider', () => {
     expect(error).toMatchObject({ kind: 'bad_response', provider: 'exa' })
     expect((error as Error).message).not.toContain('exa-secret-key-123456')
     const limited = defineProvider({
-      name: 'exa',
-      keyHint: 'EXA_API_KEY',
+      definition: EXA,
       env,
       run: async () => {
         throw new ProviderError('slow down', { kind: 'rate_limited', retryAfterMs: 1000 })
@@ -64,8 +66,7 @@ describe('defineProvider', () => {
   it('combines the request signal and the context signal', async () => {
     let seen: AbortSignal | undefined
     const provider = defineProvider({
-      name: 'exa',
-      keyHint: 'EXA_API_KEY',
+      definition: EXA,
       env,
       async run({ http }) {
         seen = http.signal

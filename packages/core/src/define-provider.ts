@@ -1,49 +1,46 @@
 import { replayKeyFor } from './cassette.js'
-import { type ResolvedConfig, resolveServiceConfig } from './config.js'
+import { type ServiceConfig, type ServiceSpec, resolveServiceConfig } from './config.js'
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env, Provider, ProviderContext } from './provider.js'
-import {
-  type ParsedProviderRequest,
-  type ProviderName,
-  ProviderRequestSchema,
-  type ProviderResponse,
-} from './schemas.js'
+import { type ProviderDefinition, keyVariableHint } from './provider-definition.js'
+import { type ParsedProviderRequest, ProviderRequestSchema, type ProviderResponse } from './schemas.js'
 import { formatIssues } from './validate.js'
 
 /** Everything one provider call needs, resolved and validated by `defineProvider`. */
-export interface ProviderCall<N extends ProviderName = ProviderName> {
+export interface ProviderCall {
   request: ParsedProviderRequest
-  /** The key (always present: a missing key is a `config` error before `run`). */
+  /** The key (a missing key is a `config` error before `run`; empty for a keyless provider). */
   apiKey: string
-  /** The service's resolved configuration (base URL, and for grok the model and its source). */
-  service: ResolvedConfig[N]
+  /** The service's resolved configuration (base URL, and the model and its source when it takes one). */
+  service: ServiceConfig
   env: Env
   now: Date
   /** Spread into `requestJson`/`requestText`: the combined abort signal, the deadline, the proxy env, the key to scrub. */
   http: { signal?: AbortSignal; deadlineAt?: number; env: Env; secrets: string[] }
 }
 
-export interface DefineProviderOptions<N extends ProviderName> {
-  name: N
-  /** The variable(s) to set, named in the "not configured" error. */
-  keyHint: string
+export interface DefineProviderOptions {
+  /** The provider's definition (or its config part): its id names the provider, its env variables are read. */
+  definition: ServiceSpec & Pick<ProviderDefinition, 'keyless'>
   /** Explicit settings from the factory's options; they win over env and config files. */
   overrides?: { apiKey?: string; baseUrl?: string; model?: string }
   /** Env used when the call context has none; default `process.env`. */
   env?: Env
   /** The vendor-specific part: build the request, call, map the response. */
-  run(call: ProviderCall<N>): Promise<ProviderResponse>
+  run(call: ProviderCall): Promise<ProviderResponse>
 }
 
 /**
  * Builds a `Provider` from its vendor-specific `run`: keys and URLs resolved at call time, the request validated,
  * signals combined, and anything that is not a `ProviderError` turned into one (`bad_response`) with the key scrubbed.
  */
-export function defineProvider<N extends ProviderName>(definition: DefineProviderOptions<N>): Provider {
-  const { name, overrides } = definition
-  const configFor = (env: Env): ResolvedConfig[N] => {
+export function defineProvider(options: DefineProviderOptions): Provider {
+  const { definition, overrides } = options
+  const name = definition.id
+  const keyless = definition.keyless === true
+  const configFor = (env: Env): ServiceConfig => {
     try {
-      return resolveServiceConfig(name, { overrides: { [name]: overrides }, env })
+      return resolveServiceConfig(definition, { overrides: { [name]: overrides }, env })
     } catch (error) {
       throw new ProviderError(`${name} configuration is invalid: ${(error as Error).message}`, {
         kind: 'config',
@@ -53,14 +50,14 @@ export function defineProvider<N extends ProviderName>(definition: DefineProvide
       })
     }
   }
-  const envOf = (env?: Env): Env => env ?? definition.env ?? process.env
+  const envOf = (env?: Env): Env => env ?? options.env ?? process.env
 
   return {
     name,
     isConfigured(env?: Env): boolean {
       try {
         const callEnv = envOf(env)
-        return Boolean(configFor(callEnv).apiKey ?? replayKeyFor(name, callEnv))
+        return keyless || Boolean(configFor(callEnv).apiKey ?? replayKeyFor(name, callEnv))
       } catch {
         return false
       }
@@ -82,16 +79,19 @@ export function defineProvider<N extends ProviderName>(definition: DefineProvide
         const env = envOf(ctx.env)
         const service = configFor(env)
         // Replaying cassettes needs no key: a CI without keys runs every provider it has recordings for.
-        apiKey = service.apiKey ?? replayKeyFor(name, env)
-        if (!apiKey)
-          throw new ProviderError(`${name} is not configured: set ${definition.keyHint} (or pass apiKey)`, {
-            kind: 'config',
-            provider: name,
-            retryable: false,
-          })
+        apiKey = service.apiKey ?? replayKeyFor(name, env) ?? (keyless ? '' : undefined)
+        if (apiKey === undefined)
+          throw new ProviderError(
+            `${name} is not configured: set ${keyVariableHint(definition, { alternates: true })} (or pass apiKey)`,
+            {
+              kind: 'config',
+              provider: name,
+              retryable: false,
+            },
+          )
         const signals = [parsed.data.signal, ctx.signal].filter((s): s is AbortSignal => s !== undefined)
         const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]
-        return await definition.run({
+        return await options.run({
           request: parsed.data,
           apiKey,
           service,
@@ -101,7 +101,7 @@ export function defineProvider<N extends ProviderName>(definition: DefineProvide
             ...(signal && { signal }),
             ...(ctx.deadlineAt !== undefined && { deadlineAt: ctx.deadlineAt }),
             env,
-            secrets: [apiKey],
+            secrets: apiKey ? [apiKey] : [],
           },
         })
       } catch (error) {
@@ -113,7 +113,7 @@ export function defineProvider<N extends ProviderName>(definition: DefineProvide
             kind: 'bad_response',
             provider: name,
             cause: error,
-            secrets: [apiKey],
+            secrets: apiKey ? [apiKey] : [],
           },
         )
       }

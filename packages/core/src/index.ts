@@ -4,7 +4,6 @@ export {
   ModeSchema,
   MODES,
   ProviderNameSchema,
-  PROVIDER_NAMES,
   FreshnessWindowSchema,
   DateRangeSchema,
   FreshnessSchema,
@@ -52,14 +51,11 @@ export {
   readConfigFile,
   configFilePaths,
   ConfigFileSchema,
-  DEFAULT_BASE_URLS,
-  DEFAULT_GROK_MODEL,
-  SERVICE_KEY_ENV,
-  SERVICE_URL_ENV,
+  configuredPlugins,
+  GITHUB_SERVICE,
 } from './config.js'
 export type {
   ResolvedConfig,
-  ConfigService,
   ResolveConfigOptions,
   ConfigOverrides,
   ConfigFile,
@@ -69,7 +65,25 @@ export type {
   ConfigProblem,
   ConfigProblemKind,
   ConfigInspection,
+  ServiceSpec,
+  ResolveServicesOptions,
 } from './config.js'
+export {
+  PROVIDER_CAPABILITIES,
+  ProviderIdSchema,
+  validateProviderDefinition,
+  checkProviderDefinitions,
+  keyVariableHint,
+  registeredProviderIdSchema,
+} from './provider-definition.js'
+export type {
+  ProviderCapability,
+  ProviderDefinition,
+  ProviderEnvVariables,
+  ProviderRateLimit,
+  ProviderCostModel,
+  ProviderCreateOptions,
+} from './provider-definition.js'
 export { parseInput, formatIssues } from './validate.js'
 export { canonicalUrl } from './canonical-url.js'
 export { plainText, httpUrl, isoDate, hostMatches, passesDomainFilters } from './text.js'

@@ -10,10 +10,17 @@ export const ModeSchema = z.enum(['fast', 'deep', 'answer'])
 export type Mode = z.infer<typeof ModeSchema>
 export const MODES = ModeSchema.options
 
-/** The providers this toolkit speaks to. */
-export const ProviderNameSchema = z.enum(['brave', 'exa', 'tavily', 'grok'])
-export type ProviderName = z.infer<typeof ProviderNameSchema>
-export const PROVIDER_NAMES = ProviderNameSchema.options
+/**
+ * A provider id (`brave`, `my-news`): plain validated strings, not a closed list, so plug-ins can add sources.
+ * Which ids exist is the registry's business (`ProviderDefinition`, `registeredProviderIdSchema`).
+ */
+export const ProviderNameSchema = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9-]{1,31}$/,
+    'expected a provider id: 2-32 characters of a-z, 0-9 and "-", starting with a letter',
+  )
+export type ProviderName = string
 
 const isoDate = z
   .string()

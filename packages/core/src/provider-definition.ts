@@ -1,0 +1,176 @@
+import { z } from 'zod'
+import { ConfigError } from './errors.js'
+import type { Env, Provider } from './provider.js'
+import { ProviderNameSchema } from './schemas.js'
+
+/**
+ * What a source is good at. Listed strongest first in a definition: the engine fills a mode's slot with the
+ * providers that list the slot's capability earliest (then by `priority`).
+ */
+export const PROVIDER_CAPABILITIES = ['web', 'news', 'code', 'qa', 'academic', 'answer'] as const
+export type ProviderCapability = (typeof PROVIDER_CAPABILITIES)[number]
+
+/** A provider id: 2-32 characters, lower-case letters, digits and `-`, starting with a letter (`brave`, `my-news`). */
+export const ProviderIdSchema = ProviderNameSchema
+
+/** The environment variables a provider reads. */
+export interface ProviderEnvVariables {
+  /** Variables holding the key, first wins; the first is the one "not configured" messages name. Empty when keyless. */
+  apiKey: readonly string[]
+  /** The variable overriding the base URL, e.g. `BRAVE_API_URL`. */
+  baseUrl: string
+  /** The variable choosing a model, for providers that take one (e.g. `GROK_MODEL`). */
+  model?: string
+}
+
+/** Token bucket and concurrency a provider is held to by default (the engine's `rateLimits` override it). */
+export interface ProviderRateLimit {
+  perSecond: number
+  burst: number
+  maxConcurrent: number
+}
+
+/** What one call costs, for estimates and docs; `note` says how the vendor bills. */
+export interface ProviderCostModel {
+  usdPerCall?: number
+  creditsPerCall?: number
+  note?: string
+}
+
+/** What the engine hands `create()`: every field optional, keys are still read at call time. */
+export interface ProviderCreateOptions {
+  /** Where keys are read when the call context has none. */
+  env?: Env
+  /** Time allowed per attempt (ms). */
+  timeoutMs?: number
+  /** Retries after the first attempt for retryable failures. */
+  retries?: number
+  /** Set in answer mode: ask for the provider's written answer when it can give one. */
+  includeAnswer?: boolean
+}
+
+/** One search source, described once: every app, tool, message and doc reads these fields. */
+export interface ProviderDefinition {
+  /** Tags results and reports; the key in config files and `sources`. See `ProviderIdSchema`. */
+  id: string
+  /** Display name, e.g. `Brave Search`. */
+  label: string
+  /** The vendor's API documentation or sign-up page. */
+  docsUrl: string
+  env: ProviderEnvVariables
+  /** The upstream base URL when neither options, env nor config file name another. */
+  defaultBaseUrl: string
+  /** The model when the provider takes one and none is configured. */
+  defaultModel?: string
+  /** Works without a key (`isConfigured` is then always true). */
+  keyless?: boolean
+  /** Strongest first; see `PROVIDER_CAPABILITIES`. */
+  capabilities: readonly ProviderCapability[]
+  /** Lower comes first among providers that list a capability at the same position. */
+  priority: number
+  rateLimit: ProviderRateLimit
+  cost: ProviderCostModel
+  /** Builds the provider; `create().name` must equal `id`. */
+  create(options?: ProviderCreateOptions): Provider
+}
+
+// Config-file keys that are not providers.
+const RESERVED_IDS: readonly string[] = ['plugins', 'github']
+
+const positive = z.number().finite().positive()
+
+const ProviderDefinitionShape = z.object({
+  id: ProviderIdSchema,
+  label: z.string().min(1, 'must not be empty'),
+  docsUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+  env: z.object({
+    apiKey: z.array(z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'expected an environment variable name such as FOO_API_KEY')),
+    baseUrl: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'expected an environment variable name such as FOO_API_URL'),
+    model: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]*$/)
+      .optional(),
+  }),
+  defaultBaseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+  defaultModel: z.string().min(1).optional(),
+  keyless: z.boolean().optional(),
+  capabilities: z.array(z.enum(PROVIDER_CAPABILITIES)).min(1, 'list at least one capability'),
+  priority: z.number().finite(),
+  rateLimit: z.object({ perSecond: positive, burst: positive, maxConcurrent: z.number().int().positive() }),
+  cost: z.object({
+    usdPerCall: z.number().nonnegative().optional(),
+    creditsPerCall: z.number().nonnegative().optional(),
+    note: z.string().optional(),
+  }),
+  create: z.custom<ProviderDefinition['create']>((v) => typeof v === 'function', 'expected a function'),
+})
+
+/**
+ * Checks that `value` is a usable `ProviderDefinition` (plug-ins arrive as `unknown`). Throws `ConfigError` naming
+ * `origin`, the field and what is expected; the definition must also list key variables unless it is `keyless`.
+ */
+export function validateProviderDefinition(value: unknown, origin: string): ProviderDefinition {
+  const parsed = ProviderDefinitionShape.safeParse(value)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `\`${i.path.map(String).join('.') || '(root)'}\` ${i.message}`)
+    throw new ConfigError(`${origin} is not a valid provider definition: ${problems.join('; ')}.`, {
+      field: String(parsed.error.issues[0]?.path[0] ?? ''),
+    })
+  }
+  const definition = value as ProviderDefinition
+  if (RESERVED_IDS.includes(definition.id))
+    throw new ConfigError(
+      `${origin}: provider id "${definition.id}" is reserved (config file keys ${RESERVED_IDS.join(', ')}).`,
+      {
+        field: 'id',
+      },
+    )
+  if (!definition.keyless && definition.env.apiKey.length === 0)
+    throw new ConfigError(
+      `${origin} (provider "${definition.id}") lists no key variable in env.apiKey and is not keyless.`,
+      {
+        field: 'env.apiKey',
+      },
+    )
+  return definition
+}
+
+/**
+ * Validates a list of definitions and checks ids are unique. Throws `ConfigError` naming the duplicated id and where
+ * each came from (`origins[i]` is where `definitions[i]` was loaded, e.g. a plug-in's package name).
+ */
+export function checkProviderDefinitions(
+  definitions: readonly unknown[],
+  origins: readonly string[] = [],
+): ProviderDefinition[] {
+  const seen = new Map<string, string>()
+  return definitions.map((value, i) => {
+    const origin = origins[i] ?? `providers[${i}]`
+    const definition = validateProviderDefinition(value, origin)
+    const first = seen.get(definition.id)
+    if (first !== undefined)
+      throw new ConfigError(
+        `provider id "${definition.id}" is registered twice (${first} and ${origin}); each provider needs its own id.`,
+        { field: 'id' },
+      )
+    seen.set(definition.id, origin)
+    return definition
+  })
+}
+
+/** The variable to set for a provider, as messages name it: `BRAVE_API_KEY`, or `XAI_API_KEY (or GROK_API_KEY)`. */
+export function keyVariableHint(definition: Pick<ProviderDefinition, 'env'>, { alternates = false } = {}): string {
+  const [first, ...rest] = definition.env.apiKey
+  if (!first) return '(no key needed)'
+  return alternates && rest.length > 0 ? `${first} (or ${rest.join(', ')})` : first
+}
+
+/**
+ * A zod schema for a provider id that must be one of `ids`; an unknown one is refused with the list of registered
+ * ids (a malformed one with the id rule).
+ */
+export function registeredProviderIdSchema(ids: readonly string[]) {
+  return ProviderIdSchema.refine((id) => ids.includes(id), {
+    error: (issue) => `unknown provider "${String(issue.input)}"; registered providers: ${ids.join(', ')}`,
+  })
+}
