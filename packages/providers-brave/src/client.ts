@@ -1,6 +1,7 @@
 import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
 import { buildBraveQuery, mapBraveError, mapBraveResults, parseBraveRateLimit } from './map.js'
 import { BraveSearchResponseSchema } from './schema.js'
+import { braveDefinition } from './definition.js'
 
 /** Options of `createBraveProvider`; every field is optional and keys/URLs are read at call time. */
 export interface BraveProviderOptions {
@@ -34,8 +35,7 @@ const DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 export function createBraveProvider(options: BraveProviderOptions = {}): Provider {
   const { timeoutMs = 8000, costPerRequestUsd = 0.005, maxBytes = DEFAULT_MAX_BYTES } = options
   return defineProvider({
-    name: 'brave',
-    keyHint: 'BRAVE_API_KEY',
+    definition: braveDefinition,
     overrides: { apiKey: options.apiKey, baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, apiKey, service, http }) {

@@ -1,3 +1,4 @@
+export { exaDefinition } from './definition.js'
 export { createExaProvider } from './client.js'
 export type { ExaProviderOptions } from './client.js'
 export {

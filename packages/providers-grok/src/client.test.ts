@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { ProviderError } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { GROK_DEFAULT_MODEL, createGrokProvider } from './client.js'
+import { createGrokProvider } from './client.js'
+import { GROK_DEFAULT_MODEL } from './definition.js'
 
 let emu: Emulator
 let env: Record<string, string>

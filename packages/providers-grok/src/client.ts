@@ -1,5 +1,6 @@
 import { type Env, type Provider, ProviderError, defineProvider, requestJson, requestText } from '@search-layer/core'
 import { buildChatRequest, buildResponsesRequest, mapChatBody, mapGrokError, mapResponsesBody } from './map.js'
+import { GROK_DEFAULT_MODEL, grokDefinition } from './definition.js'
 
 /** `responses`: xAI Responses API with server-side web search. `chat`: OpenAI-compatible `/chat/completions` proxies. */
 export type GrokMode = 'responses' | 'chat'
@@ -21,12 +22,6 @@ export interface GrokProviderOptions {
   /** Where keys are read from when the call context has no `env`; default `process.env`. */
   env?: Env
 }
-
-/**
- * The model used when neither `model` nor `GROK_MODEL` is set: a current xAI model with server-side web search.
- * (`grok-4-fast*` and `grok-4-1-fast*` were retired on 2026-05-15; xAI names `grok-4.3` as their replacement.)
- */
-export const GROK_DEFAULT_MODEL = 'grok-4.3'
 
 const SERVICE = 'grok'
 
@@ -53,13 +48,12 @@ export function createGrokProvider({
     })
   }
   return defineProvider({
-    name: 'grok',
-    keyHint: 'XAI_API_KEY (or GROK_API_KEY)',
+    definition: grokDefinition,
     overrides: { apiKey, baseUrl, model },
     env,
     async run({ request, apiKey: secret, service, env: callEnv, now, http }) {
       const callMode = modeFor(callEnv)
-      const callModel = service.modelSource === 'default' ? GROK_DEFAULT_MODEL : service.model
+      const callModel = service.modelSource === 'default' || !service.model ? GROK_DEFAULT_MODEL : service.model
       const common = {
         ...http,
         service: SERVICE,

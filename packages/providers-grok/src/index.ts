@@ -1,4 +1,5 @@
-export { createGrokProvider, GROK_DEFAULT_MODEL } from './client.js'
+export { grokDefinition, GROK_DEFAULT_MODEL } from './definition.js'
+export { createGrokProvider } from './client.js'
 export type { GrokProviderOptions, GrokMode } from './client.js'
 export {
   buildResponsesRequest,

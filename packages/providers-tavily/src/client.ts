@@ -1,4 +1,5 @@
 import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
+import { tavilyDefinition } from './definition.js'
 import {
   type TavilySearchDepth,
   type TavilyTopic,
@@ -45,8 +46,7 @@ export function createTavilyProvider({
   topic = 'general',
 }: TavilyProviderOptions = {}): Provider {
   return defineProvider({
-    name: 'tavily',
-    keyHint: 'TAVILY_API_KEY',
+    definition: tavilyDefinition,
     overrides: { apiKey, baseUrl },
     env,
     async run({ request, apiKey: secret, service, http }) {

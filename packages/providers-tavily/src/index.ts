@@ -1,3 +1,4 @@
+export { tavilyDefinition } from './definition.js'
 export { createTavilyProvider } from './client.js'
 export type { TavilyProviderOptions } from './client.js'
 export {

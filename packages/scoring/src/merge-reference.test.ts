@@ -1,4 +1,4 @@
-import { canonicalUrl, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import { canonicalUrl, type ProviderName } from '@search-layer/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import tracking from '../../../references/tracking-params.json'
@@ -141,6 +141,14 @@ function referenceMerge(
   const lists = new Set<string>()
   const queries = new Set<string>()
   const raw: Omit<Occurrence, 'queryOrder'>[] = []
+  // No `providers` option: sources follow the providers' names alphabetically.
+  const providerOrder = [
+    ...new Set(
+      batches.flatMap((b) =>
+        b !== null && typeof b === 'object' && typeof b.provider === 'string' ? [b.provider] : [],
+      ),
+    ),
+  ].sort(cmp)
   for (const batch of batches) {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.results)) continue
     const query = typeof batch.query === 'string' ? batch.query : ''
@@ -153,8 +161,8 @@ function referenceMerge(
       if (url === '') return
       const rank =
         typeof result.rank === 'number' && Number.isInteger(result.rank) && result.rank >= 1 ? result.rank : index + 1
-      const provider = PROVIDER_NAMES.indexOf(batch.provider)
-      raw.push({ result, url, rank, provider: provider === -1 ? PROVIDER_NAMES.length : provider, list, query })
+      const provider = providerOrder.indexOf(batch.provider)
+      raw.push({ result, url, rank, provider: provider === -1 ? providerOrder.length : provider, list, query })
     })
   }
   const byText = [...queries].sort(cmp)
@@ -180,7 +188,7 @@ function referenceMerge(
     const ranks: Partial<Record<ProviderName, number>> = {}
     const providerScores: Partial<Record<ProviderName, number>> = {}
     const sources: ProviderName[] = []
-    PROVIDER_NAMES.forEach((name, p) => {
+    providerOrder.forEach((name, p) => {
       const mine = members.filter((o) => o.provider === p)
       if (mine.length === 0) return
       sources.push(name)

@@ -1,4 +1,4 @@
-import { canonicalUrl, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import { canonicalUrl, type ProviderName } from '@search-layer/core'
 import tracking from '../../../references/tracking-params.json'
 import { canonicalIsoTime, fastDateTime, isoString, parseDateTime } from './date.js'
 
@@ -28,6 +28,11 @@ export interface MergeOptions {
   now?: Date
   /** Order for `MergedResult.queries` (the user's query first); others follow alphabetically. */
   queries?: readonly string[]
+  /**
+   * Order of `MergedResult.sources` (the engine passes its registry's provider order); providers not listed follow
+   * alphabetically.
+   */
+  providers?: readonly string[]
 }
 
 /** One page, after folding every provider's and sub-query's copy of it together. */
@@ -38,7 +43,7 @@ export interface MergedResult {
   canonicalUrl: string
   snippet: string
   publishedAt: string | null
-  /** Providers that found it, in `PROVIDER_NAMES` order. */
+  /** Providers that found it, in `MergeOptions.providers` order. */
   sources: ProviderName[]
   /** `sources` joined with ", ", as the original skill printed it. */
   source: string
@@ -52,8 +57,6 @@ export interface MergedResult {
   fusion: number
 }
 
-const PROVIDER_ORDER = new Map<string, number>(PROVIDER_NAMES.map((name, index) => [name, index]))
-const PROVIDER_COUNT = PROVIDER_NAMES.length
 const FUTURE_TOLERANCE_MS = 86_400_000
 const MIN_RELIABLE = Date.UTC(1990, 0, 1)
 
@@ -415,14 +418,45 @@ function pickDate(
   return isoString(earliest)
 }
 
-/** `sources.join(", ")` per set of providers (bit p for `PROVIDER_NAMES[p]`): a few strings, shared by every merge. */
-const SOURCE_TEXT: string[] = []
+/** The order of `sources`: the listed providers first, then any other provider in the batches alphabetically. */
+function providerOrderOf(batches: readonly ResultBatch[], listed: readonly string[] = []): string[] {
+  const order = [...new Set(listed)]
+  const known = new Set(order)
+  const others: string[] = []
+  for (const batch of batches) {
+    const provider = batch !== null && typeof batch === 'object' ? batch.provider : undefined
+    if (typeof provider === 'string' && !known.has(provider)) {
+      known.add(provider)
+      others.push(provider)
+    }
+  }
+  return order.concat(others.sort(cmp))
+}
 
-function sourceText(mask: number, sources: readonly string[]): string {
-  let text = SOURCE_TEXT[mask]
+/**
+ * `sources.join(", ")` per set of providers (bit p for `order[p]`), per provider order: a few strings, shared by
+ * every merge with that order. Past 30 providers the mask no longer fits, and the text is joined every time.
+ */
+const SOURCE_TEXTS = new Map<string, string[]>()
+
+function sourceTextsFor(order: readonly string[]): string[] | undefined {
+  if (order.length > 30) return undefined
+  const key = order.join('\u0000')
+  let texts = SOURCE_TEXTS.get(key)
+  if (!texts) {
+    if (SOURCE_TEXTS.size >= 64) SOURCE_TEXTS.clear()
+    texts = []
+    SOURCE_TEXTS.set(key, texts)
+  }
+  return texts
+}
+
+function sourceText(texts: string[] | undefined, mask: number, sources: readonly string[]): string {
+  if (!texts) return sources.join(', ')
+  let text = texts[mask]
   if (text === undefined) {
     text = sources.join(', ')
-    SOURCE_TEXT[mask] = text
+    texts[mask] = text
   }
   return text
 }
@@ -523,12 +557,16 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const keyOrder = new KeyOrder(total)
   const groupSize = new Int32Array(total)
   let occCount = 0
+  const providerOrder = providerOrderOf(batchList, options.providers)
+  const providerIndexes = new Map(providerOrder.map((name, index) => [name, index]))
+  const providerCount = providerOrder.length
+  const sourceTexts = sourceTextsFor(providerOrder)
 
   for (const batch of batchList) {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.results)) continue
     const query = typeof batch.query === 'string' ? batch.query : ''
     const provider = batch.provider
-    const providerIndex = PROVIDER_ORDER.get(provider) ?? PROVIDER_COUNT
+    const providerIndex = providerIndexes.get(provider) ?? providerCount
     const listKey = `${provider}\u0000${query}`
     let list = lists.get(listKey)
     if (list === undefined) {
@@ -610,9 +648,9 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const raws = new Float64Array(groupCount)
   const sourceCounts = new Int32Array(groupCount)
   const bestRankOf = new Float64Array(groupCount)
-  // Per provider (by `PROVIDER_NAMES` index), reused for every group.
-  const bestRanks = new Float64Array(PROVIDER_COUNT)
-  const bestScores = new Float64Array(PROVIDER_COUNT)
+  // Per provider (by `providerOrder` index), reused for every group.
+  const bestRanks = new Float64Array(providerCount)
+  const bestScores = new Float64Array(providerCount)
   // "Already seen in this group" marks: hold the number of the group that last saw each list and query.
   const listSeen = new Int32Array(lists.size).fill(-1)
   const querySeen = new Int32Array(queryCount).fill(-1)
@@ -650,7 +688,7 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
         groupQueries[at] = q
       }
       const p = occ.provider[o]!
-      if (p === PROVIDER_COUNT) continue
+      if (p === providerCount) continue
       if (bestRanks[p] === 0) bestRanks[p] = rank
       const score = occ.result[o]!.providerScore
       if (typeof score === 'number' && Number.isFinite(score) && !(score <= bestScores[p]!)) bestScores[p] = score
@@ -660,10 +698,10 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
     const ranks: Partial<Record<ProviderName, number>> = {}
     const providerScores: Partial<Record<ProviderName, number>> = {}
     let mask = 0
-    for (let p = 0; p < PROVIDER_COUNT; p++) {
+    for (let p = 0; p < providerCount; p++) {
       const best = bestRanks[p]!
       if (best === 0) continue
-      const name = PROVIDER_NAMES[p]!
+      const name = providerOrder[p]!
       sources.push(name)
       mask |= 1 << p
       ranks[name] = best
@@ -685,7 +723,7 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
       snippet: pickSnippet(occ, first, count, title),
       publishedAt: pickDate(occ, first, count, now, generalDates),
       sources,
-      source: sourceText(mask, sources),
+      source: sourceText(sourceTexts, mask, sources),
       ranks,
       providerScores,
       queries,

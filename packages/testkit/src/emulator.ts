@@ -1,4 +1,3 @@
-import { DEFAULT_GROK_MODEL } from '@search-layer/core'
 import { EmulatorServer, SERVICE_PREFIX } from './_server.js'
 import { seedPages } from './_pages-seed.js'
 import { DEFAULT_KEYS, DEFAULT_NOW } from './keys.js'
@@ -11,8 +10,11 @@ import { tavilyRoutes } from './routes/tavily.js'
 import { xaiRoutes } from './routes/xai.js'
 import type { EmulatedService, Emulator, EmulatorOptions, KeyedService, LlmHandler } from './types.js'
 
-/** The model names the emulator advertises in `env`: core's current Grok default and a generic LLM. */
-export const EMULATOR_MODELS = { grok: DEFAULT_GROK_MODEL, llm: 'test-llm-mini' } as const
+/**
+ * The model names the emulator advertises in `env`: xAI's current web-search model (the Grok provider's default,
+ * `GROK_DEFAULT_MODEL`; testkit cannot import the provider it tests) and a generic LLM.
+ */
+export const EMULATOR_MODELS = { grok: 'grok-4.3', llm: 'test-llm-mini' } as const
 
 /**
  * Starts one loopback HTTP server that speaks Brave, Exa, Tavily, xAI, GitHub, plain pages and an

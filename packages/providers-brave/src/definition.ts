@@ -1,0 +1,17 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createBraveProvider } from './client.js'
+
+/** Brave's independent web index: fresh news and broad coverage, its own ranking. Everything the engine, apps and docs know about this provider. */
+export const braveDefinition: ProviderDefinition = {
+  id: 'brave',
+  label: 'Brave Search',
+  docsUrl: 'https://api-dashboard.search.brave.com/app/documentation/web-search/get-started',
+  env: { apiKey: ['BRAVE_API_KEY'], baseUrl: 'BRAVE_API_URL' },
+  defaultBaseUrl: 'https://api.search.brave.com',
+  capabilities: ['web', 'news'],
+  priority: 10,
+  // Brave's free plan allows 1 request/s.
+  rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 4 },
+  cost: { usdPerCall: 0.005, creditsPerCall: 1, note: 'billed per request, whatever the result count' },
+  create: ({ env, timeoutMs, retries } = {}) => createBraveProvider({ env, timeoutMs, retries }),
+}

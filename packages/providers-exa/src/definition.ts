@@ -1,0 +1,16 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createExaProvider } from './client.js'
+
+/** Exa's neural search: finds pages that answer a question, strong on code and papers. Everything the engine, apps and docs know about this provider. */
+export const exaDefinition: ProviderDefinition = {
+  id: 'exa',
+  label: 'Exa',
+  docsUrl: 'https://docs.exa.ai/reference/search',
+  env: { apiKey: ['EXA_API_KEY'], baseUrl: 'EXA_API_URL' },
+  defaultBaseUrl: 'https://api.exa.ai',
+  capabilities: ['qa', 'web', 'code', 'academic'],
+  priority: 20,
+  rateLimit: { perSecond: 5, burst: 5, maxConcurrent: 8 },
+  cost: { usdPerCall: 0.005, note: 'Exa reports the dollar cost of each call' },
+  create: ({ env, timeoutMs, retries } = {}) => createExaProvider({ env, timeoutMs, retries }),
+}

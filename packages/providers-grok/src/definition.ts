@@ -1,0 +1,24 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createGrokProvider } from './client.js'
+import { GROK_WEB_SEARCH_USD_PER_CALL } from './map.js'
+
+/**
+ * The model used when neither `model` nor `GROK_MODEL` is set: a current xAI model with server-side web search.
+ * (`grok-4-fast*` and `grok-4-1-fast*` were retired on 2026-05-15; xAI names `grok-4.3` as their replacement.)
+ */
+export const GROK_DEFAULT_MODEL = 'grok-4.3'
+
+/** xAI's Grok with server-side web search: a written answer and the URLs it cited. Everything the engine, apps and docs know about this provider. */
+export const grokDefinition: ProviderDefinition = {
+  id: 'grok',
+  label: 'Grok (xAI web search)',
+  docsUrl: 'https://docs.x.ai/docs/guides/live-search',
+  env: { apiKey: ['XAI_API_KEY', 'GROK_API_KEY'], baseUrl: 'GROK_API_URL', model: 'GROK_MODEL' },
+  defaultBaseUrl: 'https://api.x.ai/v1',
+  defaultModel: GROK_DEFAULT_MODEL,
+  capabilities: ['answer', 'qa', 'web', 'news'],
+  priority: 40,
+  rateLimit: { perSecond: 1, burst: 4, maxConcurrent: 4 },
+  cost: { usdPerCall: GROK_WEB_SEARCH_USD_PER_CALL, note: 'model tokens plus a fee per web search call' },
+  create: ({ env, timeoutMs, retries } = {}) => createGrokProvider({ env, timeoutMs, retries }),
+}

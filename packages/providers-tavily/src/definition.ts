@@ -1,0 +1,17 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createTavilyProvider } from './client.js'
+
+/** Tavily's search for agents: a short AI answer beside the results (asked for in answer mode). Everything the engine, apps and docs know about this provider. */
+export const tavilyDefinition: ProviderDefinition = {
+  id: 'tavily',
+  label: 'Tavily',
+  docsUrl: 'https://docs.tavily.com/documentation/api-reference/endpoint/search',
+  env: { apiKey: ['TAVILY_API_KEY'], baseUrl: 'TAVILY_API_URL' },
+  defaultBaseUrl: 'https://api.tavily.com',
+  capabilities: ['answer', 'web', 'news', 'qa'],
+  priority: 30,
+  rateLimit: { perSecond: 2, burst: 5, maxConcurrent: 8 },
+  cost: { usdPerCall: 0.008, creditsPerCall: 1, note: '1 credit per basic search, 2 per advanced' },
+  create: ({ env, timeoutMs, retries, includeAnswer } = {}) =>
+    createTavilyProvider({ env, timeoutMs, retries, ...(includeAnswer !== undefined && { includeAnswer }) }),
+}
