@@ -22,6 +22,10 @@ export interface AssembleContext {
   queries: string[]
   classification: IntentClassification | null
   now: Date
+  /** The registry's provider ids, in order: the order of each result's `sources`. */
+  providers: readonly ProviderName[]
+  /** Whose written answer leads when several gave one (`answerPreference`). */
+  answerOrder: readonly ProviderName[]
 }
 
 /** The merged, scored results of the outcomes so far, and the answer a provider wrote, if any. */
@@ -37,13 +41,13 @@ export interface Assembled {
  */
 export function assembleResults(
   outcomes: readonly CallOutcome[],
-  { req, baseQuery, queries, classification, now }: AssembleContext,
+  { req, baseQuery, queries, classification, now, providers, answerOrder }: AssembleContext,
   { merge, rank, collapseNearDuplicates, diversifySites }: typeof import('@search-layer/scoring'),
 ): Assembled {
   const batches = outcomes
     .filter((o) => o.results)
     .map((o) => ({ query: o.query, provider: o.provider, results: o.results! }))
-  const merged = merge(batches, { now, queries })
+  const merged = merge(batches, { now, queries, providers })
   const scored = rank(merged, {
     query: baseQuery,
     subQueries: queries,
@@ -54,7 +58,7 @@ export function assembleResults(
   })
   // Scored searches only: without an intent the fused order is the original skill's v1 output, kept as it was.
   const ranked: ((typeof scored)[number] & { duplicates?: NearDuplicate[]; demotedFrom?: number })[] = classification
-    ? diversifySites(collapseNearDuplicates(scored), { query: baseQuery })
+    ? diversifySites(collapseNearDuplicates(scored, { providers }), { query: baseQuery })
     : scored
   const results: SearchResultOut[] = ranked.map((r) => ({
     title: r.title,
@@ -76,9 +80,7 @@ export function assembleResults(
         },
       }),
   }))
-  const answerFrom = (['tavily', 'grok'] as const)
-    .map((p) => outcomes.find((o) => o.provider === p && o.answer))
-    .find(Boolean)
+  const answerFrom = answerOrder.map((p) => outcomes.find((o) => o.provider === p && o.answer)).find(Boolean)
   return {
     results,
     ...(answerFrom?.answer && { answer: answerFrom.answer, answer_source: answerFrom.provider }),

@@ -4,40 +4,35 @@ import {
   type Env,
   type Intent,
   type Mode,
-  PROVIDER_NAMES,
   type Provider,
+  type ProviderDefinition,
   ProviderError,
   type ProviderName,
-  SERVICE_KEY_ENV,
+  type SearchResult,
+  checkProviderDefinitions,
   inspectConfig,
   isProviderError,
+  keyVariableHint,
   parseInput,
   checkCassetteConfig,
 } from '@search-layer/core'
 import { setMaxListeners } from 'node:events'
 import { expandQuery } from '@search-layer/expand'
 import { type IntentClassification, classifyIntent, strategyFor } from '@search-layer/intent'
-import { createBraveProvider } from '@search-layer/providers-brave'
-import { createExaProvider } from '@search-layer/providers-exa'
-import { createGrokProvider } from '@search-layer/providers-grok'
-import { createTavilyProvider } from '@search-layer/providers-tavily'
 import { type CallOutcome, assembleResults } from './_assemble.js'
 import { CircuitBreaker, type CircuitOptions, type CircuitState, type CircuitTicket } from './_circuit.js'
-import { SOURCE_MATRIX } from './_matrix.js'
 import { type RateLimit, RateLimiter } from './_rate-limit.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
 import { type CacheStore, createMemoryCache } from './cache.js'
-import { type ParsedSearchRequest, type SearchRequest, SearchRequestSchema } from './request.js'
+import { answerPreference, builtInProviders, planSources } from './registry.js'
+import { type ParsedSearchRequest, type SearchRequest, searchRequestSchemaFor } from './request.js'
 import type { ProviderReport, SearchProgress, SearchResponse } from './response.js'
 import { type SearchStreamEvent, describePlan, streamSearch } from './stream.js'
 
-/** Free-tier friendly defaults: Brave's free plan allows 1 request/s. */
-export const DEFAULT_RATE_LIMITS: Record<ProviderName, RateLimit> = {
-  brave: { perSecond: 1, burst: 1, maxConcurrent: 4 },
-  exa: { perSecond: 5, burst: 5, maxConcurrent: 8 },
-  tavily: { perSecond: 2, burst: 5, maxConcurrent: 8 },
-  grok: { perSecond: 1, burst: 4, maxConcurrent: 4 },
-}
+/** The built-in providers' default rate limits (each definition's `rateLimit`), by id. */
+export const DEFAULT_RATE_LIMITS: Readonly<Record<ProviderName, RateLimit>> = Object.fromEntries(
+  builtInProviders.map((d) => [d.id, { ...d.rateLimit }]),
+)
 
 /** Cache lifetimes by intent: news goes stale in minutes, evergreen answers last a day. */
 export const CACHE_TTL_MS: Record<Intent | 'none', number> = {
@@ -56,8 +51,11 @@ export const PARTIAL_CACHE_TTL_MS = 60_000
 export interface SearchLayerOptions {
   /** Where provider keys are read from (at call time). Default `process.env`. */
   env?: Env
-  /** Replace the built-in providers (tests, custom providers); keyed by name. */
-  providers?: Partial<Record<ProviderName, Provider>>
+  /**
+   * The sources this layer may use; default `builtInProviders`. Add a plug-in with `[...builtInProviders, mine]`.
+   * Validated at creation: a malformed definition or a duplicated id is a `ConfigError`.
+   */
+  providers?: readonly ProviderDefinition[]
   /** Per-attempt timeout handed to each built-in provider (ms). Default 8000. */
   providerTimeoutMs?: number
   /** Retries inside one provider call (the overall deadline still applies). Default 1. */
@@ -135,29 +133,36 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     maxCooldownMs: 5 * 60_000,
     ...options.circuit,
   }
-  const circuits = new Map(PROVIDER_NAMES.map((name) => [name, new CircuitBreaker(circuitOptions, now)]))
+  const definitions = checkProviderDefinitions(options.providers ?? builtInProviders)
+  const ids = definitions.map((d) => d.id)
+  const definitionOf = new Map(definitions.map((d) => [d.id, d]))
+  const sourcePlans = planSources(definitions)
+  const answerOrder = answerPreference(definitions)
+  const requestSchema = searchRequestSchemaFor(ids)
+  const circuits = new Map(ids.map((name) => [name, new CircuitBreaker(circuitOptions, now)]))
   const limiters = new Map<ProviderName, RateLimiter>()
   if (options.rateLimits !== false) {
-    for (const name of PROVIDER_NAMES)
-      limiters.set(name, new RateLimiter(name, { ...DEFAULT_RATE_LIMITS[name], ...options.rateLimits?.[name] }, now))
+    for (const d of definitions)
+      limiters.set(d.id, new RateLimiter(d.id, { ...d.rateLimit, ...options.rateLimits?.[d.id] }, now))
   }
   const inflight = new Map<string, Promise<SearchResponse>>()
 
   const common = { env, timeoutMs: options.providerTimeoutMs ?? 8000, retries: options.providerRetries ?? 1 }
-  const builtIn: Record<ProviderName, Provider> = {
-    brave: createBraveProvider(common),
-    exa: createExaProvider(common),
-    tavily: createTavilyProvider(common),
-    grok: createGrokProvider(common),
-  }
-  const tavilyWithAnswer = createTavilyProvider({ ...common, includeAnswer: true })
+  const plain = new Map(definitions.map((d) => [d.id, instantiate(d, common)]))
+  // Answer mode asks providers that can write an answer for one (Tavily's include_answer).
+  const answering = new Map(
+    definitions
+      .filter((d) => d.capabilities.includes('answer'))
+      .map((d) => [d.id, instantiate(d, { ...common, includeAnswer: true })]),
+  )
   const providerFor = (name: ProviderName, mode: Mode): Provider =>
-    options.providers?.[name] ?? (name === 'tavily' && mode === 'answer' ? tavilyWithAnswer : builtIn[name])
+    (mode === 'answer' ? answering.get(name) : undefined) ?? plain.get(name)!
+  const keyHint = (name: ProviderName) => keyVariableHint(definitionOf.get(name)!)
 
   async function status(): Promise<ProviderStatus[]> {
     const month = monthOf(new Date(now()))
     return Promise.all(
-      PROVIDER_NAMES.map(async (name) => {
+      ids.map(async (name) => {
         const limit = options.monthlyBudgets?.[name]
         return {
           name,
@@ -174,7 +179,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     // Cassette settings that cannot work (both variables set, an empty replay directory) are one configuration
     // error, not a failure per provider.
     checkCassetteConfig(env)
-    const req = parseInput(SearchRequestSchema, request, 'search request')
+    const req = parseInput(requestSchema, request, 'search request')
     const key = cacheKey(req)
     if (req.cache && cache) {
       const hit = (await cache.get(key)) as SearchResponse | undefined
@@ -254,24 +259,24 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
 
     // 3. Who takes part.
     const reports = Object.fromEntries(
-      PROVIDER_NAMES.map((name) => [
+      ids.map((name) => [
         name,
         { status: 'skipped', results: 0, ms: 0, calls: 0, reason: `not used in ${mode} mode` } as ProviderReport,
       ]),
     ) as Record<ProviderName, ProviderReport>
-    const matrix = SOURCE_MATRIX[mode]
+    const matrix = sourcePlans[mode]
     const allowed = (name: ProviderName) => !req.sources || req.sources.includes(name)
     const primary = req.sources ? req.sources : matrix.primary
     const fallbacksOf = (name: ProviderName) => (matrix.fallbacks[name] ?? []).filter(allowed)
     const month = monthOf(new Date(started))
 
-    // Only the built-in providers read their settings from env and config files: problems there are theirs.
-    const configProblems = inspectConfig({ env }).problems.filter((p) =>
-      p.services.some((service) => isProviderName(service) && !options.providers?.[service]),
+    // Problems in env and config files that concern this layer's providers (not GitHub's token, say).
+    const configProblems = inspectConfig({ env, services: definitions }).problems.filter((p) =>
+      p.services.some((service) => definitionOf.has(service)),
     )
     for (const problem of configProblems) warnings.push(problem.message)
     const unavailable = async (name: ProviderName): Promise<string | undefined> => {
-      if (!providerFor(name, mode).isConfigured(env)) return notConfiguredReason(name, configProblems)
+      if (!providerFor(name, mode).isConfigured(env)) return notConfiguredReason(name, keyHint(name), configProblems)
       const circuit = circuits.get(name)!.state()
       if (circuit.open)
         return `cooling down for ${secondsUntil(circuit.until)}s after repeated failures (last: ${circuit.lastError?.kind ?? 'unknown'})`
@@ -305,10 +310,13 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       return true
     }
     for (const name of primary) await activate(name)
-    const keyVariables = PROVIDER_NAMES.map((n) => SERVICE_KEY_ENV[n][0]).join(', ')
+    const keyVariables = definitions
+      .filter((d) => !d.keyless)
+      .map((d) => keyVariableHint(d))
+      .join(', ')
     let resting: ProviderName[] = []
     if (active.size === 0) {
-      const configured = PROVIDER_NAMES.filter((n) => providerFor(n, mode).isConfigured(env))
+      const configured = ids.filter((n) => providerFor(n, mode).isConfigured(env))
       if (configured.length === 0) {
         const errors = configProblems.filter((p) => p.severity === 'error').map((p) => p.message)
         throw new ConfigError(
@@ -453,7 +461,15 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     }
 
     const scoring = loadScoring()
-    const assembleContext = () => ({ req, baseQuery, queries, classification, now: new Date(now()) })
+    const assembleContext = () => ({
+      req,
+      baseQuery,
+      queries,
+      classification,
+      now: new Date(now()),
+      providers: ids,
+      answerOrder,
+    })
     // Each answer re-ranks everything received so far, so a stream shows the fastest provider's results first.
     const streamResults = (sofar: CallOutcome[], module: typeof import('@search-layer/scoring')) => {
       const answered = [...new Set(sofar.filter((o) => o.results).map((o) => o.provider))]
@@ -479,7 +495,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       const okCalls = mine.filter((o) => o.results)
       const failed = mine.filter((o) => o.error)
       const unanswered = [...launched].filter((id) => id.startsWith(`${name}\u0000`)).length - mine.length
-      const report = reports[name]
+      const report = reports[name]!
       report.calls = mine.length + unanswered
       report.results = okCalls.reduce((n, o) => n + o.results!.length, 0)
       report.ms = mine.length ? Math.max(...mine.map((o) => o.ms)) : now() - started
@@ -503,7 +519,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
 
     // 6. Merge, dedupe, score.
     const { results, ...answer } = assembleResults(outcomes, assembleContext(), await scoring)
-    const partial = resting.length > 0 || [...active.keys()].some((name) => reports[name].error !== undefined)
+    const partial = resting.length > 0 || [...active.keys()].some((name) => reports[name]!.error !== undefined)
 
     return {
       query: baseQuery,
@@ -528,16 +544,13 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
   return { search, status, stream: (request, callOptions) => streamSearch(search, request, callOptions) }
 }
 
-const isProviderName = (service: string): service is ProviderName =>
-  (PROVIDER_NAMES as readonly string[]).includes(service)
-
-/** Why a built-in provider has no usable key: its own misconfiguration, a broken file, or simply no key. */
-function notConfiguredReason(name: ProviderName, problems: readonly ConfigProblem[]): string {
+/** Why a provider has no usable key: its own misconfiguration, a broken file, or simply no key. */
+function notConfiguredReason(name: ProviderName, keyVariable: string, problems: readonly ConfigProblem[]): string {
   const errors = problems.filter((p) => p.severity === 'error' && p.services.includes(name))
   const own = errors.find((p) => p.services.length === 1)
   if (own) return `misconfigured: ${own.message}`
   const shared = errors[0]
-  const hint = `set ${SERVICE_KEY_ENV[name][0]}`
+  const hint = `set ${keyVariable}`
   return shared ? `not configured: ${hint}, or fix the config file: ${shared.message}` : `not configured: ${hint}`
 }
 
@@ -564,6 +577,35 @@ async function admitCall(name: ProviderName, circuit: CircuitBreaker, signal: Ab
     }
     await raceSignal(admission.settled, signal)
   }
+}
+
+// A plug-in's create() is checked once, here, so a broken one fails at start-up with its id, not mid-search.
+function instantiate(definition: ProviderDefinition, options: Parameters<ProviderDefinition['create']>[0]): Provider {
+  let provider: Provider
+  try {
+    provider = definition.create(options)
+  } catch (error) {
+    throw new ConfigError(
+      `provider "${definition.id}": create() threw: ${(error as Error)?.message ?? String(error)}`,
+      {
+        cause: error,
+      },
+    )
+  }
+  const shaped =
+    provider !== null &&
+    typeof provider === 'object' &&
+    typeof provider.search === 'function' &&
+    typeof provider.isConfigured === 'function'
+  if (!shaped)
+    throw new ConfigError(
+      `provider "${definition.id}": create() must return { name, isConfigured(env), search(request, ctx) }`,
+    )
+  if (provider.name !== definition.id)
+    throw new ConfigError(
+      `provider "${definition.id}": create() returned a provider named "${String(provider.name)}"; it must be "${definition.id}"`,
+    )
+  return provider
 }
 
 function normaliseQuery(q: string): string {

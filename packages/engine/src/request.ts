@@ -1,4 +1,10 @@
-import { FreshnessSchema, IntentSchema, ModeSchema, ProviderNameSchema } from '@search-layer/core'
+import {
+  FreshnessSchema,
+  IntentSchema,
+  ModeSchema,
+  ProviderNameSchema,
+  registeredProviderIdSchema,
+} from '@search-layer/core'
 import { z } from 'zod'
 
 const queryText = z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters')
@@ -14,40 +20,49 @@ const domain = z
       .replace(/^www\./, ''),
   )
 
+/**
+ * The search request for a layer whose providers are `providerIds`: `sources` accepts exactly those and refuses any
+ * other with the list. Without ids, any well-formed provider id is accepted (the layer checks it).
+ */
+export function searchRequestSchemaFor(providerIds?: readonly string[]) {
+  const source = providerIds ? registeredProviderIdSchema(providerIds) : ProviderNameSchema
+  return z
+    .object({
+      /** One query. */
+      query: queryText.optional(),
+      /** Several queries run side by side (skips automatic expansion). */
+      queries: z.array(queryText).min(1).max(10, 'at most 10 queries').optional(),
+      /** fast | deep | answer; chosen from the intent when absent. */
+      mode: ModeSchema.optional(),
+      /** `auto` classifies the query; `none` keeps the providers' fused order without scores. */
+      intent: z.union([z.literal('auto'), z.literal('none'), IntentSchema]).optional(),
+      freshness: FreshnessSchema.optional(),
+      /** Results asked of each provider for each query. */
+      num: z.number().int().min(1).max(20).default(5),
+      /** Domains whose results get +0.2 authority. */
+      domainBoost: z.array(domain).max(50).default([]),
+      includeDomains: z.array(domain).max(50).optional(),
+      excludeDomains: z.array(domain).max(50).optional(),
+      /** Restrict to these providers. */
+      sources: z.array(source).min(1).optional(),
+      /** Overall deadline: at this point whatever has arrived is returned. */
+      deadlineMs: z.number().int().min(100).max(120_000).default(15_000),
+      /** Most sub-queries automatic expansion may produce. */
+      maxQueries: z.number().int().min(1).max(6).default(3),
+      /** Return each score's components. */
+      explain: z.boolean().default(false),
+      /** Use and fill the cache. */
+      cache: z.boolean().default(true),
+    })
+    .strict()
+    .refine((r) => r.query !== undefined || r.queries !== undefined, {
+      message: 'give `query` or `queries`',
+      path: ['query'],
+    })
+}
+
 /** What a caller asks the search layer for. Every field but `query`/`queries` is optional. */
-export const SearchRequestSchema = z
-  .object({
-    /** One query. */
-    query: queryText.optional(),
-    /** Several queries run side by side (skips automatic expansion). */
-    queries: z.array(queryText).min(1).max(10, 'at most 10 queries').optional(),
-    /** fast | deep | answer; chosen from the intent when absent. */
-    mode: ModeSchema.optional(),
-    /** `auto` classifies the query; `none` keeps the providers' fused order without scores. */
-    intent: z.union([z.literal('auto'), z.literal('none'), IntentSchema]).optional(),
-    freshness: FreshnessSchema.optional(),
-    /** Results asked of each provider for each query. */
-    num: z.number().int().min(1).max(20).default(5),
-    /** Domains whose results get +0.2 authority. */
-    domainBoost: z.array(domain).max(50).default([]),
-    includeDomains: z.array(domain).max(50).optional(),
-    excludeDomains: z.array(domain).max(50).optional(),
-    /** Restrict to these providers. */
-    sources: z.array(ProviderNameSchema).min(1).optional(),
-    /** Overall deadline: at this point whatever has arrived is returned. */
-    deadlineMs: z.number().int().min(100).max(120_000).default(15_000),
-    /** Most sub-queries automatic expansion may produce. */
-    maxQueries: z.number().int().min(1).max(6).default(3),
-    /** Return each score's components. */
-    explain: z.boolean().default(false),
-    /** Use and fill the cache. */
-    cache: z.boolean().default(true),
-  })
-  .strict()
-  .refine((r) => r.query !== undefined || r.queries !== undefined, {
-    message: 'give `query` or `queries`',
-    path: ['query'],
-  })
+export const SearchRequestSchema = searchRequestSchemaFor()
 
 export type SearchRequest = z.input<typeof SearchRequestSchema>
 export type ParsedSearchRequest = z.output<typeof SearchRequestSchema>

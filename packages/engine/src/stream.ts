@@ -87,7 +87,7 @@ export function describePlan(input: PlanInput): SearchPlan {
       ? `${classification.intent} searches use ${mode} mode`
       : `${mode} is the default mode`
   const engines = (Object.keys(reports) as ProviderName[]).map((name): PlannedEngine => {
-    const report = reports[name]
+    const report = reports[name]!
     const stand_ins = fallbacksOf(name)
     if (active.has(name)) {
       const standIn = active.get(name)

@@ -1,13 +1,14 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, InputError, type ProviderName } from '@search-layer/core'
+import { ConfigError, InputError, type ProviderDefinition, defineProvider } from '@search-layer/core'
 import { canonicalUrl } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   type SearchLayerOptions,
   type SearchProgress,
+  builtInProviders,
   createSearchLayer,
   createMemoryUsageStore,
 } from '../src/index.js'
@@ -111,8 +112,8 @@ describe('modes', () => {
     expect(res.answer_source).toBe('tavily')
     const tavily = emu.requests.find((r) => r.service === 'tavily')!
     expect((tavily.body as { include_answer?: boolean }).include_answer).toBe(true)
-    expect(res.providers.exa.status).toBe('skipped')
-    expect(res.providers.brave.status).toBe('ok')
+    expect(res.providers.exa!.status).toBe('skipped')
+    expect(res.providers.brave!.status).toBe('ok')
   })
 
   it('fast mode falls back to Grok when Exa fails', async () => {
@@ -146,10 +147,10 @@ describe('failure isolation: each provider failing in turn', () => {
     ['reset', { reset: true }, 'network'],
     ['malformed', { malformedJson: true }, 'bad_response'],
   ] as const
-  const providers: ProviderName[] = ['brave', 'exa', 'tavily', 'grok']
+  const providers = ['brave', 'exa', 'tavily', 'grok'] as const
   const cases = providers.flatMap((p) => faults.map(([label, fault, kind]) => [p, label, fault, kind] as const))
   // Vendors answer some statuses in their own way (Brave's bad key is a 422, Tavily's plan limit a 432).
-  const expectedKind = (p: ProviderName, label: string, kind: string) => {
+  const expectedKind = (p: (typeof providers)[number], label: string, kind: string) => {
     if (label === '422' && p !== 'brave') return ['auth', 'upstream', 'bad_response']
     if (label === '432' && p !== 'tavily') return ['quota', 'upstream', 'rate_limited', 'auth']
     if (label === '401' && p === 'grok') return ['auth']
@@ -165,9 +166,9 @@ describe('failure isolation: each provider failing in turn', () => {
       intent: 'none',
       deadlineMs: 4000,
     })
-    expect(res.providers[provider].status).toBe('error')
-    expect(expectedKind(provider, label, kind)).toContain(res.providers[provider].error!.kind)
-    for (const other of providers.filter((p) => p !== provider)) expect(res.providers[other].status).toBe('ok')
+    expect(res.providers[provider]!.status).toBe('error')
+    expect(expectedKind(provider, label, kind)).toContain(res.providers[provider]!.error!.kind)
+    for (const other of providers.filter((p) => p !== provider)) expect(res.providers[other]!.status).toBe('ok')
     expect(res.results.length).toBeGreaterThan(0)
     expect(res.partial).toBe(true)
     expect(JSON.stringify(res)).not.toContain(emu.keys[provider === 'grok' ? 'grok' : provider])
@@ -189,7 +190,7 @@ describe('fan-out, deadline, cache', () => {
     // All twelve overlapped: every call started before any answered.
     const firstEnd = Math.min(...searchCalls().map((r) => r.endedAt ?? Number.POSITIVE_INFINITY))
     expect(searchCalls().every((r) => r.startedAt < firstEnd)).toBe(true)
-    expect(res.providers.brave.calls).toBe(3)
+    expect(res.providers.brave!.calls).toBe(3)
     expect(elapsed).toBeLessThan(200 * 12)
   })
 
@@ -204,7 +205,7 @@ describe('fan-out, deadline, cache', () => {
     })
     expect(Date.now() - started).toBeLessThan(3000)
     expect(res.providers.tavily).toMatchObject({ status: 'error', error: { kind: 'timeout' } })
-    expect(res.providers.brave.status).toBe('ok')
+    expect(res.providers.brave!.status).toBe('ok')
   })
 
   it('a cached repeat makes zero upstream calls', async () => {
@@ -236,7 +237,7 @@ describe('fan-out, deadline, cache', () => {
     expect(Object.values(first.providers).every((p) => p.status !== 'ok')).toBe(true)
     const second = await l.search({ query: 'all down', mode: 'fast' })
     expect(second.cached).toBe(false)
-    expect(second.providers.brave.status).toBe('ok')
+    expect(second.providers.brave!.status).toBe('ok')
   })
 
   it('reports progress for every call', async () => {
@@ -272,8 +273,8 @@ describe('protection: rate limits, circuit breaker, budgets', () => {
     const before = emu.count('exa')
     const third = await l.search({ query: 'third', mode: 'deep', intent: 'none' })
     expect(emu.count('exa')).toBe(before)
-    expect(third.providers.exa.status).toBe('skipped')
-    expect(third.providers.exa.reason).toMatch(/cooling down/)
+    expect(third.providers.exa!.status).toBe('skipped')
+    expect(third.providers.exa!.reason).toMatch(/cooling down/)
     const status = await l.status()
     expect(status.find((s) => s.name === 'exa')!.circuit.open).toBe(true)
   })
@@ -282,7 +283,7 @@ describe('protection: rate limits, circuit breaker, budgets', () => {
     const usage = createMemoryUsageStore()
     const l = layer({ monthlyBudgets: { brave: 4 }, usage })
     const first = await l.search({ query: 'budget one', sources: ['brave', 'exa'], intent: 'none' })
-    expect(first.providers.brave.status).toBe('ok')
+    expect(first.providers.brave!.status).toBe('ok')
     await l.search({ queries: ['budget two', 'budget three'], sources: ['brave', 'exa'], intent: 'none' })
     const third = await l.search({ query: 'budget four', sources: ['brave', 'exa'], intent: 'none' })
     expect(third.warnings.join(' ')).toMatch(/brave: 3 of 4 monthly calls/)
@@ -291,7 +292,7 @@ describe('protection: rate limits, circuit breaker, budgets', () => {
       status: 'skipped',
       reason: expect.stringMatching(/monthly budget of 4/),
     })
-    expect(fourth.providers.exa.status).toBe('ok')
+    expect(fourth.providers.exa!.status).toBe('ok')
   })
 
   it('caps provider calls per request', async () => {
@@ -326,5 +327,71 @@ describe('errors', () => {
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(InputError)
     expect((error as InputError).issues.map((i) => i.path).join(' ') + (error as Error).message).toContain(field)
+  })
+})
+
+describe('third-party providers plug in', () => {
+  // A keyless in-memory source: what a plug-in package's default export looks like.
+  const myNews: ProviderDefinition = {
+    id: 'my-news',
+    label: 'My News',
+    docsUrl: 'https://news.example/docs',
+    env: { apiKey: [], baseUrl: 'MY_NEWS_URL' },
+    defaultBaseUrl: 'https://news.example',
+    keyless: true,
+    capabilities: ['news', 'web'],
+    priority: 50,
+    rateLimit: { perSecond: 10, burst: 10, maxConcurrent: 4 },
+    cost: {},
+    create: () =>
+      defineProvider({
+        definition: myNews,
+        run: async ({ request }) => ({
+          results: [
+            {
+              title: `News on ${request.query}`,
+              url: 'https://news.example/a',
+              snippet: 's',
+              publishedAt: null,
+              provider: 'my-news',
+              rank: 1,
+            },
+          ],
+        }),
+      }),
+  }
+
+  it('joins deep mode, its results merged and tagged with its id', async () => {
+    const res = await layer({ providers: [...builtInProviders, myNews] }).search({
+      query: 'rust',
+      mode: 'deep',
+      intent: 'none',
+    })
+    expect(res.providers['my-news']).toMatchObject({ status: 'ok', calls: 1, results: 1 })
+    expect(res.results.find((r) => r.url === 'https://news.example/a')?.sources).toEqual(['my-news'])
+    for (const name of ['brave', 'exa', 'tavily', 'grok']) expect(res.providers[name]!.status).toBe('ok')
+  })
+
+  it('refuses a source that is not registered, listing the registered ones', async () => {
+    const error = await layer({ providers: [...builtInProviders, myNews] })
+      .search({ query: 'x', sources: ['bing'] })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(InputError)
+    expect((error as Error).message).toContain(
+      'unknown provider "bing"; registered providers: brave, exa, tavily, grok, my-news',
+    )
+  })
+
+  it.each([
+    ['a duplicated id', [...builtInProviders, { ...myNews, id: 'brave' }], /provider id "brave" is registered twice/],
+    [
+      'a create() returning the wrong name',
+      [{ ...myNews, create: () => ({ ...myNews.create(), name: 'other' }) }],
+      /must be "my-news"/,
+    ],
+    ['a create() returning nothing', [{ ...myNews, create: () => undefined as never }], /create\(\) must return/],
+  ])('%s is a ConfigError at creation', (_label, providers, message) => {
+    expect(() => layer({ providers })).toThrowError(ConfigError)
+    expect(() => layer({ providers })).toThrowError(message)
   })
 })

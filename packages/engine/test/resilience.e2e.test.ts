@@ -50,7 +50,7 @@ describe('circuit breaker under concurrent load (documented first cooldown 30 s)
     const during = await burst(layer, 50, 'blip')
     emu.fault('brave', null)
     expect(emu.count('brave')).toBeGreaterThanOrEqual(3)
-    for (const res of during) expect(res.providers.exa.status).toBe('ok')
+    for (const res of during) expect(res.providers.exa!.status).toBe('ok')
     // Before: each failure of a call still in flight doubled the cooldown, up to 5 minutes (297 s measured).
     expect(await brave()).toMatchObject({ open: true, until: openedAt + 30_000 })
 
@@ -84,7 +84,7 @@ describe('circuit breaker under concurrent load (documented first cooldown 30 s)
     expect(calls).toHaveLength(8)
     const [probe, ...rest] = [...calls].sort((a, b) => a.startedAt - b.startedAt)
     for (const call of rest) expect(call.startedAt).toBeGreaterThanOrEqual(probe!.endedAt!)
-    for (const res of results) expect(res.providers.brave.status).toBe('ok')
+    for (const res of results) expect(res.providers.brave!.status).toBe('ok')
   })
 
   it('a failed probe doubles the rest and the calls waiting behind it are not made', async () => {
@@ -96,8 +96,8 @@ describe('circuit breaker under concurrent load (documented first cooldown 30 s)
     const before = emu.count('brave')
     const results = await burst(layer, 5, 'still down')
     expect(emu.count('brave') - before).toBe(1)
-    for (const res of results) expect(res.providers.brave.status).toBe('error')
-    expect(results.filter((r) => /resting/.test(r.providers.brave.error?.message ?? ''))).toHaveLength(4)
+    for (const res of results) expect(res.providers.brave!.status).toBe('error')
+    expect(results.filter((r) => /resting/.test(r.providers.brave!.error?.message ?? ''))).toHaveLength(4)
     expect(await brave()).toMatchObject({ open: true, until: clock.t + 60_000 })
   })
 })
@@ -121,8 +121,8 @@ describe('configuration problems are named and the rest keeps working', () => {
   ])('a broken config file %j is reported; keys from the environment still search', async (text, message) => {
     const { file, layer } = withConfig(text)
     const res = await layer.search({ query: 'rust async', sources: ['brave', 'exa'], intent: 'none' })
-    expect(res.providers.brave.status).toBe('ok')
-    expect(res.providers.exa.status).toBe('ok')
+    expect(res.providers.brave!.status).toBe('ok')
+    expect(res.providers.exa!.status).toBe('ok')
     expect(res.warnings.join('\n')).toContain(file)
     expect(res.warnings.join('\n')).toMatch(message)
   })
@@ -149,9 +149,9 @@ describe('configuration problems are named and the rest keeps working', () => {
         status: 'skipped',
         reason: expect.stringMatching(new RegExp(`^misconfigured: .*env:${variable} \\("not a url"\\) is not a URL`)),
       })
-      expect(res.providers[name].reason).not.toMatch(/set [A-Z]+_API_KEY/)
+      expect(res.providers[name]!.reason).not.toMatch(/set [A-Z]+_API_KEY/)
       for (const other of ['brave', 'exa', 'tavily', 'grok'] as const)
-        if (other !== name) expect(res.providers[other].status).toBe('ok')
+        if (other !== name) expect(res.providers[other]!.status).toBe('ok')
       expect(res.warnings.join('\n')).toContain(variable)
     },
   )
