@@ -76,6 +76,8 @@ export {
   keyVariableHint,
   registeredProviderIdSchema,
 } from './provider-definition.js'
+export { loadProviderPlugins } from './plugins.js'
+export type { LoadProviderPluginsOptions } from './plugins.js'
 export type {
   ProviderCapability,
   ProviderDefinition,

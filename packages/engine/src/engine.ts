@@ -99,6 +99,8 @@ export interface SearchLayer {
    * response. Throws (while iterating) what `search` throws.
    */
   stream(request: SearchRequest, options?: Omit<SearchCallOptions, 'onStream'>): AsyncIterable<SearchStreamEvent>
+  /** The providers this layer was built with (validated), in registry order. */
+  readonly providers: readonly ProviderDefinition[]
 }
 
 // Scoring, with the public-suffix list its authority table needs, is the biggest module a search uses only
@@ -541,7 +543,12 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     }
   }
 
-  return { search, status, stream: (request, callOptions) => streamSearch(search, request, callOptions) }
+  return {
+    search,
+    status,
+    providers: definitions,
+    stream: (request, callOptions) => streamSearch(search, request, callOptions),
+  }
 }
 
 /** Why a provider has no usable key: its own misconfiguration, a broken file, or simply no key. */

@@ -23,7 +23,12 @@ export interface McpHttpHandlerOptions extends McpServerOptions {
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHttpHandler {
   const { jsonResponse = false, ...serverOptions } = options
-  const layer: SearchLayer = options.layer ?? createSearchLayer({ ...(options.env && { env: options.env }) })
+  const layer: SearchLayer =
+    options.layer ??
+    createSearchLayer({
+      ...(options.env && { env: options.env }),
+      ...(options.providers && { providers: options.providers }),
+    })
   return async (request) => {
     if (request.method !== 'POST') {
       return Response.json(

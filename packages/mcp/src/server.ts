@@ -1,4 +1,4 @@
-import type { Env, ProviderName } from '@search-layer/core'
+import { type Env, type ProviderDefinition, type ProviderName, keyVariableHint } from '@search-layer/core'
 import { type SearchLayer, type SearchProgress, createSearchLayer } from '@search-layer/engine'
 import { DEFAULT_MAX_CHARS, type ToolResult, buildToolSet } from '@search-layer/tools'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -15,8 +15,10 @@ export const PROVIDERS_RESOURCE_URI = 'search-layer://providers'
 export interface McpServerOptions {
   /** Where keys and base URLs are read; default `process.env`. */
   env?: Env
-  /** The search layer (cache, circuits, budgets); default `createSearchLayer({ env })`. */
+  /** The search layer (cache, circuits, budgets); default `createSearchLayer({ env, providers })`. */
   layer?: SearchLayer
+  /** The providers of the default layer (e.g. built-ins plus plug-ins); ignored when `layer` is given. */
+  providers?: readonly ProviderDefinition[]
   /**
    * Largest text of one tool result (characters), and of its `structuredContent` as JSON; default the tools
    * package's `DEFAULT_MAX_CHARS` (12 000).
@@ -45,7 +47,12 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>
  * tool failures are `isError` results with a readable message.
  */
 export async function createMcpServer(options: McpServerOptions = {}): Promise<McpServer> {
-  const layer = options.layer ?? createSearchLayer({ ...(options.env && { env: options.env }) })
+  const layer =
+    options.layer ??
+    createSearchLayer({
+      ...(options.env && { env: options.env }),
+      ...(options.providers && { providers: options.providers }),
+    })
   const set = await buildToolSet({ ...options, layer })
   const server = new McpServer(
     { name: 'search-layer', title: 'search-layer', version },
@@ -88,18 +95,17 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<M
 
 // The engine's status with times as ISO strings and a hint for what is missing, for agents and people alike.
 async function providerStatus(layer: SearchLayer) {
-  const keyEnv: Record<ProviderName, string> = {
-    brave: 'BRAVE_API_KEY',
-    exa: 'EXA_API_KEY',
-    tavily: 'TAVILY_API_KEY',
-    grok: 'XAI_API_KEY',
+  const definitionOf = new Map(layer.providers.map((d) => [d.id, d]))
+  const keyEnv = (name: ProviderName) => {
+    const definition = definitionOf.get(name)
+    return definition ? keyVariableHint(definition) : 'its key'
   }
   const status = await layer.status()
   return {
     providers: status.map((s) => ({
       name: s.name,
       configured: s.configured,
-      ...(!s.configured && { hint: `set ${keyEnv[s.name]}` }),
+      ...(!s.configured && { hint: `set ${keyEnv(s.name)}` }),
       available: s.configured && !s.circuit.open && !(s.budget && s.budget.used >= s.budget.limit),
       circuit: {
         open: s.circuit.open,

@@ -1,25 +1,34 @@
-import { type ProviderErrorKind, redactSecrets } from '@search-layer/core'
+import {
+  GITHUB_SERVICE,
+  type ProviderErrorKind,
+  type ServiceSpec,
+  keyVariableHint,
+  redactSecrets,
+} from '@search-layer/core'
+import { builtInProviders } from '@search-layer/engine'
 
-const KEY_ENV: Record<string, string> = {
-  brave: 'BRAVE_API_KEY',
-  exa: 'EXA_API_KEY',
-  tavily: 'TAVILY_API_KEY',
-  grok: 'XAI_API_KEY',
-  github: 'GITHUB_TOKEN',
+// The variable to set for a provider (or GitHub), from its definition; none for a keyless one.
+function keyVariableOf(provider: string, services: readonly ServiceSpec[]): string | undefined {
+  const spec = provider === GITHUB_SERVICE.id ? GITHUB_SERVICE : services.find((s) => s.id === provider)
+  return spec && spec.env.apiKey.length > 0 ? keyVariableHint(spec) : undefined
 }
 
 const label = (provider: string | undefined): string =>
   provider ? (provider === 'github' ? 'GitHub' : provider.charAt(0).toUpperCase() + provider.slice(1)) : 'The service'
 
-/** One sentence an agent (and its user) can act on, by error kind; never a key, never a stack. */
+/**
+ * One sentence an agent (and its user) can act on, by error kind; never a key, never a stack. `services` are the
+ * definitions whose key variables it may name (default the built-in providers).
+ */
 export function describeProviderFailure(
   kind: ProviderErrorKind | string,
   provider?: string,
   retryAfterMs?: number,
   detail?: string,
+  services: readonly ServiceSpec[] = builtInProviders,
 ): string {
   const who = label(provider)
-  const env = provider ? KEY_ENV[provider] : undefined
+  const env = provider ? keyVariableOf(provider, services) : undefined
   const retry =
     retryAfterMs !== undefined && retryAfterMs > 0
       ? ` Retry in about ${Math.ceil(retryAfterMs / 1000)} s.`

@@ -1,5 +1,5 @@
-import { type Env, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
-import { type SearchLayer, createSearchLayer } from '@search-layer/engine'
+import { type Env, type ProviderDefinition, type ProviderName, keyVariableHint } from '@search-layer/core'
+import { type SearchLayer, builtInProviders, createSearchLayer } from '@search-layer/engine'
 import type { z } from 'zod'
 import {
   ExtractRefsInputSchema,
@@ -20,27 +20,39 @@ export interface ToolDefinition {
   annotations: { readOnlyHint: true; openWorldHint: true; idempotentHint: boolean }
 }
 
-const KEY_HINT = 'BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY'
+// "A, B, C or D": the variables of the providers that need a key.
+function keyHint(providers: readonly ProviderDefinition[]): string {
+  const names = providers.filter((d) => !d.keyless).map((d) => keyVariableHint(d))
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'a provider key')
+}
 
 /**
  * The providers that can be used right now (a key is configured), from `layer.status()`; only these go into the
  * `sources` enum and the descriptions. Never throws: a failing status check yields every provider.
  */
 export async function liveSources({ layer, env }: { layer?: SearchLayer; env?: Env } = {}): Promise<ProviderName[]> {
+  let searchLayer = layer
   try {
-    const status = await (layer ?? createSearchLayer({ ...(env && { env }) })).status()
+    searchLayer ??= createSearchLayer({ ...(env && { env }) })
+    const status = await searchLayer.status()
     return status.filter((s) => s.configured).map((s) => s.name)
   } catch {
-    return [...PROVIDER_NAMES]
+    return (searchLayer?.providers ?? builtInProviders).map((d) => d.id)
   }
 }
 
-/** The four tool definitions, with `web_search` advertising only `sources` (the live providers). */
-export function toolDefinitions(sources: readonly ProviderName[]): ToolDefinition[] {
+/**
+ * The four tool definitions, with `web_search` advertising only `sources` (the live providers); `providers` (default
+ * the built-in ones) name the key variables when none is live.
+ */
+export function toolDefinitions(
+  sources: readonly ProviderName[],
+  providers: readonly ProviderDefinition[] = builtInProviders,
+): ToolDefinition[] {
   const live =
     sources.length > 0
       ? `Live engines: ${sources.join(', ')}.`
-      : `No search engine is configured right now (set ${KEY_HINT}), so this tool will report an error.`
+      : `No search engine is configured right now (set ${keyHint(providers)}), so this tool will report an error.`
   return [
     {
       name: 'web_search',

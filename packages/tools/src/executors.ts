@@ -1,4 +1,11 @@
-import { type Env, InputError, type ProviderName, isProviderError, parseInput } from '@search-layer/core'
+import {
+  type Env,
+  InputError,
+  type ProviderName,
+  type ServiceSpec,
+  isProviderError,
+  parseInput,
+} from '@search-layer/core'
 import {
   type SearchLayer,
   type SearchProgress,
@@ -113,7 +120,13 @@ export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExec
           }
           throw error
         }
-        return searchResult(response, input.max_results, maxChars, await restingKinds(searchLayer, response))
+        return searchResult(
+          response,
+          input.max_results,
+          maxChars,
+          await restingKinds(searchLayer, response),
+          searchLayer.providers,
+        )
       }),
 
     web_fetch: (args, call) =>
@@ -244,7 +257,7 @@ function describeError(error: unknown): { kind: string; message: string } {
 
 const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)
 
-function engineLine(response: SearchResponse): string {
+function engineLine(response: SearchResponse, services: readonly ServiceSpec[]): string {
   const parts: string[] = []
   for (const [name, report] of Object.entries(response.providers) as [
     ProviderName,
@@ -252,7 +265,7 @@ function engineLine(response: SearchResponse): string {
   ][]) {
     if (report.status === 'ok') parts.push(`${name} ${report.results}`)
     else if (report.status === 'error' && report.error)
-      parts.push(`${name} failed: ${describeProviderFailure(report.error.kind, name)}`)
+      parts.push(`${name} failed: ${describeProviderFailure(report.error.kind, name, undefined, undefined, services)}`)
   }
   return parts.length > 0 ? `Engines: ${parts.join(' · ')}` : ''
 }
@@ -297,6 +310,7 @@ function searchResult(
   maxResults: number,
   maxChars: number,
   resting: [ProviderName, string][] = [],
+  services: readonly ServiceSpec[] = [],
 ): ToolResult {
   const reports = Object.entries(response.providers) as [ProviderName, SearchResponse['providers'][ProviderName]][]
   const failed = reports.filter(([, r]) => r.status === 'error')
@@ -316,12 +330,16 @@ function searchResult(
   }
   if (results.length === 0 && ok.length === 0 && failed.length > 0) {
     const kinds = failed.map(([, r]) => r.error?.kind ?? 'upstream')
-    const why = failed.map(([name, r]) => describeProviderFailure(r.error?.kind ?? 'upstream', name)).join(' ')
+    const why = failed
+      .map(([name, r]) => describeProviderFailure(r.error?.kind ?? 'upstream', name, undefined, undefined, services))
+      .join(' ')
     const message = `The search failed: every engine it tried failed. ${why}`
     return { content: message, data: { ...data, error: { kind: worstKind(kinds), message } }, isError: true }
   }
   if (results.length === 0 && ok.length === 0 && resting.length > 0) {
-    const why = resting.map(([name, kind]) => describeProviderFailure(kind, name)).join(' ')
+    const why = resting
+      .map(([name, kind]) => describeProviderFailure(kind, name, undefined, undefined, services))
+      .join(' ')
     const message = `The search failed: every engine is resting after repeated failures. ${why}`
     return {
       content: message,
@@ -329,7 +347,7 @@ function searchResult(
       isError: true,
     }
   }
-  const footer = [engineLine(response), ...response.warnings.map((w) => `Note: ${oneLine(w, 200)}`)]
+  const footer = [engineLine(response, services), ...response.warnings.map((w) => `Note: ${oneLine(w, 200)}`)]
     .filter(Boolean)
     .join('\n')
   const budget = Math.max(200, maxChars - footer.length - 2)

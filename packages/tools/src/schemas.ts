@@ -1,4 +1,5 @@
-import { FreshnessWindowSchema, INTENTS, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import { FreshnessWindowSchema, INTENTS, type ProviderName } from '@search-layer/core'
+import { builtInProviders } from '@search-layer/engine'
 import { z } from 'zod'
 
 /** The four tools, in the order agents see them. */
@@ -51,7 +52,7 @@ function webSearchShape(sources: readonly ProviderName[]) {
     include_domains: domainList.optional().describe('Only return results from these domains (example.com).'),
     exclude_domains: domainList.optional().describe('Never return results from these domains.'),
     sources: z
-      .array(z.enum((sources.length > 0 ? sources : PROVIDER_NAMES) as [ProviderName, ...ProviderName[]]))
+      .array(z.enum((sources.length > 0 ? sources : ['none']) as [ProviderName, ...ProviderName[]]))
       .min(1)
       .optional()
       .describe(
@@ -77,7 +78,7 @@ export function webSearchInputSchemaFor(sources: readonly ProviderName[]) {
 }
 
 /** `web_search`: `query` or `queries` (1-5), optional intent, freshness, max_results (default 5, larger values capped at 10), domains, sources. */
-export const WebSearchInputSchema = webSearchInputSchemaFor(PROVIDER_NAMES)
+export const WebSearchInputSchema = webSearchInputSchemaFor(builtInProviders.map((d) => d.id))
 export type WebSearchInput = z.input<typeof WebSearchInputSchema>
 
 /** `web_fetch`: one page URL, returned as readable markdown. */

@@ -27,7 +27,11 @@ export interface ToolSet {
 export async function buildToolSet(options: ToolSetOptions): Promise<ToolSet> {
   const layer = options.layer ?? createSearchLayer({ ...(options.env && { env: options.env }) })
   const sources = options.sources ? [...options.sources] : await liveSources({ layer })
-  return { definitions: toolDefinitions(sources), executors: createToolExecutors({ ...options, layer }), sources }
+  return {
+    definitions: toolDefinitions(sources, layer.providers),
+    executors: createToolExecutors({ ...options, layer }),
+    sources,
+  }
 }
 
 /** True for one of the four tool names. */
