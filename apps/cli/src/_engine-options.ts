@@ -1,17 +1,16 @@
-import type { Env, ProviderName } from '@search-layer/core'
-import { PROVIDER_NAMES } from '@search-layer/core'
+import type { Env, ProviderDefinition, ProviderName } from '@search-layer/core'
 import { type SearchLayerOptions, createFileCache, createFileUsageStore, defaultCacheDir } from '@search-layer/engine'
 import { join } from 'node:path'
 import { UsageError } from './_io.js'
 
-function parsePairs(name: string, value: string): Partial<Record<ProviderName, number>> {
+function parsePairs(name: string, value: string, ids: readonly string[]): Partial<Record<ProviderName, number>> {
   const out: Partial<Record<ProviderName, number>> = {}
   for (const pair of value.split(',').filter(Boolean)) {
     const [provider, raw] = pair.split('=')
     const n = Number(raw)
-    if (!provider || !(PROVIDER_NAMES as readonly string[]).includes(provider) || !Number.isFinite(n) || n <= 0) {
+    if (!provider || !ids.includes(provider) || !Number.isFinite(n) || n <= 0) {
       throw new UsageError(
-        `${name} must look like "brave=20,exa=5" with providers ${PROVIDER_NAMES.join(', ')} and positive numbers (got "${pair}")`,
+        `${name} must look like "${ids[0]}=20" with providers ${ids.join(', ')} and positive numbers (got "${pair}")`,
       )
     }
     out[provider as ProviderName] = n
@@ -26,19 +25,27 @@ function parsePairs(name: string, value: string): Partial<Record<ProviderName, n
  *   SEARCH_LAYER_RATE_LIMITS          "off" or "brave=20,exa=10" (requests per second)
  *   SEARCH_LAYER_MONTHLY_BUDGETS      "brave=2000,exa=1000" (calls per calendar month)
  */
-export function engineOptionsFromEnv(env: Env, { cache }: { cache: boolean }): SearchLayerOptions {
+export function engineOptionsFromEnv(
+  env: Env,
+  { cache, providers }: { cache: boolean; providers: readonly ProviderDefinition[] },
+): SearchLayerOptions {
   const dir = defaultCacheDir(env)
-  const options: SearchLayerOptions = { env, cache: cache ? createFileCache({ dir: join(dir, 'responses') }) : false }
+  const ids = providers.map((d) => d.id)
+  const options: SearchLayerOptions = {
+    env,
+    providers,
+    cache: cache ? createFileCache({ dir: join(dir, 'responses') }) : false,
+  }
   const limits = env.SEARCH_LAYER_RATE_LIMITS
   if (limits === 'off' || limits === '0') options.rateLimits = false
   else if (limits) {
-    const perSecond = parsePairs('SEARCH_LAYER_RATE_LIMITS', limits)
+    const perSecond = parsePairs('SEARCH_LAYER_RATE_LIMITS', limits, ids)
     options.rateLimits = Object.fromEntries(
-      Object.entries(perSecond).map(([p, n]) => [p, { perSecond: n, burst: Math.max(1, Math.ceil(n)) }]),
+      Object.entries(perSecond).map(([p, n = 1]) => [p, { perSecond: n, burst: Math.max(1, Math.ceil(n)) }]),
     )
   }
   if (env.SEARCH_LAYER_MONTHLY_BUDGETS) {
-    options.monthlyBudgets = parsePairs('SEARCH_LAYER_MONTHLY_BUDGETS', env.SEARCH_LAYER_MONTHLY_BUDGETS)
+    options.monthlyBudgets = parsePairs('SEARCH_LAYER_MONTHLY_BUDGETS', env.SEARCH_LAYER_MONTHLY_BUDGETS, ids)
     options.usage = createFileUsageStore({ file: join(dir, 'usage.json') })
   }
   return options

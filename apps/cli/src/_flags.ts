@@ -1,5 +1,4 @@
 import type { Freshness, ProviderName } from '@search-layer/core'
-import { PROVIDER_LIST } from './_constants.js'
 import { UsageError } from './_io.js'
 
 /** `pd|pw|pm|py`, or a date range `2026-01-01to2026-03-31` (Brave's form) or `2026-01-01..2026-03-31`. */
@@ -15,16 +14,16 @@ export function parseList(value: string | undefined): string[] {
   return value ? value.split(/[,\s]+/).filter(Boolean) : []
 }
 
-/** `--source brave,exa`, checked against the provider names. */
-export function parseSources(value: string | undefined): ProviderName[] | undefined {
+/** `--source brave,exa`, checked against the registered provider ids. */
+export function parseSources(value: string | undefined, ids: readonly string[]): ProviderName[] | undefined {
   if (value === undefined) return undefined
   const list = parseList(value)
   for (const name of list) {
-    if (!(PROVIDER_LIST as readonly string[]).includes(name)) {
-      throw new UsageError(`--source takes a comma list of ${PROVIDER_LIST.join(', ')} (got "${name}")`)
+    if (!ids.includes(name)) {
+      throw new UsageError(`--source takes a comma list of ${ids.join(', ')} (got "${name}")`)
     }
   }
-  if (list.length === 0) throw new UsageError(`--source needs at least one of ${PROVIDER_LIST.join(', ')}`)
+  if (list.length === 0) throw new UsageError(`--source needs at least one of ${ids.join(', ')}`)
   return list as ProviderName[]
 }
 

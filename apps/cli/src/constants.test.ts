@@ -1,11 +1,10 @@
-import { INTENTS, MODES, PROVIDER_NAMES } from '@search-layer/core'
+import { INTENTS, MODES } from '@search-layer/core'
 import { describe, expect, it } from 'vitest'
-import { INTENT_LIST, MODE_CHOICES, PROVIDER_LIST } from './_constants.js'
+import { INTENT_LIST, MODE_CHOICES } from './_constants.js'
 
 describe('CLI-local copies of core lists (kept for start-up time)', () => {
   it('match core exactly', () => {
     expect([...MODE_CHOICES]).toEqual([...MODES])
     expect([...INTENT_LIST]).toEqual([...INTENTS])
-    expect([...PROVIDER_LIST]).toEqual([...PROVIDER_NAMES])
   })
 })

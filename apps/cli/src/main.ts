@@ -11,7 +11,7 @@ export const VERSION: string = pkg.version
 function mainHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 2
   return [
-    `search-layer ${VERSION} — one search call over Brave, Exa, Tavily and Grok, for people and agents.`,
+    `search-layer ${VERSION} — one search call over many web search providers, for people and agents.`,
     '',
     'Usage: search-layer <command> [options]',
     '',
@@ -22,7 +22,8 @@ function mainHelp(): string {
     '  -h, --help     show help (also: search-layer <command> --help)',
     '  -v, --version  print the version',
     '',
-    'Keys come from BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY, XAI_API_KEY (or ~/.config/search-layer/config.json).',
+    "Keys come from each provider's variable (`search-layer providers` lists them) or ~/.config/search-layer/config.json,",
+    'whose "plugins" list adds provider packages.',
     '',
   ].join('\n')
 }

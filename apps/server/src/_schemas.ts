@@ -68,7 +68,7 @@ export const SearchQuerySchema = z.object({
   intent: z.union([z.literal('auto'), z.literal('none'), IntentSchema]).optional(),
   freshness: z.enum(['pd', 'pw', 'pm', 'py']).optional(),
   num: z.coerce.number().int().min(1).max(20).optional(),
-  sources: z.string().optional().openapi({ description: 'Comma list of providers: brave,exa,tavily,grok.' }),
+  sources: z.string().optional().openapi({ description: 'Comma list of provider ids (GET /readyz lists them).' }),
   cache: z.enum(['true', 'false']).optional(),
 })
 

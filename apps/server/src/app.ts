@@ -3,10 +3,12 @@ import { join } from 'node:path'
 import type { HttpBindings } from '@hono/node-server'
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi'
 import {
+  ConfigError,
   type Env,
   InputError,
-  PROVIDER_NAMES,
+  type ProviderDefinition,
   type ProviderName,
+  keyVariableHint,
   formatIssues,
   parseInput,
   redactSecrets,
@@ -118,6 +120,8 @@ export interface CreateAppOptions extends Partial<ServerOptions> {
   logStream?: DestinationStream
   /** Use this engine instead of building one from the options. */
   layer?: SearchLayer
+  /** The search sources of the engine built from the options (default the built-in ones, add plug-ins here). */
+  providers?: readonly ProviderDefinition[]
   /** Serve MCP over Streamable HTTP at `/mcp` (behind the same auth, limits and logging). Default true. */
   mcp?: boolean
   /** Mounts more routes behind the same auth, rate limit, logging and error handling; they take precedence over `/mcp`. */
@@ -148,6 +152,20 @@ function errorJson(c: Context, code: ErrorCode, message: string, extra: Record<s
     { error: message, code, requestId: c.get('requestId') as string | undefined, ...extra },
     ERROR_STATUS[code],
   )
+}
+
+// Rate limits and budgets name providers before the registry is known: each must be one of the layer's.
+function checkProviderSettings(settings: ServerOptions, ids: readonly string[]): void {
+  const named = [
+    ['SEARCH_LAYER_RATE_LIMITS', settings.providerRateLimits || {}],
+    ['SEARCH_LAYER_MONTHLY_BUDGETS', settings.monthlyBudgets ?? {}],
+  ] as const
+  for (const [variable, pairs] of named)
+    for (const id of Object.keys(pairs))
+      if (!ids.includes(id))
+        throw new ConfigError(`${variable} names unknown provider "${id}"; registered providers: ${ids.join(', ')}`, {
+          field: variable,
+        })
 }
 
 /** Wires the engine, Redis-or-memory state, auth, limits, metrics and routes into a Hono app. Throws `ConfigError` for bad options. */
@@ -193,7 +211,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       ? false
       : settings.providerRateLimits
         ? Object.fromEntries(
-            Object.entries(settings.providerRateLimits).map(([p, n]) => [
+            Object.entries(settings.providerRateLimits).map(([p, n = 1]) => [
               p,
               { perSecond: n, burst: Math.max(1, Math.ceil(n)) },
             ]),
@@ -206,9 +224,12 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
       cache: sharedCache,
       usage: createSharedUsageStore(shared),
       providerTimeoutMs: settings.providerTimeoutMs,
+      ...(options.providers && { providers: options.providers }),
       ...(providerRateLimits !== undefined && { rateLimits: providerRateLimits }),
       ...(settings.monthlyBudgets && { monthlyBudgets: settings.monthlyBudgets }),
     })
+  const providerIds = layer.providers.map((d) => d.id)
+  checkProviderSettings(settings, providerIds)
 
   const onProgress = (event: SearchProgress) => {
     if (event.type === 'done') {
@@ -294,6 +315,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
 
   // Tools and MCP search through `search`, so they share single-flight, metrics and history with /v1/search.
   const layerFor = (call: AppCall): SearchLayer => ({
+    providers: layer.providers,
     search: (request, callOptions = {}) =>
       search(request, {
         who: call.who,
@@ -724,7 +746,12 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
         )
       const configured = statuses.filter((s) => s.configured)
       if (configured.length === 0)
-        warnings.push('no search provider is configured: set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY')
+        warnings.push(
+          `no search provider is configured: set ${layer.providers
+            .filter((d) => !d.keyless)
+            .map((d) => keyVariableHint(d))
+            .join(' or ')}`,
+        )
       for (const s of statuses)
         if (s.configured && s.circuit.open) warnings.push(`${s.name} is resting after repeated failures`)
       const status = configured.length === 0 ? 'not_ready' : warnings.length ? 'degraded' : 'ready'
@@ -777,7 +804,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
         renderGauge(
           'search_layer_provider_configured',
           'Provider has a key (1) or not (0).',
-          PROVIDER_NAMES.map((name) => ({
+          providerIds.map((name) => ({
             labels: { provider: name },
             value: statuses.find((s) => s.name === name)?.configured ? 1 : 0,
           })),

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, type Env, PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import { ConfigError, type Env, type ProviderName, ProviderNameSchema } from '@search-layer/core'
 import { z } from 'zod'
 import { keyIdentity } from './_auth.js'
 
@@ -212,10 +212,11 @@ const providerPairs = z.string().transform((value, ctx) => {
     .filter(Boolean)) {
     const [provider, raw] = pair.split('=')
     const n = Number(raw)
-    if (!provider || !(PROVIDER_NAMES as readonly string[]).includes(provider) || !Number.isFinite(n) || n <= 0) {
+    // Which ids exist is the registry's business: createApp checks these against the layer's providers.
+    if (!provider || !ProviderNameSchema.safeParse(provider).success || !Number.isFinite(n) || n <= 0) {
       ctx.addIssue({
         code: 'custom',
-        message: `expected "brave=20,exa=5" with providers ${PROVIDER_NAMES.join(', ')} and positive numbers (got "${pair}")`,
+        message: `expected "provider=20,other=5" with provider ids and positive numbers (got "${pair}")`,
       })
       return z.NEVER
     }
@@ -252,15 +253,8 @@ const ServerOptionsSchema = z.object({
   shutdownTimeoutMs: int(0, 600_000).default(10_000),
   providerTimeoutMs: int(100, 120_000).default(8000),
   maxConcurrentSearches: int(0, 100_000).default(32),
-  providerRateLimits: z
-    .union([
-      z.literal(false),
-      z.partialRecord(z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]]), z.number().positive()),
-    ])
-    .optional(),
-  monthlyBudgets: z
-    .partialRecord(z.enum(PROVIDER_NAMES as [ProviderName, ...ProviderName[]]), z.number().positive())
-    .optional(),
+  providerRateLimits: z.union([z.literal(false), z.record(ProviderNameSchema, z.number().positive())]).optional(),
+  monthlyBudgets: z.record(ProviderNameSchema, z.number().positive()).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   heapGrowthPercent: int(0, 1000).default(50),
 })

@@ -3,6 +3,7 @@ import {
   type ConfigInspection,
   type ConfigProblem,
   type Env,
+  type ProviderDefinition,
   inspectConfig,
   redactSecrets,
 } from '@search-layer/core'
@@ -13,8 +14,8 @@ import type { CliIo } from '../_io.js'
  * is a `ConfigError` (exit 2): running on without it would quietly ignore what they asked for. Everything else is
  * returned to be reported while the valid settings keep working.
  */
-export function checkConfig(env: Env): ConfigInspection {
-  const inspection = inspectConfig({ env })
+export function checkConfig(env: Env, providers: readonly ProviderDefinition[]): ConfigInspection {
+  const inspection = inspectConfig({ env, services: providers })
   const { problems } = inspection
   const missing = problems.find((p) => p.kind === 'file_missing')
   if (missing)

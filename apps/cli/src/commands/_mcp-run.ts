@@ -2,6 +2,7 @@ import { createSearchLayer } from '@search-layer/engine'
 import { runStdioServer } from '@search-layer/mcp'
 import { checkConfig, writeConfigProblems } from './_config-problems.js'
 import { engineOptionsFromEnv } from '../_engine-options.js'
+import { loadProviders } from '../_providers.js'
 import { parseIntFlag } from '../_flags.js'
 import { EXIT } from '../_io.js'
 import type { ParsedCommandArgs } from '../_args.js'
@@ -9,11 +10,12 @@ import type { CliIo } from '../_io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runMcp(args: ParsedCommandArgs, io: CliIo): Promise<number> {
+  const providers = await loadProviders(io.env)
   // stderr only: stdout carries the protocol.
-  writeConfigProblems(checkConfig(io.env).problems, 'mcp', io)
+  writeConfigProblems(checkConfig(io.env, providers).problems, 'mcp', io)
   const maxChars = parseIntFlag('max-chars', args.values['max-chars'] as string | undefined, 500, 1_000_000)
   // stdout carries the protocol; the disk cache makes repeated agent searches instant across sessions.
-  const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: true }))
+  const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: true, providers }))
   const running = await runStdioServer({
     env: io.env,
     layer,

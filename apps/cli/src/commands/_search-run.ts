@@ -2,6 +2,7 @@ import '../_one-shot.js'
 import type { Intent } from '@search-layer/core'
 import { type SearchProgress, type SearchRequest, createSearchLayer } from '@search-layer/engine'
 import { engineOptionsFromEnv } from '../_engine-options.js'
+import { loadProviders } from '../_providers.js'
 import { parseFreshnessFlag, parseIntFlag, parseList, parseSources } from '../_flags.js'
 import { formatSearchMarkdown } from '../_format.js'
 import { EXIT, UsageError } from '../_io.js'
@@ -26,6 +27,7 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
   }
   if (!positional && queries.length === 0)
     throw new UsageError('give a query, e.g. search-layer "rust async runtime", or --queries "q1" "q2"')
+  const providers = await loadProviders(io.env)
   const request: SearchRequest = {
     ...(queries.length ? { queries: positional ? [positional, ...queries] : queries } : { query: positional }),
     ...(v.mode !== undefined && { mode: v.mode as SearchRequest['mode'] }),
@@ -39,13 +41,18 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
     ...(v['domain-boost'] !== undefined && { domainBoost: parseList(v['domain-boost'] as string) }),
     ...(v['include-domains'] !== undefined && { includeDomains: parseList(v['include-domains'] as string) }),
     ...(v['exclude-domains'] !== undefined && { excludeDomains: parseList(v['exclude-domains'] as string) }),
-    ...(v.source !== undefined && { sources: parseSources(v.source as string) }),
+    ...(v.source !== undefined && {
+      sources: parseSources(
+        v.source as string,
+        providers.map((d) => d.id),
+      ),
+    }),
     explain: Boolean(v.explain),
     cache: !v['no-cache'],
   }
   const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
-  const configProblems = checkConfig(io.env).problems
-  const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: !v['no-cache'] }))
+  const configProblems = checkConfig(io.env, providers).problems
+  const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: !v['no-cache'], providers }))
   const onProgress = io.stderr.isTTY
     ? (event: SearchProgress) => io.stderr.write(terminalSafe(progressLine(event)))
     : undefined

@@ -2,12 +2,14 @@ import { type ServerOptions, serverOptionsFromEnv, startServer } from '@search-l
 import { checkConfig, writeConfigProblems } from './_config-problems.js'
 import { parseIntFlag } from '../_flags.js'
 import { EXIT } from '../_io.js'
+import { loadProviders } from '../_providers.js'
 import type { ParsedCommandArgs } from '../_args.js'
 import type { CliIo } from '../_io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runServe(args: ParsedCommandArgs, io: CliIo): Promise<number> {
-  writeConfigProblems(checkConfig(io.env).problems, 'serve', io)
+  const providers = await loadProviders(io.env)
+  writeConfigProblems(checkConfig(io.env, providers).problems, 'serve', io)
   const v = args.values
   const overrides: Partial<ServerOptions> = {
     ...(v.port !== undefined && { port: parseIntFlag('port', v.port as string, 0, 65_535) }),
@@ -22,7 +24,7 @@ export async function runServe(args: ParsedCommandArgs, io: CliIo): Promise<numb
   const options = serverOptionsFromEnv(io.env, overrides)
   let server: Awaited<ReturnType<typeof startServer>>
   try {
-    server = await startServer({ ...options, env: io.env, handleSignals: false })
+    server = await startServer({ ...options, env: io.env, providers, handleSignals: false })
   } catch (error) {
     throw nameListenSetting(error, v, io.env)
   }

@@ -16,7 +16,8 @@ export const mcpCommand: Command = {
   sections: {
     'Claude Code / Cursor config': [
       '{"mcpServers": {"search-layer": {"command": "npx", "args": ["-y", "@search-layer/cli", "mcp"],',
-      '  "env": {"BRAVE_API_KEY": "…", "EXA_API_KEY": "…", "TAVILY_API_KEY": "…", "XAI_API_KEY": "…"}}}}',
+      '  "env": {"<PROVIDER>_API_KEY": "…"}}}}',
+      '(`search-layer providers` lists the variable of each provider; set any subset.)',
     ],
   },
   run: (args, io) => import('./_mcp-run.js').then((m) => m.runMcp(args, io)),
