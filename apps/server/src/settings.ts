@@ -3,6 +3,7 @@ import { isIP } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, type Env, type ProviderName, ProviderNameSchema } from '@search-layer/core'
+import { builtInProviders } from '@search-layer/engine'
 import { z } from 'zod'
 import { keyIdentity } from './_auth.js'
 
@@ -322,10 +323,15 @@ function emptyKeysMessage(spec: string): string {
 }
 
 /**
- * Resolves the server settings from env vars, with `overrides` (CLI flags) winning.
+ * Resolves the server settings from env vars, with `overrides` (CLI flags) winning. Provider rate limits and budgets
+ * must name one of `providerIds` (default the built-in providers; pass plug-ins' too).
  * Throws `ConfigError` naming the env var (or flag) of the first bad value.
  */
-export function serverOptionsFromEnv(env: Env = process.env, overrides: Partial<ServerOptions> = {}): ServerOptions {
+export function serverOptionsFromEnv(
+  env: Env = process.env,
+  overrides: Partial<ServerOptions> = {},
+  providerIds: readonly string[] = builtInProviders.map((d) => d.id),
+): ServerOptions {
   const raw: Record<string, unknown> = {}
   const problems: string[] = []
   for (const setting of SERVER_SETTINGS) {
@@ -335,8 +341,10 @@ export function serverOptionsFromEnv(env: Env = process.env, overrides: Partial<
     try {
       if (setting.name === 'apiKeys') raw.apiKeys = parseApiKeys(value)
       else if (setting.name === 'providerRateLimits')
-        raw.providerRateLimits = value === 'off' || value === '0' ? false : parseProviderPairs(setting.env, value)
-      else if (setting.name === 'monthlyBudgets') raw.monthlyBudgets = parseProviderPairs(setting.env, value)
+        raw.providerRateLimits =
+          value === 'off' || value === '0' ? false : parseProviderPairs(setting.env, value, providerIds)
+      else if (setting.name === 'monthlyBudgets')
+        raw.monthlyBudgets = parseProviderPairs(setting.env, value, providerIds)
       else raw[setting.name] = value
     } catch (error) {
       if (error instanceof ConfigError) problems.push(error.message)
@@ -372,10 +380,19 @@ export function resolveServerOptions(options: Partial<ServerOptions>, env: Env):
   return parsed.data as ServerOptions
 }
 
-function parseProviderPairs(name: string, value: string): Partial<Record<ProviderName, number>> {
+function parseProviderPairs(
+  name: string,
+  value: string,
+  providerIds: readonly string[],
+): Partial<Record<ProviderName, number>> {
   const parsed = providerPairs.safeParse(value)
   if (!parsed.success)
     throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, { field: name })
+  const unknown = Object.keys(parsed.data).find((id) => !providerIds.includes(id))
+  if (unknown !== undefined)
+    throw new ConfigError(`${name}: unknown provider "${unknown}"; registered providers: ${providerIds.join(', ')}`, {
+      field: name,
+    })
   return parsed.data
 }
 

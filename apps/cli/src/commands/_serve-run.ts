@@ -21,7 +21,11 @@ export async function runServe(args: ParsedCommandArgs, io: CliIo): Promise<numb
     }),
     ...(v['log-level'] !== undefined && { logLevel: v['log-level'] as ServerOptions['logLevel'] }),
   }
-  const options = serverOptionsFromEnv(io.env, overrides)
+  const options = serverOptionsFromEnv(
+    io.env,
+    overrides,
+    providers.map((d) => d.id),
+  )
   let server: Awaited<ReturnType<typeof startServer>>
   try {
     server = await startServer({ ...options, env: io.env, providers, handleSignals: false })

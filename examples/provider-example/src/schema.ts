@@ -1,0 +1,13 @@
+import { z } from 'zod'
+
+/** One hit of the example API: `GET /search?q=…&n=…` answers `{ "items": [...] }`. */
+export const ExampleItemSchema = z.object({
+  title: z.string(),
+  link: z.string(),
+  summary: z.string().default(''),
+  /** ISO 8601 date, when the API knows one. */
+  date: z.string().nullish(),
+})
+
+export const ExampleSearchResponseSchema = z.object({ items: z.array(ExampleItemSchema) })
+export type ExampleSearchResponse = z.infer<typeof ExampleSearchResponseSchema>
