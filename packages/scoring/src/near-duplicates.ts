@@ -1,4 +1,4 @@
-import { PROVIDER_NAMES, type ProviderName } from '@search-layer/core'
+import type { ProviderName } from '@search-layer/core'
 
 /**
  * Near-duplicate collapse: the same page under different URLs (syndication, mirrors, print and AMP copies the
@@ -141,17 +141,29 @@ function isNearDuplicate(a: Fingerprint, b: Fingerprint): boolean {
   return shinglesMin >= MIN_SHINGLES && title >= RELATED_TITLE && containment(a.text, b.text) >= SAME_TEXT
 }
 
-function unionSources(a: readonly ProviderName[], b: readonly ProviderName[]): ProviderName[] {
-  const set = new Set([...a, ...b])
-  return PROVIDER_NAMES.filter((name) => set.has(name))
+// In `order` (the registry's, as `merge` orders sources), then any other provider alphabetically.
+function unionSources(
+  a: readonly ProviderName[],
+  b: readonly ProviderName[],
+  order: readonly string[],
+): ProviderName[] {
+  const rank = (name: string) => {
+    const at = order.indexOf(name)
+    return at === -1 ? order.length : at
+  }
+  return [...new Set([...a, ...b])].sort((x, y) => rank(x) - rank(y) || (x < y ? -1 : x > y ? 1 : 0))
 }
 
 /**
  * Folds results with the same content under different URLs into the first (best-ranked) copy, which keeps its
  * place and gains `duplicates` (every other URL, title and source) and the union of `sources`. Never throws; input
- * order decides, so ranked input stays ranked.
+ * order decides, so ranked input stays ranked. `options.providers` orders the united `sources` (as `merge` does).
  */
-export function collapseNearDuplicates<T extends CollapsibleResult>(results: readonly T[]): CollapsedResult<T>[] {
+export function collapseNearDuplicates<T extends CollapsibleResult>(
+  results: readonly T[],
+  options: { providers?: readonly string[] } = {},
+): CollapsedResult<T>[] {
+  const order = options.providers ?? []
   const list = (results ?? []).filter((r) => r !== null && typeof r === 'object')
   const prints = list.map(fingerprint)
   const groups: number[][] = []
@@ -186,7 +198,7 @@ export function collapseNearDuplicates<T extends CollapsibleResult>(results: rea
     let sources = kept.sources
     const duplicates = rest.map((m) => {
       const copy = list[m]!
-      sources = unionSources(sources, copy.sources ?? [])
+      sources = unionSources(sources, copy.sources ?? [], order)
       return { url: copy.url, canonicalUrl: copy.canonicalUrl, title: copy.title, sources: [...(copy.sources ?? [])] }
     })
     return { ...kept, sources, source: sources.join(', '), duplicates }
