@@ -366,8 +366,11 @@ describe('record and replay through requestJson', () => {
 
 describe('replay without a key', () => {
   const provider = defineProvider({
-    name: 'exa',
-    keyHint: 'EXA_API_KEY',
+    definition: {
+      id: 'exa',
+      env: { apiKey: ['EXA_API_KEY'], baseUrl: 'EXA_API_URL' },
+      defaultBaseUrl: 'https://api.exa.ai',
+    },
     async run({ apiKey, service, request, http }) {
       const res = await requestJson<{ title: string }>({
         ...http,

@@ -117,7 +117,7 @@ const KEY_VARIABLE = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD)$/i
 
 /**
  * The credential values in an environment: every variable whose name says it holds a key or token, which covers
- * the built-in providers' variables (`SERVICE_KEY_ENV`), the LLM key and plug-ins' own variables.
+ * every provider definition's key variables (`env.apiKey`), the LLM key and GitHub's token.
  */
 export function keyValuesFromEnv(env: Env): string[] {
   const values: string[] = []

@@ -8,7 +8,6 @@ import {
   type ProviderDefinition,
   ProviderError,
   type ProviderName,
-  type SearchResult,
   checkProviderDefinitions,
   inspectConfig,
   isProviderError,

@@ -140,7 +140,7 @@ function planFromResponse(response: SearchResponse): SearchPlan {
     freshness: response.freshness_filter,
     queries: response.queries,
     engines: (Object.keys(response.providers) as ProviderName[]).map((name) => {
-      const report = response.providers[name]
+      const report = response.providers[name]!
       return {
         name,
         role: report.status === 'skipped' ? 'skipped' : report.fallback_for ? 'stand-in' : 'primary',
@@ -198,9 +198,9 @@ export async function* streamSearch(
           results: response.results,
           ...(response.answer && { answer: response.answer }),
           ...(response.answer_source && { answer_source: response.answer_source }),
-          answered: (Object.keys(response.providers) as ProviderName[]).filter(
-            (n) => response.providers[n].status === 'ok',
-          ),
+          answered: Object.entries(response.providers)
+            .filter(([, report]) => report.status === 'ok')
+            .map(([name]) => name),
           elapsed_ms: response.timing.total_ms,
         })
       }

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, SERVICE_KEY_ENV } from '@search-layer/core'
+import { ConfigError, GITHUB_SERVICE } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSearchLayer } from '../src/index.js'
+import { builtInProviders, createSearchLayer } from '../src/index.js'
 
 // Distinctive values for every key variable there is, so a leak anywhere in a cassette is found by a plain search.
 const KEYS = {
@@ -47,8 +47,8 @@ describe('cassettes over a deep search', () => {
 
   it('records every provider exchange, and no cassette holds any key variable value', async () => {
     const env: Record<string, string> = { ...emu.env, ...ALTERNATE_KEYS, SEARCH_LAYER_RECORD: dir }
-    for (const names of Object.values(SERVICE_KEY_ENV))
-      for (const name of names) expect(env[name], `${name} is set for this test`).toBeTruthy()
+    for (const definition of [...builtInProviders, GITHUB_SERVICE])
+      for (const name of definition.env.apiKey) expect(env[name], `${name} is set for this test`).toBeTruthy()
     emu.reset()
     recorded = await search(env)
     for (const name of ['brave', 'exa', 'tavily', 'grok'] as const)

@@ -82,7 +82,7 @@ describe('stream', () => {
       }),
     )
     const done = events.at(-1) as Extract<SearchStreamEvent, { type: 'done' }>
-    expect(done.response.providers.exa.status).toBe('error')
+    expect(done.response.providers.exa!.status).toBe('error')
     expect(events[0]!.type).toBe('plan')
   })
 
