@@ -11,6 +11,7 @@ const PREFIXES: readonly [string, EmulatedService][] = [
   ['/github', 'github'],
   ['/pages', 'pages'],
   ['/llm', 'llm'],
+  ['/hn', 'hackernews'],
 ]
 
 /** The URL prefix each service lives under. */

@@ -20,6 +20,7 @@ describe('startEmulator', () => {
       github: `${emu.url}/github`,
       pages: `${emu.url}/pages`,
       llm: `${emu.url}/llm/v1`,
+      hackernews: `${emu.url}/hn/api/v1`,
     })
   })
 

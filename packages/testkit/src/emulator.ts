@@ -4,6 +4,7 @@ import { DEFAULT_KEYS, DEFAULT_NOW } from './keys.js'
 import { braveRoutes } from './routes/brave.js'
 import { exaRoutes } from './routes/exa.js'
 import { githubRoutes } from './routes/github.js'
+import { hackernewsRoutes } from './routes/hackernews.js'
 import { llmRoutes } from './routes/llm.js'
 import { pagesRoutes } from './routes/pages.js'
 import { tavilyRoutes } from './routes/tavily.js'
@@ -43,6 +44,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         () => keys.llm,
         () => llmHandler,
       ),
+      hackernews: hackernewsRoutes(),
     },
   })
   await server.listen()
@@ -56,6 +58,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     github: base('github'),
     pages: base('pages'),
     llm: `${base('llm')}/v1`,
+    hackernews: `${base('hackernews')}/api/v1`,
   }
   const env: Record<string, string> = {
     BRAVE_API_KEY: keys.brave,
@@ -73,6 +76,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     SEARCH_LAYER_LLM_KEY: keys.llm,
     SEARCH_LAYER_LLM_MODEL: EMULATOR_MODELS.llm,
     SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '1',
+    HN_API_URL: urls.hackernews,
   }
   return {
     url,

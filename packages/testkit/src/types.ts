@@ -1,5 +1,5 @@
 /** The services the emulator speaks for. */
-export type EmulatedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'pages' | 'llm'
+export type EmulatedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'pages' | 'llm' | 'hackernews'
 
 /** Services that take a key or token. */
 export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm'
