@@ -12,6 +12,7 @@ const PREFIXES: readonly [string, EmulatedService][] = [
   ['/pages', 'pages'],
   ['/llm', 'llm'],
   ['/hn', 'hackernews'],
+  ['/wikipedia', 'wikipedia'],
 ]
 
 /** The URL prefix each service lives under. */

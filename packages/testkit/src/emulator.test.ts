@@ -21,6 +21,7 @@ describe('startEmulator', () => {
       pages: `${emu.url}/pages`,
       llm: `${emu.url}/llm/v1`,
       hackernews: `${emu.url}/hn/api/v1`,
+      wikipedia: `${emu.url}/wikipedia/{lang}`,
     })
   })
 

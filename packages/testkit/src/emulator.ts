@@ -8,6 +8,7 @@ import { hackernewsRoutes } from './routes/hackernews.js'
 import { llmRoutes } from './routes/llm.js'
 import { pagesRoutes } from './routes/pages.js'
 import { tavilyRoutes } from './routes/tavily.js'
+import { wikipediaRoutes } from './routes/wikipedia.js'
 import { xaiRoutes } from './routes/xai.js'
 import type { EmulatedService, Emulator, EmulatorOptions, KeyedService, LlmHandler } from './types.js'
 
@@ -45,6 +46,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         () => llmHandler,
       ),
       hackernews: hackernewsRoutes(),
+      wikipedia: wikipediaRoutes(),
     },
   })
   await server.listen()
@@ -59,6 +61,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     pages: base('pages'),
     llm: `${base('llm')}/v1`,
     hackernews: `${base('hackernews')}/api/v1`,
+    // One wiki per language, as https://{lang}.wikipedia.org: the provider fills in `{lang}`.
+    wikipedia: `${base('wikipedia')}/{lang}`,
   }
   const env: Record<string, string> = {
     BRAVE_API_KEY: keys.brave,
@@ -77,6 +81,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     SEARCH_LAYER_LLM_MODEL: EMULATOR_MODELS.llm,
     SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '1',
     HN_API_URL: urls.hackernews,
+    WIKIPEDIA_API_URL: urls.wikipedia,
   }
   return {
     url,

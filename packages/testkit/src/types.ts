@@ -1,5 +1,14 @@
 /** The services the emulator speaks for. */
-export type EmulatedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'pages' | 'llm' | 'hackernews'
+export type EmulatedService =
+  | 'brave'
+  | 'exa'
+  | 'tavily'
+  | 'grok'
+  | 'github'
+  | 'pages'
+  | 'llm'
+  | 'hackernews'
+  | 'wikipedia'
 
 /** Services that take a key or token. */
 export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm'
