@@ -13,6 +13,7 @@ const PREFIXES: readonly [string, EmulatedService][] = [
   ['/llm', 'llm'],
   ['/hn', 'hackernews'],
   ['/wikipedia', 'wikipedia'],
+  ['/stackexchange', 'stackexchange'],
 ]
 
 /** The URL prefix each service lives under. */

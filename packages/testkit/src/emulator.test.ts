@@ -22,6 +22,7 @@ describe('startEmulator', () => {
       llm: `${emu.url}/llm/v1`,
       hackernews: `${emu.url}/hn/api/v1`,
       wikipedia: `${emu.url}/wikipedia/{lang}`,
+      stackexchange: `${emu.url}/stackexchange/2.3`,
     })
   })
 

@@ -7,6 +7,7 @@ import { githubRoutes } from './routes/github.js'
 import { hackernewsRoutes } from './routes/hackernews.js'
 import { llmRoutes } from './routes/llm.js'
 import { pagesRoutes } from './routes/pages.js'
+import { stackexchangeRoutes } from './routes/stackexchange.js'
 import { tavilyRoutes } from './routes/tavily.js'
 import { wikipediaRoutes } from './routes/wikipedia.js'
 import { xaiRoutes } from './routes/xai.js'
@@ -47,6 +48,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ),
       hackernews: hackernewsRoutes(),
       wikipedia: wikipediaRoutes(),
+      stackexchange: stackexchangeRoutes(() => keys.stackexchange),
     },
   })
   await server.listen()
@@ -63,6 +65,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     hackernews: `${base('hackernews')}/api/v1`,
     // One wiki per language, as https://{lang}.wikipedia.org: the provider fills in `{lang}`.
     wikipedia: `${base('wikipedia')}/{lang}`,
+    stackexchange: `${base('stackexchange')}/2.3`,
   }
   const env: Record<string, string> = {
     BRAVE_API_KEY: keys.brave,
@@ -82,6 +85,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '1',
     HN_API_URL: urls.hackernews,
     WIKIPEDIA_API_URL: urls.wikipedia,
+    STACKEXCHANGE_KEY: keys.stackexchange,
+    STACKEXCHANGE_API_URL: urls.stackexchange,
   }
   return {
     url,

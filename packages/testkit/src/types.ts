@@ -9,9 +9,10 @@ export type EmulatedService =
   | 'llm'
   | 'hackernews'
   | 'wikipedia'
+  | 'stackexchange'
 
 /** Services that take a key or token. */
-export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm'
+export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm' | 'stackexchange'
 
 /** Options of `startEmulator`. */
 export interface EmulatorOptions {
