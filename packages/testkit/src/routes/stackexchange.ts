@@ -42,7 +42,7 @@ function errorReply(name: string, message?: string): Reply {
   return compressed(status, { error_id: known.id, error_message: message ?? known.message, error_name: name })
 }
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 
 function search(ctx: RouteContext, key: string, backoffSec?: number): Reply {
@@ -96,9 +96,9 @@ function search(ctx: RouteContext, key: string, backoffSec?: number): Reply {
       question_id: id,
       content_license: 'CC BY-SA 4.0',
       link: `https://stackoverflow.com/questions/${id}/${slug}`,
-      title: escape(`${doc.title.split(/\s+[-|]\s+/)[0]}?`),
+      title: escapeHtml(`${doc.title.split(/\s+[-|]\s+/)[0]}?`),
       ...(withBody && {
-        body: `<p>${escape(snippet(doc, text, 400))}</p>\n<pre><code>cargo build --release\n</code></pre>`,
+        body: `<p>${escapeHtml(snippet(doc, text, 400))}</p>\n<pre><code>cargo build --release\n</code></pre>`,
       }),
     }
   })
