@@ -14,6 +14,7 @@ const PREFIXES: readonly [string, EmulatedService][] = [
   ['/hn', 'hackernews'],
   ['/wikipedia', 'wikipedia'],
   ['/stackexchange', 'stackexchange'],
+  ['/searxng', 'searxng'],
 ]
 
 /** The URL prefix each service lives under. */

@@ -23,6 +23,7 @@ describe('startEmulator', () => {
       hackernews: `${emu.url}/hn/api/v1`,
       wikipedia: `${emu.url}/wikipedia/{lang}`,
       stackexchange: `${emu.url}/stackexchange/2.3`,
+      searxng: `${emu.url}/searxng`,
     })
   })
 

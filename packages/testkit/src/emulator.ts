@@ -7,6 +7,7 @@ import { githubRoutes } from './routes/github.js'
 import { hackernewsRoutes } from './routes/hackernews.js'
 import { llmRoutes } from './routes/llm.js'
 import { pagesRoutes } from './routes/pages.js'
+import { searxngRoutes } from './routes/searxng.js'
 import { stackexchangeRoutes } from './routes/stackexchange.js'
 import { tavilyRoutes } from './routes/tavily.js'
 import { wikipediaRoutes } from './routes/wikipedia.js'
@@ -49,6 +50,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       hackernews: hackernewsRoutes(),
       wikipedia: wikipediaRoutes(),
       stackexchange: stackexchangeRoutes(() => keys.stackexchange),
+      searxng: searxngRoutes(),
     },
   })
   await server.listen()
@@ -66,6 +68,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     // One wiki per language, as https://{lang}.wikipedia.org: the provider fills in `{lang}`.
     wikipedia: `${base('wikipedia')}/{lang}`,
     stackexchange: `${base('stackexchange')}/2.3`,
+    searxng: base('searxng'),
   }
   const env: Record<string, string> = {
     BRAVE_API_KEY: keys.brave,
@@ -87,6 +90,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     WIKIPEDIA_API_URL: urls.wikipedia,
     STACKEXCHANGE_KEY: keys.stackexchange,
     STACKEXCHANGE_API_URL: urls.stackexchange,
+    SEARXNG_URL: urls.searxng,
   }
   return {
     url,

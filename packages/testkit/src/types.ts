@@ -10,6 +10,7 @@ export type EmulatedService =
   | 'hackernews'
   | 'wikipedia'
   | 'stackexchange'
+  | 'searxng'
 
 /** Services that take a key or token. */
 export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm' | 'stackexchange'
