@@ -15,6 +15,7 @@ const PREFIXES: readonly [string, EmulatedService][] = [
   ['/wikipedia', 'wikipedia'],
   ['/stackexchange', 'stackexchange'],
   ['/searxng', 'searxng'],
+  ['/duckduckgo', 'duckduckgo'],
 ]
 
 /** The URL prefix each service lives under. */

@@ -24,6 +24,7 @@ describe('startEmulator', () => {
       wikipedia: `${emu.url}/wikipedia/{lang}`,
       stackexchange: `${emu.url}/stackexchange/2.3`,
       searxng: `${emu.url}/searxng`,
+      duckduckgo: `${emu.url}/duckduckgo`,
     })
   })
 

@@ -2,6 +2,7 @@ import { EmulatorServer, SERVICE_PREFIX } from './_server.js'
 import { seedPages } from './_pages-seed.js'
 import { DEFAULT_KEYS, DEFAULT_NOW } from './keys.js'
 import { braveRoutes } from './routes/brave.js'
+import { duckduckgoRoutes } from './routes/duckduckgo.js'
 import { exaRoutes } from './routes/exa.js'
 import { githubRoutes } from './routes/github.js'
 import { hackernewsRoutes } from './routes/hackernews.js'
@@ -51,6 +52,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       wikipedia: wikipediaRoutes(),
       stackexchange: stackexchangeRoutes(() => keys.stackexchange),
       searxng: searxngRoutes(),
+      duckduckgo: duckduckgoRoutes(),
     },
   })
   await server.listen()
@@ -69,6 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     wikipedia: `${base('wikipedia')}/{lang}`,
     stackexchange: `${base('stackexchange')}/2.3`,
     searxng: base('searxng'),
+    duckduckgo: base('duckduckgo'),
   }
   const env: Record<string, string> = {
     BRAVE_API_KEY: keys.brave,
@@ -91,6 +94,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     STACKEXCHANGE_KEY: keys.stackexchange,
     STACKEXCHANGE_API_URL: urls.stackexchange,
     SEARXNG_URL: urls.searxng,
+    DUCKDUCKGO_URL: urls.duckduckgo,
   }
   return {
     url,

@@ -11,6 +11,7 @@ export type EmulatedService =
   | 'wikipedia'
   | 'stackexchange'
   | 'searxng'
+  | 'duckduckgo'
 
 /** Services that take a key or token. */
 export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm' | 'stackexchange'
