@@ -16,6 +16,7 @@ const PREFIXES: readonly [string, EmulatedService][] = [
   ['/stackexchange', 'stackexchange'],
   ['/searxng', 'searxng'],
   ['/duckduckgo', 'duckduckgo'],
+  ['/bocha', 'bocha'],
 ]
 
 /** The URL prefix each service lives under. */

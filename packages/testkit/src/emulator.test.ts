@@ -25,6 +25,7 @@ describe('startEmulator', () => {
       stackexchange: `${emu.url}/stackexchange/2.3`,
       searxng: `${emu.url}/searxng`,
       duckduckgo: `${emu.url}/duckduckgo`,
+      bocha: `${emu.url}/bocha/v1`,
     })
   })
 

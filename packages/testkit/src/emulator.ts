@@ -1,6 +1,7 @@
 import { EmulatorServer, SERVICE_PREFIX } from './_server.js'
 import { seedPages } from './_pages-seed.js'
 import { DEFAULT_KEYS, DEFAULT_NOW } from './keys.js'
+import { bochaRoutes } from './routes/bocha.js'
 import { braveRoutes } from './routes/brave.js'
 import { duckduckgoRoutes } from './routes/duckduckgo.js'
 import { exaRoutes } from './routes/exa.js'
@@ -22,8 +23,9 @@ import type { EmulatedService, Emulator, EmulatorOptions, KeyedService, LlmHandl
 export const EMULATOR_MODELS = { grok: 'grok-4.3', llm: 'test-llm-mini' } as const
 
 /**
- * Starts one loopback HTTP server that speaks Brave, Exa, Tavily, xAI, GitHub, plain pages and an
- * OpenAI-compatible LLM, with fault injection. Rejects with the listen error (e.g. EADDRINUSE).
+ * Starts one loopback HTTP server that speaks Brave, Exa, Tavily, xAI, GitHub (threads and search), Hacker News
+ * (Algolia), Wikipedia, Stack Exchange, SearXNG, DuckDuckGo (HTML), Bocha, plain pages and an OpenAI-compatible LLM,
+ * with fault injection. Rejects with the listen error (e.g. EADDRINUSE).
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const keys: Record<KeyedService, string> = { ...DEFAULT_KEYS, ...options.keys }
@@ -53,6 +55,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       stackexchange: stackexchangeRoutes(() => keys.stackexchange),
       searxng: searxngRoutes(),
       duckduckgo: duckduckgoRoutes(),
+      bocha: bochaRoutes(() => keys.bocha),
     },
   })
   await server.listen()
@@ -72,6 +75,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     stackexchange: `${base('stackexchange')}/2.3`,
     searxng: base('searxng'),
     duckduckgo: base('duckduckgo'),
+    bocha: `${base('bocha')}/v1`,
   }
   const env: Record<string, string> = {
     BRAVE_API_KEY: keys.brave,
@@ -95,6 +99,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     STACKEXCHANGE_API_URL: urls.stackexchange,
     SEARXNG_URL: urls.searxng,
     DUCKDUCKGO_URL: urls.duckduckgo,
+    BOCHA_API_KEY: keys.bocha,
+    BOCHA_API_URL: urls.bocha,
   }
   return {
     url,

@@ -12,9 +12,10 @@ export type EmulatedService =
   | 'stackexchange'
   | 'searxng'
   | 'duckduckgo'
+  | 'bocha'
 
 /** Services that take a key or token. */
-export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm' | 'stackexchange'
+export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm' | 'stackexchange' | 'bocha'
 
 /** Options of `startEmulator`. */
 export interface EmulatorOptions {
