@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderError, isProviderError } from '@search-layer/core'
+import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createBochaProvider } from './client.js'
@@ -102,6 +102,7 @@ describe('createBochaProvider against the emulator', () => {
   it('has a keyed definition', () => {
     expect(bochaDefinition).toMatchObject({ id: 'bocha', env: { apiKey: ['BOCHA_API_KEY'], baseUrl: 'BOCHA_API_URL' } })
     expect(bochaDefinition.keyless).toBeUndefined()
+    expect(validateProviderDefinition(bochaDefinition, 'bocha')).toBe(bochaDefinition)
     expect(bochaDefinition.create().name).toBe('bocha')
   })
 })

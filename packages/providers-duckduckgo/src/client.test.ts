@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { type ProviderError, isProviderError } from '@search-layer/core'
+import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDuckDuckGoProvider } from './client.js'
@@ -130,6 +130,7 @@ describe('createDuckDuckGoProvider against the emulator', () => {
       rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 1 },
       env: { apiKey: [], baseUrl: 'DUCKDUCKGO_URL' },
     })
+    expect(validateProviderDefinition(duckduckgoDefinition, 'duckduckgo')).toBe(duckduckgoDefinition)
     expect(duckduckgoDefinition.create().name).toBe('duckduckgo')
   })
 })

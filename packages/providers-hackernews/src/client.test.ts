@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { type ProviderError, ProviderResponseSchema, isProviderError } from '@search-layer/core'
+import {
+  type ProviderError,
+  ProviderResponseSchema,
+  isProviderError,
+  validateProviderDefinition,
+} from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createHackerNewsProvider } from './client.js'
@@ -108,6 +113,7 @@ describe('createHackerNewsProvider against the emulator', () => {
 
   it('has a keyless definition whose create() gives the same provider', async () => {
     expect(hackernewsDefinition).toMatchObject({ id: 'hackernews', keyless: true, capabilities: ['news'] })
+    expect(validateProviderDefinition(hackernewsDefinition, 'hackernews')).toBe(hackernewsDefinition)
     const hn = hackernewsDefinition.create({ env: emu.env })
     expect(hn.name).toBe('hackernews')
     expect((await hn.search({ query: 'kubernetes' })).results.length).toBeGreaterThan(0)

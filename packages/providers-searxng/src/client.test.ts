@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderError, isProviderError } from '@search-layer/core'
+import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSearxngProvider } from './client.js'
@@ -106,6 +106,7 @@ describe('createSearxngProvider against the emulator', () => {
       capabilities: ['web', 'news'],
       env: { apiKey: ['SEARXNG_URL'], baseUrl: 'SEARXNG_URL' },
     })
+    expect(validateProviderDefinition(searxngDefinition, 'searxng')).toBe(searxngDefinition)
     expect(searxngDefinition.create().name).toBe('searxng')
   })
 })

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderError, isProviderError } from '@search-layer/core'
+import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createStackExchangeProvider } from './client.js'
@@ -131,6 +131,7 @@ describe('createStackExchangeProvider against the emulator', () => {
       keyless: true,
       env: { apiKey: ['STACKEXCHANGE_KEY'], baseUrl: 'STACKEXCHANGE_API_URL' },
     })
+    expect(validateProviderDefinition(stackexchangeDefinition, 'stackexchange')).toBe(stackexchangeDefinition)
     expect(stackexchangeDefinition.create().name).toBe('stackexchange')
   })
 })

@@ -1,4 +1,4 @@
-import { type ProviderError, isProviderError } from '@search-layer/core'
+import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createWikipediaProvider } from './client.js'
@@ -102,6 +102,7 @@ describe('createWikipediaProvider against the emulator', () => {
       defaultBaseUrl: 'https://{lang}.wikipedia.org',
       env: { apiKey: [], baseUrl: 'WIKIPEDIA_API_URL' },
     })
+    expect(validateProviderDefinition(wikipediaDefinition, 'wikipedia')).toBe(wikipediaDefinition)
     expect(wikipediaDefinition.create().name).toBe('wikipedia')
   })
 })
