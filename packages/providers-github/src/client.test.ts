@@ -112,6 +112,48 @@ describe('createGithubProvider against the emulator', () => {
     if (err.kind === 'rate_limited' && (err.retryAfterMs ?? 0) > 5000) expect(emu.count('github')).toBe(1)
   })
 
+  it('after a secondary limit, refuses calls without a request until the wait has passed', async () => {
+    let clock = 1_000_000
+    const github = createGithubProvider({ env: emu.env, clock: () => clock })
+    emu.fault('github', { status: 403, code: 'secondary', times: 1 })
+    expect(await failure(github.search({ query: 'x' }, { now: () => NOW }))).toMatchObject({ retryAfterMs: 60_000 })
+    clock += 20_000
+    expect(await failure(github.search({ query: 'y' }, { now: () => NOW }))).toMatchObject({
+      kind: 'rate_limited',
+      code: 'rate_limit_wait',
+      retryAfterMs: 40_000,
+    })
+    expect(emu.count('github')).toBe(1)
+    clock += 40_001
+    expect((await github.search({ query: 'y' }, { now: () => NOW })).results.length).toBeGreaterThan(0)
+    expect(emu.count('github')).toBe(2)
+  })
+
+  it("after the window's last search (remaining 0), waits for x-ratelimit-reset", async () => {
+    const clock = 5_000_000
+    const github = createGithubProvider({ env: emu.env, clock: () => clock })
+    emu.fault('github', {
+      reply: {
+        body: JSON.stringify({ total_count: 0, incomplete_results: false, items: [] }),
+        headers: {
+          'x-ratelimit-limit': '10',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(NOW.getTime() / 1000 + 30),
+        },
+      },
+      times: 1,
+    })
+    expect((await github.search({ query: 'x' }, { now: () => NOW })).rateLimit).toMatchObject({
+      remaining: 0,
+      resetMs: 30_000,
+    })
+    expect(await failure(github.search({ query: 'x' }, { now: () => NOW }))).toMatchObject({
+      code: 'rate_limit_wait',
+      retryAfterMs: 30_000,
+    })
+    expect(emu.count('github')).toBe(1)
+  })
+
   it('has a keyless definition reading the GitHub token variables', () => {
     expect(githubDefinition).toMatchObject({
       id: 'github',
