@@ -68,11 +68,24 @@ describe('createDuckDuckGoProvider against the emulator', () => {
   it.each([
     ['202 challenge', 202],
     ['200 challenge', 200],
-  ])('%s → rate_limited, never retried, never parsed', async (_label, status) => {
-    emu.fault('duckduckgo', { status, code: 'anomaly' })
-    const err = await failure(ddg({ retries: 2 }).search({ query: 'rust' }))
+  ])('%s → rate_limited, never retried, never parsed, then a cooldown without requests', async (_label, status) => {
+    let clock = 1_000_000
+    const provider = ddg({ retries: 2, clock: () => clock })
+    emu.fault('duckduckgo', { status, code: 'anomaly', times: 1 })
+    const err = await failure(provider.search({ query: 'rust' }))
     expect(err).toMatchObject({ kind: 'rate_limited', code: 'anomaly', retryable: false, status })
     expect(sent()).toHaveLength(1)
+    clock += 30_000
+    expect(await failure(provider.search({ query: 'other' }))).toMatchObject({
+      kind: 'rate_limited',
+      code: 'cooldown',
+      retryable: false,
+      retryAfterMs: 30_000,
+    })
+    expect(sent()).toHaveLength(1)
+    clock += 30_001
+    expect((await provider.search({ query: 'other' })).results.length).toBeGreaterThan(0)
+    expect(sent()).toHaveLength(2)
   })
 
   it('treats the recorded anomaly page as a challenge too', async () => {

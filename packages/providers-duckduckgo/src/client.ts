@@ -1,5 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { type Env, type Provider, ProviderError, defineProvider, requestText } from '@search-layer/core'
+import {
+  type Env,
+  type Provider,
+  type ProviderCall,
+  ProviderError,
+  type ProviderResponse,
+  defineProvider,
+  isProviderError,
+  requestText,
+} from '@search-layer/core'
 import { duckduckgoDefinition } from './definition.js'
 import { buildDuckDuckGoQuery, duckDuckGoChallengeError, mapDuckDuckGoError, mapDuckDuckGoResults } from './map.js'
 import { isDuckDuckGoChallenge, parseDuckDuckGoPage } from './parse.js'
@@ -20,6 +29,10 @@ export interface DuckDuckGoProviderOptions {
   env?: Env
   /** Largest page accepted (bytes). Default 1 MiB. */
   maxBytes?: number
+  /** How long to stay away after a challenge page or a 403/429 block. Default 60 000 ms. */
+  cooldownMs?: number
+  /** The clock the cooldown is measured with; default `Date.now`. */
+  clock?: () => number
 }
 
 const DEFAULT_MAX_BYTES = 1024 * 1024
@@ -63,7 +76,8 @@ async function waitForSlot(
 
 /**
  * Creates the DuckDuckGo provider (its HTML results page; no key). Paced to one request a second by default; the
- * bot challenge page is `rate_limited` and never retried or parsed. `search()` rejects only with `ProviderError`
+ * bot challenge page is `rate_limited` and never retried or parsed, and starts a cooldown during which calls are
+ * refused without a request. `search()` rejects only with `ProviderError`
  * (`config`, `rate_limited`, `timeout`, `network`, `upstream`, `bad_response`).
  */
 export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}): Provider {
@@ -73,34 +87,56 @@ export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}
     minIntervalMs = 1000,
     userAgent = DEFAULT_USER_AGENT,
     retries = 1,
+    cooldownMs = 60_000,
+    clock = Date.now,
   } = options
+  // NOTE(duckduckgo): after a challenge, more requests only prolong it; stay away for `cooldownMs`.
+  let coolUntil = 0
   return defineProvider({
     definition: duckduckgoDefinition,
     overrides: { baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, service, http }) {
-      await waitForSlot(service.baseUrl, minIntervalMs, http.signal, http.deadlineAt)
-      const response = await requestText({
-        ...http,
-        service: 'duckduckgo',
-        url: `${service.baseUrl}/html/`,
-        method: 'GET',
-        query: { ...buildDuckDuckGoQuery(request) },
-        headers: {
-          accept: 'text/html,application/xhtml+xml',
-          'user-agent': userAgent,
-          ...(request.language && { 'accept-language': request.language }),
-        },
-        timeoutMs,
-        maxBytes,
-        retries,
-        mapError: mapDuckDuckGoError,
-      })
-      // NOTE(duckduckgo): the challenge comes as a 202, or as a 200 whose page is the puzzle.
-      if (response.status === 202 || isDuckDuckGoChallenge(response.text))
-        throw duckDuckGoChallengeError(response.status)
-      const { results, dropped } = mapDuckDuckGoResults(parseDuckDuckGoPage(response.text), request)
-      return { results, dropped, cost: { usd: 0, basis: 'estimated' } }
+      const coolingMs = coolUntil - clock()
+      if (coolingMs > 0)
+        throw new ProviderError(
+          `duckduckgo challenged or blocked a recent request; staying away, retry after ${Math.ceil(coolingMs / 1000)}s`,
+          { kind: 'rate_limited', provider: 'duckduckgo', code: 'cooldown', retryable: false, retryAfterMs: coolingMs },
+        )
+      try {
+        return await searchOnce(request, service.baseUrl, http)
+      } catch (error) {
+        if (isProviderError(error) && error.kind === 'rate_limited') coolUntil = clock() + cooldownMs
+        throw error
+      }
     },
   })
+
+  async function searchOnce(
+    request: ProviderCall['request'],
+    baseUrl: string,
+    http: ProviderCall['http'],
+  ): Promise<ProviderResponse> {
+    await waitForSlot(baseUrl, minIntervalMs, http.signal, http.deadlineAt)
+    const response = await requestText({
+      ...http,
+      service: 'duckduckgo',
+      url: `${baseUrl}/html/`,
+      method: 'GET',
+      query: { ...buildDuckDuckGoQuery(request) },
+      headers: {
+        accept: 'text/html,application/xhtml+xml',
+        'user-agent': userAgent,
+        ...(request.language && { 'accept-language': request.language }),
+      },
+      timeoutMs,
+      maxBytes,
+      retries,
+      mapError: mapDuckDuckGoError,
+    })
+    // NOTE(duckduckgo): the challenge comes as a 202, or as a 200 whose page is the puzzle.
+    if (response.status === 202 || isDuckDuckGoChallenge(response.text)) throw duckDuckGoChallengeError(response.status)
+    const { results, dropped } = mapDuckDuckGoResults(parseDuckDuckGoPage(response.text), request)
+    return { results, dropped, cost: { usd: 0, basis: 'estimated' } }
+  }
 }
