@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -68,6 +69,23 @@ describe('createWikipediaProvider against the emulator', () => {
     ).toMatchObject({
       kind: 'upstream',
       status: 503,
+    })
+  })
+
+  it('replays the recorded German answer through the real client path', async () => {
+    emu.fault('wikipedia', {
+      reply: {
+        body: readFileSync(new URL('../test/fixtures/wiki-check--de-list-search-hallo-2019.json', import.meta.url)),
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      },
+    })
+    const res = await createWikipediaProvider({ env: emu.env }).search({ query: 'Hallo', language: 'de', num: 6 })
+    expect(sent().map((r) => r.path)).toEqual(['/wikipedia/de/w/api.php'])
+    expect(res.results.map((r) => r.title)).toHaveLength(6)
+    expect(res.results[0]).toMatchObject({
+      title: 'Hallo',
+      url: `${emu.url}/wikipedia/de/wiki/Hallo`,
+      extra: { language: 'de' },
     })
   })
 
