@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
@@ -42,6 +42,17 @@ describe('createSearxngProvider against the emulator', () => {
     expect(err.message).toContain('SEARXNG_URL')
     expect(searx.isConfigured({ ...NO_FILES, SEARXNG_URL: emu.urls.searxng })).toBe(true)
     expect(emu.count('searxng')).toBe(0)
+  })
+
+  it('takes the instance from a config file entry given as the URL', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'searxng-config-'))
+    const file = join(home, 'config.json')
+    writeFileSync(file, JSON.stringify({ searxng: emu.urls.searxng }))
+    const env = { HOME: home, SEARCH_LAYER_CONFIG: file }
+    const searx = createSearxngProvider({ env })
+    expect(searx.isConfigured(env)).toBe(true)
+    expect((await searx.search({ query: 'sqlite' })).results.length).toBeGreaterThan(0)
+    expect(emu.count('searxng')).toBe(1)
   })
 
   it('sends format=json, language, time_range and categories; keeps engines per result', async () => {
