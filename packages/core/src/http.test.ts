@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import { getEventListeners } from 'node:events'
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { type AddressInfo, type Socket, connect } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -240,6 +241,56 @@ describe('requestJson', () => {
     )
     expect(error).toMatchObject({ kind: 'auth', code: 'SUBSCRIPTION_TOKEN_INVALID', status: 422 })
     expect(error.message).not.toContain('BSAsecretsecretsecret1')
+  })
+})
+
+describe('compressed bodies', () => {
+  const body = JSON.stringify({ items: [{ title: 'Rails 4 Authenticity Token' }], quota_remaining: 247 })
+  it.each([
+    ['gzip', gzipSync],
+    ['x-gzip', gzipSync],
+    ['br', brotliCompressSync],
+    ['deflate', deflateSync],
+    ['deflate', deflateRawSync],
+  ] as const)('decodes content-encoding %s', async (coding, compress) => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding })
+      res.end(compress(Buffer.from(body)))
+    }
+    expect((await requestJson({ service: 'stackexchange', url: base })).data).toEqual(JSON.parse(body))
+  })
+
+  it('decodes compressed error bodies for mapError', async () => {
+    handler = (_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+      res.end(gzipSync(JSON.stringify({ error_id: 502, error_name: 'throttle_violation' })))
+    }
+    let seen: unknown
+    await rejection(
+      requestJson({
+        service: 'stackexchange',
+        url: base,
+        mapError: (r) => {
+          seen = r.json
+          return undefined
+        },
+      }),
+    )
+    expect(seen).toEqual({ error_id: 502, error_name: 'throttle_violation' })
+  })
+
+  it.each([
+    ['a bomb past maxBytes', gzipSync(Buffer.alloc(200_000, 'a')), 'gzip', /once decompressed/],
+    ['garbage', Buffer.from('not gzip at all'), 'gzip', /does not decompress/],
+    ['an unknown coding', Buffer.from('{}'), 'zstd', /unsupported content-encoding \(zstd\)/],
+  ])('refuses %s as bad_response', async (_label, payload, coding, message) => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding })
+      res.end(payload)
+    }
+    const error = await rejection(requestJson({ service: 'x', url: base, maxBytes: 100_000, retries: 0 }))
+    expect(error).toMatchObject({ kind: 'bad_response' })
+    expect(error.message).toMatch(message)
   })
 })
 

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib'
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici'
 import type { z } from 'zod'
 import { cassetteConfigFor, recordRequest, replayRequest } from './_cassette-http.js'
@@ -155,7 +156,7 @@ async function readCapped(
   body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void },
   maxBytes: number,
   service: string,
-): Promise<string> {
+): Promise<Buffer> {
   const chunks: Buffer[] = []
   let total = 0
   for await (const chunk of body) {
@@ -171,7 +172,43 @@ async function readCapped(
     chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
   }
   // Most provider responses arrive in one chunk on loopback and in a few over the network.
-  return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)).toString('utf8')
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)
+}
+
+/**
+ * The body as text, decompressed when `content-encoding` says so: undici's `request` does not decompress, and some
+ * services (the Stack Exchange API) compress every answer whatever the request's `accept-encoding`. The decompressed
+ * size is held to `maxBytes` too.
+ */
+function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number, service: string): string {
+  const coding = encoding?.trim().toLowerCase()
+  if (!coding || coding === 'identity' || raw.length === 0) return raw.toString('utf8')
+  const options = { maxOutputLength: maxBytes }
+  try {
+    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(raw, options).toString('utf8')
+    if (coding === 'br') return brotliDecompressSync(raw, options).toString('utf8')
+    if (coding === 'deflate') {
+      // "deflate" is zlib-wrapped by the RFC, raw deflate by some servers.
+      try {
+        return inflateSync(raw, options).toString('utf8')
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw error
+        return inflateRawSync(raw, options).toString('utf8')
+      }
+    }
+  } catch (error) {
+    const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE'
+    throw new ProviderError(
+      tooLarge
+        ? `${service} sent a response larger than ${maxBytes} bytes once decompressed; refused`
+        : `${service} sent a ${coding} body that does not decompress`,
+      { kind: 'bad_response', provider: service, cause: error },
+    )
+  }
+  throw new ProviderError(`${service} sent a body in an unsupported content-encoding (${coding})`, {
+    kind: 'bad_response',
+    provider: service,
+  })
 }
 
 function networkError(
@@ -417,7 +454,12 @@ async function requestLive<T>(
           status: res.statusCode,
         })
       }
-      text = await readCapped(res.body, maxBytes, service)
+      text = decodeBody(
+        await readCapped(res.body, maxBytes, service),
+        resHeaders['content-encoding'],
+        maxBytes,
+        service,
+      )
     } catch (e) {
       throw networkError(service, e, guard.timedOut, options.signal?.aborted ?? false, attemptTimeout)
     }

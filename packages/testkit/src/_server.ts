@@ -11,6 +11,12 @@ const PREFIXES: readonly [string, EmulatedService][] = [
   ['/github', 'github'],
   ['/pages', 'pages'],
   ['/llm', 'llm'],
+  ['/hn', 'hackernews'],
+  ['/wikipedia', 'wikipedia'],
+  ['/stackexchange', 'stackexchange'],
+  ['/searxng', 'searxng'],
+  ['/duckduckgo', 'duckduckgo'],
+  ['/bocha', 'bocha'],
 ]
 
 /** The URL prefix each service lives under. */

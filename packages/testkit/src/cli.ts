@@ -68,7 +68,8 @@ export async function runEmulatorCli(
     return { code: 1 }
   }
   const lines = [`search-layer emulator listening on ${emulator.url}`, '']
-  for (const [service, url] of Object.entries(emulator.urls)) lines.push(`  ${service.padEnd(7)} ${url}`)
+  const width = Math.max(...Object.keys(emulator.urls).map((service) => service.length))
+  for (const [service, url] of Object.entries(emulator.urls)) lines.push(`  ${service.padEnd(width)} ${url}`)
   lines.push('', '# paste into a shell to point search-layer at the emulator:')
   for (const [name, value] of Object.entries(emulator.env)) lines.push(`export ${name}=${shellQuote(value)}`)
   io.stdout.write(`${lines.join('\n')}\n`)

@@ -20,6 +20,12 @@ describe('startEmulator', () => {
       github: `${emu.url}/github`,
       pages: `${emu.url}/pages`,
       llm: `${emu.url}/llm/v1`,
+      hackernews: `${emu.url}/hn/api/v1`,
+      wikipedia: `${emu.url}/wikipedia/{lang}`,
+      stackexchange: `${emu.url}/stackexchange/2.3`,
+      searxng: `${emu.url}/searxng`,
+      duckduckgo: `${emu.url}/duckduckgo`,
+      bocha: `${emu.url}/bocha/v1`,
     })
   })
 

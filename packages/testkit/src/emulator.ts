@@ -1,12 +1,18 @@
 import { EmulatorServer, SERVICE_PREFIX } from './_server.js'
 import { seedPages } from './_pages-seed.js'
 import { DEFAULT_KEYS, DEFAULT_NOW } from './keys.js'
+import { bochaRoutes } from './routes/bocha.js'
 import { braveRoutes } from './routes/brave.js'
+import { duckduckgoRoutes } from './routes/duckduckgo.js'
 import { exaRoutes } from './routes/exa.js'
 import { githubRoutes } from './routes/github.js'
+import { hackernewsRoutes } from './routes/hackernews.js'
 import { llmRoutes } from './routes/llm.js'
 import { pagesRoutes } from './routes/pages.js'
+import { searxngRoutes } from './routes/searxng.js'
+import { stackexchangeRoutes } from './routes/stackexchange.js'
 import { tavilyRoutes } from './routes/tavily.js'
+import { wikipediaRoutes } from './routes/wikipedia.js'
 import { xaiRoutes } from './routes/xai.js'
 import type { EmulatedService, Emulator, EmulatorOptions, KeyedService, LlmHandler } from './types.js'
 
@@ -17,8 +23,9 @@ import type { EmulatedService, Emulator, EmulatorOptions, KeyedService, LlmHandl
 export const EMULATOR_MODELS = { grok: 'grok-4.3', llm: 'test-llm-mini' } as const
 
 /**
- * Starts one loopback HTTP server that speaks Brave, Exa, Tavily, xAI, GitHub, plain pages and an
- * OpenAI-compatible LLM, with fault injection. Rejects with the listen error (e.g. EADDRINUSE).
+ * Starts one loopback HTTP server that speaks Brave, Exa, Tavily, xAI, GitHub (threads and search), Hacker News
+ * (Algolia), Wikipedia, Stack Exchange, SearXNG, DuckDuckGo (HTML), Bocha, plain pages and an OpenAI-compatible LLM,
+ * with fault injection. Rejects with the listen error (e.g. EADDRINUSE).
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const keys: Record<KeyedService, string> = { ...DEFAULT_KEYS, ...options.keys }
@@ -43,6 +50,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         () => keys.llm,
         () => llmHandler,
       ),
+      hackernews: hackernewsRoutes(),
+      wikipedia: wikipediaRoutes(),
+      stackexchange: stackexchangeRoutes(() => keys.stackexchange),
+      searxng: searxngRoutes(),
+      duckduckgo: duckduckgoRoutes(),
+      bocha: bochaRoutes(() => keys.bocha),
     },
   })
   await server.listen()
@@ -56,6 +69,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     github: base('github'),
     pages: base('pages'),
     llm: `${base('llm')}/v1`,
+    hackernews: `${base('hackernews')}/api/v1`,
+    // One wiki per language, as https://{lang}.wikipedia.org: the provider fills in `{lang}`.
+    wikipedia: `${base('wikipedia')}/{lang}`,
+    stackexchange: `${base('stackexchange')}/2.3`,
+    searxng: base('searxng'),
+    duckduckgo: base('duckduckgo'),
+    bocha: `${base('bocha')}/v1`,
   }
   const env: Record<string, string> = {
     BRAVE_API_KEY: keys.brave,
@@ -73,6 +93,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     SEARCH_LAYER_LLM_KEY: keys.llm,
     SEARCH_LAYER_LLM_MODEL: EMULATOR_MODELS.llm,
     SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '1',
+    HN_API_URL: urls.hackernews,
+    WIKIPEDIA_API_URL: urls.wikipedia,
+    STACKEXCHANGE_KEY: keys.stackexchange,
+    STACKEXCHANGE_API_URL: urls.stackexchange,
+    SEARXNG_URL: urls.searxng,
+    DUCKDUCKGO_URL: urls.duckduckgo,
+    BOCHA_API_KEY: keys.bocha,
+    BOCHA_API_URL: urls.bocha,
   }
   return {
     url,

@@ -8,6 +8,9 @@ export const DEFAULT_KEYS: Readonly<Record<KeyedService, string>> = Object.freez
   grok: 'xai-test-key-0001',
   github: 'ghp_testtoken000000000000000000000001',
   llm: 'sk-test-llm-0001',
+  // Stack Exchange app keys look like this (and are not secret: they only raise the daily quota).
+  stackexchange: 'emuTestKey0001zz((',
+  bocha: 'sk-bochatest00000000000000000001',
 })
 
 /** The default clock: 2026-11-20T12:00:00Z. */

@@ -1,8 +1,21 @@
 /** The services the emulator speaks for. */
-export type EmulatedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'pages' | 'llm'
+export type EmulatedService =
+  | 'brave'
+  | 'exa'
+  | 'tavily'
+  | 'grok'
+  | 'github'
+  | 'pages'
+  | 'llm'
+  | 'hackernews'
+  | 'wikipedia'
+  | 'stackexchange'
+  | 'searxng'
+  | 'duckduckgo'
+  | 'bocha'
 
 /** Services that take a key or token. */
-export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm'
+export type KeyedService = 'brave' | 'exa' | 'tavily' | 'grok' | 'github' | 'llm' | 'stackexchange' | 'bocha'
 
 /** Options of `startEmulator`. */
 export interface EmulatorOptions {

@@ -1,6 +1,7 @@
 import type { Reply, RouteContext, ServiceRoutes } from '../_types.js'
 import { digest, hashInt } from '../_util.js'
 import type { GithubIssueSpec } from '../types.js'
+import { githubSearch, searchRateHeaders } from './github-search.js'
 
 const DOCS = 'https://docs.github.com/rest'
 const USERS = ['octocat', 'hubot', 'monalisa', 'defunkt', 'mojombo', 'jlord', 'kdaigle', 'dependabot[bot]']
@@ -230,7 +231,10 @@ function generatedTimeline(spec: GithubIssueSpec, count: number, api: string): u
   return events
 }
 
-/** GitHub REST: issues, comments, timeline, pulls, reviews, review comments; `Link` pagination and rate-limit headers. */
+/**
+ * GitHub REST: issues, comments, timeline, pulls, reviews, review comments, `search/repositories` and `search/issues`;
+ * `Link` pagination and rate-limit headers. Fault codes for 403: `secondary`, `abuse`, `search` (primary search limit).
+ */
 export function githubRoutes(
   token: () => string,
 ): ServiceRoutes & { addIssue(spec: GithubIssueSpec): void; resetCounters(): void } {
@@ -277,6 +281,27 @@ export function githubRoutes(
       case 401:
         return fail(401, 'Bad credentials', DOCS, h)
       case 403:
+        if (code === 'secondary')
+          return fail(
+            403,
+            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
+            `${DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`,
+            { ...h, 'retry-after': '60' },
+          )
+        if (code === 'abuse')
+          return fail(
+            403,
+            'You have triggered an abuse detection mechanism. Please wait a few minutes before you try again.',
+            'https://developer.github.com/v3/#abuse-rate-limits',
+            { 'retry-after': '60' },
+          )
+        if (code === 'search')
+          return fail(
+            403,
+            "API rate limit exceeded for 203.0.113.7. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
+            `${DOCS}/overview/rate-limits-for-the-rest-api`,
+            searchRateHeaders(false, ctx, 0),
+          )
         if (code === 'forbidden')
           return fail(403, 'Resource not accessible by personal access token', `${DOCS}/issues/issues#get-an-issue`, h)
         return fail(
@@ -570,6 +595,8 @@ export function githubRoutes(
       used++
       const h = headers(auth !== undefined, ctx)
       if (ctx.method !== 'GET') return fail(404, 'Not Found', DOCS, h)
+      if (ctx.path === '/search/repositories' || ctx.path === '/search/issues')
+        return githubSearch(ctx, ctx.path === '/search/issues' ? 'issues' : 'repositories', auth !== undefined)
       const m = /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/(\d+)(?:\/(comments|timeline|reviews))?\/?$/.exec(ctx.path)
       if (!m) return fail(404, 'Not Found', DOCS, h)
       const [, owner, repo, kind, num, sub] = m as unknown as [

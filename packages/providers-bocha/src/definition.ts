@@ -1,0 +1,18 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createBochaProvider } from './client.js'
+
+/** Bocha (博查) Web Search: a Chinese-first web index with long page summaries. */
+export const bochaDefinition: ProviderDefinition = {
+  id: 'bocha',
+  label: 'Bocha Web Search',
+  docsUrl: 'https://open.bochaai.com',
+  env: { apiKey: ['BOCHA_API_KEY'], baseUrl: 'BOCHA_API_URL' },
+  defaultBaseUrl: 'https://api.bochaai.com/v1',
+  // NOTE(bocha): web-search returns results with summaries, not a written answer (that is the separate ai-search
+  // endpoint), so it does not claim `answer`.
+  capabilities: ['web'],
+  priority: 50,
+  rateLimit: { perSecond: 2, burst: 4, maxConcurrent: 4 },
+  cost: { creditsPerCall: 1, note: 'billed per call from a prepaid balance' },
+  create: ({ env, timeoutMs, retries } = {}) => createBochaProvider({ env, timeoutMs, retries }),
+}

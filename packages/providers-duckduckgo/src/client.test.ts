@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs'
+import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createDuckDuckGoProvider } from './client.js'
+import { duckduckgoDefinition } from './definition.js'
+
+let emu: Emulator
+beforeAll(async () => {
+  emu = await startEmulator()
+})
+afterAll(() => emu.close())
+beforeEach(() => emu.reset())
+
+const sent = () => emu.requests.filter((r) => r.service === 'duckduckgo')
+// The pacing tests set their own interval; the others turn pacing off.
+const ddg = (options: Parameters<typeof createDuckDuckGoProvider>[0] = {}) =>
+  createDuckDuckGoProvider({ baseUrl: emu.urls.duckduckgo, minIntervalMs: 0, ...options })
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise
+  } catch (error) {
+    expect(isProviderError(error)).toBe(true)
+    return error as ProviderError
+  }
+  throw new Error('expected the call to fail')
+}
+
+describe('createDuckDuckGoProvider against the emulator', () => {
+  it('needs no key, sends q/kl/df, skips the ad and unwraps redirect links', async () => {
+    const provider = createDuckDuckGoProvider({ env: { DUCKDUCKGO_URL: emu.urls.duckduckgo }, minIntervalMs: 0 })
+    expect(provider.isConfigured({})).toBe(true)
+    const res = await provider.search({
+      query: 'rust async runtime',
+      num: 8,
+      language: 'en',
+      country: 'gb',
+      freshness: 'py',
+    })
+    const [request] = sent()
+    expect(request!.path).toBe('/duckduckgo/html/')
+    expect(request!.query).toEqual({ q: 'rust async runtime', kl: 'uk-en', df: 'y' })
+    expect(request!.headers['user-agent']).toMatch(/Mozilla/)
+    expect(res.results).toHaveLength(8)
+    for (const r of res.results) {
+      expect(r.url).not.toMatch(/duckduckgo\.com|uddg=|y\.js/)
+      expect(r.title).not.toMatch(/Buy Now/)
+      expect(`${r.title} ${r.snippet}`).not.toMatch(/<\/?b>|&amp;|&#x27;/)
+      if (r.publishedAt !== null) expect(new Date(r.publishedAt).toISOString()).toBe(r.publishedAt)
+    }
+    expect(res.results.some((r) => r.publishedAt !== null)).toBe(true)
+    expect(res.results[0]!.rank).toBe(1)
+  })
+
+  it('replays the recorded 2025 page (uddg links) through the real client path', async () => {
+    emu.fault('duckduckgo', {
+      reply: {
+        body: readFileSync(new URL('../test/fixtures/lofi--html-results-foo-2025.html', import.meta.url)),
+        headers: { 'content-type': 'text/html; charset=UTF-8' },
+      },
+    })
+    const res = await ddg().search({ query: 'foo', num: 10 })
+    expect(res.results).toHaveLength(10)
+    expect(res.results[0]!.url).toBe('https://en.wikipedia.org/wiki/Foo_Fighters')
+  })
+
+  it.each([
+    ['202 challenge', 202],
+    ['200 challenge', 200],
+  ])('%s → rate_limited, never retried, never parsed, then a cooldown without requests', async (_label, status) => {
+    let clock = 1_000_000
+    const provider = ddg({ retries: 2, clock: () => clock })
+    emu.fault('duckduckgo', { status, code: 'anomaly', times: 1 })
+    const err = await failure(provider.search({ query: 'rust' }))
+    expect(err).toMatchObject({ kind: 'rate_limited', code: 'anomaly', retryable: false, status })
+    expect(sent()).toHaveLength(1)
+    clock += 30_000
+    expect(await failure(provider.search({ query: 'other' }))).toMatchObject({
+      kind: 'rate_limited',
+      code: 'cooldown',
+      retryable: false,
+      retryAfterMs: 30_000,
+    })
+    expect(sent()).toHaveLength(1)
+    clock += 30_001
+    expect((await provider.search({ query: 'other' })).results.length).toBeGreaterThan(0)
+    expect(sent()).toHaveLength(2)
+  })
+
+  it('treats the recorded anomaly page as a challenge too', async () => {
+    emu.fault('duckduckgo', {
+      reply: {
+        body: readFileSync(new URL('../test/fixtures/meka--html-anomaly-captcha-rust-2026.html', import.meta.url)),
+        headers: { 'content-type': 'text/html; charset=UTF-8' },
+      },
+    })
+    expect(await failure(ddg().search({ query: 'rust programming language' }))).toMatchObject({
+      kind: 'rate_limited',
+      code: 'anomaly',
+    })
+  })
+
+  it.each([
+    ['403 block', { status: 403 }, { kind: 'rate_limited', retryable: false }],
+    ['503', { status: 503 }, { kind: 'upstream' }],
+    ['hang', { hang: true }, { kind: 'timeout' }],
+    ['reset', { reset: true }, { kind: 'network' }],
+    ['oversized', { oversizedBytes: 300_000 }, { kind: 'bad_response' }],
+  ] as const)('fault %s → %j', async (_label, fault, expected) => {
+    emu.fault('duckduckgo', fault)
+    const err = await failure(ddg({ retries: 0, timeoutMs: 300, maxBytes: 200_000 }).search({ query: 'x' }))
+    expect(err).toMatchObject({ provider: 'duckduckgo', ...expected })
+  })
+
+  it('paces requests to one base URL at least minIntervalMs apart, even when called at once', async () => {
+    const provider = createDuckDuckGoProvider({ baseUrl: emu.urls.duckduckgo, minIntervalMs: 300 })
+    await Promise.all([
+      provider.search({ query: 'a' }),
+      provider.search({ query: 'b' }),
+      provider.search({ query: 'c' }),
+    ])
+    const starts = sent()
+      .map((r) => r.startedAt)
+      .sort((a, b) => a - b)
+    expect(starts).toHaveLength(3)
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(290)
+  })
+
+  it('gives up with timeout when the pace would pass the deadline, without a request', async () => {
+    const provider = createDuckDuckGoProvider({ baseUrl: emu.urls.duckduckgo, minIntervalMs: 5_000 })
+    await provider.search({ query: 'first' })
+    const err = await failure(provider.search({ query: 'second' }, { deadlineAt: Date.now() + 500 }))
+    expect(err).toMatchObject({ kind: 'timeout', retryable: false })
+    expect(sent()).toHaveLength(1)
+  })
+
+  it('has a keyless, one-at-a-time definition', () => {
+    expect(duckduckgoDefinition).toMatchObject({
+      id: 'duckduckgo',
+      keyless: true,
+      capabilities: ['web'],
+      rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 1 },
+      env: { apiKey: [], baseUrl: 'DUCKDUCKGO_URL' },
+    })
+    expect(validateProviderDefinition(duckduckgoDefinition, 'duckduckgo')).toBe(duckduckgoDefinition)
+    expect(duckduckgoDefinition.create().name).toBe('duckduckgo')
+  })
+})

@@ -1,0 +1,142 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import {
+  type Env,
+  type Provider,
+  type ProviderCall,
+  ProviderError,
+  type ProviderResponse,
+  defineProvider,
+  isProviderError,
+  requestText,
+} from '@search-layer/core'
+import { duckduckgoDefinition } from './definition.js'
+import { buildDuckDuckGoQuery, duckDuckGoChallengeError, mapDuckDuckGoError, mapDuckDuckGoResults } from './map.js'
+import { isDuckDuckGoChallenge, parseDuckDuckGoPage } from './parse.js'
+
+/** Options of `createDuckDuckGoProvider`; every field is optional and the base URL is read at call time. */
+export interface DuckDuckGoProviderOptions {
+  /** Base URL (default `https://html.duckduckgo.com`, or `DUCKDUCKGO_URL`); `/html/` is appended. */
+  baseUrl?: string
+  /** Least time between two requests to the same base URL, across every provider in the process. Default 1000 ms. */
+  minIntervalMs?: number
+  /** Sent as `User-Agent`. */
+  userAgent?: string
+  /** Time allowed per attempt (ms). Default 8000. */
+  timeoutMs?: number
+  /** Retries after the first attempt for retryable failures (never the challenge page). Default 1. */
+  retries?: number
+  /** Where the base URL is read from when the call context has no `env`; default `process.env`. */
+  env?: Env
+  /** Largest page accepted (bytes). Default 1 MiB. */
+  maxBytes?: number
+  /** How long to stay away after a challenge page or a 403/429 block. Default 60 000 ms. */
+  cooldownMs?: number
+  /** The clock the cooldown is measured with; default `Date.now`. */
+  clock?: () => number
+}
+
+const DEFAULT_MAX_BYTES = 1024 * 1024
+const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0'
+
+// NOTE(duckduckgo): a shared, keyless endpoint that answers bursts with a bot challenge. Requests to one base URL are
+// spaced at least `minIntervalMs` apart process-wide: the slot is taken before waiting, so concurrent callers queue.
+const nextSlotAt = new Map<string, number>()
+
+async function waitForSlot(
+  base: string,
+  intervalMs: number,
+  signal: AbortSignal | undefined,
+  deadlineAt: number | undefined,
+): Promise<void> {
+  const now = Date.now()
+  const at = Math.max(now, nextSlotAt.get(base) ?? 0)
+  if (deadlineAt !== undefined && at >= deadlineAt)
+    throw new ProviderError(
+      `duckduckgo call skipped: its pace (one request per ${intervalMs} ms) passes the deadline`,
+      {
+        kind: 'timeout',
+        provider: 'duckduckgo',
+        retryable: false,
+      },
+    )
+  nextSlotAt.set(base, at + intervalMs)
+  if (at > now) {
+    try {
+      await sleep(at - now, undefined, { signal })
+    } catch (error) {
+      throw new ProviderError('duckduckgo call was cancelled', {
+        kind: 'timeout',
+        provider: 'duckduckgo',
+        retryable: false,
+        cause: error,
+      })
+    }
+  }
+}
+
+/**
+ * Creates the DuckDuckGo provider (its HTML results page; no key). Paced to one request a second by default; the
+ * bot challenge page is `rate_limited` and never retried or parsed, and starts a cooldown during which calls are
+ * refused without a request. `search()` rejects only with `ProviderError`
+ * (`config`, `rate_limited`, `timeout`, `network`, `upstream`, `bad_response`).
+ */
+export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}): Provider {
+  const {
+    timeoutMs = 8000,
+    maxBytes = DEFAULT_MAX_BYTES,
+    minIntervalMs = 1000,
+    userAgent = DEFAULT_USER_AGENT,
+    retries = 1,
+    cooldownMs = 60_000,
+    clock = Date.now,
+  } = options
+  // NOTE(duckduckgo): after a challenge, more requests only prolong it; stay away for `cooldownMs`.
+  let coolUntil = 0
+  return defineProvider({
+    definition: duckduckgoDefinition,
+    overrides: { baseUrl: options.baseUrl },
+    env: options.env,
+    async run({ request, service, http }) {
+      const coolingMs = coolUntil - clock()
+      if (coolingMs > 0)
+        throw new ProviderError(
+          `duckduckgo challenged or blocked a recent request; staying away, retry after ${Math.ceil(coolingMs / 1000)}s`,
+          { kind: 'rate_limited', provider: 'duckduckgo', code: 'cooldown', retryable: false, retryAfterMs: coolingMs },
+        )
+      try {
+        return await searchOnce(request, service.baseUrl, http)
+      } catch (error) {
+        if (isProviderError(error) && error.kind === 'rate_limited') coolUntil = clock() + cooldownMs
+        throw error
+      }
+    },
+  })
+
+  async function searchOnce(
+    request: ProviderCall['request'],
+    baseUrl: string,
+    http: ProviderCall['http'],
+  ): Promise<ProviderResponse> {
+    await waitForSlot(baseUrl, minIntervalMs, http.signal, http.deadlineAt)
+    const response = await requestText({
+      ...http,
+      service: 'duckduckgo',
+      url: `${baseUrl}/html/`,
+      method: 'GET',
+      query: { ...buildDuckDuckGoQuery(request) },
+      headers: {
+        accept: 'text/html,application/xhtml+xml',
+        'user-agent': userAgent,
+        ...(request.language && { 'accept-language': request.language }),
+      },
+      timeoutMs,
+      maxBytes,
+      retries,
+      mapError: mapDuckDuckGoError,
+    })
+    // NOTE(duckduckgo): the challenge comes as a 202, or as a 200 whose page is the puzzle.
+    if (response.status === 202 || isDuckDuckGoChallenge(response.text)) throw duckDuckGoChallengeError(response.status)
+    const { results, dropped } = mapDuckDuckGoResults(parseDuckDuckGoPage(response.text), request)
+    return { results, dropped, cost: { usd: 0, basis: 'estimated' } }
+  }
+}

@@ -1,0 +1,18 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createDuckDuckGoProvider } from './client.js'
+
+/** DuckDuckGo's HTML results page: a keyless general web index, paced politely. */
+export const duckduckgoDefinition: ProviderDefinition = {
+  id: 'duckduckgo',
+  label: 'DuckDuckGo (HTML)',
+  docsUrl: 'https://html.duckduckgo.com/html/',
+  env: { apiKey: [], baseUrl: 'DUCKDUCKGO_URL' },
+  defaultBaseUrl: 'https://html.duckduckgo.com',
+  keyless: true,
+  capabilities: ['web'],
+  priority: 80,
+  // A shared public page, not an API: one request a second, one at a time (the client enforces this too).
+  rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 1 },
+  cost: { usdPerCall: 0, note: 'free, no key; bursts get a bot challenge page' },
+  create: ({ env, timeoutMs, retries } = {}) => createDuckDuckGoProvider({ env, timeoutMs, retries }),
+}

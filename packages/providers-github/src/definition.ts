@@ -1,0 +1,19 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createGithubProvider } from './client.js'
+
+/** GitHub's REST search: repositories for code questions, issues for bugs and "is this fixed?". A token is optional. */
+export const githubDefinition: ProviderDefinition = {
+  id: 'github',
+  label: 'GitHub search',
+  docsUrl: 'https://docs.github.com/rest/search/search',
+  // Same variables as thread-fetch's GitHub access: one token serves both.
+  env: { apiKey: ['GITHUB_TOKEN', 'GH_TOKEN'], baseUrl: 'GITHUB_API_URL' },
+  defaultBaseUrl: 'https://api.github.com',
+  keyless: true,
+  capabilities: ['code'],
+  priority: 60,
+  // Search allows 10 requests a minute without a token (30 with): pace for the keyless case.
+  rateLimit: { perSecond: 0.16, burst: 3, maxConcurrent: 2 },
+  cost: { usdPerCall: 0, note: 'free; 10 searches a minute without a token, 30 with GITHUB_TOKEN' },
+  create: ({ env, timeoutMs, retries } = {}) => createGithubProvider({ env, timeoutMs, retries }),
+}

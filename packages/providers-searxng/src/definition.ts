@@ -1,0 +1,20 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createSearxngProvider } from './client.js'
+
+/** A SearXNG instance's JSON API: many engines' web and news results through one self-hosted metasearch. */
+export const searxngDefinition: ProviderDefinition = {
+  id: 'searxng',
+  label: 'SearXNG',
+  docsUrl: 'https://docs.searxng.org/dev/search_api.html',
+  // No key: the instance URL is what must be set, so it is listed where the key would be (and names the variable
+  // in "not configured" messages).
+  env: { apiKey: ['SEARXNG_URL'], baseUrl: 'SEARXNG_URL' },
+  // SearXNG's own default address; only used when the URL comes from a config file's `apiKey`.
+  defaultBaseUrl: 'http://localhost:8080',
+  capabilities: ['web', 'news'],
+  priority: 55,
+  // An instance queries many engines per request; public instances throttle hard.
+  rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },
+  cost: { usdPerCall: 0, note: 'free; your own instance (public ones throttle and often disable JSON)' },
+  create: ({ env, timeoutMs, retries } = {}) => createSearxngProvider({ env, timeoutMs, retries }),
+}

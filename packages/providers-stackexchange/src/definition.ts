@@ -1,0 +1,18 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createStackExchangeProvider } from './client.js'
+
+/** Stack Overflow questions through the Stack Exchange API: answered programming questions, accepted answers first. */
+export const stackexchangeDefinition: ProviderDefinition = {
+  id: 'stackexchange',
+  label: 'Stack Overflow (Stack Exchange API)',
+  docsUrl: 'https://api.stackexchange.com/docs/advanced-search',
+  env: { apiKey: ['STACKEXCHANGE_KEY'], baseUrl: 'STACKEXCHANGE_API_URL' },
+  defaultBaseUrl: 'https://api.stackexchange.com/2.3',
+  keyless: true,
+  capabilities: ['qa', 'code'],
+  priority: 65,
+  // The API throttles above 30 requests/s per IP and allows 300 a day without a key (10 000 with one).
+  rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },
+  cost: { usdPerCall: 0, note: 'free; 300 requests a day per IP without STACKEXCHANGE_KEY, 10 000 with' },
+  create: ({ env, timeoutMs, retries } = {}) => createStackExchangeProvider({ env, timeoutMs, retries }),
+}

@@ -1,0 +1,19 @@
+import type { ProviderDefinition } from '@search-layer/core'
+import { createWikipediaProvider } from './client.js'
+
+/** Wikipedia articles through MediaWiki's search API: reference answers in the query's language. Keyless. */
+export const wikipediaDefinition: ProviderDefinition = {
+  id: 'wikipedia',
+  label: 'Wikipedia',
+  docsUrl: 'https://www.mediawiki.org/wiki/API:Search',
+  env: { apiKey: [], baseUrl: 'WIKIPEDIA_API_URL' },
+  // `{lang}` is replaced per call by the wiki's language code.
+  defaultBaseUrl: 'https://{lang}.wikipedia.org',
+  keyless: true,
+  capabilities: ['qa', 'academic'],
+  priority: 70,
+  // Wikimedia asks API clients to keep requests serial and modest; a Chinese query makes two (zh and en).
+  rateLimit: { perSecond: 2, burst: 4, maxConcurrent: 2 },
+  cost: { usdPerCall: 0, note: 'free, no key; Wikimedia requires a descriptive User-Agent' },
+  create: ({ env, timeoutMs, retries } = {}) => createWikipediaProvider({ env, timeoutMs, retries }),
+}
