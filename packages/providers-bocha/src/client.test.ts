@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { validateProviderDefinition } from '@search-layer/core'
+import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createBochaProvider } from './client.js'
 import { bochaDefinition } from './definition.js'
@@ -14,22 +14,6 @@ beforeAll(async () => {
 afterAll(() => emu.close())
 beforeEach(() => emu.reset())
 
-const lastRequest = () => {
-  const sent = emu.requests.filter((r) => r.service === 'bocha').at(-1)
-  if (!sent) throw new Error('no bocha request was recorded')
-  return sent
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isProviderError(error)).toBe(true)
-    return error as ProviderError
-  }
-  throw new Error('expected the call to fail')
-}
-
 describe('createBochaProvider against the emulator', () => {
   it('POSTs /v1/web-search with the key as Bearer and maps summaries and Beijing dates', async () => {
     const res = await createBochaProvider({ env: emu.env }).search({
@@ -37,7 +21,7 @@ describe('createBochaProvider against the emulator', () => {
       num: 5,
       freshness: 'py',
     })
-    const sent = lastRequest()
+    const sent = emu.lastRequest('bocha')
     expect(sent.method).toBe('POST')
     expect(sent.path).toBe('/bocha/v1/web-search')
     expect(sent.headers.authorization).toBe(`Bearer ${emu.keys.bocha}`)
@@ -56,7 +40,7 @@ describe('createBochaProvider against the emulator', () => {
     const env = { HOME: home, SEARCH_LAYER_CONFIG: join(home, 'none.json'), BOCHA_API_URL: emu.urls.bocha }
     const bocha = createBochaProvider({ env })
     expect(bocha.isConfigured()).toBe(false)
-    const err = await failure(bocha.search({ query: 'x' }))
+    const err = await providerFailure(bocha.search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'config' })
     expect(err.message).toContain('BOCHA_API_KEY')
     expect(emu.count('bocha')).toBe(0)
@@ -77,7 +61,7 @@ describe('createBochaProvider against the emulator', () => {
 
   it('maps a wrong key (401) to auth without leaking it', async () => {
     const key = 'sk-wrongwrongwrongwrong0000000001'
-    const err = await failure(createBochaProvider({ env: emu.env, apiKey: key }).search({ query: 'x' }))
+    const err = await providerFailure(createBochaProvider({ env: emu.env, apiKey: key }).search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'auth', status: 401 })
     expect(err.message).not.toContain(key)
     expect(JSON.stringify(err)).not.toContain(key)
@@ -94,7 +78,7 @@ describe('createBochaProvider against the emulator', () => {
   ] as const)('fault %s → %j, key never shown', async (_label, fault, expected) => {
     emu.fault('bocha', fault)
     const bocha = createBochaProvider({ env: emu.env, retries: 0, timeoutMs: 500, maxBytes: 200_000 })
-    const err = await failure(bocha.search({ query: 'x' }))
+    const err = await providerFailure(bocha.search({ query: 'x' }))
     expect(err).toMatchObject({ provider: 'bocha', ...expected })
     expect(err.message).not.toContain(emu.keys.bocha)
   })

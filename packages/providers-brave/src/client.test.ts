@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderErrorKind, ProviderResponseSchema, isProviderError } from '@search-layer/core'
-import { startEmulator } from '@search-layer/testkit'
+import { type ProviderErrorKind, ProviderResponseSchema } from '@search-layer/core'
+import { providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createBraveProvider } from './client.js'
 
@@ -19,28 +19,11 @@ beforeEach(() => {
   emu.reset()
 })
 
-const lastRequest = () => {
-  const brave = emu.requests.filter((r) => r.service === 'brave')
-  const last = brave[brave.length - 1]
-  if (!last) throw new Error('no brave request was recorded')
-  return last
-}
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise
-  } catch (error) {
-    expect(isProviderError(error)).toBe(true)
-    return error as import('@search-layer/core').ProviderError
-  }
-  throw new Error('expected the call to fail')
-}
-
 describe('createBraveProvider against the emulator', () => {
   it('sends GET /res/v1/web/search with the token only in X-Subscription-Token', async () => {
     const brave = createBraveProvider({ env: emu.env })
     const res = await brave.search({ query: 'rust async runtime', num: 5 })
-    const sent = lastRequest()
+    const sent = emu.lastRequest('brave')
     expect(sent.method).toBe('GET')
     expect(sent.path).toBe(`${new URL(emu.urls.brave).pathname}/res/v1/web/search`)
     expect(sent.headers['x-subscription-token']).toBe(emu.keys.brave)
@@ -86,7 +69,7 @@ describe('createBraveProvider against the emulator', () => {
     [{ from: '2025-01-01', to: '2025-06-30' }, '2025-01-01to2025-06-30'],
   ] as const)('sends freshness %j as %s', async (freshness, expected) => {
     const res = await createBraveProvider({ env: emu.env }).search({ query: 'node release notes', freshness })
-    expect(lastRequest().query.freshness).toBe(expected)
+    expect(emu.lastRequest('brave').query.freshness).toBe(expected)
     for (const r of res.results)
       if (r.publishedAt && typeof freshness === 'object')
         expect(r.publishedAt.slice(0, 10) >= freshness.from).toBe(true)
@@ -99,7 +82,7 @@ describe('createBraveProvider against the emulator', () => {
       language: 'ja-JP',
       country: 'jp',
     })
-    expect(lastRequest().query).toMatchObject({
+    expect(emu.lastRequest('brave').query).toMatchObject({
       count: '20',
       search_lang: 'jp',
       country: 'JP',
@@ -107,8 +90,8 @@ describe('createBraveProvider against the emulator', () => {
       extra_snippets: 'false',
     })
     await createBraveProvider({ env: emu.env }).search({ query: '天气', language: 'zh-TW', country: 'ng' })
-    expect(lastRequest().query.search_lang).toBe('zh-hant')
-    expect(lastRequest().query).not.toHaveProperty('country')
+    expect(emu.lastRequest('brave').query.search_lang).toBe('zh-hant')
+    expect(emu.lastRequest('brave').query).not.toHaveProperty('country')
   })
 
   it.each([
@@ -128,7 +111,7 @@ describe('createBraveProvider against the emulator', () => {
         language,
         country,
       })
-      const sent = lastRequest().query
+      const sent = emu.lastRequest('brave').query
       expect(sent.search_lang).toBe(searchLang)
       expect(sent.country).toBe(braveCountry)
       expect(res.results.length).toBeGreaterThan(0)
@@ -141,7 +124,7 @@ describe('createBraveProvider against the emulator', () => {
       includeDomains: ['react.dev', 'github.com'],
       excludeDomains: ['medium.com'],
     })
-    expect(lastRequest().query.q).toBe('react hooks (site:react.dev OR site:github.com) -site:medium.com')
+    expect(emu.lastRequest('brave').query.q).toBe('react hooks (site:react.dev OR site:github.com) -site:medium.com')
     expect(res.results.length).toBeGreaterThan(0)
     for (const r of res.results) expect(new URL(r.url).hostname).toMatch(/(^|\.)(react\.dev|github\.com)$/)
   })
@@ -151,7 +134,7 @@ describe('createBraveProvider against the emulator', () => {
     const env = { HOME: home, SEARCH_LAYER_CONFIG: join(home, 'none.json'), BRAVE_API_URL: emu.urls.brave }
     const brave = createBraveProvider({ env })
     expect(brave.isConfigured()).toBe(false)
-    const err = await failure(brave.search({ query: 'x' }))
+    const err = await providerFailure(brave.search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'config', retryable: false })
     expect(err.message).toContain('BRAVE_API_KEY')
     expect(brave.isConfigured({ ...env, BRAVE_API_KEY: emu.keys.brave })).toBe(true)
@@ -161,14 +144,16 @@ describe('createBraveProvider against the emulator', () => {
   })
 
   it('rejects an invalid request with config, before any call', async () => {
-    const err = await failure(createBraveProvider({ env: emu.env }).search({ query: '' }))
+    const err = await providerFailure(createBraveProvider({ env: emu.env }).search({ query: '' }))
     expect(err.kind).toBe('config')
     expect(emu.count('brave')).toBe(0)
   })
 
   it('maps a wrong token (real 422 SUBSCRIPTION_TOKEN_INVALID) to auth without leaking it', async () => {
     const token = 'BSAwrong-token-0123456789'
-    const err = await failure(createBraveProvider({ env: emu.env, apiKey: token, retries: 0 }).search({ query: 'x' }))
+    const err = await providerFailure(
+      createBraveProvider({ env: emu.env, apiKey: token, retries: 0 }).search({ query: 'x' }),
+    )
     expect(err).toMatchObject({ kind: 'auth', status: 422, code: 'SUBSCRIPTION_TOKEN_INVALID', retryable: false })
     expect(err.message).not.toContain(token)
     expect(JSON.stringify(err)).not.toContain(token)
@@ -199,14 +184,14 @@ describe('createBraveProvider against the emulator', () => {
   it.each(faults)('fault %s → %s', async (_label, fault, kind, extra) => {
     emu.fault('brave', fault)
     const brave = createBraveProvider({ env: emu.env, retries: 0, timeoutMs: 300, maxBytes: 200_000 })
-    const err = await failure(brave.search({ query: 'fault injection' }))
+    const err = await providerFailure(brave.search({ query: 'fault injection' }))
     expect(err).toMatchObject({ kind, provider: 'brave', ...extra })
     expect(err.message).not.toContain(emu.keys.brave)
   })
 
   it('uses the per-second X-RateLimit-Reset when a 429 has no Retry-After', async () => {
     emu.fault('brave', { status: 429, code: 'RATE_LIMITED' })
-    const err = await failure(createBraveProvider({ env: emu.env, retries: 0 }).search({ query: 'x' }))
+    const err = await providerFailure(createBraveProvider({ env: emu.env, retries: 0 }).search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'rate_limited', retryAfterMs: 1000 })
   })
 
@@ -221,19 +206,19 @@ describe('createBraveProvider against the emulator', () => {
     emu.fault('brave', { hang: true })
     const brave = createBraveProvider({ env: emu.env, retries: 0 })
     const started = Date.now()
-    expect(await failure(brave.search({ query: 'x' }, { deadlineAt: Date.now() + 250 }))).toMatchObject({
+    expect(await providerFailure(brave.search({ query: 'x' }, { deadlineAt: Date.now() + 250 }))).toMatchObject({
       kind: 'timeout',
     })
     expect(Date.now() - started).toBeLessThan(2000)
     const viaCtx = new AbortController()
     setTimeout(() => viaCtx.abort(), 50)
-    expect(await failure(brave.search({ query: 'x' }, { signal: viaCtx.signal }))).toMatchObject({
+    expect(await providerFailure(brave.search({ query: 'x' }, { signal: viaCtx.signal }))).toMatchObject({
       kind: 'timeout',
       retryable: false,
     })
     const viaRequest = new AbortController()
     setTimeout(() => viaRequest.abort(), 50)
-    expect(await failure(brave.search({ query: 'x', signal: viaRequest.signal }))).toMatchObject({
+    expect(await providerFailure(brave.search({ query: 'x', signal: viaRequest.signal }))).toMatchObject({
       kind: 'timeout',
       retryable: false,
     })

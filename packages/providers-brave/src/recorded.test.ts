@@ -1,21 +1,11 @@
-import { readFileSync } from 'node:fs'
-import { type ProviderError, ProviderResponseSchema, isProviderError } from '@search-layer/core'
-import { startEmulator } from '@search-layer/testkit'
+import { ProviderResponseSchema } from '@search-layer/core'
+import { providerFailure, readRecorded, startEmulator, TAG_OR_ENTITY } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createBraveProvider } from './client.js'
 
 // Real Brave answers captured by other projects; provenance and licenses in test/fixtures/recorded/README.md.
-const recorded = (name: string) => {
-  const dir = new URL('../test/fixtures/recorded/', import.meta.url)
-  const body = readFileSync(new URL(`${name}.json`, dir), 'utf8')
-  const meta = JSON.parse(readFileSync(new URL(`${name}.meta.json`, dir), 'utf8')) as {
-    status: number | null
-    headers: Record<string, string> | null
-  }
-  return { body, json: JSON.parse(body) as Record<string, unknown>, status: meta.status ?? 200, headers: meta.headers }
-}
+const recorded = (name: string) => readRecorded(new URL('../test/fixtures/recorded/', import.meta.url), name)
 
-const TAG_OR_ENTITY = /<\/?[a-z][^<>]*>|&(?:#x?[0-9a-f]+|[a-z]{2,8});/i
 const KEY = 'BSArecorded-replay-key-0123456789'
 
 let emu: Awaited<ReturnType<typeof startEmulator>>
@@ -29,15 +19,6 @@ function replay(name: string, body?: string) {
   const r = recorded(name)
   emu.fault('brave', { reply: { status: r.status, ...(r.headers && { headers: r.headers }), body: body ?? r.body } })
   return createBraveProvider({ apiKey: KEY, baseUrl: emu.urls.brave, retries: 0 })
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`)
-  return error
 }
 
 describe('recorded 200: sk--brave_what_is_the_semantic_kernel (Semantic Kernel test data)', () => {
@@ -77,7 +58,7 @@ describe('recorded 200: sk--brave_what_is_the_semantic_kernel (Semantic Kernel t
 
 describe('recorded errors (ChatWise issue reports)', () => {
   it('422 VALIDATION with an empty meta is a parameter problem, not the key, and keeps Brave’s words', async () => {
-    const err = await failure(replay('issue--error-422-validation').search({ query: 'x' }))
+    const err = await providerFailure(replay('issue--error-422-validation').search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'upstream', retryable: false, status: 422, code: 'VALIDATION' })
     expect(err.message).toContain('Unable to validate request parameter(s).')
     expect(err.message).toContain('the key is not the problem')
@@ -86,7 +67,7 @@ describe('recorded errors (ChatWise issue reports)', () => {
   })
 
   it('429 RATE_LIMITED says which plan, its per-second rate and the monthly quota used', async () => {
-    const err = await failure(replay('issue--error-429-rate-limited').search({ query: 'x' }))
+    const err = await providerFailure(replay('issue--error-429-rate-limited').search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'rate_limited', retryable: true, status: 429, code: 'RATE_LIMITED' })
     // No Retry-After or X-RateLimit-Reset in the recording: one slot of a 1 request/s plan.
     expect(err.retryAfterMs).toBe(1000)

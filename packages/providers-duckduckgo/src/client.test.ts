@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { validateProviderDefinition } from '@search-layer/core'
+import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDuckDuckGoProvider } from './client.js'
 import { duckduckgoDefinition } from './definition.js'
@@ -16,16 +16,6 @@ const sent = () => emu.requests.filter((r) => r.service === 'duckduckgo')
 // The pacing tests set their own interval; the others turn pacing off.
 const ddg = (options: Parameters<typeof createDuckDuckGoProvider>[0] = {}) =>
   createDuckDuckGoProvider({ baseUrl: emu.urls.duckduckgo, minIntervalMs: 0, ...options })
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isProviderError(error)).toBe(true)
-    return error as ProviderError
-  }
-  throw new Error('expected the call to fail')
-}
 
 describe('createDuckDuckGoProvider against the emulator', () => {
   it('needs no key, sends q/kl/df, skips the ad and unwraps redirect links', async () => {
@@ -72,11 +62,11 @@ describe('createDuckDuckGoProvider against the emulator', () => {
     let clock = 1_000_000
     const provider = ddg({ retries: 2, clock: () => clock })
     emu.fault('duckduckgo', { status, code: 'anomaly', times: 1 })
-    const err = await failure(provider.search({ query: 'rust' }))
+    const err = await providerFailure(provider.search({ query: 'rust' }))
     expect(err).toMatchObject({ kind: 'rate_limited', code: 'anomaly', retryable: false, status })
     expect(sent()).toHaveLength(1)
     clock += 30_000
-    expect(await failure(provider.search({ query: 'other' }))).toMatchObject({
+    expect(await providerFailure(provider.search({ query: 'other' }))).toMatchObject({
       kind: 'rate_limited',
       code: 'cooldown',
       retryable: false,
@@ -95,7 +85,7 @@ describe('createDuckDuckGoProvider against the emulator', () => {
         headers: { 'content-type': 'text/html; charset=UTF-8' },
       },
     })
-    expect(await failure(ddg().search({ query: 'rust programming language' }))).toMatchObject({
+    expect(await providerFailure(ddg().search({ query: 'rust programming language' }))).toMatchObject({
       kind: 'rate_limited',
       code: 'anomaly',
     })
@@ -109,7 +99,7 @@ describe('createDuckDuckGoProvider against the emulator', () => {
     ['oversized', { oversizedBytes: 300_000 }, { kind: 'bad_response' }],
   ] as const)('fault %s → %j', async (_label, fault, expected) => {
     emu.fault('duckduckgo', fault)
-    const err = await failure(ddg({ retries: 0, timeoutMs: 300, maxBytes: 200_000 }).search({ query: 'x' }))
+    const err = await providerFailure(ddg({ retries: 0, timeoutMs: 300, maxBytes: 200_000 }).search({ query: 'x' }))
     expect(err).toMatchObject({ provider: 'duckduckgo', ...expected })
   })
 
@@ -130,7 +120,7 @@ describe('createDuckDuckGoProvider against the emulator', () => {
   it('gives up with timeout when the pace would pass the deadline, without a request', async () => {
     const provider = createDuckDuckGoProvider({ baseUrl: emu.urls.duckduckgo, minIntervalMs: 5_000 })
     await provider.search({ query: 'first' })
-    const err = await failure(provider.search({ query: 'second' }, { deadlineAt: Date.now() + 500 }))
+    const err = await providerFailure(provider.search({ query: 'second' }, { deadlineAt: Date.now() + 500 }))
     expect(err).toMatchObject({ kind: 'timeout', retryable: false })
     expect(sent()).toHaveLength(1)
   })

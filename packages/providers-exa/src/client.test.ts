@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderError, type ProviderErrorKind, ProviderResponseSchema, isProviderError } from '@search-layer/core'
-import { startEmulator } from '@search-layer/testkit'
+import { type ProviderErrorKind, ProviderResponseSchema } from '@search-layer/core'
+import { providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createExaProvider } from './client.js'
 
@@ -21,30 +21,13 @@ beforeEach(() => {
   emu.reset()
 })
 
-const lastRequest = () => {
-  const exa = emu.requests.filter((r) => r.service === 'exa')
-  const last = exa[exa.length - 1]
-  if (!last) throw new Error('no exa request was recorded')
-  return last
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isProviderError(error)).toBe(true)
-    return error as ProviderError
-  }
-  throw new Error('expected the call to fail')
-}
-
 describe('createExaProvider against the emulator', () => {
   it('sends POST /search with the key only in x-api-key and explicit, capped contents', async () => {
     const res = await createExaProvider({ env: emu.env }).search(
       { query: 'survey of large language models', num: 7 },
       { now },
     )
-    const sent = lastRequest()
+    const sent = emu.lastRequest('exa')
     expect(sent.method).toBe('POST')
     expect(sent.path).toBe(`${new URL(emu.urls.exa).pathname}/search`)
     expect(sent.headers['x-api-key']).toBe(emu.keys.exa)
@@ -91,8 +74,8 @@ describe('createExaProvider against the emulator', () => {
     ],
   ] as const)('sends freshness %j as %j', async (freshness, expected) => {
     const res = await createExaProvider({ env: emu.env }).search({ query: 'llm evaluation', freshness }, { now })
-    expect(lastRequest().body).toMatchObject(expected)
-    if (typeof freshness === 'string') expect(lastRequest().body).not.toHaveProperty('endPublishedDate')
+    expect(emu.lastRequest('exa').body).toMatchObject(expected)
+    if (typeof freshness === 'string') expect(emu.lastRequest('exa').body).not.toHaveProperty('endPublishedDate')
     for (const r of res.results)
       if (r.publishedAt) expect(r.publishedAt >= expected.startPublishedDate.slice(0, 10)).toBe(true)
   })
@@ -111,7 +94,7 @@ describe('createExaProvider against the emulator', () => {
       { query: 'transformer attention', ...filters },
       { now },
     )
-    const body = lastRequest().body
+    const body = emu.lastRequest('exa').body
     expect(body).toMatchObject(expected)
     for (const key of absent) expect(body).not.toHaveProperty(key)
     expect(res.results.length).toBeGreaterThan(0)
@@ -132,7 +115,7 @@ describe('createExaProvider against the emulator', () => {
       maxCharacters: 400,
       category: 'news',
     }).search({ query: 'chip export rules', num: 100, country: 'de' }, { now })
-    expect(lastRequest().body).toEqual({
+    expect(emu.lastRequest('exa').body).toEqual({
       query: 'chip export rules',
       type: 'deep',
       numResults: 100,
@@ -141,7 +124,7 @@ describe('createExaProvider against the emulator', () => {
       category: 'news',
     })
     await createExaProvider({ env: emu.env, contents: 'text' }).search({ query: 'x y' }, { now })
-    expect(lastRequest().body).toMatchObject({ contents: { text: { maxCharacters: 1000 } } })
+    expect(emu.lastRequest('exa').body).toMatchObject({ contents: { text: { maxCharacters: 1000 } } })
   })
 
   it.each(['auto', 'fast', 'instant', 'neural', 'keyword', 'deep-lite', 'deep', 'deep-reasoning'] as const)(
@@ -151,7 +134,7 @@ describe('createExaProvider against the emulator', () => {
         { query: 'vector databases compared' },
         { now },
       )
-      expect(lastRequest().body).toMatchObject({ type })
+      expect(emu.lastRequest('exa').body).toMatchObject({ type })
       expect(res.results.length).toBeGreaterThan(0)
     },
   )
@@ -161,7 +144,7 @@ describe('createExaProvider against the emulator', () => {
     const env = { HOME: home, SEARCH_LAYER_CONFIG: join(home, 'none.json'), EXA_API_URL: emu.urls.exa }
     const exa = createExaProvider({ env })
     expect(exa.isConfigured()).toBe(false)
-    const err = await failure(exa.search({ query: 'x' }))
+    const err = await providerFailure(exa.search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'config', retryable: false })
     expect(err.message).toContain('EXA_API_KEY')
     expect(exa.isConfigured({ ...env, EXA_API_KEY: emu.keys.exa })).toBe(true)
@@ -172,7 +155,9 @@ describe('createExaProvider against the emulator', () => {
 
   it('maps a wrong key (real 401 INVALID_API_KEY) to auth without leaking it', async () => {
     const key = 'exa-wrong-key-0123456789'
-    const err = await failure(createExaProvider({ env: emu.env, apiKey: key, retries: 0 }).search({ query: 'x' }))
+    const err = await providerFailure(
+      createExaProvider({ env: emu.env, apiKey: key, retries: 0 }).search({ query: 'x' }),
+    )
     expect(err).toMatchObject({ kind: 'auth', status: 401, code: 'INVALID_API_KEY', retryable: false })
     expect(err.message).not.toContain(key)
   })
@@ -208,7 +193,7 @@ describe('createExaProvider against the emulator', () => {
   it.each(faults)('fault %s → %s', async (_label, fault, kind, extra) => {
     emu.fault('exa', fault)
     const exa = createExaProvider({ env: emu.env, retries: 0, timeoutMs: 300, maxBytes: 200_000 })
-    const err = await failure(exa.search({ query: 'fault injection' }))
+    const err = await providerFailure(exa.search({ query: 'fault injection' }))
     expect(err).toMatchObject({ kind, provider: 'exa', ...extra })
     expect(err.message).not.toContain(emu.keys.exa)
   })
@@ -224,19 +209,19 @@ describe('createExaProvider against the emulator', () => {
     emu.fault('exa', { hang: true })
     const exa = createExaProvider({ env: emu.env, retries: 0 })
     const started = Date.now()
-    expect(await failure(exa.search({ query: 'x' }, { deadlineAt: Date.now() + 250 }))).toMatchObject({
+    expect(await providerFailure(exa.search({ query: 'x' }, { deadlineAt: Date.now() + 250 }))).toMatchObject({
       kind: 'timeout',
     })
     expect(Date.now() - started).toBeLessThan(2000)
     const viaCtx = new AbortController()
     setTimeout(() => viaCtx.abort(), 50)
-    expect(await failure(exa.search({ query: 'x' }, { signal: viaCtx.signal }))).toMatchObject({
+    expect(await providerFailure(exa.search({ query: 'x' }, { signal: viaCtx.signal }))).toMatchObject({
       kind: 'timeout',
       retryable: false,
     })
     const viaRequest = new AbortController()
     setTimeout(() => viaRequest.abort(), 50)
-    expect(await failure(exa.search({ query: 'x', signal: viaRequest.signal }))).toMatchObject({
+    expect(await providerFailure(exa.search({ query: 'x', signal: viaRequest.signal }))).toMatchObject({
       kind: 'timeout',
       retryable: false,
     })

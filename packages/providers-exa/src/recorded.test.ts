@@ -1,19 +1,10 @@
-import { readFileSync } from 'node:fs'
-import { type ProviderError, ProviderResponseSchema, isProviderError } from '@search-layer/core'
-import { startEmulator } from '@search-layer/testkit'
+import { ProviderResponseSchema } from '@search-layer/core'
+import { providerFailure, readRecorded, startEmulator, TAG_OR_ENTITY } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createExaProvider } from './client.js'
 
 // Real Exa answers captured by other projects; provenance and licenses in test/fixtures/recorded/README.md.
-const recorded = (name: string) => {
-  const dir = new URL('../test/fixtures/recorded/', import.meta.url)
-  const body = readFileSync(new URL(`${name}.json`, dir), 'utf8')
-  const meta = JSON.parse(readFileSync(new URL(`${name}.meta.json`, dir), 'utf8')) as {
-    status: number | null
-    headers: Record<string, string> | null
-  }
-  return { body, json: JSON.parse(body) as Record<string, unknown>, status: meta.status ?? 200, headers: meta.headers }
-}
+const recorded = (name: string) => readRecorded(new URL('../test/fixtures/recorded/', import.meta.url), name)
 
 interface RecordedResult {
   url: string
@@ -22,7 +13,6 @@ interface RecordedResult {
   highlights?: string[]
 }
 
-const TAG_OR_ENTITY = /<\/?[a-z][^<>]*>|&(?:#x?[0-9a-f]+|[a-z]{2,8});/i
 const KEY = 'exa-recorded-replay-key-0123456789'
 
 let emu: Awaited<ReturnType<typeof startEmulator>>
@@ -36,15 +26,6 @@ function replay(name: string, body?: string) {
   const r = recorded(name)
   emu.fault('exa', { reply: { status: r.status, ...(r.headers && { headers: r.headers }), body: body ?? r.body } })
   return createExaProvider({ apiKey: KEY, baseUrl: emu.urls.exa, retries: 0 })
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`)
-  return error
 }
 
 describe.each([
@@ -87,7 +68,7 @@ describe.each([
 
 describe('recorded error (Composio issue report)', () => {
   it('HTTP 400 "x-api-key header is invalid" (no tag) is auth, with Exa’s words and the key hint', async () => {
-    const err = await failure(replay('issue--error-400-invalid-api-key-header').search({ query: 'x' }))
+    const err = await providerFailure(replay('issue--error-400-invalid-api-key-header').search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'auth', retryable: false, status: 400 })
     expect(err.message).toBe(
       'exa rejected the API key (HTTP 400): x-api-key header is invalid. Check EXA_API_KEY. ' +

@@ -1,8 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderError, isProviderError } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createGithubProvider } from './client.js'
 import { githubDefinition } from './definition.js'
@@ -15,26 +14,10 @@ afterAll(() => emu.close())
 beforeEach(() => emu.reset())
 
 const NOW = new Date('2026-11-20T12:00:00Z')
-const lastRequest = () => {
-  const sent = emu.requests.filter((r) => r.service === 'github').at(-1)
-  if (!sent) throw new Error('no github request was recorded')
-  return sent
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isProviderError(error)).toBe(true)
-    return error as ProviderError
-  }
-  throw new Error('expected the call to fail')
-}
-
 describe('createGithubProvider against the emulator', () => {
   it('searches repositories with the token as a Bearer header and reports the search rate limit', async () => {
     const res = await createGithubProvider({ env: emu.env }).search({ query: 'rust async runtime', num: 5 })
-    const sent = lastRequest()
+    const sent = emu.lastRequest('github')
     expect(sent.path).toBe('/github/search/repositories')
     expect(sent.query).toEqual({ q: 'rust async runtime', per_page: '5' })
     expect(sent.headers.authorization).toBe(`Bearer ${emu.keys.github}`)
@@ -54,7 +37,7 @@ describe('createGithubProvider against the emulator', () => {
     const github = createGithubProvider({ env })
     expect(github.isConfigured(env)).toBe(true)
     const res = await github.search({ query: 'http client' })
-    expect(lastRequest().headers.authorization).toBeUndefined()
+    expect(emu.lastRequest('github').headers.authorization).toBeUndefined()
     expect(res.rateLimit?.limit).toBe(10)
   })
 
@@ -63,8 +46,8 @@ describe('createGithubProvider against the emulator', () => {
       { query: 'tokio panic on shutdown', freshness: 'py' },
       { now: () => NOW },
     )
-    expect(lastRequest().path).toBe('/github/search/issues')
-    expect(lastRequest().query.q).toBe('tokio panic on shutdown is:issue updated:>=2025-11-20')
+    expect(emu.lastRequest('github').path).toBe('/github/search/issues')
+    expect(emu.lastRequest('github').query.q).toBe('tokio panic on shutdown is:issue updated:>=2025-11-20')
     expect(res.results.length).toBeGreaterThan(0)
     for (const r of res.results) {
       expect(r.url).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+\/issues\/\d+$/)
@@ -104,7 +87,7 @@ describe('createGithubProvider against the emulator', () => {
     ['HTML', { html: true }, { kind: 'bad_response' }],
   ] as const)('fault %s → %j, not retried past a minute, token never shown', async (_label, fault, expected) => {
     emu.fault('github', fault)
-    const err = await failure(
+    const err = await providerFailure(
       createGithubProvider({ env: emu.env, timeoutMs: 300 }).search({ query: 'x', num: 1 }, { now: () => NOW }),
     )
     expect(err).toMatchObject({ provider: 'github', ...expected })
@@ -116,9 +99,11 @@ describe('createGithubProvider against the emulator', () => {
     let clock = 1_000_000
     const github = createGithubProvider({ env: emu.env, clock: () => clock })
     emu.fault('github', { status: 403, code: 'secondary', times: 1 })
-    expect(await failure(github.search({ query: 'x' }, { now: () => NOW }))).toMatchObject({ retryAfterMs: 60_000 })
+    expect(await providerFailure(github.search({ query: 'x' }, { now: () => NOW }))).toMatchObject({
+      retryAfterMs: 60_000,
+    })
     clock += 20_000
-    expect(await failure(github.search({ query: 'y' }, { now: () => NOW }))).toMatchObject({
+    expect(await providerFailure(github.search({ query: 'y' }, { now: () => NOW }))).toMatchObject({
       kind: 'rate_limited',
       code: 'rate_limit_wait',
       retryAfterMs: 40_000,
@@ -147,7 +132,7 @@ describe('createGithubProvider against the emulator', () => {
       remaining: 0,
       resetMs: 30_000,
     })
-    expect(await failure(github.search({ query: 'x' }, { now: () => NOW }))).toMatchObject({
+    expect(await providerFailure(github.search({ query: 'x' }, { now: () => NOW }))).toMatchObject({
       code: 'rate_limit_wait',
       retryAfterMs: 30_000,
     })

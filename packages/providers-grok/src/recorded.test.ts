@@ -1,21 +1,11 @@
-import { readFileSync } from 'node:fs'
-import { type ProviderError, ProviderResponseSchema, isProviderError } from '@search-layer/core'
-import { startEmulator } from '@search-layer/testkit'
+import { ProviderResponseSchema } from '@search-layer/core'
+import { providerFailure, readRecorded, startEmulator, TAG_OR_ENTITY } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type GrokMode, createGrokProvider } from './client.js'
 
 // Real xAI answers captured by other projects; provenance and licenses in test/fixtures/recorded/README.md.
-const recorded = (name: string) => {
-  const dir = new URL('../test/fixtures/recorded/', import.meta.url)
-  const body = readFileSync(new URL(`${name}.json`, dir), 'utf8')
-  const meta = JSON.parse(readFileSync(new URL(`${name}.meta.json`, dir), 'utf8')) as {
-    status: number | null
-    headers: Record<string, string> | null
-  }
-  return { body, json: JSON.parse(body) as Record<string, unknown>, status: meta.status ?? 200, headers: meta.headers }
-}
+const recorded = (name: string) => readRecorded(new URL('../test/fixtures/recorded/', import.meta.url), name)
 
-const TAG_OR_ENTITY = /<\/?[a-z][^<>]*>|&(?:#x?[0-9a-f]+|[a-z]{2,8});/i
 const KEY = 'xai-recorded-replay-key-0123456789abcdef'
 
 let emu: Awaited<ReturnType<typeof startEmulator>>
@@ -30,15 +20,6 @@ function replay(name: string, { mode = 'responses', body }: { mode?: GrokMode; b
   emu.fault('grok', { reply: { status: r.status, ...(r.headers && { headers: r.headers }), body: body ?? r.body } })
   // The recording's own model, so the token prices match what was billed.
   return createGrokProvider({ apiKey: KEY, baseUrl: emu.urls.grok, model: 'grok-4-fast-reasoning', mode, retries: 0 })
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`)
-  return error
 }
 
 describe('recorded 200: vercel-ai--responses-web-search-2025-11-03 (Responses API, web_search tool)', () => {
@@ -78,7 +59,7 @@ describe('recorded 200: vercel-ai--responses-web-search-2025-11-03 (Responses AP
 
 describe('recorded 200: vercel-ai--chat-completions-grok-3-mini-text (chat mode, no search)', () => {
   it('a plain one-word answer is reported as bad_response, not as zero results', async () => {
-    const err = await failure(
+    const err = await providerFailure(
       replay('vercel-ai--chat-completions-grok-3-mini-text', { mode: 'chat' }).search({ query: 'x' }),
     )
     expect(err).toMatchObject({ kind: 'bad_response', provider: 'grok' })
@@ -88,7 +69,7 @@ describe('recorded 200: vercel-ai--chat-completions-grok-3-mini-text (chat mode,
 
 describe('recorded error (beeai-framework issue report)', () => {
   it('HTTP 400 with a URL-encoded "Incorrect API key" is auth, with xAI’s words decoded', async () => {
-    const err = await failure(replay('issue--error-400-incorrect-api-key').search({ query: 'x' }))
+    const err = await providerFailure(replay('issue--error-400-incorrect-api-key').search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'auth', retryable: false, status: 400 })
     expect(err.message).toContain('check XAI_API_KEY')
     expect(err.message).toContain('Incorrect API key provided')

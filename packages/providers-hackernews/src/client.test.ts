@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs'
-import {
-  type ProviderError,
-  ProviderResponseSchema,
-  isProviderError,
-  validateProviderDefinition,
-} from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { ProviderResponseSchema, validateProviderDefinition } from '@search-layer/core'
+import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createHackerNewsProvider } from './client.js'
 import { hackernewsDefinition } from './definition.js'
@@ -20,28 +15,12 @@ beforeEach(() => emu.reset())
 const recorded = (name: string): string => readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8')
 const NOW = new Date('2026-11-20T12:00:00Z')
 
-const lastRequest = () => {
-  const sent = emu.requests.filter((r) => r.service === 'hackernews').at(-1)
-  if (!sent) throw new Error('no hackernews request was recorded')
-  return sent
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isProviderError(error)).toBe(true)
-    return error as ProviderError
-  }
-  throw new Error('expected the call to fail')
-}
-
 describe('createHackerNewsProvider against the emulator', () => {
   it('needs no key and sends GET /search with stories only', async () => {
     const hn = createHackerNewsProvider({ env: { HN_API_URL: emu.urls.hackernews } })
     expect(hn.isConfigured({})).toBe(true)
     const res = await hn.search({ query: 'rust async runtime', num: 6 }, { now: () => NOW })
-    const sent = lastRequest()
+    const sent = emu.lastRequest('hackernews')
     expect(sent.path).toBe('/hn/api/v1/search')
     expect(sent.query).toEqual({ query: 'rust async runtime', tags: 'story', hitsPerPage: '6' })
     expect(sent.headers.authorization).toBeUndefined()
@@ -64,7 +43,7 @@ describe('createHackerNewsProvider against the emulator', () => {
   it('asks /search_by_date with a created_at_i filter for the past week, newest first', async () => {
     const hn = createHackerNewsProvider({ env: emu.env })
     const res = await hn.search({ query: 'rust', num: 5, freshness: 'pw' }, { now: () => NOW })
-    const sent = lastRequest()
+    const sent = emu.lastRequest('hackernews')
     expect(sent.path).toBe('/hn/api/v1/search_by_date')
     expect(sent.query.numericFilters).toBe(`created_at_i>${NOW.getTime() / 1000 - 7 * 86_400}`)
     const dates = res.results.map((r) => r.publishedAt!)
@@ -101,7 +80,7 @@ describe('createHackerNewsProvider against the emulator', () => {
   ] as const)('fault %s → %j', async (_label, fault, expected) => {
     emu.fault('hackernews', fault)
     const hn = createHackerNewsProvider({ env: emu.env, retries: 0, timeoutMs: 300, maxBytes: 200_000 })
-    expect(await failure(hn.search({ query: 'x' }))).toMatchObject({ provider: 'hackernews', ...expected })
+    expect(await providerFailure(hn.search({ query: 'x' }))).toMatchObject({ provider: 'hackernews', ...expected })
   })
 
   it('retries a 503 once and succeeds', async () => {

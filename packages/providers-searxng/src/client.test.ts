@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { validateProviderDefinition } from '@search-layer/core'
+import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSearxngProvider } from './client.js'
 import { searxngDefinition } from './definition.js'
@@ -14,22 +14,6 @@ beforeAll(async () => {
 afterAll(() => emu.close())
 beforeEach(() => emu.reset())
 
-const lastRequest = () => {
-  const sent = emu.requests.filter((r) => r.service === 'searxng').at(-1)
-  if (!sent) throw new Error('no searxng request was recorded')
-  return sent
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isProviderError(error)).toBe(true)
-    return error as ProviderError
-  }
-  throw new Error('expected the call to fail')
-}
-
 // A home without config files, so only the variables given count.
 const NO_FILES = { HOME: mkdtempSync(join(tmpdir(), 'searxng-home-')) }
 
@@ -37,7 +21,7 @@ describe('createSearxngProvider against the emulator', () => {
   it('is configured only with SEARXNG_URL and says so when missing', async () => {
     const searx = createSearxngProvider({ env: NO_FILES })
     expect(searx.isConfigured(NO_FILES)).toBe(false)
-    const err = await failure(searx.search({ query: 'x' }))
+    const err = await providerFailure(searx.search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'config' })
     expect(err.message).toContain('SEARXNG_URL')
     expect(searx.isConfigured({ ...NO_FILES, SEARXNG_URL: emu.urls.searxng })).toBe(true)
@@ -61,7 +45,7 @@ describe('createSearxngProvider against the emulator', () => {
       categories: 'general,news',
     })
     const res = await searx.search({ query: 'rust async runtime', num: 4, language: 'en-US', freshness: 'py' })
-    const sent = lastRequest()
+    const sent = emu.lastRequest('searxng')
     expect(sent.path).toBe('/searxng/search')
     expect(sent.query).toEqual({
       q: 'rust async runtime',
@@ -94,7 +78,7 @@ describe('createSearxngProvider against the emulator', () => {
 
   it('turns the JSON-disabled 403 into a config error naming search.formats in settings.yml, without retrying', async () => {
     emu.fault('searxng', { status: 403 })
-    const err = await failure(createSearxngProvider({ baseUrl: emu.urls.searxng }).search({ query: 'x' }))
+    const err = await providerFailure(createSearxngProvider({ baseUrl: emu.urls.searxng }).search({ query: 'x' }))
     expect(err).toMatchObject({ kind: 'config', retryable: false, status: 403 })
     expect(err.message).toMatch(/settings\.yml, under `search:`, list json in `formats:`/)
     expect(emu.count('searxng')).toBe(1)
@@ -108,7 +92,7 @@ describe('createSearxngProvider against the emulator', () => {
   ] as const)('fault %s → %j', async (_label, fault, expected) => {
     emu.fault('searxng', fault)
     const searx = createSearxngProvider({ baseUrl: emu.urls.searxng, retries: 0, timeoutMs: 300 })
-    expect(await failure(searx.search({ query: 'x' }))).toMatchObject({ provider: 'searxng', ...expected })
+    expect(await providerFailure(searx.search({ query: 'x' }))).toMatchObject({ provider: 'searxng', ...expected })
   })
 
   it('has a definition keyed on SEARXNG_URL with web and news', () => {

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { validateProviderDefinition } from '@search-layer/core'
+import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createStackExchangeProvider } from './client.js'
 import { stackexchangeDefinition } from './definition.js'
@@ -15,29 +15,13 @@ afterAll(() => emu.close())
 beforeEach(() => emu.reset())
 
 const NOW = new Date('2026-11-20T12:00:00Z')
-const lastRequest = () => {
-  const sent = emu.requests.filter((r) => r.service === 'stackexchange').at(-1)
-  if (!sent) throw new Error('no stackexchange request was recorded')
-  return sent
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isProviderError(error)).toBe(true)
-    return error as ProviderError
-  }
-  throw new Error('expected the call to fail')
-}
-
 describe('createStackExchangeProvider against the emulator', () => {
   it('sends search/advanced with the key, reads the gzip answer, accepted answers first', async () => {
     const res = await createStackExchangeProvider({ env: emu.env }).search(
       { query: 'rust async runtime', num: 8, freshness: 'py' },
       { now: () => NOW },
     )
-    const sent = lastRequest()
+    const sent = emu.lastRequest('stackexchange')
     expect(sent.path).toBe('/stackexchange/2.3/search/advanced')
     expect(sent.query).toEqual({
       q: 'rust async runtime',
@@ -66,7 +50,7 @@ describe('createStackExchangeProvider against the emulator', () => {
       HOME: mkdtempSync(join(tmpdir(), 'stackexchange-home-')),
     }
     const res = await createStackExchangeProvider({ env }).search({ query: 'sqlite wal' })
-    expect(lastRequest().query).not.toHaveProperty('key')
+    expect(emu.lastRequest('stackexchange').query).not.toHaveProperty('key')
     expect(res.rateLimit?.quotaLimit).toBe(300)
   })
 
@@ -89,7 +73,7 @@ describe('createStackExchangeProvider against the emulator', () => {
     const first = await se.search({ query: 'tokio' })
     expect(first.rateLimit).toMatchObject({ remaining: 0, resetMs: 10_000 })
     clock += 4_000
-    expect(await failure(se.search({ query: 'tokio' }))).toMatchObject({
+    expect(await providerFailure(se.search({ query: 'tokio' }))).toMatchObject({
       kind: 'rate_limited',
       code: 'backoff',
       retryAfterMs: 6_000,
@@ -114,13 +98,15 @@ describe('createStackExchangeProvider against the emulator', () => {
   ] as const)('fault %s → %j, key never shown', async (_label, fault, expected) => {
     emu.fault('stackexchange', fault)
     const se = createStackExchangeProvider({ env: emu.env, retries: 0, timeoutMs: 300 })
-    const err = await failure(se.search({ query: 'x' }))
+    const err = await providerFailure(se.search({ query: 'x' }))
     expect(err).toMatchObject({ provider: 'stackexchange', ...expected })
     expect(err.message).not.toContain(emu.keys.stackexchange)
   })
 
   it('maps a refused key to auth', async () => {
-    const err = await failure(createStackExchangeProvider({ env: emu.env, key: 'wrongKey00((' }).search({ query: 'x' }))
+    const err = await providerFailure(
+      createStackExchangeProvider({ env: emu.env, key: 'wrongKey00((' }).search({ query: 'x' }),
+    )
     expect(err).toMatchObject({ kind: 'auth', code: 'bad_parameter' })
     expect(err.message).not.toContain('wrongKey00((')
   })

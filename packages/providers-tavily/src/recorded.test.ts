@@ -1,19 +1,10 @@
-import { readFileSync } from 'node:fs'
 import { ProviderResponseSchema } from '@search-layer/core'
-import { startEmulator } from '@search-layer/testkit'
+import { readRecorded, startEmulator, TAG_OR_ENTITY } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createTavilyProvider } from './client.js'
 
 // Real Tavily answers captured by other projects; provenance and licenses in test/fixtures/recorded/README.md.
-const recorded = (name: string) => {
-  const dir = new URL('../test/fixtures/recorded/', import.meta.url)
-  const body = readFileSync(new URL(`${name}.json`, dir), 'utf8')
-  const meta = JSON.parse(readFileSync(new URL(`${name}.meta.json`, dir), 'utf8')) as {
-    status: number | null
-    headers: Record<string, string> | null
-  }
-  return { body, json: JSON.parse(body) as Record<string, unknown>, status: meta.status ?? 200, headers: meta.headers }
-}
+const recorded = (name: string) => readRecorded(new URL('../test/fixtures/recorded/', import.meta.url), name)
 
 interface RecordedResult {
   url: string
@@ -23,7 +14,6 @@ interface RecordedResult {
   published_date?: string
 }
 
-const TAG_OR_ENTITY = /<\/?[a-z][^<>]*>|&(?:#x?[0-9a-f]+|[a-z]{2,8});/i
 const KEY = 'tvly-recorded-replay-key-0123456789'
 
 let emu: Awaited<ReturnType<typeof startEmulator>>

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { type ProviderError, isProviderError, validateProviderDefinition } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { validateProviderDefinition } from '@search-layer/core'
+import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createWikipediaProvider } from './client.js'
 import { wikipediaDefinition } from './definition.js'
@@ -13,16 +13,6 @@ afterAll(() => emu.close())
 beforeEach(() => emu.reset())
 
 const sent = () => emu.requests.filter((r) => r.service === 'wikipedia')
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isProviderError(error)).toBe(true)
-    return error as ProviderError
-  }
-  throw new Error('expected the call to fail')
-}
 
 describe('createWikipediaProvider against the emulator', () => {
   it('searches the English wiki without a key, with a User-Agent, and builds article URLs', async () => {
@@ -65,7 +55,7 @@ describe('createWikipediaProvider against the emulator', () => {
     expect(res.results.length).toBeGreaterThan(0)
     emu.fault('wikipedia', { status: 503 })
     expect(
-      await failure(createWikipediaProvider({ env: emu.env, retries: 0 }).search({ query: '量子计算' })),
+      await providerFailure(createWikipediaProvider({ env: emu.env, retries: 0 }).search({ query: '量子计算' })),
     ).toMatchObject({
       kind: 'upstream',
       status: 503,
@@ -110,7 +100,7 @@ describe('createWikipediaProvider against the emulator', () => {
   ] as const)('fault %s → %j', async (_label, fault, expected) => {
     emu.fault('wikipedia', fault)
     const wiki = createWikipediaProvider({ env: emu.env, retries: 0, timeoutMs: 300 })
-    expect(await failure(wiki.search({ query: 'rust' }))).toMatchObject({ provider: 'wikipedia', ...expected })
+    expect(await providerFailure(wiki.search({ query: 'rust' }))).toMatchObject({ provider: 'wikipedia', ...expected })
   })
 
   it('has a keyless definition with the {lang} default', () => {

@@ -112,6 +112,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     get requests() {
       return server.requests
     },
+    lastRequest(service) {
+      const sent = server.requests.findLast((r) => r.service === service)
+      if (!sent) throw new Error(`no ${service} request was recorded`)
+      return sent
+    },
     count: (service) => server.count(service),
     maxInFlight: (service) => server.maxInFlight(service),
     reset() {

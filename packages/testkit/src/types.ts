@@ -141,6 +141,8 @@ export interface Emulator {
   fault(service: EmulatedService, fault: Fault | null): void
   latency(service: EmulatedService, ms: number): void
   readonly requests: readonly RecordedRequest[]
+  /** The newest request one service received; throws when it received none. */
+  lastRequest(service: EmulatedService): RecordedRequest
   count(service?: EmulatedService): number
   maxInFlight(service?: EmulatedService): number
   reset(): void
