@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { ConfigError, type Env, type ProviderName, ProviderNameSchema } from '@search-layer/core'
 import { builtInProviders } from '@search-layer/engine'
 import { z } from 'zod'
-import { keyIdentity } from './_auth.js'
+import { type ApiKey, keyIdentity } from './_auth.js'
 
 /** One documented server setting: its option name, env var, CLI flag and default. */
 export interface ServerSetting {
@@ -154,11 +154,8 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
   },
 ]
 
-/** One accepted API key; `name` is the identity logged and used for rate limits and history. */
-export interface ApiKey {
-  name: string
-  key: string
-}
+// Defined beside the authenticator, which settings depend on (keyIdentity), so the two never import each other.
+export type { ApiKey }
 
 /** Every server setting, resolved. */
 export interface ServerOptions {
