@@ -156,7 +156,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   app.route('/', toolCallLogRoutes({ log: state.toolCallLog, security }))
   app.route('/', searchStreamRoutes(context))
   app.route('/', searchRoutes({ search: context.search, security }))
-  app.route('/', fetchRoutes({ env, security }))
+  app.route('/', fetchRoutes({ env, fetchTimeoutMs: settings.fetchTimeoutMs, security }))
   app.route('/', toolRoutes({ layer, runTool: context.runTool, security }))
   app.route('/', historyRoutes({ history: state.history, security }))
   app.route('/', healthRoutes({ layer, shared: state.shared }))

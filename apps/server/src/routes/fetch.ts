@@ -16,6 +16,8 @@ import { type Security, commonErrors, createRouter, errors, json } from './_resp
 export interface FetchRoutesOptions {
   /** Where page-fetch and thread-fetch read keys, base URLs and `SEARCH_LAYER_ALLOW_PRIVATE_HOSTS`. */
   env: Env
+  /** Deadline of one page fetch, download and reading together (`SEARCH_LAYER_FETCH_TIMEOUT_MS`). */
+  fetchTimeoutMs: number
   security: Security
 }
 
@@ -39,7 +41,7 @@ function cutPage<P extends { markdown: string; text: string }>(page: P, maxChars
 }
 
 /** `POST /v1/fetch`, `/v1/thread` and `/v1/refs`: one page, one thread, or the references of several URLs. */
-export function fetchRoutes({ env, security }: FetchRoutesOptions) {
+export function fetchRoutes({ env, fetchTimeoutMs, security }: FetchRoutesOptions) {
   const router = createRouter()
   router.openapi(
     createRoute({
@@ -56,7 +58,8 @@ export function fetchRoutes({ env, security }: FetchRoutesOptions) {
     }),
     async (c) => {
       const { url, maxChars } = c.req.valid('json')
-      return c.json(cutPage(await fetchPage(url, { signal: c.get('signal'), env }), maxChars), 200)
+      const page = await fetchPage(url, { signal: c.get('signal'), env, timeoutMs: fetchTimeoutMs })
+      return c.json(cutPage(page, maxChars), 200)
     },
   )
 
