@@ -1,5 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { ApiKey } from './settings.js'
+
+/** One accepted API key; `name` is the identity logged and used for rate limits and history. */
+export interface ApiKey {
+  name: string
+  key: string
+}
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest()
 

@@ -1,15 +1,34 @@
 import { z } from '@hono/zod-openapi'
-import { FreshnessSchema, IntentSchema, ModeSchema, PROVIDER_ERROR_KINDS, ProviderNameSchema } from '@search-layer/core'
+import {
+  FreshnessSchema,
+  FreshnessWindowSchema,
+  IntentSchema,
+  ModeSchema,
+  PROVIDER_ERROR_KINDS,
+  type ProviderErrorKind,
+  ProviderNameSchema,
+} from '@search-layer/core'
+import { SearchRequestSchema } from '@search-layer/engine'
+import { FETCH_ERROR_KINDS, type FetchErrorKind } from '@search-layer/page-fetch'
+import { ERROR_STATUS, type ErrorCode } from './errors.js'
 
-const ProviderErrorKindSchema = z.enum(PROVIDER_ERROR_KINDS as [string, ...string[]])
+// The response schemas below restate the engine's `SearchResponse`, page-fetch's `ReadablePage` and this package's
+// `ErrorBody`, which are TypeScript types, not schemas: _schemas.test-d.ts holds each equal to its type, so a field
+// added or changed there fails typecheck until the document says it too.
+
+const ProviderErrorKindSchema = z.enum(PROVIDER_ERROR_KINDS as [ProviderErrorKind, ...ProviderErrorKind[]])
+const ErrorKindSchema = z.enum([...new Set([...PROVIDER_ERROR_KINDS, ...FETCH_ERROR_KINDS])] as [
+  ProviderErrorKind | FetchErrorKind,
+  ...(ProviderErrorKind | FetchErrorKind)[],
+])
 
 /** The error body of every non-2xx response. */
 export const ErrorBodySchema = z
   .object({
     error: z.string(),
-    code: z.string(),
+    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
     requestId: z.string().optional(),
-    kind: z.string().optional().openapi({ description: 'The upstream error kind (provider or page-fetch).' }),
+    kind: ErrorKindSchema.optional().openapi({ description: 'The upstream error kind (provider or page-fetch).' }),
     status: z.number().optional().openapi({ description: "The upstream's HTTP status." }),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   })
@@ -24,6 +43,10 @@ export const SearchResultOutSchema = z.object({
   source: z.string(),
   sources: z.array(ProviderNameSchema),
   score: z.number().optional(),
+  duplicates: z
+    .array(z.object({ url: z.string(), title: z.string(), sources: z.array(ProviderNameSchema) }))
+    .optional()
+    .openapi({ description: 'The same page under other URLs (syndication, mirrors, print/AMP copies), folded in.' }),
   explain: z.record(z.string(), z.number()).optional(),
 })
 
@@ -61,12 +84,13 @@ export const SearchResponseSchema = z
   })
   .openapi('SearchResponse')
 
-/** `GET /v1/search` query parameters: the common subset of the POST body. */
+/** `GET /v1/search` query parameters: the common subset of the POST body, with the engine's own field schemas. */
 export const SearchQuerySchema = z.object({
   q: z.string().openapi({ description: 'The query.' }),
-  mode: ModeSchema.optional(),
-  intent: z.union([z.literal('auto'), z.literal('none'), IntentSchema]).optional(),
-  freshness: z.enum(['pd', 'pw', 'pm', 'py']).optional(),
+  mode: SearchRequestSchema.shape.mode,
+  intent: SearchRequestSchema.shape.intent,
+  // A date range has no query-string form: only the relative windows.
+  freshness: FreshnessWindowSchema.optional(),
   num: z.coerce.number().int().min(1).max(20).optional(),
   sources: z.string().optional().openapi({ description: 'Comma list of provider ids (GET /readyz lists them).' }),
   cache: z.enum(['true', 'false']).optional(),

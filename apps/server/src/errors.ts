@@ -1,5 +1,6 @@
 import { ConfigError, InputError, type ProviderErrorKind, isProviderError, redactSecrets } from '@search-layer/core'
 import { type FetchErrorKind, isFetchError } from '@search-layer/page-fetch'
+import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 
 /** The error codes a response body can carry. */
@@ -134,4 +135,12 @@ export function describeError(error: unknown): {
     body: { error: 'internal error: see the server log for this request id', code: 'internal' },
     expected: false,
   }
+}
+
+/** An error response of `code` with the request's id: the one shape of every error the server itself answers. */
+export function errorJson(c: Context, code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+  return c.json(
+    { error: message, code, requestId: c.get('requestId') as string | undefined, ...extra },
+    ERROR_STATUS[code],
+  )
 }

@@ -176,3 +176,18 @@ describe('parseApiKeys', () => {
     )
   })
 })
+
+describe('SEARCH_LAYER_FETCH_TIMEOUT_MS', () => {
+  it.each([
+    [undefined, 20_000],
+    ['5000', 5000],
+  ])('%s gives page fetches %s ms', (value, expected) => {
+    expect(serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_FETCH_TIMEOUT_MS: value }).fetchTimeoutMs).toBe(expected)
+  })
+
+  it.each(['50', 'soon'])('%s is a ConfigError naming the variable', (value) => {
+    expect(() => serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_FETCH_TIMEOUT_MS: value })).toThrow(
+      /SEARCH_LAYER_FETCH_TIMEOUT_MS/,
+    )
+  })
+})

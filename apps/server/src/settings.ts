@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { ConfigError, type Env, type ProviderName, ProviderNameSchema } from '@search-layer/core'
 import { builtInProviders } from '@search-layer/engine'
 import { z } from 'zod'
-import { keyIdentity } from './_auth.js'
+import { type ApiKey, keyIdentity } from './_auth.js'
 
 /** One documented server setting: its option name, env var, CLI flag and default. */
 export interface ServerSetting {
@@ -120,6 +120,13 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     description: 'Per-attempt timeout of one provider call.',
   },
   {
+    name: 'fetchTimeoutMs',
+    env: 'SEARCH_LAYER_FETCH_TIMEOUT_MS',
+    default: '20000',
+    description:
+      'Deadline of one page fetch of /v1/fetch, download and reading together: a page not downloaded by then is a 504 timeout, one not read by then comes back as plain text (degraded).',
+  },
+  {
     name: 'maxConcurrentSearches',
     env: 'SEARCH_LAYER_MAX_CONCURRENT_SEARCHES',
     default: '32',
@@ -154,11 +161,8 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
   },
 ]
 
-/** One accepted API key; `name` is the identity logged and used for rate limits and history. */
-export interface ApiKey {
-  name: string
-  key: string
-}
+// Defined beside the authenticator, which settings depend on (keyIdentity), so the two never import each other.
+export type { ApiKey }
 
 /** Every server setting, resolved. */
 export interface ServerOptions {
@@ -179,6 +183,8 @@ export interface ServerOptions {
   requestTimeoutMs: number
   shutdownTimeoutMs: number
   providerTimeoutMs: number
+  /** Deadline of one page fetch (`/v1/fetch`): download and reading together. */
+  fetchTimeoutMs: number
   /** Cache-miss searches running at once; later ones queue in arrival order. 0 = no limit. */
   maxConcurrentSearches: number
   /** Requests per second per provider, or `false` for no provider rate limits; absent = engine defaults. */
@@ -253,6 +259,7 @@ const ServerOptionsSchema = z.object({
   requestTimeoutMs: int(100, 600_000).default(30_000),
   shutdownTimeoutMs: int(0, 600_000).default(10_000),
   providerTimeoutMs: int(100, 120_000).default(8000),
+  fetchTimeoutMs: int(100, 600_000).default(20_000),
   maxConcurrentSearches: int(0, 100_000).default(32),
   providerRateLimits: z.union([z.literal(false), z.record(ProviderNameSchema, z.number().positive())]).optional(),
   monthlyBudgets: z.record(ProviderNameSchema, z.number().positive()).optional(),

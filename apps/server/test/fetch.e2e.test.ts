@@ -101,6 +101,20 @@ describe('POST /v1/fetch', () => {
     expect(page.degraded).toBeUndefined()
   })
 
+  it('a page slower to arrive than the fetch deadline ends in a 504 timeout at that deadline', async () => {
+    // 5 s: without a deadline of its own the fetch would wait for it (page-fetch's default is 10 s, the request's 30 s).
+    emu.fault('pages', { latencyMs: 5000, times: 1 })
+    const srv = await start({ fetchTimeoutMs: 1000 })
+    const res = await srv.call('/v1/fetch', { json: { url: `${emu.urls.pages}/article` } })
+    expect(res.status).toBe(504)
+    const body = await res.json()
+    expect(body).toMatchObject({ code: 'timeout', kind: 'timeout' })
+    expect(body.error).toMatch(/did not complete within 1000 ms$/)
+    // The deadline is per fetch: the next one, on time, is read as usual.
+    const next = await srv.call('/v1/fetch', { json: { url: `${emu.urls.pages}/article` } })
+    expect(next.status).toBe(200)
+  })
+
   it.each([
     [
       'a private address without SEARCH_LAYER_ALLOW_PRIVATE_HOSTS',

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi'
+import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import type { AppEnv } from '../app.js'
 import { MAX_ARGS_CHARS, MAX_SUMMARY_CHARS, type ToolCallEntry, type ToolCallLog, clip } from '../_tool-log.js'
+import type { AppEnv } from '../context.js'
+import { type Security, createRouter } from './_responses.js'
 
 /** One logged tool call, as `/v1/tool-calls` returns it. */
 export const ToolCallEntrySchema = z
@@ -87,13 +88,14 @@ function rpcResponses(contentType: string, text: string): (RpcResult & { id?: un
  * log at `GET/DELETE /v1/tool-calls`: the tool-call timeline of the web app. Mount it after authentication and
  * before the tool routes. MCP calls are logged when their response stream ends.
  */
-export function mountToolCallLog(app: OpenAPIHono<AppEnv>, log: ToolCallLog, security: { bearer: string[] }[]): void {
+export function toolCallLogRoutes({ log, security }: { log: ToolCallLog; security: Security }) {
+  const router = createRouter()
   const record = (c: Context<AppEnv>, entry: Recorded) =>
     log.add({ ...entry, who: c.get('who') }).catch(() => {
       // The log is a convenience: never fail or delay a tool call for it.
     })
 
-  app.post('/api/tools/:name', async (c, next) => {
+  router.post('/api/tools/:name', async (c, next) => {
     const startedAt = new Date()
     const t0 = performance.now()
     const args = await c.req.raw
@@ -119,7 +121,7 @@ export function mountToolCallLog(app: OpenAPIHono<AppEnv>, log: ToolCallLog, sec
     })
   })
 
-  app.post('/mcp', async (c, next) => {
+  router.post('/mcp', async (c, next) => {
     const startedAt = new Date()
     const t0 = performance.now()
     const calls = mcpToolCalls(
@@ -161,7 +163,7 @@ export function mountToolCallLog(app: OpenAPIHono<AppEnv>, log: ToolCallLog, sec
       })
   })
 
-  app.openapi(
+  router.openapi(
     createRoute({
       method: 'get',
       path: '/v1/tool-calls',
@@ -181,7 +183,7 @@ export function mountToolCallLog(app: OpenAPIHono<AppEnv>, log: ToolCallLog, sec
     },
   )
 
-  app.openapi(
+  router.openapi(
     createRoute({
       method: 'delete',
       path: '/v1/tool-calls',
@@ -196,4 +198,5 @@ export function mountToolCallLog(app: OpenAPIHono<AppEnv>, log: ToolCallLog, sec
     }),
     async (c) => c.json({ deleted: await log.clear(c.get('who')) }, 200),
   )
+  return router
 }

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import type { AppEnv } from '../app.js'
+import type { AppEnv } from '../context.js'
+import { createRouter } from './_responses.js'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -66,7 +66,8 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>search-layer</tit
  * Serves the web app at `/` (and its `/assets/*`) without authentication: the page itself holds no data, and asks for
  * a key when the API wants one. Mount it before the authentication middleware.
  */
-export function mountWebApp(app: OpenAPIHono<AppEnv>, dir: string | undefined = findWebDir()): void {
+export function webAppRoutes(dir: string | undefined = findWebDir()) {
+  const router = createRouter()
   const assets = dir ? loadAssets(dir) : new Map<string, Asset>()
   const send = (c: Context<AppEnv>, asset: Asset, cache: string) => {
     const gzip = asset.gzip && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '')
@@ -80,15 +81,16 @@ export function mountWebApp(app: OpenAPIHono<AppEnv>, dir: string | undefined = 
     }
     return c.body(new Uint8Array(gzip ? asset.gzip! : asset.body), 200, headers)
   }
-  app.get('/', (c) => {
+  router.get('/', (c) => {
     const index = assets.get('/index.html')
     return index ? send(c, index, 'no-cache') : c.html(NOT_BUILT, 200)
   })
-  app.get('/assets/*', (c, next) => {
+  router.get('/assets/*', (c, next) => {
     const asset = assets.get(c.req.path)
     // Vite names assets by content hash: they never change under the same name.
     return asset ? send(c, asset, 'public, max-age=31536000, immutable') : next()
   })
   for (const [path, asset] of assets)
-    if (!path.startsWith('/assets/') && path !== '/index.html') app.get(path, (c) => send(c, asset, 'no-cache'))
+    if (!path.startsWith('/assets/') && path !== '/index.html') router.get(path, (c) => send(c, asset, 'no-cache'))
+  return router
 }

@@ -1,11 +1,12 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
-import { InputError, type ProviderName, formatIssues, redactSecrets } from '@search-layer/core'
+import { InputError, formatIssues, redactSecrets } from '@search-layer/core'
 import { type SearchRequest, type SearchStreamEvent, streamSearch } from '@search-layer/engine'
 import type { Context } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import type { AppContext, AppEnv } from './app.js'
-import { describeError } from './errors.js'
-import { SearchQuerySchema } from './_schemas.js'
+import { SearchQuerySchema } from '../_schemas.js'
+import type { AppContext, AppEnv } from '../context.js'
+import { describeError } from '../errors.js'
+import { createRouter } from './_responses.js'
+import { searchRequestFromQuery } from './search.js'
 
 const wantsEventStream = (c: Context<AppEnv>) => (c.req.header('accept') ?? '').includes('text/event-stream')
 
@@ -16,16 +17,7 @@ function requestFromQuery(c: Context<AppEnv>): SearchRequest {
     const issues = formatIssues(parsed.error)
     throw new InputError(`Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
   }
-  const q = parsed.data
-  return {
-    query: q.q,
-    ...(q.mode && { mode: q.mode }),
-    ...(q.intent && { intent: q.intent }),
-    ...(q.freshness && { freshness: q.freshness }),
-    ...(q.num !== undefined && { num: q.num }),
-    ...(q.sources && { sources: q.sources.split(',').map((s) => s.trim()) as ProviderName[] }),
-    ...(q.cache && { cache: q.cache === 'true' }),
-  }
+  return searchRequestFromQuery(parsed.data)
 }
 
 async function requestFromBody(c: Context<AppEnv>): Promise<SearchRequest> {
@@ -42,8 +34,9 @@ async function requestFromBody(c: Context<AppEnv>): Promise<SearchRequest> {
  * before the first event (bad input, nothing configured) gets the usual JSON error and status instead.
  * Mount it before the JSON routes; other requests pass through.
  */
-export function mountSearchStream(app: OpenAPIHono<AppEnv>, context: AppContext): void {
-  app.on(['GET', 'POST'], '/v1/search', async (c, next) => {
+export function searchStreamRoutes(context: AppContext) {
+  const router = createRouter()
+  router.on(['GET', 'POST'], '/v1/search', async (c, next) => {
     if (!wantsEventStream(c)) return next()
     const request = c.req.method === 'GET' ? requestFromQuery(c) : await requestFromBody(c)
     const signal = c.get('signal')
@@ -84,4 +77,5 @@ export function mountSearchStream(app: OpenAPIHono<AppEnv>, context: AppContext)
       }
     })
   })
+  return router
 }

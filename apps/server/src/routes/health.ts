@@ -1,0 +1,73 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { keyVariableHint } from '@search-layer/core'
+import type { SearchLayer } from '@search-layer/engine'
+import type { SharedState } from '../_shared-state.js'
+import { createRouter, json } from './_responses.js'
+
+const ReadySchema = z.object({
+  status: z.enum(['ready', 'degraded', 'not_ready']),
+  providers: z.array(z.object({ name: z.string(), configured: z.boolean(), resting: z.boolean() })),
+  redis: z.object({ configured: z.boolean(), up: z.boolean(), error: z.string().optional() }),
+  warnings: z.array(z.string()),
+})
+
+/** What `/readyz` reports: providers configured and resting, Redis reachable, and what is wrong in words. */
+async function readiness(layer: SearchLayer, shared: SharedState): Promise<z.infer<typeof ReadySchema>> {
+  const statuses = await layer.status()
+  const warnings: string[] = []
+  const redis = shared.configured ? await shared.ping() : { ok: false, ms: 0 }
+  if (shared.configured && !redis.ok)
+    warnings.push(
+      `redis unreachable (${redis.error ?? 'unknown'}): cache, rate limits, budgets and history are per-instance until it is back`,
+    )
+  const configured = statuses.filter((s) => s.configured)
+  if (configured.length === 0)
+    warnings.push(
+      `no search provider is configured: set ${layer.providers
+        .filter((d) => !d.keyless)
+        .map((d) => keyVariableHint(d))
+        .join(' or ')}`,
+    )
+  for (const s of statuses)
+    if (s.configured && s.circuit.open) warnings.push(`${s.name} is resting after repeated failures`)
+  const status = configured.length === 0 ? 'not_ready' : warnings.length ? 'degraded' : 'ready'
+  return {
+    status,
+    providers: statuses.map((s) => ({ name: s.name, configured: s.configured, resting: s.circuit.open })),
+    redis: {
+      configured: shared.configured,
+      up: shared.configured && redis.ok,
+      ...(shared.configured && !redis.ok && { error: redis.error ?? 'unreachable' }),
+    },
+    warnings,
+  }
+}
+
+/** `GET /healthz` (the process is up) and `GET /readyz` (it can serve searches); both without auth. */
+export function healthRoutes({ layer, shared }: { layer: SearchLayer; shared: SharedState }) {
+  const router = createRouter()
+  router.openapi(
+    createRoute({
+      method: 'get',
+      path: '/healthz',
+      summary: 'The process is up.',
+      responses: { 200: json(z.object({ status: z.literal('ok') }), 'Up') },
+    }),
+    (c) => c.json({ status: 'ok' as const }, 200),
+  )
+
+  router.openapi(
+    createRoute({
+      method: 'get',
+      path: '/readyz',
+      summary:
+        'Dependencies reachable and providers configured. Redis down is "degraded" (200): requests are served in-process.',
+      responses: { 200: json(ReadySchema, 'Ready or degraded'), 503: json(ReadySchema, 'No provider configured') },
+    }),
+    async (c) => {
+      const body = await readiness(layer, shared)
+      return body.status === 'not_ready' ? c.json(body, 503) : c.json(body, 200)
+    },
+  )
+  return router
+}

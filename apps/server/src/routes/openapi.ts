@@ -1,0 +1,23 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv } from '../context.js'
+import { createRouter } from './_responses.js'
+
+/** The document's header; the paths come from the routes' own zod schemas. */
+const INFO = {
+  title: 'search-layer',
+  version: '0.1.0',
+  description:
+    'One search API over Brave, Exa, Tavily and Grok. The same agent tools (web_search, web_fetch, fetch_thread, extract_refs) are served over MCP (Streamable HTTP, stateless, POST) at /mcp, behind the same bearer auth and rate limit.',
+}
+
+/** The OpenAPI 3.1 document of every route `app` declares with `createRoute`, generated when asked. */
+function openApiDocument(app: OpenAPIHono<AppEnv>) {
+  return app.getOpenAPI31Document({ openapi: '3.1.0', info: INFO })
+}
+
+/** `GET /openapi.json`: the document of `app`, whose routes must be mounted before it is served. */
+export function openApiRoutes(app: OpenAPIHono<AppEnv>) {
+  const router = createRouter()
+  router.get('/openapi.json', (c) => c.json(openApiDocument(app)))
+  return router
+}

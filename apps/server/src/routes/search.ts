@@ -1,0 +1,84 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import type { ProviderName } from '@search-layer/core'
+import { type SearchRequest, SearchRequestSchema, type SearchResponse } from '@search-layer/engine'
+import { synthesize, toJSON, toMarkdown, toText } from '@search-layer/synthesis'
+import type { Context } from 'hono'
+import { SearchFormatSchema, SearchQuerySchema, SearchResponseSchema } from '../_schemas.js'
+import { type AppContext, type AppEnv, callOf } from '../context.js'
+import { type Security, commonErrors, createRouter, errors } from './_responses.js'
+
+const searchOk = {
+  description:
+    'The engine response; with format=json|markdown|text the synthesis (answer first, topic groups, conflicts) instead',
+  content: {
+    'application/json': { schema: z.union([SearchResponseSchema, z.record(z.string(), z.unknown())]) },
+    'text/markdown': { schema: z.string() },
+    'text/plain': { schema: z.string() },
+    // Served by routes/search-stream.ts when the request sends `Accept: text/event-stream`.
+    'text/event-stream': {
+      schema: z.string().openapi({ description: 'Events plan, progress, results (re-ranked), done or error' }),
+    },
+  },
+}
+
+/** `POST /v1/search` as OpenAPI describes and validates it: the body is the engine's own request schema. */
+const postSearchRoute = (security: Security) =>
+  createRoute({
+    method: 'post',
+    path: '/v1/search',
+    summary: 'Search: classify, expand, fan out to the providers, merge and score.',
+    security,
+    request: {
+      query: SearchFormatSchema,
+      body: { required: true, content: { 'application/json': { schema: SearchRequestSchema } } },
+    },
+    responses: { 200: searchOk, ...errors('invalid_input', 'body_too_large', 'not_configured'), ...commonErrors() },
+  })
+
+/** `GET /v1/search`: the common subset of the request as query parameters. */
+const getSearchRoute = (security: Security) =>
+  createRoute({
+    method: 'get',
+    path: '/v1/search',
+    summary: 'Search with query parameters (q, mode, intent, freshness, num, sources, cache, format, maxChars).',
+    security,
+    request: { query: SearchQuerySchema.extend(SearchFormatSchema.shape) },
+    responses: { 200: searchOk, ...errors('invalid_input', 'not_configured'), ...commonErrors() },
+  })
+
+/** GET query parameters as a search request (the same names as the JSON body). */
+export function searchRequestFromQuery(q: z.infer<typeof SearchQuerySchema>): SearchRequest {
+  return {
+    query: q.q,
+    ...(q.mode && { mode: q.mode }),
+    ...(q.intent && { intent: q.intent }),
+    ...(q.freshness && { freshness: q.freshness }),
+    ...(q.num !== undefined && { num: q.num }),
+    ...(q.sources && { sources: q.sources.split(',').map((s) => s.trim()) as ProviderName[] }),
+    ...(q.cache && { cache: q.cache === 'true' }),
+  }
+}
+
+/** The engine's response as is, or one of synthesis' forms of it. */
+function respondSearch(c: Context<AppEnv>, response: SearchResponse, form: z.infer<typeof SearchFormatSchema>) {
+  if (!form.format) return c.json(response, 200)
+  const synthesis = synthesize(response, { ...(form.maxChars !== undefined && { maxChars: form.maxChars }) })
+  if (form.format === 'json') return c.json(toJSON(synthesis), 200)
+  if (form.format === 'markdown')
+    return c.body(toMarkdown(synthesis), 200, { 'content-type': 'text/markdown; charset=utf-8' })
+  return c.text(toText(synthesis), 200)
+}
+
+/** `POST` and `GET /v1/search` as JSON, markdown or text. */
+export function searchRoutes({ search, security }: { search: AppContext['search']; security: Security }) {
+  const router = createRouter()
+  router.openapi(
+    postSearchRoute(security),
+    async (c) => respondSearch(c, await search(c.req.valid('json'), callOf(c)), c.req.valid('query')) as never,
+  )
+  router.openapi(getSearchRoute(security), async (c) => {
+    const q = c.req.valid('query')
+    return respondSearch(c, await search(searchRequestFromQuery(q), callOf(c)), q) as never
+  })
+  return router
+}
