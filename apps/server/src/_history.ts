@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import { dirname } from 'node:path'
+import { callerList } from './_caller-list.js'
 import type { SharedState } from './_shared-state.js'
 
 /** One remembered search. */
@@ -105,26 +106,20 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
     })
     return flush
   }
-  const listKey = (who: string) => state.key('history', who)
+  const shared = callerList(state, 'history', max)
 
   return {
     async add(entry) {
       await state.guard(
         'history add',
-        async (redis) => {
-          await redis
-            .multi()
-            .lpush(listKey(entry.who), JSON.stringify(entry))
-            .ltrim(listKey(entry.who), 0, max - 1)
-            .exec()
-        },
+        (redis) => shared.push(redis, entry.who, entry),
         () => fileAdd(entry),
       )
     },
     async list(who, limit) {
       return state.guard(
         'history list',
-        async (redis) => parseLines((await redis.lrange(listKey(who), 0, limit - 1)).join('\n')),
+        async (redis) => parseLines((await shared.range(redis, who, limit)).join('\n')),
         async () => {
           await chain
           return (await readAll())
@@ -141,16 +136,12 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
         if (kept.length !== all.length) await rewrite(kept)
         return all.length - kept.length
       })
-      const shared = await state.guard(
+      const there = await state.guard(
         'history clear',
-        async (redis) => {
-          const n = await redis.llen(listKey(who))
-          await redis.del(listKey(who))
-          return n
-        },
+        (redis) => shared.clear(redis, who),
         () => 0,
       )
-      return local + shared
+      return local + there
     },
     async remove(who, when) {
       const mine = (e: HistoryEntry) => e.who === who && e.when === when
@@ -160,19 +151,12 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
         if (kept.length !== all.length) await rewrite(kept)
         return all.length - kept.length
       })
-      const shared = await state.guard(
+      const there = await state.guard(
         'history remove',
-        async (redis) => {
-          // Entries are stored as JSON strings: remove the exact strings of the matching ones.
-          const raw = await redis.lrange(listKey(who), 0, -1)
-          const matching = [...new Set(raw.filter((line) => parseLines(line).some(mine)))]
-          let removed = 0
-          for (const line of matching) removed += await redis.lrem(listKey(who), 0, line)
-          return removed
-        },
+        (redis) => shared.removeWhere(redis, who, (line) => parseLines(line).some(mine)),
         () => 0,
       )
-      return local + shared
+      return local + there
     },
   }
 }

@@ -1,4 +1,5 @@
 import { redactSecrets } from '@search-layer/core'
+import { callerList } from './_caller-list.js'
 import type { SharedState } from './_shared-state.js'
 
 /** One tool call an agent made through `/api/tools/*` or `/mcp`. */
@@ -62,41 +63,31 @@ export function createToolCallLog(state: SharedState, { max }: { max: number }):
         return []
       }
     })
-  const listKey = (who: string) => state.key('tool-calls', who)
+  const shared = callerList(state, 'tool-calls', max)
   return {
     async add(entry) {
       await state.guard(
         'tool-call add',
-        async (redis) => {
-          await redis
-            .multi()
-            .lpush(listKey(entry.who), JSON.stringify(entry))
-            .ltrim(listKey(entry.who), 0, max - 1)
-            .exec()
-        },
+        (redis) => shared.push(redis, entry.who, entry),
         () => localAdd(entry),
       )
     },
     list(who, limit) {
       return state.guard(
         'tool-call list',
-        async (redis) => parse(await redis.lrange(listKey(who), 0, limit - 1)),
+        async (redis) => parse(await shared.range(redis, who, limit)),
         () => (local.get(who) ?? []).slice(0, limit),
       )
     },
     async clear(who) {
       const here = local.get(who)?.length ?? 0
       local.delete(who)
-      const shared = await state.guard(
+      const there = await state.guard(
         'tool-call clear',
-        async (redis) => {
-          const n = await redis.llen(listKey(who))
-          await redis.del(listKey(who))
-          return n
-        },
+        (redis) => shared.clear(redis, who),
         () => 0,
       )
-      return here + shared
+      return here + there
     },
   }
 }

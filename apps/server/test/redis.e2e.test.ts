@@ -78,6 +78,22 @@ describe('two instances sharing one Redis', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
   })
 
+  it('tool calls logged on one instance are listed and cleared on the other', async () => {
+    const apiKeys = [{ name: 'team', key: 'team-key-tools-0123456789' }]
+    const [a, b] = await pair({ redisPrefix: 'tool-log-test:', apiKeys })
+    const key = apiKeys[0]!.key
+    expect((await a.call('/api/tools/web_search', { json: { query: 'tokio' }, key })).status).toBe(200)
+    expect((await a.call('/api/tools/web_search', { json: { query: 'axum' }, key })).status).toBe(200)
+    let entries: { args: string }[] = []
+    await waitUntil(async () => {
+      entries = (await (await b.call('/v1/tool-calls', { key })).json()).entries
+      return entries.length === 2
+    }, 5000)
+    expect(entries.map((e) => JSON.parse(e.args).query)).toEqual(['axum', 'tokio'])
+    expect((await (await b.call('/v1/tool-calls', { method: 'DELETE', key })).json()).deleted).toBe(2)
+    expect((await (await a.call('/v1/tool-calls', { key })).json()).entries).toEqual([])
+  })
+
   it('history written on one instance is read and cleared on the other', async () => {
     const [a, b] = await pair({ redisPrefix: 'history-test:' })
     await a.call('/v1/search', { json: { query: 'bun vs deno', mode: 'fast' } })
