@@ -30,6 +30,8 @@ export interface SearchOperators {
   >
   /** Filter kinds in force, in `QUERY_FILTER_KINDS` order. */
   kinds: QueryFilterKind[]
+  /** What the caller should know: the operators' dates replacing the request's `freshness`. */
+  warnings: string[]
 }
 
 const OPEN_START = '1970-01-01'
@@ -97,6 +99,12 @@ export function readSearchOperators(req: ParsedSearchRequest, today: Date): Sear
     ...(dateRange && { dateRange }),
     providerFields,
     kinds,
+    warnings:
+      dateRange && req.freshness !== undefined
+        ? [
+            `the query's date operators (${dateRange.from} to ${dateRange.to}) replace freshness ${JSON.stringify(req.freshness)}`,
+          ]
+        : [],
   }
 }
 

@@ -225,10 +225,10 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
         // Nor a broken stream listener.
       }
     }
-    const warnings: string[] = []
     // Operators (site:, after:, "phrase"…) become filters; the words left are what is classified and searched.
     const operators = readSearchOperators(req, new Date(now()))
     const baseQuery = operators.baseQuery
+    const warnings: string[] = [...operators.warnings]
 
     // 1. Intent and strategy. Explicit mode without intent keeps the original skill's v1 behaviour: no scoring.
     const intentSetting = req.intent ?? (req.mode ? 'none' : 'auto')

@@ -150,6 +150,25 @@ describe('query operators through the engine', () => {
     expect(res.operators).toMatchObject({ parsed: [], filters: ['site'], dropped: 4, dropped_by: { site: 4 } })
   })
 
+  it('reads operators in each of `queries`, and says when they replace the request’s freshness', async () => {
+    const res = await layer().search({
+      queries: ['async runtime site:github.com', 'smol runtime before:2025'],
+      sources: ['loose'],
+      freshness: 'pw',
+    })
+    expect(res.queries).toEqual(['async runtime', 'smol runtime'])
+    expect(received.map((r) => r.query).sort()).toEqual(['async runtime', 'smol runtime'])
+    expect(received[0]).toMatchObject({
+      includeDomains: ['github.com'],
+      freshness: { from: '1970-01-01', to: '2024-12-31' },
+    })
+    expect(res.warnings).toContain('the query\'s date operators (1970-01-01 to 2024-12-31) replace freshness "pw"')
+    expect(res.results.map((r) => r.url).sort()).toEqual([
+      'https://github.com/old/runtime',
+      'https://github.com/undated/runtime',
+    ])
+  })
+
   it.each([
     ['rust before:yesterdayish', /before:yesterdayish.*is not a date/],
     ['rust site:', /site: has no value/],
