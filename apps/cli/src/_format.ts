@@ -1,5 +1,5 @@
 import type { Env } from '@search-layer/core'
-import type { SearchResponse } from '@search-layer/engine'
+import type { OperatorReport, SearchResponse } from '@search-layer/engine'
 
 /** One line on how the search went: intent, mode, queries, each provider's outcome, time. */
 export function statusLine(response: SearchResponse): string {
@@ -17,6 +17,30 @@ export function statusLine(response: SearchResponse): string {
 }
 
 /**
+ * The `--explain` lines on query operators: what was parsed, who applied each filter natively, who had it stripped,
+ * and what enforcement on the merged results dropped or could not check.
+ */
+export function operatorLines(report: OperatorReport): string {
+  const perProvider = (table: Record<string, string[]>) =>
+    Object.entries(table)
+      .filter(([, kinds]) => kinds.length > 0)
+      .map(([name, kinds]) => `${name} (${kinds.join(', ')})`)
+      .join(' · ') || 'none'
+  const reasons = Object.entries(report.dropped_by)
+    .map(([reason, n]) => `${reason} ${n}`)
+    .join(', ')
+  const parsed = report.parsed.map((o) => `\`${o.raw}\``).join(' ')
+  return [
+    `**Operators** ${parsed || '(none in the query)'} → filters: ${report.filters.join(', ')}`,
+    `- native: ${perProvider(report.native)}`,
+    `- stripped: ${perProvider(report.stripped)}`,
+    `- enforced: ${report.dropped} result${report.dropped === 1 ? '' : 's'} dropped${reasons ? ` (${reasons})` : ''}` +
+      (report.date_unverified ? ` · ${report.date_unverified} kept without a date` : '') +
+      (report.unchecked?.length ? ` · not checked: ${report.unchecked.join(', ')}` : ''),
+  ].join('\n')
+}
+
+/**
  * Markdown for people: the synthesis (answer first, grouped by topic, conflicts and confidence stated),
  * written by the configured LLM when `SEARCH_LAYER_LLM_URL` is set (falling back to the rules on any failure),
  * then the status line.
@@ -24,15 +48,19 @@ export function statusLine(response: SearchResponse): string {
 export async function formatSearchMarkdown(
   response: SearchResponse,
   env: Env,
-  options: { maxChars?: number } = {},
+  options: { maxChars?: number; explain?: boolean } = {},
 ): Promise<string> {
   // Loaded here, not at start-up: JSON output (agents, pipes) never needs it.
   const { llmConfigFromEnv, synthesize, synthesizeWithLlm, toMarkdown } = await import('@search-layer/synthesis')
   const llm = llmConfigFromEnv(env)
-  const synthesis = llm ? await synthesizeWithLlm(response, { llm, ...options }) : synthesize(response, options)
+  const { explain, ...synthesisOptions } = options
+  const synthesis = llm
+    ? await synthesizeWithLlm(response, { llm, ...synthesisOptions })
+    : synthesize(response, synthesisOptions)
   const note =
     synthesis.llm && !synthesis.llm.used && llm
       ? `\n_LLM synthesis unavailable (${synthesis.llm.fallbackReason}); showing the rule-based summary._\n`
       : ''
-  return `${toMarkdown(synthesis).trimEnd()}\n${note}\n${statusLine(response)}\n`
+  const operators = explain && response.operators ? `\n${operatorLines(response.operators)}\n` : ''
+  return `${toMarkdown(synthesis).trimEnd()}\n${note}\n${statusLine(response)}\n${operators}`
 }

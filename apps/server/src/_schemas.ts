@@ -7,6 +7,8 @@ import {
   PROVIDER_ERROR_KINDS,
   type ProviderErrorKind,
   ProviderNameSchema,
+  QUERY_FILTER_KINDS,
+  QueryOperatorSchema,
 } from '@search-layer/core'
 import { SearchRequestSchema } from '@search-layer/engine'
 import { FETCH_ERROR_KINDS, type FetchErrorKind } from '@search-layer/page-fetch'
@@ -48,7 +50,32 @@ export const SearchResultOutSchema = z.object({
     .optional()
     .openapi({ description: 'The same page under other URLs (syndication, mirrors, print/AMP copies), folded in.' }),
   explain: z.record(z.string(), z.number()).optional(),
+  date_unverified: z
+    .literal(true)
+    .optional()
+    .openapi({ description: 'A date filter is in force and this result has no date: kept, not known to be in range.' }),
 })
+
+const QueryFilterKindSchema = z.enum(QUERY_FILTER_KINDS)
+
+/** What the query's operators did (the engine's `OperatorReport`). */
+const OperatorReportSchema = z
+  .object({
+    parsed: z.array(
+      z.object({ name: z.enum(QueryOperatorSchema.shape.name.options), value: z.string(), raw: z.string() }),
+    ),
+    filters: z.array(QueryFilterKindSchema),
+    native: z.record(ProviderNameSchema, z.array(QueryFilterKindSchema)),
+    stripped: z.record(ProviderNameSchema, z.array(QueryFilterKindSchema)),
+    dropped: z.number(),
+    dropped_by: z.record(z.string(), z.number()),
+    date_unverified: z.number(),
+    unchecked: z.array(z.string()).optional(),
+  })
+  .openapi('OperatorReport', {
+    description:
+      'Query operators (site:, after:, "phrase"…): what was parsed, which filters each provider applied natively or had stripped, and what enforcement on the merged results dropped.',
+  })
 
 const ProviderReportSchema = z.object({
   status: z.enum(['ok', 'error', 'skipped']),
@@ -76,6 +103,7 @@ export const SearchResponseSchema = z
     answer: z.string().optional(),
     answer_source: ProviderNameSchema.optional(),
     freshness_filter: FreshnessSchema.nullable(),
+    operators: OperatorReportSchema.optional(),
     providers: z.record(ProviderNameSchema, ProviderReportSchema),
     partial: z.boolean(),
     cached: z.boolean(),

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
-import { canonicalUrl } from '@search-layer/core'
-import { collapseNearDuplicates, diversifySites, merge, rank } from '@search-layer/scoring'
+import { canonicalUrl, parseQueryOperators } from '@search-layer/core'
+import { collapseNearDuplicates, diversifySites, enforceFilters, merge, rank } from '@search-layer/scoring'
 import type { ScenarioContext } from '../_context.js'
 import { rssMb } from '../_context.js'
 import type { VariantResult } from '../_report.js'
@@ -57,6 +57,7 @@ export async function mergeScenario(ctx: ScenarioContext): Promise<VariantResult
   }
 
   out.push(postPassRow(ctx))
+  out.push(operatorsRow(ctx))
 
   // canonicalUrl alone, over the same realistic URL variants.
   const urls = urlsOf(syntheticBatches(20_000, 7).batches)
@@ -116,5 +117,41 @@ function postPassRow(ctx: ScenarioContext): VariantResult {
     throughput: { value: Math.round((ranked.length * 1000) / total.mean), unit: 'results/s' },
     extra: { collapseMs: collapse, kept },
     note: `collapse p50 ${collapse.p50} ms, diversity the rest; ${ranked.length - kept} folded`,
+  }
+}
+
+// Filters every synthetic result passes until the last check (the script of lang:ru), so each result pays for all.
+const OPERATOR_QUERY =
+  'markdown 编辑器 "live preview" -site:gist.github.com -site:pinterest.com after:2000-01 before:2030 lang:ru -electron -"paid plan"'
+
+/** Query-operator parsing, and enforcing every filter on one search's worth of merged results (300). */
+function operatorsRow(ctx: ScenarioContext): VariantResult {
+  const { batches, queries } = syntheticBatches(1_200)
+  const merged = merge(batches, { now: NOW, queries }).slice(0, 300)
+  const { filters } = parseQueryOperators(OPERATOR_QUERY)
+  const iterations = ctx.quick ? 50 : 500
+  const parseMs: number[] = []
+  const totalMs: number[] = []
+  let kept = 0
+  for (let i = 0; i < iterations + 10; i++) {
+    const t0 = performance.now()
+    parseQueryOperators(OPERATOR_QUERY)
+    const t1 = performance.now()
+    kept = enforceFilters(merged, filters).results.length
+    const t2 = performance.now()
+    if (i < 10) continue
+    parseMs.push(t1 - t0)
+    totalMs.push(t2 - t0)
+  }
+  const total = summarize(totalMs)
+  const parse = summarize(parseMs)
+  ctx.log(`query operators: parse p50 ${parse.p50} ms, parse + enforce ${merged.length} results p50 ${total.p50} ms`)
+  return {
+    scenario: '4 merge + score',
+    variant: `query operators: parse 8 + enforce on ${merged.length} merged results`,
+    latency: total,
+    throughput: { value: Math.round((merged.length * 1000) / total.mean), unit: 'results/s' },
+    extra: { parseMs: parse, kept },
+    note: `parse p50 ${parse.p50} ms, enforcement the rest; ${merged.length - kept} dropped`,
   }
 }

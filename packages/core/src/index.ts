@@ -88,6 +88,14 @@ export type {
 } from './provider-definition.js'
 export { parseInput, formatIssues } from './validate.js'
 export { canonicalUrl } from './canonical-url.js'
+export {
+  parseQueryOperators,
+  queryWithOperators,
+  QueryFiltersSchema,
+  QueryOperatorSchema,
+  QUERY_FILTER_KINDS,
+} from './query-operators.js'
+export type { ParsedQuery, QueryFilters, QueryOperator, QueryFilterKind } from './query-operators.js'
 export { plainText, httpUrl, isoDate, hostMatches, passesDomainFilters } from './text.js'
 export { defineProvider } from './define-provider.js'
 export type { ProviderCall, DefineProviderOptions } from './define-provider.js'

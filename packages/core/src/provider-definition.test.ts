@@ -34,6 +34,7 @@ describe('validateProviderDefinition', () => {
       /plugin foo is not a valid provider definition: `id` expected a provider id/,
     ],
     ['an unknown capability', { ...base, capabilities: ['web', 'videos'] }, /`capabilities.1`/],
+    ['an unknown query filter', { ...base, queryFilters: ['site', 'inurl'] }, /`queryFilters.1`/],
     ['no create function', { ...base, create: 'nope' }, /`create` expected a function/],
     [
       'a lower-case key variable',

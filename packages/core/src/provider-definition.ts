@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
 import type { Env, Provider } from './provider.js'
+import { QUERY_FILTER_KINDS, type QueryFilterKind } from './query-operators.js'
 import { ProviderNameSchema } from './schemas.js'
 
 /**
@@ -66,6 +67,12 @@ export interface ProviderDefinition {
   keyless?: boolean
   /** Strongest first; see `PROVIDER_CAPABILITIES`. */
   capabilities: readonly ProviderCapability[]
+  /**
+   * The request filters this provider applies itself, through a native parameter or an operator in its query text
+   * (see `QUERY_FILTER_KINDS`). The engine reports the others as stripped for this provider; it enforces what it can
+   * check on the merged results either way. Absent: none.
+   */
+  queryFilters?: readonly QueryFilterKind[]
   /** Lower comes first among providers that list a capability at the same position. */
   priority: number
   rateLimit: ProviderRateLimit
@@ -95,6 +102,7 @@ const ProviderDefinitionShape = z.object({
   defaultModel: z.string().min(1).optional(),
   keyless: z.boolean().optional(),
   capabilities: z.array(z.enum(PROVIDER_CAPABILITIES)).min(1, 'list at least one capability'),
+  queryFilters: z.array(z.enum(QUERY_FILTER_KINDS)).optional(),
   priority: z.number().finite(),
   rateLimit: z.object({ perSecond: positive, burst: positive, maxConcurrent: z.number().int().positive() }),
   cost: z.object({

@@ -78,6 +78,15 @@ export const ProviderRequestSchema = z.object({
     .optional(),
   /** BCP 47 language tag, e.g. `en`, `zh-hans`. */
   language: z.string().min(2).max(16).optional(),
+  /** Exact phrases the results must contain (from `"quoted"` operators); their words are in `query` too. */
+  phrases: z.array(z.string().min(1).max(200)).max(10).optional(),
+  /** Words or phrases the results must not contain (from `-word` operators); not in `query`. */
+  excludeTerms: z.array(z.string().min(1).max(200)).max(20).optional(),
+  /** File extensions results must have, without the dot (from `filetype:pdf`). */
+  fileTypes: z
+    .array(z.string().regex(/^[a-z0-9]{1,10}$/, 'expected a file extension such as pdf'))
+    .max(5)
+    .optional(),
   signal: z.instanceof(AbortSignal).optional(),
 })
 export type ProviderRequest = z.input<typeof ProviderRequestSchema>

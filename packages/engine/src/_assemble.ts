@@ -1,6 +1,7 @@
 import type { ProviderError, ProviderName, SearchResult } from '@search-layer/core'
 import type { IntentClassification } from '@search-layer/intent'
-import type { NearDuplicate } from '@search-layer/scoring'
+import type { NearDuplicate, ResultFilters } from '@search-layer/scoring'
+import type { EnforcementSummary } from './_operators.js'
 import type { ParsedSearchRequest } from './request.js'
 import type { SearchResultOut } from './response.js'
 
@@ -26,6 +27,8 @@ export interface AssembleContext {
   providers: readonly ProviderName[]
   /** Whose written answer leads when several gave one (`answerPreference`). */
   answerOrder: readonly ProviderName[]
+  /** Filters enforced on the merged results whatever the providers did; absent when none is in force. */
+  filters?: ResultFilters
 }
 
 /** The merged, scored results of the outcomes so far, and the answer a provider wrote, if any. */
@@ -33,6 +36,8 @@ export interface Assembled {
   results: SearchResultOut[]
   answer?: string
   answer_source?: ProviderName
+  /** What `filters` dropped and marked. */
+  enforcement: EnforcementSummary
 }
 
 /**
@@ -41,14 +46,14 @@ export interface Assembled {
  */
 export function assembleResults(
   outcomes: readonly CallOutcome[],
-  { req, baseQuery, queries, classification, now, providers, answerOrder }: AssembleContext,
-  { merge, rank, collapseNearDuplicates, diversifySites }: typeof import('@search-layer/scoring'),
+  { req, baseQuery, queries, classification, now, providers, answerOrder, filters }: AssembleContext,
+  { merge, rank, collapseNearDuplicates, diversifySites, enforceFilters }: typeof import('@search-layer/scoring'),
 ): Assembled {
   const batches = outcomes
     .filter((o) => o.results)
     .map((o) => ({ query: o.query, provider: o.provider, results: o.results! }))
-  const merged = merge(batches, { now, queries, providers })
-  const scored = rank(merged, {
+  const enforced = enforceFilters(merge(batches, { now, queries, providers }), filters ?? {})
+  const scored = rank(enforced.results, {
     query: baseQuery,
     subQueries: queries,
     weights: classification ? classification.weights : null,
@@ -58,7 +63,10 @@ export function assembleResults(
   })
   // Scored searches only: without an intent the fused order is the original skill's v1 output, kept as it was.
   const ranked: ((typeof scored)[number] & { duplicates?: NearDuplicate[]; demotedFrom?: number })[] = classification
-    ? diversifySites(collapseNearDuplicates(scored, { providers }), { query: baseQuery })
+    ? // A site the query restricts to counts as named: `site:github.com` is no reason to push github.com down.
+      diversifySites(collapseNearDuplicates(scored, { providers }), {
+        query: [baseQuery, ...(filters?.includeDomains ?? [])].join(' '),
+      })
     : scored
   const results: SearchResultOut[] = ranked.map((r) => ({
     title: r.title,
@@ -68,6 +76,7 @@ export function assembleResults(
     source: r.source,
     sources: r.sources,
     ...(r.score !== undefined && { score: r.score }),
+    ...(r.dateUnverified && { date_unverified: true as const }),
     ...(r.duplicates && {
       duplicates: r.duplicates.map((d) => ({ url: d.url, title: d.title, sources: d.sources })),
     }),
@@ -83,6 +92,11 @@ export function assembleResults(
   const answerFrom = answerOrder.map((p) => outcomes.find((o) => o.provider === p && o.answer)).find(Boolean)
   return {
     results,
+    enforcement: {
+      dropped: enforced.dropped,
+      dateUnverified: results.filter((r) => r.date_unverified).length,
+      unchecked: enforced.unchecked,
+    },
     ...(answerFrom?.answer && { answer: answerFrom.answer, answer_source: answerFrom.provider }),
   }
 }

@@ -19,6 +19,7 @@ import { setMaxListeners } from 'node:events'
 import { expandQuery } from '@search-layer/expand'
 import { type IntentClassification, classifyIntent, strategyFor } from '@search-layer/intent'
 import { type CallOutcome, assembleResults } from './_assemble.js'
+import { describeOperators, readSearchOperators } from './_operators.js'
 import { CircuitBreaker, type CircuitOptions, type CircuitState, type CircuitTicket } from './_circuit.js'
 import { type RateLimit, RateLimiter } from './_rate-limit.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
@@ -224,8 +225,10 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
         // Nor a broken stream listener.
       }
     }
-    const warnings: string[] = []
-    const baseQuery = req.query ?? req.queries![0]!
+    // Operators (site:, after:, "phrase"…) become filters; the words left are what is classified and searched.
+    const operators = readSearchOperators(req, new Date(now()))
+    const baseQuery = operators.baseQuery
+    const warnings: string[] = [...operators.warnings]
 
     // 1. Intent and strategy. Explicit mode without intent keeps the original skill's v1 behaviour: no scoring.
     const intentSetting = req.intent ?? (req.mode ? 'none' : 'auto')
@@ -245,11 +248,11 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     }
     const intent = classification?.intent ?? null
     const mode: Mode = req.mode ?? classification?.mode ?? 'deep'
-    const freshness = req.freshness ?? classification?.freshness ?? null
+    const freshness = operators.dateRange ?? req.freshness ?? classification?.freshness ?? null
 
     // 2. Sub-queries.
     let queries: string[]
-    if (req.queries) queries = [...new Set(req.queries)]
+    if (operators.queries) queries = [...new Set(operators.queries)]
     else if (classification) {
       queries = expandQuery(baseQuery, classification, {
         maxQueries: req.maxQueries,
@@ -417,8 +420,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
             query,
             num: req.num,
             ...(freshness && { freshness }),
-            ...(req.includeDomains && { includeDomains: req.includeDomains }),
-            ...(req.excludeDomains && { excludeDomains: req.excludeDomains }),
+            ...operators.providerFields,
           },
           { signal: controller.signal, deadlineAt, env, now: () => new Date(now()) },
         )
@@ -470,13 +472,15 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       now: new Date(now()),
       providers: ids,
       answerOrder,
+      ...(operators.kinds.length > 0 && { filters: operators.filters }),
     })
     // Each answer re-ranks everything received so far, so a stream shows the fastest provider's results first.
     const streamResults = (sofar: CallOutcome[], module: typeof import('@search-layer/scoring')) => {
       const answered = [...new Set(sofar.filter((o) => o.results).map((o) => o.provider))]
+      const { enforcement: _counted, ...assembled } = assembleResults(sofar, assembleContext(), module)
       send({
         type: 'results',
-        ...assembleResults(sofar, assembleContext(), module),
+        ...assembled,
         answered,
         elapsed_ms: now() - started,
       })
@@ -519,7 +523,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     }
 
     // 6. Merge, dedupe, score.
-    const { results, ...answer } = assembleResults(outcomes, assembleContext(), await scoring)
+    const { results, enforcement, ...answer } = assembleResults(outcomes, assembleContext(), await scoring)
+    const operatorReport = describeOperators(operators, [...active.keys()], definitionOf, enforcement)
     const partial = resting.length > 0 || [...active.keys()].some((name) => reports[name]!.error !== undefined)
 
     return {
@@ -534,6 +539,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       results,
       ...answer,
       freshness_filter: freshness,
+      ...(operatorReport && { operators: operatorReport }),
       providers: reports,
       partial,
       cached: false,

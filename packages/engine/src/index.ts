@@ -2,7 +2,7 @@ export { createSearchLayer, cacheKey, DEFAULT_RATE_LIMITS, CACHE_TTL_MS, PARTIAL
 export type { SearchLayer, SearchLayerOptions, SearchCallOptions, ProviderStatus } from './engine.js'
 export { SearchRequestSchema, searchRequestSchemaFor } from './request.js'
 export type { SearchRequest, ParsedSearchRequest } from './request.js'
-export type { SearchResponse, SearchResultOut, ProviderReport, SearchProgress } from './response.js'
+export type { SearchResponse, SearchResultOut, ProviderReport, SearchProgress, OperatorReport } from './response.js'
 export { createMemoryCache, createFileCache, defaultCacheDir } from './cache.js'
 export type { CacheStore } from './cache.js'
 export { createMemoryUsageStore, createFileUsageStore, monthOf } from './budget.js'

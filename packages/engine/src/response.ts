@@ -1,4 +1,12 @@
-import type { Freshness, Intent, Mode, ProviderErrorKind, ProviderName } from '@search-layer/core'
+import type {
+  Freshness,
+  Intent,
+  Mode,
+  ProviderErrorKind,
+  ProviderName,
+  QueryFilterKind,
+  QueryOperator,
+} from '@search-layer/core'
 
 /** One result as callers see it; field names match the original skill's JSON output. */
 export interface SearchResultOut {
@@ -11,6 +19,8 @@ export interface SearchResultOut {
   sources: ProviderName[]
   /** Present when the results were scored (an intent applied). */
   score?: number
+  /** A date filter is in force and this result has no date: kept, but not known to be in the range. */
+  date_unverified?: true
   /** The same page under other URLs (syndication, mirrors, print/AMP copies), folded into this result. */
   duplicates?: { url: string; title: string; sources: ProviderName[] }[]
   /**
@@ -18,6 +28,28 @@ export interface SearchResultOut {
    * (the 1-based place before site diversity moved it down).
    */
   explain?: Record<string, number>
+}
+
+/**
+ * Query operators and request filters in a search: what was parsed, which filters each called provider applied
+ * natively (the rest were stripped from what it was sent) and what enforcement on the merged results dropped.
+ */
+export interface OperatorReport {
+  /** The operators as typed, e.g. `{ name: 'site', value: 'github.com', raw: 'site:github.com' }`. */
+  parsed: QueryOperator[]
+  /** The filters in force (operators and the request's `includeDomains`/`excludeDomains`). */
+  filters: QueryFilterKind[]
+  /** Per provider called: filters it applied through a native parameter or operator. */
+  native: Record<ProviderName, QueryFilterKind[]>
+  /** Per provider called: filters it was not sent (its query text had the operators removed). */
+  stripped: Record<ProviderName, QueryFilterKind[]>
+  /** Merged results enforcement removed, in all and by the filter they failed. */
+  dropped: number
+  dropped_by: Record<string, number>
+  /** Results kept under a date filter without a date (`date_unverified` on each). */
+  date_unverified: number
+  /** Filters enforcement could not check (`lang` for a Latin-script language; phrases are never checked). */
+  unchecked?: string[]
 }
 
 /** How one provider fared in one search. */
@@ -50,6 +82,8 @@ export interface SearchResponse {
   answer?: string
   answer_source?: ProviderName
   freshness_filter: Freshness | null
+  /** Present when the query had operators or the request had domain filters; see `OperatorReport`. */
+  operators?: OperatorReport
   providers: Record<ProviderName, ProviderReport>
   /** Some providers failed or did not answer in time. */
   partial: boolean

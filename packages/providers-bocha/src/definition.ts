@@ -11,6 +11,8 @@ export const bochaDefinition: ProviderDefinition = {
   // NOTE(bocha): web-search returns results with summaries, not a written answer (that is the separate ai-search
   // endpoint), so it does not claim `answer`.
   capabilities: ['web'],
+  // include/exclude and a freshness range.
+  queryFilters: ['site', 'exclude-site', 'date'],
   priority: 50,
   rateLimit: { perSecond: 2, burst: 4, maxConcurrent: 4 },
   cost: { creditsPerCall: 1, note: 'billed per call from a prepaid balance' },

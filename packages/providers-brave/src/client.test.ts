@@ -224,3 +224,23 @@ describe('createBraveProvider against the emulator', () => {
     })
   })
 })
+
+describe('query operators', () => {
+  it('sends every declared filter natively: operators in q, the range in freshness, the language in search_lang', async () => {
+    await createBraveProvider({ env: emu.env }).search({
+      query: 'error handling in rust',
+      includeDomains: ['docs.rs'],
+      excludeDomains: ['reddit.com'],
+      freshness: { from: '2024-06-01', to: '2024-12-31' },
+      language: 'de',
+      phrases: ['error handling'],
+      excludeTerms: ['tokio'],
+      fileTypes: ['pdf'],
+    })
+    expect(emu.lastRequest('brave').query).toMatchObject({
+      q: '"error handling" in rust -tokio filetype:pdf site:docs.rs -site:reddit.com',
+      freshness: '2024-06-01to2024-12-31',
+      search_lang: 'de',
+    })
+  })
+})

@@ -9,6 +9,8 @@ export const braveDefinition: ProviderDefinition = {
   env: { apiKey: ['BRAVE_API_KEY'], baseUrl: 'BRAVE_API_URL' },
   defaultBaseUrl: 'https://api.search.brave.com',
   capabilities: ['web', 'news'],
+  // Brave reads site:, quotes, -term and filetype: in `q`; dates go in `freshness`, the language in `search_lang`.
+  queryFilters: ['site', 'exclude-site', 'date', 'lang', 'phrase', 'exclude-term', 'filetype'],
   priority: 10,
   // Brave's free plan allows 1 request/s.
   rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 4 },

@@ -7,7 +7,7 @@ import {
   describesKeyRejection,
   errorFromStatus,
 } from '@search-layer/core'
-import { collectResults, isoDate, plainText } from '@search-layer/core'
+import { collectResults, isoDate, plainText, queryWithOperators } from '@search-layer/core'
 import {
   type BraveErrorMeta,
   type BraveSearchQuery,
@@ -160,12 +160,15 @@ function limitWords(text: string, maxWords: number): string {
 }
 
 /**
- * The `q` value: the query plus `site:` operators for domain filters (Brave has no domain parameters),
- * kept within Brave's 400-character / 50-word limit. Operators that would not fit are left out and the
+ * The `q` value: the query with its phrases quoted, `-term`s and `filetype:`s, plus `site:` operators for domain
+ * filters (Brave has no domain parameters), kept within Brave's 400-character / 50-word limit. Operators that would not fit are left out and the
  * filter is applied to the results instead.
  */
 export function buildBraveQueryText(
-  request: Pick<ParsedProviderRequest, 'query' | 'includeDomains' | 'excludeDomains'>,
+  request: Pick<
+    ParsedProviderRequest,
+    'query' | 'includeDomains' | 'excludeDomains' | 'phrases' | 'excludeTerms' | 'fileTypes'
+  >,
 ): string {
   const include = request.includeDomains ?? []
   const exclude = request.excludeDomains ?? []
@@ -175,7 +178,7 @@ export function buildBraveQueryText(
   for (const d of exclude) ops.push(`-site:${d}`)
   const opText = ops.join(' ')
   const opWords = opText ? opText.split(/\s+/).length : 0
-  const base = limitWords(request.query, BRAVE_MAX_QUERY_WORDS)
+  const base = limitWords(queryWithOperators(request), BRAVE_MAX_QUERY_WORDS)
   const withOps = opText ? `${base} ${opText}` : base
   if (withOps.length <= BRAVE_MAX_QUERY_CHARS && opWords + base.split(/\s+/).length <= BRAVE_MAX_QUERY_WORDS)
     return withOps

@@ -137,3 +137,22 @@ describe('createDuckDuckGoProvider against the emulator', () => {
     expect(duckduckgoDefinition.create().name).toBe('duckduckgo')
   })
 })
+
+describe('query operators', () => {
+  it('sends phrases, terms, file types and domains in q, the range in df and the language in kl', async () => {
+    await ddg().search({
+      query: 'error handling in rust',
+      includeDomains: ['docs.rs'],
+      freshness: { from: '2024-06-01', to: '2024-12-31' },
+      language: 'de',
+      phrases: ['error handling'],
+      excludeTerms: ['tokio'],
+      fileTypes: ['pdf'],
+    })
+    expect(sent().at(-1)!.query).toMatchObject({
+      q: '"error handling" in rust -tokio filetype:pdf site:docs.rs',
+      df: '2024-06-01..2024-12-31',
+      kl: 'de-de',
+    })
+  })
+})

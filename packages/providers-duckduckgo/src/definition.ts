@@ -10,6 +10,8 @@ export const duckduckgoDefinition: ProviderDefinition = {
   defaultBaseUrl: 'https://html.duckduckgo.com',
   keyless: true,
   capabilities: ['web'],
+  // DuckDuckGo reads site:, quotes, -term and filetype: in `q`; dates go in `df`, the language in the `kl` region.
+  queryFilters: ['site', 'exclude-site', 'date', 'lang', 'phrase', 'exclude-term', 'filetype'],
   priority: 80,
   // A shared public page, not an API: one request a second, one at a time (the client enforces this too).
   rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 1 },

@@ -5,6 +5,7 @@ import {
   type SearchResult,
   passesDomainFilters,
   retryHint,
+  queryWithOperators,
 } from '@search-layer/core'
 import type { DuckDuckGoPage } from './parse.js'
 
@@ -83,9 +84,15 @@ export function duckDuckGoDateFilter(freshness: ParsedProviderRequest['freshness
   return ({ pd: 'd', pw: 'w', pm: 'm', py: 'y' } as const)[freshness]
 }
 
-/** The query text with domain filters as `site:` operators (DuckDuckGo has no domain parameters). */
+/**
+ * The query text with its phrases quoted, `-term`s and `filetype:`s, and domain filters as `site:` operators
+ * (DuckDuckGo has no parameters for any of them).
+ */
 export function duckDuckGoQueryText(
-  request: Pick<ParsedProviderRequest, 'query' | 'includeDomains' | 'excludeDomains'>,
+  request: Pick<
+    ParsedProviderRequest,
+    'query' | 'includeDomains' | 'excludeDomains' | 'phrases' | 'excludeTerms' | 'fileTypes'
+  >,
 ): string {
   const include = request.includeDomains ?? []
   const exclude = request.excludeDomains ?? []
@@ -95,14 +102,22 @@ export function duckDuckGoQueryText(
       : include.length > 1
         ? `(${include.map((d) => `site:${d}`).join(' OR ')})`
         : ''
-  return [request.query, site, ...exclude.map((d) => `-site:${d}`)].filter(Boolean).join(' ')
+  return [queryWithOperators(request), site, ...exclude.map((d) => `-site:${d}`)].filter(Boolean).join(' ')
 }
 
 /** The form fields for a request. */
 export function buildDuckDuckGoQuery(
   request: Pick<
     ParsedProviderRequest,
-    'query' | 'freshness' | 'language' | 'country' | 'includeDomains' | 'excludeDomains'
+    | 'query'
+    | 'freshness'
+    | 'language'
+    | 'country'
+    | 'includeDomains'
+    | 'excludeDomains'
+    | 'phrases'
+    | 'excludeTerms'
+    | 'fileTypes'
   >,
 ): DuckDuckGoQuery {
   const kl = duckDuckGoRegion(request)

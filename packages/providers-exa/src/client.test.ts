@@ -227,3 +227,33 @@ describe('createExaProvider against the emulator', () => {
     })
   })
 })
+
+describe('query operators', () => {
+  it('sends domains, the date range, one phrase as includeText and one term as excludeText', async () => {
+    await createExaProvider({ env: emu.env }).search({
+      query: 'error handling in rust',
+      includeDomains: ['docs.rs'],
+      freshness: { from: '2024-06-01', to: '2024-12-31' },
+      phrases: ['error handling'],
+      excludeTerms: ['tokio'],
+    })
+    expect(emu.lastRequest('exa').body).toMatchObject({
+      query: 'error handling in rust',
+      includeDomains: ['docs.rs'],
+      startPublishedDate: '2024-06-01T00:00:00.000Z',
+      endPublishedDate: '2024-12-31T23:59:59.999Z',
+      includeText: ['error handling'],
+      excludeText: ['tokio'],
+    })
+  })
+
+  it('leaves includeText out when there are two phrases or one longer than five words (enforced later)', async () => {
+    await createExaProvider({ env: emu.env }).search({ query: 'a b c', phrases: ['a b', 'c'] })
+    expect(emu.lastRequest('exa').body).not.toHaveProperty('includeText')
+    await createExaProvider({ env: emu.env }).search({
+      query: 'one two three four five six',
+      phrases: ['one two three four five six'],
+    })
+    expect(emu.lastRequest('exa').body).not.toHaveProperty('includeText')
+  })
+})

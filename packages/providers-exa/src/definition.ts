@@ -9,6 +9,8 @@ export const exaDefinition: ProviderDefinition = {
   env: { apiKey: ['EXA_API_KEY'], baseUrl: 'EXA_API_URL' },
   defaultBaseUrl: 'https://api.exa.ai',
   capabilities: ['qa', 'web', 'code', 'academic'],
+  // include/excludeDomains, start/endPublishedDate, includeText/excludeText (one string of up to 5 words each).
+  queryFilters: ['site', 'exclude-site', 'date', 'phrase', 'exclude-term'],
   priority: 20,
   rateLimit: { perSecond: 5, burst: 5, maxConcurrent: 8 },
   cost: { usdPerCall: 0.005, note: 'Exa reports the dollar cost of each call' },

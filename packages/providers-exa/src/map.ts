@@ -9,6 +9,9 @@ import {
   retryHint,
 } from '@search-layer/core'
 import { collectResults, isoDate, plainText } from '@search-layer/core'
+
+// NOTE(exa): includeText and excludeText take one string of up to five words each; more are enforced on the results.
+const EXA_MAX_TEXT_WORDS = 5
 import {
   type ExaSearchRequest,
   type ExaSearchResponse,
@@ -50,6 +53,16 @@ export function toExaDateWindow(
   return { startPublishedDate: `${freshness.from}T00:00:00.000Z`, endPublishedDate: `${freshness.to}T23:59:59.999Z` }
 }
 
+/** `includeText`/`excludeText` when exactly one string of at most five words is asked for; else nothing. */
+function exaTextFilter<K extends 'includeText' | 'excludeText'>(
+  field: K,
+  texts: readonly string[] | undefined,
+): Partial<Record<K, string[]>> {
+  const [only, ...more] = texts ?? []
+  if (only === undefined || more.length > 0 || only.split(/\s+/).length > EXA_MAX_TEXT_WORDS) return {}
+  return { [field]: [only] } as Partial<Record<K, string[]>>
+}
+
 /** The JSON body for `POST /search`. Pure. */
 export function buildExaRequest(request: ParsedProviderRequest, options: ExaRequestOptions = {}): ExaSearchRequest {
   const contents = options.contents ?? 'highlights+text'
@@ -68,6 +81,8 @@ export function buildExaRequest(request: ParsedProviderRequest, options: ExaRequ
     ...(!request.includeDomains?.length &&
       request.excludeDomains?.length && { excludeDomains: request.excludeDomains }),
     ...toExaDateWindow(request.freshness, options.now),
+    ...exaTextFilter('includeText', request.phrases),
+    ...exaTextFilter('excludeText', request.excludeTerms),
     ...(request.country && { userLocation: request.country.toUpperCase() }),
     ...(options.category && { category: options.category }),
   }

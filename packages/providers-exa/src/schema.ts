@@ -28,6 +28,10 @@ export const ExaSearchRequestSchema = z.object({
   excludeDomains: z.array(z.string()).optional(),
   startPublishedDate: z.iso.datetime().optional(),
   endPublishedDate: z.iso.datetime().optional(),
+  /** One string of up to five words the page text must contain. */
+  includeText: z.array(z.string()).max(1).optional(),
+  /** One string of up to five words the page text must not contain. */
+  excludeText: z.array(z.string()).max(1).optional(),
   userLocation: z
     .string()
     .regex(/^[A-Z]{2}$/)

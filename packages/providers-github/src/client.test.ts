@@ -149,3 +149,17 @@ describe('createGithubProvider against the emulator', () => {
     expect(githubDefinition.create().name).toBe('github')
   })
 })
+
+describe('query operators', () => {
+  it('quotes phrases in q beside the date qualifier', async () => {
+    await createGithubProvider({ env: emu.env }).search(
+      {
+        query: 'error handling rust',
+        phrases: ['error handling'],
+        freshness: { from: '2024-06-01', to: '2024-12-31' },
+      },
+      { now: () => NOW },
+    )
+    expect(emu.lastRequest('github').query.q).toMatch(/^"error handling" rust .*:2024-06-01\.\.2024-12-31$/)
+  })
+})

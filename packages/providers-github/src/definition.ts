@@ -11,6 +11,8 @@ export const githubDefinition: ProviderDefinition = {
   defaultBaseUrl: 'https://api.github.com',
   keyless: true,
   capabilities: ['code'],
+  // Dates as created:/pushed: qualifiers; GitHub search reads quoted phrases in `q`.
+  queryFilters: ['date', 'phrase'],
   priority: 60,
   // Search allows 10 requests a minute without a token (30 with): pace for the keyless case.
   rateLimit: { perSecond: 0.16, burst: 3, maxConcurrent: 2 },

@@ -9,6 +9,7 @@ import {
   isoDate,
   plainText,
   retryHint,
+  queryWithOperators,
 } from '@search-layer/core'
 import {
   GithubErrorSchema,
@@ -56,15 +57,20 @@ export function githubDateQualifier(
   return `${field}:>=${day(now.getTime() - WINDOW_DAYS[freshness] * 86_400_000)}`
 }
 
-/** The query string: the text plus qualifiers (`is:issue`, date), `per_page` = `num` capped at 100. */
+/**
+ * The query string: the text with its phrases quoted, plus qualifiers (`is:issue`, date); `per_page` = `num` capped
+ * at 100. Excluded terms are left to the engine's enforcement: GitHub's `-` negates qualifiers only.
+ */
 export function buildGithubQuery(
   kind: GithubSearchKind,
-  request: Pick<ParsedProviderRequest, 'query' | 'num' | 'freshness'>,
+  request: Pick<ParsedProviderRequest, 'query' | 'num' | 'freshness' | 'phrases'>,
   now: Date,
 ): { q: string; per_page: number } {
   const qualifiers = [kind === 'issues' ? 'is:issue' : undefined, githubDateQualifier(kind, request.freshness, now)]
   return {
-    q: [request.query, ...qualifiers].filter(Boolean).join(' '),
+    q: [queryWithOperators({ query: request.query, phrases: request.phrases }), ...qualifiers]
+      .filter(Boolean)
+      .join(' '),
     per_page: Math.min(request.num, GITHUB_MAX_PER_PAGE),
   }
 }

@@ -204,3 +204,15 @@ describe.each(['responses', 'chat'] as const)('grok faults (%s mode)', (mode) =>
     expect(emu.count('grok')).toBe(2)
   })
 })
+
+describe('query operators', () => {
+  it('sends a domain filter as the web_search tool allowed_domains', async () => {
+    await createGrokProvider({ env }).search({ query: 'error handling in rust', includeDomains: ['docs.rs'] }, { now })
+    expect(lastBody().tools).toEqual([{ type: 'web_search', allowed_domains: ['docs.rs'] }])
+    await createGrokProvider({ env }).search(
+      { query: 'error handling in rust', excludeDomains: ['reddit.com'] },
+      { now },
+    )
+    expect(lastBody().tools).toEqual([{ type: 'web_search', excluded_domains: ['reddit.com'] }])
+  })
+})

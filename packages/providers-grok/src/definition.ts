@@ -17,6 +17,8 @@ export const grokDefinition: ProviderDefinition = {
   defaultBaseUrl: 'https://api.x.ai/v1',
   defaultModel: GROK_DEFAULT_MODEL,
   capabilities: ['answer', 'qa', 'web', 'news'],
+  // The web_search tool's allowed_domains/excluded_domains; it takes no date or language parameter.
+  queryFilters: ['site', 'exclude-site'],
   priority: 40,
   rateLimit: { perSecond: 1, burst: 4, maxConcurrent: 4 },
   cost: { usdPerCall: GROK_WEB_SEARCH_USD_PER_CALL, note: 'model tokens plus a fee per web search call' },

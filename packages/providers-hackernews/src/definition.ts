@@ -10,6 +10,8 @@ export const hackernewsDefinition: ProviderDefinition = {
   defaultBaseUrl: 'https://hn.algolia.com/api/v1',
   keyless: true,
   capabilities: ['news'],
+  // Dates as Algolia numericFilters on created_at_i.
+  queryFilters: ['date'],
   priority: 60,
   // A shared public API (10 000 requests an hour per IP): one request a second is well inside it.
   rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },

@@ -105,3 +105,22 @@ describe('createSearxngProvider against the emulator', () => {
     expect(searxngDefinition.create().name).toBe('searxng')
   })
 })
+
+describe('query operators', () => {
+  it('sends phrases, terms, file types and domains as operators in q and the language as a parameter', async () => {
+    const searx = createSearxngProvider({ env: { ...NO_FILES, SEARXNG_URL: emu.urls.searxng } })
+    await searx.search({
+      query: 'error handling in rust',
+      includeDomains: ['docs.rs', 'github.com'],
+      excludeDomains: ['reddit.com'],
+      language: 'de',
+      phrases: ['error handling'],
+      excludeTerms: ['tokio'],
+      fileTypes: ['pdf'],
+    })
+    expect(emu.lastRequest('searxng').query).toMatchObject({
+      q: '"error handling" in rust -tokio filetype:pdf (site:docs.rs OR site:github.com) -site:reddit.com',
+      language: 'de',
+    })
+  })
+})

@@ -12,6 +12,8 @@ export const searxngDefinition: ProviderDefinition = {
   // SearXNG's own default address; only used when the URL comes from a config file's `apiKey`.
   defaultBaseUrl: 'http://localhost:8080',
   capabilities: ['web', 'news'],
+  // SearXNG hands site:, quotes, -term and filetype: in `q` to its engines; `language` is a parameter. Its `time_range` has no explicit range.
+  queryFilters: ['site', 'exclude-site', 'lang', 'phrase', 'exclude-term', 'filetype'],
   priority: 55,
   // An instance queries many engines per request; public instances throttle hard.
   rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },

@@ -7,6 +7,7 @@ import {
   isoDate,
   plainText,
   retryHint,
+  queryWithOperators,
 } from '@search-layer/core'
 import { SearxngResultSchema, type SearxngResponse } from './schema.js'
 
@@ -42,23 +43,53 @@ export function searxngTimeRange(
 
 /**
  * The query string. `language` passes through when it is a plain code (`en`, `zh-CN`: SearXNG's own form); `country`
- * completes a bare language (`en` + `gb` → `en-GB`).
+ * completes a bare language (`en` + `gb` → `en-GB`). Phrases, excluded terms, file types and domains go in `q` as
+ * operators, which SearXNG hands to its engines (it has no parameters for them).
  */
 export function buildSearxngQuery(
-  request: Pick<ParsedProviderRequest, 'query' | 'freshness' | 'language' | 'country'>,
+  request: Pick<
+    ParsedProviderRequest,
+    | 'query'
+    | 'freshness'
+    | 'language'
+    | 'country'
+    | 'includeDomains'
+    | 'excludeDomains'
+    | 'phrases'
+    | 'excludeTerms'
+    | 'fileTypes'
+  >,
   options: { now: Date; categories?: string; safesearch?: 0 | 1 | 2 },
 ): SearxngQuery {
   const timeRange = searxngTimeRange(request.freshness, options.now)
   let language = request.language && LANGUAGE.test(request.language) ? request.language : undefined
   if (language && !language.includes('-') && request.country) language = `${language}-${request.country.toUpperCase()}`
   return {
-    q: request.query,
+    q: searxngQueryText(request),
     format: 'json',
     categories: options.categories ?? 'general',
     ...(language && { language }),
     ...(timeRange && { time_range: timeRange }),
     ...(options.safesearch !== undefined && { safesearch: options.safesearch }),
   }
+}
+
+/** `q`: the query's own operators, then `site:` (one, or several joined by OR) and `-site:` for domain filters. */
+export function searxngQueryText(
+  request: Pick<
+    ParsedProviderRequest,
+    'query' | 'includeDomains' | 'excludeDomains' | 'phrases' | 'excludeTerms' | 'fileTypes'
+  >,
+): string {
+  const include = request.includeDomains ?? []
+  const site =
+    include.length === 1
+      ? `site:${include[0]}`
+      : include.length > 1
+        ? `(${include.map((d) => `site:${d}`).join(' OR ')})`
+        : ''
+  const exclude = (request.excludeDomains ?? []).map((d) => `-site:${d}`)
+  return [queryWithOperators(request), site, ...exclude].filter(Boolean).join(' ')
 }
 
 /** Normalised results plus how many entries were unusable. */

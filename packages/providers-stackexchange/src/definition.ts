@@ -10,6 +10,8 @@ export const stackexchangeDefinition: ProviderDefinition = {
   defaultBaseUrl: 'https://api.stackexchange.com/2.3',
   keyless: true,
   capabilities: ['qa', 'code'],
+  // Dates as fromdate/todate.
+  queryFilters: ['date'],
   priority: 65,
   // The API throttles above 30 requests/s per IP and allows 300 a day without a key (10 000 with one).
   rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },

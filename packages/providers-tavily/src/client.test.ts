@@ -194,3 +194,24 @@ describe('tavily faults', () => {
     await expect(pending).rejects.toMatchObject({ kind: 'timeout', retryable: false })
   })
 })
+
+describe('query operators', () => {
+  it('sends domains and the date range natively; phrase words stay in the query text, nothing else is sent', async () => {
+    await createTavilyProvider({ env }).search({
+      query: 'error handling in rust',
+      includeDomains: ['docs.rs'],
+      excludeDomains: ['reddit.com'],
+      freshness: { from: '2024-06-01', to: '2024-12-31' },
+      phrases: ['error handling'],
+      excludeTerms: ['tokio'],
+    })
+    expect(lastBody()).toMatchObject({
+      query: 'error handling in rust',
+      include_domains: ['docs.rs'],
+      exclude_domains: ['reddit.com'],
+      start_date: '2024-06-01',
+      end_date: '2024-12-31',
+    })
+    expect(JSON.stringify(lastBody())).not.toContain('tokio')
+  })
+})

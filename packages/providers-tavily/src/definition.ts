@@ -9,6 +9,8 @@ export const tavilyDefinition: ProviderDefinition = {
   env: { apiKey: ['TAVILY_API_KEY'], baseUrl: 'TAVILY_API_URL' },
   defaultBaseUrl: 'https://api.tavily.com',
   capabilities: ['answer', 'web', 'news', 'qa'],
+  // include_domains/exclude_domains and start_date/end_date; Tavily has no phrase or language parameter.
+  queryFilters: ['site', 'exclude-site', 'date'],
   priority: 30,
   rateLimit: { perSecond: 2, burst: 5, maxConcurrent: 8 },
   cost: { usdPerCall: 0.008, creditsPerCall: 1, note: '1 credit per basic search, 2 per advanced' },

@@ -114,3 +114,17 @@ describe('createWikipediaProvider against the emulator', () => {
     expect(wikipediaDefinition.create().name).toBe('wikipedia')
   })
 })
+
+describe('query operators', () => {
+  it('searches the language wiki with phrases quoted and terms excluded in srsearch', async () => {
+    await createWikipediaProvider({ env: emu.env }).search({
+      query: 'Fehlerbehandlung in Rust',
+      language: 'de',
+      phrases: ['Fehlerbehandlung in Rust'],
+      excludeTerms: ['Python'],
+    })
+    const request = sent().at(-1)!
+    expect(request.path).toBe('/wikipedia/de/w/api.php')
+    expect(request.query.srsearch).toBe('"Fehlerbehandlung in Rust" -Python')
+  })
+})

@@ -11,6 +11,8 @@ export const wikipediaDefinition: ProviderDefinition = {
   defaultBaseUrl: 'https://{lang}.wikipedia.org',
   keyless: true,
   capabilities: ['qa', 'academic'],
+  // The language picks the wiki; CirrusSearch reads quotes and -term in `srsearch`.
+  queryFilters: ['lang', 'phrase', 'exclude-term'],
   priority: 70,
   // Wikimedia asks API clients to keep requests serial and modest; a Chinese query makes two (zh and en).
   rateLimit: { perSecond: 2, burst: 4, maxConcurrent: 2 },

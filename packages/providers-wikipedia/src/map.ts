@@ -7,6 +7,7 @@ import {
   isoDate,
   plainText,
   retryHint,
+  queryWithOperators,
 } from '@search-layer/core'
 import { z } from 'zod'
 import { type WikipediaApiError, WikipediaSearchHitSchema, type WikipediaSearchResponse } from './schema.js'
@@ -68,12 +69,21 @@ export function wikipediaArticleUrl(base: string, title: string): string {
   return `${base}/wiki/${path}`
 }
 
-/** The search's query string: articles only (namespace 0), snippet, last edit and word count. */
-export function buildWikipediaQuery(request: Pick<ParsedProviderRequest, 'query' | 'num'>): WikipediaQuery {
+/**
+ * The search's query string: articles only (namespace 0), snippet, last edit and word count. Phrases go quoted and
+ * excluded terms as `-term` (CirrusSearch reads both).
+ */
+export function buildWikipediaQuery(
+  request: Pick<ParsedProviderRequest, 'query' | 'num' | 'phrases' | 'excludeTerms'>,
+): WikipediaQuery {
   return {
     action: 'query',
     list: 'search',
-    srsearch: request.query,
+    srsearch: queryWithOperators({
+      query: request.query,
+      phrases: request.phrases,
+      excludeTerms: request.excludeTerms,
+    }),
     srlimit: Math.min(request.num, WIKIPEDIA_MAX_RESULTS),
     srnamespace: 0,
     srprop: 'snippet|timestamp|wordcount',

@@ -20,3 +20,11 @@ export { collapseNearDuplicates } from './near-duplicates.js'
 export type { CollapsedResult, CollapsibleResult, NearDuplicate } from './near-duplicates.js'
 export { diversifySites, siteOf } from './site-diversity.js'
 export type { DiversifiedResult, DiversifyOptions } from './site-diversity.js'
+export { enforceFilters } from './enforce-filters.js'
+export type {
+  EnforcedResults,
+  FilterableResult,
+  FilteredResult,
+  FilterReason,
+  ResultFilters,
+} from './enforce-filters.js'

@@ -69,7 +69,11 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
   const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
   if (format === 'json') io.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
   else {
-    io.stdout.write(terminalSafe(await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }) })))
+    io.stdout.write(
+      terminalSafe(
+        await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }), explain: Boolean(v.explain) }),
+      ),
+    )
     const threads = 'refs' in response ? response.refs : []
     const { refsToMarkdown } = threads.length ? await threadFetch() : { refsToMarkdown: () => '' }
     for (const thread of threads) {

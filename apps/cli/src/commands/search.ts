@@ -69,7 +69,10 @@ export const searchCommand: Command = {
       description: 'markdown output budget: long snippets are cut and tail results dropped, saying how many',
     },
     'no-cache': { type: 'boolean', description: 'do not read or write the response cache' },
-    explain: { type: 'boolean', description: 'include each score component (keyword, freshness, authority)' },
+    explain: {
+      type: 'boolean',
+      description: 'include each score component, and what query operators (site:, after:, "…") did per provider',
+    },
     help: { type: 'boolean', short: 'h', description: 'show this help' },
   },
   examples: [
