@@ -61,6 +61,8 @@ export function toolDefinitions(
         'Search the web with several engines at once; results are merged, deduplicated and ranked for the kind of question ' +
         '(fact, status, comparison, tutorial, news, resource). Use it for anything current or anything you are not sure of. ' +
         `Pass \`queries\` (up to ${MAX_QUERIES}) to search several angles in one call rather than calling repeatedly. ` +
+        'Narrow a search inside the query with site:, -site:, after:/before: (dates), lang:, filetype:, "quoted phrases" and -word; ' +
+        'results outside those filters are removed whichever engine returned them. ' +
         `Returns an answer when an engine gives one, then up to ${MAX_RESULTS_CAP} numbered results (title, URL, date, snippet); ` +
         `snippets are short, so read a page in full with web_fetch. ${live}`,
       inputSchema: webSearchInputSchemaFor(sources),

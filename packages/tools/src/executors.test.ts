@@ -101,6 +101,24 @@ describe('web_search', () => {
     expect(brave.query.freshness).toBe('pw')
   })
 
+  it('keeps only what the query operators allow, whichever engine returned it', async () => {
+    const res = await executors().web_search({ query: 'rust async runtime site:github.com', max_results: 10 })
+    expect(res.isError).toBeUndefined()
+    const data = res.data as { results: { url: string }[] }
+    expect(data.results.length).toBeGreaterThan(0)
+    for (const r of data.results) expect(new URL(r.url).hostname).toMatch(/(^|\.)github\.com$/)
+    const exa = emu.requests.find((r) => r.service === 'exa')!
+    expect(exa.body).toMatchObject({ includeDomains: ['github.com'] })
+  })
+
+  it('refuses a bad operator value with a sentence naming the operator, before any engine is called', async () => {
+    const res = await executors().web_search({ query: 'rust before:yesterdayish' })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/before:yesterdayish/)
+    expect(res.content).toMatch(/YYYY-MM-DD/)
+    expect(emu.count()).toBe(0)
+  })
+
   it.each([
     [{}, /give `query` or `queries`/],
     [{ query: '   ' }, /query: must not be empty/],

@@ -21,7 +21,12 @@ const httpUrl = z
 
 function webSearchShape(sources: readonly ProviderName[]) {
   const shape = {
-    query: queryText.optional().describe('What to search for. Give `query` or `queries`.'),
+    query: queryText
+      .optional()
+      .describe(
+        'What to search for. Give `query` or `queries`. Operators narrow it: site:example.com, -site:example.com, ' +
+          'after:2025-01 / before:2025-06-30, lang:de, filetype:pdf, "exact phrase", -word.',
+      ),
     queries: z
       .array(queryText)
       .min(1, 'give at least one query')
