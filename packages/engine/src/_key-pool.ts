@@ -74,6 +74,11 @@ const QUOTA_WARN_SHARE = 0.1
 const NO_KEY = 'none'
 
 const iso = (ms: number) => new Date(ms).toISOString()
+
+/** A call waiting for a key that has since started to rest or wait out its vendor's window: it takes another key. */
+class KeyUnavailable extends Error {
+  override readonly name = 'KeyUnavailable'
+}
 const count = (n: number) => n.toLocaleString('en-US')
 
 /**
@@ -120,21 +125,27 @@ export class KeyPool {
     run: (call: PoolCallContext) => Promise<T>,
   ): Promise<T> {
     await this.refresh()
-    const tried = new Set<KeySlot>()
+    const failed = new Set<KeySlot>()
+    const moved = new Set<KeySlot>()
     for (;;) {
-      const slot = this.pick(tried)
+      // A key this call was moved off is taken again only when no other is left.
+      const slot = this.pick(new Set([...failed, ...moved])) ?? this.pick(failed)
       if (!slot) throw this.restingError()
-      tried.add(slot)
       try {
         return await this.callWith(slot, ctx, run)
       } catch (error) {
+        if (error instanceof KeyUnavailable) {
+          moved.add(slot)
+          continue
+        }
+        failed.add(slot)
         const retryWithAnother =
-          tried.size === 1 &&
+          failed.size === 1 &&
           isProviderError(error) &&
           KEY_KINDS.has(error.kind) &&
           !ctx.signal.aborted &&
           this.options.now() < ctx.deadlineAt &&
-          this.pick(tried, { peek: true }) !== undefined
+          this.pick(failed, { peek: true }) !== undefined
         if (!retryWithAnother) throw this.named(slot, error)
       } finally {
         await this.save(slot)
@@ -223,7 +234,10 @@ export class KeyPool {
   private pick(tried: ReadonlySet<KeySlot>, { peek = false } = {}): KeySlot | undefined {
     const order = this.slots.map((_, i) => this.slots[(this.next + i) % this.slots.length]!)
     const candidates = order.filter((slot) => !tried.has(slot) && !slot.circuit.isOpen())
-    const chosen = candidates.find((slot) => slot.limiter?.ready() ?? true) ?? candidates[0]
+    const chosen =
+      candidates.find((slot) => slot.limiter?.ready() ?? true) ??
+      candidates.find((slot) => slot.limiter?.pausedTill() === undefined) ??
+      candidates[0]
     if (chosen && !peek) this.next = (this.slots.indexOf(chosen) + 1) % this.slots.length
     return chosen
   }
@@ -246,8 +260,8 @@ export class KeyPool {
       slot.circuit.success(ticket)
       return result
     } catch (caught) {
-      // A call cut off by the deadline proves nothing either way.
-      if (!ctx.signal.aborted) this.fail(slot, ticket, caught)
+      // A call cut off by the deadline, or moved to another key before it started, proves nothing either way.
+      if (!ctx.signal.aborted && !(caught instanceof KeyUnavailable)) this.fail(slot, ticket, caught)
       throw caught
     } finally {
       slot.circuit.abandon(ticket)
@@ -262,7 +276,15 @@ export class KeyPool {
     slot.circuit.failure(ticket, error)
     if (this.slots.length > 1 && KEY_KINDS.has(error.kind))
       slot.circuit.restUntil(this.options.now() + this.restMs(slot, error), error)
-    if (slot.circuit.isOpen()) slot.dirty = true
+    if (slot.circuit.isOpen()) {
+      slot.dirty = true
+      this.moveWaiters(slot)
+    }
+  }
+
+  // Calls queued behind a key that now rests or waits out its window go to the other keys instead.
+  private moveWaiters(slot: KeySlot): void {
+    if (this.slots.length > 1) slot.limiter?.evictWaiters(new KeyUnavailable(`${this.name} ${slot.label} is resting`))
   }
 
   private restMs(slot: KeySlot, error: { kind: ProviderErrorKind; retryAfterMs?: number }): number {
@@ -297,6 +319,7 @@ export class KeyPool {
       if (limits.remaining === 0 && limits.resetAt !== undefined && limits.resetAt > now)
         slot.limiter.pauseUntil(limits.resetAt)
       if (limits.retryAt !== undefined && limits.retryAt > now) slot.limiter.pauseUntil(limits.retryAt)
+      if (slot.limiter.pausedTill() !== undefined) this.moveWaiters(slot)
     }
     if (limits.quotaRemaining === 0) {
       const until =

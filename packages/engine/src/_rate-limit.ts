@@ -64,6 +64,15 @@ export class RateLimiter {
     return this.pausedUntil > this.now() ? this.pausedUntil : undefined
   }
 
+  /** Rejects every call still waiting with `error` (their key rests: they can go to another key). */
+  evictWaiters(error: Error): void {
+    for (const waiter of this.waiters.splice(0)) {
+      if (waiter.timer) clearTimeout(waiter.timer)
+      waiter.unlisten?.()
+      waiter.reject(error)
+    }
+  }
+
   /** True when a call could start at once. */
   ready(): boolean {
     this.refill()

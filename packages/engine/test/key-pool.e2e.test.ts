@@ -65,6 +65,16 @@ describe('key pools', () => {
     expect(shown).not.toContain(KEY_TWO)
   })
 
+  it('moves calls queued behind a key that starts resting to the other key', async () => {
+    // Paced (Brave's default 1/s per key): the third call queues behind the first key, which then answers 429.
+    const layer = braveOnly(`${KEY_ONE},${KEY_TWO}`)
+    emu.fault('brave', { status: 429, key: KEY_ONE, retryAfterSec: 30 })
+    const res = await layer.search(search(['rust async', 'tokio runtime', 'deno vs bun']))
+    expect(res.providers.brave).toMatchObject({ status: 'ok', calls: 3 })
+    expect(res.providers.brave!.error).toBeUndefined()
+    expect(keysSent().filter((k) => k === KEY_TWO)).toHaveLength(3)
+  })
+
   it('rests a rejected key and says which one (by label) when the other fails too', async () => {
     const layer = braveOnly(`BSAnot-accepted-key-000003,${KEY_TWO}`, { rateLimits: false })
     emu.fault('brave', { status: 429, key: KEY_TWO })
