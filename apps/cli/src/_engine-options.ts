@@ -1,5 +1,11 @@
 import type { Env, ProviderDefinition, ProviderName } from '@search-layer/core'
-import { type SearchLayerOptions, createFileCache, createFileUsageStore, defaultCacheDir } from '@search-layer/engine'
+import {
+  type SearchLayerOptions,
+  createFileCache,
+  createFileKeyStateStore,
+  createFileUsageStore,
+  defaultCacheDir,
+} from '@search-layer/engine'
 import { join } from 'node:path'
 import { UsageError } from './_io.js'
 
@@ -20,7 +26,8 @@ function parsePairs(name: string, value: string, ids: readonly string[]): Partia
 
 /**
  * Engine options for one CLI process: a disk cache so repeated commands are instant, monthly budgets
- * counted on disk, and rate limits from the environment.
+ * counted on disk, each key's learned limits and rests kept on disk (`key-state.json`, by key hash, 0600) so the
+ * next run starts at the vendor's pace, and rate limits from the environment.
  *   SEARCH_LAYER_CACHE_DIR            cache directory (default ~/.cache/search-layer)
  *   SEARCH_LAYER_RATE_LIMITS          "off" or "brave=20,exa=10" (requests per second)
  *   SEARCH_LAYER_MONTHLY_BUDGETS      "brave=2000,exa=1000" (calls per calendar month)
@@ -35,6 +42,7 @@ export function engineOptionsFromEnv(
     env,
     providers,
     cache: cache ? createFileCache({ dir: join(dir, 'responses') }) : false,
+    keyState: createFileKeyStateStore({ file: join(dir, 'key-state.json') }),
   }
   const limits = env.SEARCH_LAYER_RATE_LIMITS
   if (limits === 'off' || limits === '0') options.rateLimits = false

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto'
-import { type CacheStore, type UsageStore, createMemoryCache, createMemoryUsageStore } from '@search-layer/engine'
+import {
+  type CacheStore,
+  type KeyStateStore,
+  type UsageStore,
+  createMemoryCache,
+  createMemoryKeyStateStore,
+  createMemoryUsageStore,
+  parseKeyState,
+} from '@search-layer/engine'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 
@@ -264,6 +272,46 @@ export function createSharedUsageStore(state: SharedState): UsageStore {
         'usage get',
         async (redis) => Number((await redis.hget(state.key('usage', month), provider)) ?? 0),
         () => memory.get(provider, month),
+      )
+    },
+  }
+}
+
+// Learned limits outlive any vendor window worth remembering; a rest is kept at least until it ends.
+const KEY_STATE_TTL_MS = 40 * 24 * 60 * 60_000
+
+/**
+ * Each provider key's learned limits and rest in Redis (JSON under `keys:<provider>:<key hash>`), so a circuit one
+ * instance opens for a key is seen by every other before its next call. Kept in memory while Redis is down.
+ */
+export function createSharedKeyStateStore(state: SharedState): KeyStateStore {
+  const memory = createMemoryKeyStateStore()
+  const keyOf = (provider: string, keyId: string) => state.key('keys', provider, keyId)
+  return {
+    get(provider, keyId) {
+      return state.guard(
+        'key state get',
+        async (redis) => {
+          const raw = await redis.get(keyOf(provider, keyId))
+          if (raw === null) return undefined
+          try {
+            return parseKeyState(JSON.parse(raw))
+          } catch {
+            return undefined
+          }
+        },
+        () => memory.get(provider, keyId),
+      )
+    },
+    async set(provider, keyId, value) {
+      await memory.set(provider, keyId, value)
+      const ttlMs = Math.max(KEY_STATE_TTL_MS, (value.restUntil ?? 0) - Date.now())
+      await state.guard(
+        'key state set',
+        async (redis) => {
+          await redis.set(keyOf(provider, keyId), JSON.stringify(value), 'PX', Math.round(ttlMs))
+        },
+        () => undefined,
       )
     },
   }

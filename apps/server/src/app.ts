@@ -5,7 +5,7 @@ import pino, { type DestinationStream, type Logger } from 'pino'
 import { createAppContext, toolDeadlinesFor } from './_app-context.js'
 import { createSearch } from './_search.js'
 import { type ServerState, createServerState } from './_server-state.js'
-import { createSharedUsageStore } from './_shared-state.js'
+import { createSharedKeyStateStore, createSharedUsageStore } from './_shared-state.js'
 import type { AppContext, AppEnv } from './context.js'
 import { accessLog } from './middleware/access-log.js'
 import { apiKeyAuth } from './middleware/auth.js'
@@ -91,6 +91,7 @@ function createLayer(settings: ServerOptions, env: Env, state: ServerState, prov
     env,
     cache: state.sharedCache,
     usage: createSharedUsageStore(state.shared),
+    keyState: createSharedKeyStateStore(state.shared),
     providerTimeoutMs: settings.providerTimeoutMs,
     ...(providers && { providers }),
     ...(rateLimits !== undefined && { rateLimits }),

@@ -79,8 +79,73 @@ export async function faultsScenario(ctx: ScenarioContext): Promise<VariantResul
       })
       ctx.log(`faults ${c.variant}: p50 ${summary.p50} ms; ${outcome}`)
     }
+    out.push(...(await pacingVariants(ctx, emu, home)))
     return out
   } finally {
     await emu.close()
   }
+}
+
+// A Brave answer whose rate-limit headers say which plan the key is on; the body is the same either way.
+const BRAVE_BODY = JSON.stringify({
+  type: 'search',
+  web: {
+    type: 'search',
+    results: Array.from({ length: 5 }, (_, i) => ({
+      title: `Result ${i}`,
+      url: `https://example.com/pacing/${i}`,
+      description: 'A result.',
+    })),
+  },
+})
+const PLANS = [
+  { variant: 'brave free plan headers (1/s), 3 queries', limit: '1, 2000', remaining: '0, 1990' },
+  { variant: 'brave paid plan headers (20/s), 3 queries', limit: '20, 20000000', remaining: '19, 19999990' },
+]
+
+/**
+ * Learned pacing: a 3-query Brave search with the default pace (1/s) on a fresh engine, then the same search once
+ * the first answer's `X-RateLimit-*` headers have been read. A paid key should drop to one round trip; a free key
+ * stays paced (never a 429 from our own burst).
+ */
+async function pacingVariants(
+  ctx: ScenarioContext,
+  emu: Awaited<ReturnType<typeof startRemoteEmulator>>,
+  home: string,
+): Promise<VariantResult[]> {
+  const out: VariantResult[] = []
+  const iterations = ctx.quick ? 2 : 6
+  const request = { queries: ['Bun vs Deno', 'Bun advantages', 'Deno advantages'], sources: ['brave'], cache: false }
+  for (const plan of PLANS) {
+    const first: number[] = []
+    const learned: number[] = []
+    for (let i = 0; i < iterations; i++) {
+      await emu.reset()
+      const headers = {
+        'x-ratelimit-limit': plan.limit,
+        'x-ratelimit-remaining': plan.remaining,
+        'x-ratelimit-reset': '1, 1419200',
+      }
+      await emu.fault('brave', { reply: { body: BRAVE_BODY, headers } })
+      const layer = createSearchLayer({ env: { ...emu.env, HOME: home }, cache: false })
+      let t0 = performance.now()
+      await layer.search({ ...request, intent: 'none', deadlineMs: 10_000 })
+      first.push(performance.now() - t0)
+      t0 = performance.now()
+      await layer.search({ ...request, intent: 'none', deadlineMs: 10_000 })
+      learned.push(performance.now() - t0)
+    }
+    const before = summarize(first)
+    const after = summarize(learned)
+    out.push({
+      scenario: '3 fan-out faults',
+      variant: plan.variant,
+      latency: after,
+      upstreamCalls: 3,
+      extra: { firstSearchP50Ms: before.p50, latencyMs: LATENCY_MS },
+      note: `after learning; the first search (default 1/s) p50 ${before.p50} ms`,
+    })
+    ctx.log(`pacing ${plan.variant}: first p50 ${before.p50} ms, learned p50 ${after.p50} ms`)
+  }
+  return out
 }

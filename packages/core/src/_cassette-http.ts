@@ -72,6 +72,11 @@ export async function replayRequest<T>(
   const text = cassetteBodyText(response)
   const { status, headers } = response
   try {
+    options.onResponse?.({ status, headers })
+  } catch {
+    // The hook is an observer.
+  }
+  try {
     if (status < 200 || status >= 300) throw responseError(options, status, headers, text)
     const data = readBody(text, { status, headers })
     options.onAttempt?.({ attempt: 1, status, ms: Date.now() - started })

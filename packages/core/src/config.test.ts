@@ -210,6 +210,36 @@ describe('describeConfig', () => {
   })
 })
 
+describe('key pools', () => {
+  it('reads a comma list in an env variable and a list in the config file as a pool, first key first', () => {
+    const dir = home({ [ours]: { exa: { apiKey: ['exa-one-0001', 'exa-two-0002'] } } })
+    const config = resolveConfig({ env: { BRAVE_API_KEY: 'BSA-k1-0001, BSA-k2-0002,' }, homeDir: dir })
+    expect(config.brave).toMatchObject({ apiKey: 'BSA-k1-0001', apiKeys: ['BSA-k1-0001', 'BSA-k2-0002'] })
+    expect(config.exa).toMatchObject({ apiKey: 'exa-one-0001', apiKeys: ['exa-one-0001', 'exa-two-0002'] })
+    expect(config.tavily.apiKeys).toBeUndefined()
+  })
+
+  it('treats a setting of only commas as no key', () => {
+    expect(resolveConfig({ env: { BRAVE_API_KEY: ' , ' }, homeDir: home() }).brave.apiKey).toBeUndefined()
+  })
+
+  it('describes a pool by labels that hold no part of any key', () => {
+    const keys = ['BSAfirstsecretkey0001', 'BSAsecondsecretkey0002']
+    const config = resolveConfig({ env: { BRAVE_API_KEY: keys.join(',') }, homeDir: home() })
+    const brave = describeConfig(config.all).find((d) => d.name === 'brave')!
+    expect(brave.key).toMatch(/^2 keys: key #1 \(…[0-9a-f]{4}\), key #2 \(…[0-9a-f]{4}\)$/)
+    expect(brave.keyLabels).toHaveLength(2)
+    const text = JSON.stringify(brave)
+    for (const key of keys) for (let i = 0; i + 5 <= key.length; i++) expect(text).not.toContain(key.slice(i, i + 5))
+  })
+
+  it('names the field when a config-file list holds something other than strings', () => {
+    const dir = home({ [ours]: { brave: { apiKey: ['ok-key', 42] } } })
+    const problem = inspectConfig({ env: {}, homeDir: dir }).problems[0]
+    expect(problem).toMatchObject({ kind: 'file_schema', field: 'brave.apiKey.1' })
+  })
+})
+
 describe('resolveServiceConfig', () => {
   it('gives what resolveConfig gives for that service', () => {
     const env = {

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { locateJsonError } from './_json-error.js'
+import { apiKeyLabel, splitApiKeys } from './api-keys.js'
 import { ConfigError } from './errors.js'
 import type { ProviderDefinition } from './provider-definition.js'
 import type { Env } from './provider.js'
@@ -18,7 +19,8 @@ export const GITHUB_SERVICE: ServiceSpec = {
 }
 
 const entryObject = z.looseObject({
-  apiKey: z.string().optional(),
+  // A list is a key pool, like `BRAVE_API_KEY=key1,key2`.
+  apiKey: z.union([z.string(), z.array(z.string())]).optional(),
   apiUrl: z.string().optional(),
   model: z.string().optional(),
   token: z.string().optional(),
@@ -42,8 +44,10 @@ export type ConfigService = string
 export type ConfigSource = string
 
 export interface ServiceConfig {
-  /** The key or token; absent when none is configured. */
+  /** The key or token (the first of a pool); absent when none is configured. */
   apiKey?: string
+  /** Every key of the setting, in order: `BRAVE_API_KEY=key1,key2` is a pool of two. Present when `apiKey` is. */
+  apiKeys?: string[]
   apiKeySource?: ConfigSource
   baseUrl: string
   baseUrlSource: ConfigSource
@@ -121,7 +125,7 @@ const toConfigError = (problem: ConfigProblem, message = problem.message): Confi
   })
 
 const ENTRY_ALLOWED =
-  'a key string, or an object with string fields apiKey, apiUrl, model, token, like {"apiKey": "...", "apiUrl": "https://..."}'
+  'a key string, or an object with string fields apiKey (or a list of keys), apiUrl, model, token, like {"apiKey": "...", "apiUrl": "https://..."} or {"apiKey": ["key1", "key2"]}'
 
 function schemaProblem(issues: readonly Issue[], file: string, services: readonly ConfigService[]): ConfigProblem {
   const issue = deepestIssue(issues)
@@ -132,7 +136,9 @@ function schemaProblem(issues: readonly Issue[], file: string, services: readonl
       : issue?.path[0] === 'plugins'
         ? 'a list of provider package names or absolute paths, like ["search-layer-provider-foo"]'
         : issue && issue.path.length > 1
-          ? 'a string'
+          ? issue.path[1] === 'apiKey'
+            ? 'a key string or a list of key strings'
+            : 'a string'
           : ENTRY_ALLOWED
   return {
     kind: 'file_schema',
@@ -331,6 +337,8 @@ function fileValue(file: ConfigFile, service: string, field: 'apiKey' | 'apiUrl'
   if (value === undefined || Array.isArray(value)) return undefined
   if (typeof value === 'string') return field === 'apiKey' ? value || undefined : undefined
   const raw = field === 'apiKey' ? (value.apiKey ?? value.token) : value[field]
+  // A pool listed in the file reads like one in an env variable: `key1,key2`.
+  if (Array.isArray(raw)) return splitApiKeys(raw).join(',') || undefined
   return raw || undefined
 }
 
@@ -409,13 +417,14 @@ function resolver(options: ResolveConfigOptions) {
 
   const resolve = (spec: ServiceSpec): { config: ServiceConfig; problem?: ConfigProblem } => {
     const key = pick(spec.id, 'apiKey', spec.env.apiKey)
+    const keys = splitApiKeys(key?.value)
     const url = pick(spec.id, 'apiUrl', [spec.env.baseUrl])
     const checked = url ? checkUrl(url.value, url.source, spec) : undefined
     const valid = checked?.problem === undefined && url && checked
     const model = spec.env.model ? pick(spec.id, 'model', [spec.env.model]) : undefined
     return {
       config: {
-        ...(key && { apiKey: key.value, apiKeySource: key.source }),
+        ...(key && keys[0] !== undefined && { apiKey: keys[0], apiKeys: keys, apiKeySource: key.source }),
         baseUrl: valid ? valid.url : spec.defaultBaseUrl,
         baseUrlSource: valid ? url.source : 'default',
         ...(spec.env.model && {
@@ -505,8 +514,10 @@ export function configuredPlugins(options: Pick<ResolveConfigOptions, 'env' | 'c
 export interface ServiceDescription {
   name: ConfigService
   configured: boolean
-  /** `set (N chars)` or null: never any part of the key. */
+  /** `set (N chars)`, `2 keys: key #1 (…a1b2), key #2 (…c3d4)` for a pool, or null: never any part of a key. */
   key: string | null
+  /** How reports name each key of the pool (`key #1 (…a1b2)`); empty when none is configured. */
+  keyLabels: string[]
   keySource: ConfigSource | null
   baseUrl: string
   baseUrlSource: ConfigSource
@@ -518,12 +529,20 @@ export function describeConfig(config: ResolvedConfig): ServiceDescription[] {
   return [...Object.entries(config.services), ['github', config.github] as const].map(([name, s]) => ({
     name,
     configured: Boolean(s.apiKey),
-    key: s.apiKey ? `set (${s.apiKey.length} chars)` : null,
+    key: describeKeys(s),
+    keyLabels: (s.apiKeys ?? []).map((key, i) => apiKeyLabel(i, key)),
     keySource: s.apiKeySource ?? null,
     baseUrl: redactUrl(s.baseUrl),
     baseUrlSource: s.baseUrlSource,
     ...(s.model !== undefined && { model: s.model }),
   }))
+}
+
+function describeKeys(service: ServiceConfig): string | null {
+  const keys = service.apiKeys ?? (service.apiKey ? [service.apiKey] : [])
+  if (keys.length === 0) return null
+  if (keys.length === 1) return `set (${keys[0]!.length} chars)`
+  return `${keys.length} keys: ${keys.map((key, i) => apiKeyLabel(i, key)).join(', ')}`
 }
 
 // A base URL may carry credentials (user:pass@ or ?key=); show neither.

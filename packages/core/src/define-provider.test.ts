@@ -30,6 +30,26 @@ describe('defineProvider', () => {
     })
   })
 
+  it("uses the call's pool key over the resolved one, and hands run the response hook", async () => {
+    const seen: unknown[] = []
+    const onResponse = () => {}
+    const provider = defineProvider({
+      definition: EXA,
+      env: { ...env, EXA_API_KEY: 'exa-first-0001,exa-second-0002' },
+      async run(call) {
+        seen.push(call)
+        return { results: [] }
+      },
+    })
+    await provider.search({ query: 'rust' })
+    await provider.search({ query: 'rust' }, { apiKey: 'exa-second-0002', onResponse, retryRateLimited: false })
+    expect(seen[0]).toMatchObject({ apiKey: 'exa-first-0001' })
+    expect(seen[1]).toMatchObject({
+      apiKey: 'exa-second-0002',
+      http: { secrets: ['exa-second-0002'], onResponse, retryRateLimited: false },
+    })
+  })
+
   it.each([
     ['a missing key', { HOME: '/nonexistent-home' }, { query: 'x' }, /exa is not configured: set EXA_API_KEY/],
     ['an invalid request', env, { query: '' }, /exa search request is invalid: query/],

@@ -15,8 +15,18 @@ export interface ProviderCall {
   service: ServiceConfig
   env: Env
   now: Date
-  /** Spread into `requestJson`/`requestText`: the combined abort signal, the deadline, the proxy env, the key to scrub. */
-  http: { signal?: AbortSignal; deadlineAt?: number; env: Env; secrets: string[] }
+  /**
+   * Spread into `requestJson`/`requestText`: the combined abort signal, the deadline, the proxy env, the key to scrub,
+   * and the caller's response hook and rate-limit retry choice.
+   */
+  http: {
+    signal?: AbortSignal
+    deadlineAt?: number
+    env: Env
+    secrets: string[]
+    onResponse?: ProviderContext['onResponse']
+    retryRateLimited?: boolean
+  }
 }
 
 export interface DefineProviderOptions {
@@ -79,7 +89,7 @@ export function defineProvider(options: DefineProviderOptions): Provider {
         const env = envOf(ctx.env)
         const service = configFor(env)
         // Replaying cassettes needs no key: a CI without keys runs every provider it has recordings for.
-        apiKey = service.apiKey ?? replayKeyFor(name, env) ?? (keyless ? '' : undefined)
+        apiKey = ctx.apiKey ?? service.apiKey ?? replayKeyFor(name, env) ?? (keyless ? '' : undefined)
         if (apiKey === undefined)
           throw new ProviderError(
             `${name} is not configured: set ${keyVariableHint(definition, { alternates: true })} (or pass apiKey)`,
@@ -102,6 +112,8 @@ export function defineProvider(options: DefineProviderOptions): Provider {
             ...(ctx.deadlineAt !== undefined && { deadlineAt: ctx.deadlineAt }),
             env,
             secrets: apiKey ? [apiKey] : [],
+            ...(ctx.onResponse && { onResponse: ctx.onResponse }),
+            ...(ctx.retryRateLimited === false && { retryRateLimited: false }),
           },
         })
       } catch (error) {

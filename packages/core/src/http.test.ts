@@ -197,6 +197,25 @@ describe('requestJson', () => {
     expect(hits[1]!.at - hits[0]!.at).toBeGreaterThanOrEqual(950)
   })
 
+  it('does not retry a rate-limited answer when another key can take it, and shows every answer to onResponse', async () => {
+    handler = (_req, res) => json(res, 429, {}, { 'retry-after': '1', 'x-ratelimit-remaining': '0' })
+    const seen: { status: number; headers: Readonly<Record<string, string>> }[] = []
+    const error = await rejection(
+      requestJson({
+        service: 'brave',
+        url: base,
+        retries: 2,
+        backoffBaseMs: 1,
+        retryRateLimited: false,
+        onResponse: (r) => seen.push(r),
+      }),
+    )
+    expect(error.kind).toBe('rate_limited')
+    expect(hits).toHaveLength(1)
+    expect(seen).toEqual([expect.objectContaining({ status: 429 })])
+    expect(seen[0]!.headers['x-ratelimit-remaining']).toBe('0')
+  })
+
   it('never waits past the deadline: gives up with rate_limited and the retry hint', async () => {
     handler = (_req, res) => json(res, 429, {}, { 'retry-after': '30' })
     const started = Date.now()

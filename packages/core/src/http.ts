@@ -49,6 +49,10 @@ export interface HttpRequestOptions<T> {
   mapError?: (response: HttpErrorResponse) => ProviderError | undefined
   /** Proxy settings are read from here (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); default `process.env`. */
   env?: Env
+  /** Called with the status and headers of every answer, errors included (rate-limit learning). */
+  onResponse?: (response: { status: number; headers: Readonly<Record<string, string>> }) => void
+  /** `false`: a rate-limited answer is not retried inside the call (another key can take it). Default true. */
+  retryRateLimited?: boolean
   /** Called after every attempt (metrics, logs). */
   onAttempt?: (info: { attempt: number; status?: number; ms: number; error?: ProviderError }) => void
 }
@@ -347,6 +351,19 @@ async function request<T>(
   return recordRequest(cassettes, options, url, readBody, requestLive)
 }
 
+// A broken hook must not turn an answer into a failure.
+function notifyResponse<T>(
+  options: HttpRequestOptions<T>,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+): void {
+  try {
+    options.onResponse?.({ status, headers })
+  } catch {
+    // The hook is an observer.
+  }
+}
+
 /** A non-2xx response as the caller's `mapError` sees it, or the status-based default. */
 function responseError<T>(
   options: HttpRequestOptions<T>,
@@ -402,6 +419,7 @@ async function requestLive<T>(
     }
     options.onAttempt?.({ attempt, status, ms: Date.now() - attemptStart, error })
     if (!error.retryable || attempt > retries || options.signal?.aborted) throw error
+    if (error.kind === 'rate_limited' && options.retryRateLimited === false) throw error
     const backoff = backoffBaseMs * 2 ** (attempt - 1)
     const jittered = backoff / 2 + Math.random() * (backoff / 2)
     if (error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryWaitMs) throw error
@@ -443,6 +461,7 @@ async function requestLive<T>(
       throw networkError(service, e, guard.timedOut, options.signal?.aborted ?? false, attemptTimeout)
     }
     const resHeaders = flattenHeaders(res.headers as Record<string, string | string[] | undefined>)
+    notifyResponse(options, res.statusCode, resHeaders)
     const declared = Number(resHeaders['content-length'])
     let text: string
     try {

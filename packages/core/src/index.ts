@@ -27,7 +27,10 @@ export type {
   RateLimitInfo,
   ProviderResponse,
 } from './schemas.js'
-export type { Env, Provider, ProviderContext } from './provider.js'
+export type { Env, Provider, ProviderContext, UpstreamResponseMeta } from './provider.js'
+export { splitApiKeys, apiKeyId, apiKeyLabel } from './api-keys.js'
+export { readRateLimitHeaders } from './rate-limit-headers.js'
+export type { RateLimitReading } from './rate-limit-headers.js'
 export {
   ProviderError,
   ConfigError,

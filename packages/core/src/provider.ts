@@ -13,6 +13,21 @@ export interface ProviderContext {
   env?: Env
   /** The clock, injectable for tests (time-sensitive prompts, date windows). */
   now?: () => Date
+  /** The key for this call, chosen from the configured pool (`BRAVE_API_KEY=key1,key2`); wins over the resolved one. */
+  apiKey?: string
+  /** Sees the status and headers of every upstream answer (errors too), e.g. to learn the vendor's rate limits. */
+  onResponse?: (response: UpstreamResponseMeta) => void
+  /**
+   * `false` when another key can take over: a rate-limited answer then ends the call at once instead of waiting to
+   * retry the same key. Default true.
+   */
+  retryRateLimited?: boolean
+}
+
+/** The status and headers (lower-case names) of one upstream answer. */
+export interface UpstreamResponseMeta {
+  status: number
+  headers: Readonly<Record<string, string>>
 }
 
 /** A search provider. Every provider package's `create<Name>Provider()` returns one. */

@@ -190,4 +190,19 @@ describe('half-open probing', () => {
     circuit.failure(ticketOf(circuit), upstream)
     expect(circuit.state().until).toBe(35_000 + 30_000)
   })
+
+  it('restUntil rests until the given time, never shortens a longer rest, and a stale probe cannot close it', () => {
+    let t = 0
+    const circuit = new CircuitBreaker(options, () => t)
+    openAt(circuit)
+    t = 30_000
+    const probe = ticketOf(circuit)
+    circuit.restUntil(90_000, { kind: 'auth', message: 'shared from another instance' })
+    circuit.success(probe)
+    expect(circuit.state()).toMatchObject({ open: true, until: 90_000, lastError: { kind: 'auth' } })
+    circuit.restUntil(60_000, upstream)
+    expect(circuit.state().until).toBe(90_000)
+    t = 90_000
+    expect(circuit.state().phase).toBe('half_open')
+  })
 })

@@ -97,6 +97,8 @@ export class CircuitBreaker {
   success(ticket: CircuitTicket): void {
     if (!this.settle(ticket)) return
     if (ticket.probe) {
+      // A probe that outlived a newer opening (restUntil) proves nothing about it.
+      if (ticket.episode !== this.episode) return
       this.opened = false
       this.openUntil = 0
       this.failures = 0
@@ -124,6 +126,17 @@ export class CircuitBreaker {
     const vendorRest = this.vendorRestMs(error)
     if (vendorRest !== undefined) this.open(vendorRest, true)
     else if (this.failures >= this.options.failureThreshold) this.open(this.options.cooldownMs, false)
+  }
+
+  /**
+   * Rests the circuit until `until` (epoch ms) on the vendor's word or another instance's: a key rejected while others
+   * can carry on, or an opening shared through Redis. Never shortens a longer rest; calls in flight become stale.
+   */
+  restUntil(until: number, error: { kind: ProviderErrorKind; message: string }): void {
+    if (until <= this.now() || (this.isOpen() && this.openUntil >= until)) return
+    this.lastError = { kind: error.kind, message: error.message }
+    this.open(until - this.now(), true)
+    this.endProbe()
   }
 
   /** The call ended without an answer either way (the search was cancelled): it proves nothing. */

@@ -70,4 +70,23 @@ describe('RateLimiter', () => {
     expect(error).toMatchObject({ kind: 'timeout', provider: 'brave' })
     release()
   })
+
+  it('adapt changes the pace of calls already waiting, and pauseUntil holds every call until then', async () => {
+    const limiter = new RateLimiter('brave', { perSecond: 1, burst: 1, maxConcurrent: 10 })
+    ;(await limiter.acquire())()
+    const t0 = Date.now()
+    const waiting = Promise.all([limiter.acquire(), limiter.acquire()])
+    limiter.adapt({ perSecond: 100, burst: 100 })
+    for (const release of await waiting) release()
+    // At 1/s the second of these would have waited two seconds.
+    expect(Date.now() - t0).toBeLessThan(500)
+    expect(limiter.current()).toMatchObject({ perSecond: 100, burst: 100 })
+
+    limiter.pauseUntil(Date.now() + 200)
+    expect(limiter.ready()).toBe(false)
+    expect(limiter.pausedTill()).toBeGreaterThan(Date.now())
+    const paused = Date.now()
+    ;(await limiter.acquire())()
+    expect(Date.now() - paused).toBeGreaterThanOrEqual(190)
+  })
 })

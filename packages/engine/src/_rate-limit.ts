@@ -11,7 +11,8 @@ export interface RateLimit {
 
 /**
  * A token bucket plus a concurrency cap. Callers wait in FIFO order instead of failing;
- * a caller whose wait would pass its deadline is refused with a `timeout` error.
+ * a caller whose wait would pass its deadline is refused with a `timeout` error. The vendor's own limits can
+ * change the pace (`adapt`) and hold every call until a window resets (`pauseUntil`).
  */
 export class RateLimiter {
   private tokens: number
@@ -25,14 +26,63 @@ export class RateLimiter {
     unlisten?: () => void
   }[] = []
   private pumpTimer: NodeJS.Timeout | undefined
+  private pausedUntil = 0
+  private limit: RateLimit
 
   constructor(
     readonly provider: string,
-    private readonly limit: RateLimit,
+    limit: RateLimit,
     private readonly now: () => number = Date.now,
   ) {
+    this.limit = { ...limit }
     this.tokens = limit.burst
     this.lastRefill = now()
+  }
+
+  /** The limit in force now. */
+  current(): RateLimit {
+    return { ...this.limit }
+  }
+
+  /** Changes the pace (e.g. to what the vendor says this key allows); calls already waiting get the new pace. */
+  adapt(limit: Partial<RateLimit>): void {
+    this.refill()
+    this.limit = { ...this.limit, ...limit }
+    this.tokens = Math.min(this.tokens, this.limit.burst)
+    this.restartPump()
+  }
+
+  /** Starts no call before `at` (epoch ms): the vendor's window is used up until then. */
+  pauseUntil(at: number): void {
+    if (at <= this.pausedUntil) return
+    this.pausedUntil = at
+    this.restartPump()
+  }
+
+  /** Epoch ms until which no call starts, when paused. */
+  pausedTill(): number | undefined {
+    return this.pausedUntil > this.now() ? this.pausedUntil : undefined
+  }
+
+  /** Rejects every call still waiting with `error` (their key rests: they can go to another key). */
+  evictWaiters(error: Error): void {
+    for (const waiter of this.waiters.splice(0)) {
+      if (waiter.timer) clearTimeout(waiter.timer)
+      waiter.unlisten?.()
+      waiter.reject(error)
+    }
+  }
+
+  /** True when a call could start at once. */
+  ready(): boolean {
+    this.refill()
+    return this.pausedUntil <= this.now() && this.tokens >= 1 && this.active < this.limit.maxConcurrent
+  }
+
+  private restartPump(): void {
+    if (this.pumpTimer) clearTimeout(this.pumpTimer)
+    this.pumpTimer = undefined
+    this.schedule()
   }
 
   /** Waits for a slot; call the returned function when the call has finished. */
@@ -84,6 +134,7 @@ export class RateLimiter {
 
   private tryTake(): boolean {
     this.refill()
+    if (this.pausedUntil > this.now()) return false
     if (this.tokens < 1 || this.active >= this.limit.maxConcurrent) return false
     this.tokens -= 1
     this.active++
@@ -98,7 +149,8 @@ export class RateLimiter {
       waiter.resolve()
     }
     if (this.waiters.length === 0 || this.pumpTimer || this.active >= this.limit.maxConcurrent) return
-    const waitMs = Math.max(1, Math.ceil(((1 - this.tokens) / this.limit.perSecond) * 1000))
+    const pausedMs = this.pausedUntil - this.now()
+    const waitMs = Math.max(1, pausedMs, Math.ceil(((1 - this.tokens) / this.limit.perSecond) * 1000))
     this.pumpTimer = setTimeout(() => {
       this.pumpTimer = undefined
       this.schedule()

@@ -20,8 +20,10 @@ import { expandQuery } from '@search-layer/expand'
 import { type IntentClassification, classifyIntent, strategyFor } from '@search-layer/intent'
 import { type CallOutcome, assembleResults } from './_assemble.js'
 import { describeOperators, readSearchOperators } from './_operators.js'
-import { CircuitBreaker, type CircuitOptions, type CircuitState, type CircuitTicket } from './_circuit.js'
-import { type RateLimit, RateLimiter } from './_rate-limit.js'
+import type { CircuitOptions, CircuitState } from './_circuit.js'
+import { KeyPool, type KeyStatus } from './_key-pool.js'
+import type { RateLimit } from './_rate-limit.js'
+import { type KeyStateStore, createMemoryKeyStateStore } from './key-state.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
 import { type CacheStore, createMemoryCache } from './cache.js'
 import { answerPreference, builtInProviders, planSources } from './registry.js'
@@ -70,6 +72,11 @@ export interface SearchLayerOptions {
   /** Monthly call budgets per provider, counted in `usage`. */
   monthlyBudgets?: Partial<Record<ProviderName, number>>
   usage?: UsageStore
+  /**
+   * Where each key's learned limits and rests are kept (by the key's hash): a file for the CLI, Redis for servers.
+   * Default in memory.
+   */
+  keyState?: KeyStateStore
   /** The clock (epoch ms), for tests. */
   now?: () => number
 }
@@ -87,6 +94,8 @@ export interface ProviderStatus {
   configured: boolean
   circuit: CircuitState
   budget?: { month: string; used: number; limit: number }
+  /** Each configured key (one entry `no key` for a provider that needs none): rest, pace, what the vendor said. */
+  keys: KeyStatus[]
 }
 
 export interface SearchLayer {
@@ -141,12 +150,20 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
   const sourcePlans = planSources(definitions)
   const answerOrder = answerPreference(definitions)
   const requestSchema = searchRequestSchemaFor(ids)
-  const circuits = new Map(ids.map((name) => [name, new CircuitBreaker(circuitOptions, now)]))
-  const limiters = new Map<ProviderName, RateLimiter>()
-  if (options.rateLimits !== false) {
-    for (const d of definitions)
-      limiters.set(d.id, new RateLimiter(d.id, { ...d.rateLimit, ...options.rateLimits?.[d.id] }, now))
-  }
+  const keyState = options.keyState ?? createMemoryKeyStateStore()
+  const pools = new Map(
+    definitions.map((d) => [
+      d.id,
+      new KeyPool({
+        definition: d,
+        rateLimit: options.rateLimits === false ? undefined : { ...d.rateLimit, ...options.rateLimits?.[d.id] },
+        circuit: circuitOptions,
+        store: keyState,
+        env,
+        now,
+      }),
+    ]),
+  )
   const inflight = new Map<string, Promise<SearchResponse>>()
 
   const common = { env, timeoutMs: options.providerTimeoutMs ?? 8000, retries: options.providerRetries ?? 1 }
@@ -166,10 +183,12 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     return Promise.all(
       ids.map(async (name) => {
         const limit = options.monthlyBudgets?.[name]
+        const keys = await pools.get(name)!.status()
         return {
           name,
           configured: providerFor(name, 'deep').isConfigured(env),
-          circuit: circuits.get(name)!.state(),
+          circuit: pools.get(name)!.state(),
+          keys,
           ...(limit !== undefined && { budget: { month, used: await usage.get(name, month), limit } }),
         }
       }),
@@ -281,7 +300,9 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     for (const problem of configProblems) warnings.push(problem.message)
     const unavailable = async (name: ProviderName): Promise<string | undefined> => {
       if (!providerFor(name, mode).isConfigured(env)) return notConfiguredReason(name, keyHint(name), configProblems)
-      const circuit = circuits.get(name)!.state()
+      // Another run or server instance may have rested this provider's keys.
+      await pools.get(name)!.refresh()
+      const circuit = pools.get(name)!.state()
       if (circuit.open)
         return `cooling down for ${secondsUntil(circuit.until)}s after repeated failures (last: ${circuit.lastError?.kind ?? 'unknown'})`
       const limit = options.monthlyBudgets?.[name]
@@ -331,9 +352,9 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
         )
       }
       // Nothing to call because every provider this search could use is resting: say so, and until when.
-      resting = [...tried].filter((name) => circuits.get(name)!.isOpen())
+      resting = [...tried].filter((name) => pools.get(name)!.isOpen())
       for (const name of resting) {
-        const circuit = circuits.get(name)!.state()
+        const circuit = pools.get(name)!.state()
         warnings.push(
           `${name} is resting after repeated failures (last: ${circuit.lastError?.kind ?? 'unknown'}); it will be retried in ${secondsUntil(circuit.until)} s, at ${new Date(circuit.until ?? now()).toISOString()}`,
         )
@@ -408,24 +429,21 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     const callProvider = async (name: ProviderName, query: string): Promise<void> => {
       const t0 = now()
       emit({ type: 'started', provider: name, query })
-      const circuit = circuits.get(name)!
-      let release: (() => void) | undefined
-      let ticket: CircuitTicket | undefined
       try {
-        ticket = await admitCall(name, circuit, controller.signal)
-        release = await limiters.get(name)?.acquire({ deadlineAt, signal: controller.signal })
-        if (options.monthlyBudgets?.[name] !== undefined) await usage.increment(name, month, 1)
-        const response = await providerFor(name, mode).search(
-          {
-            query,
-            num: req.num,
-            ...(freshness && { freshness }),
-            ...operators.providerFields,
-          },
-          { signal: controller.signal, deadlineAt, env, now: () => new Date(now()) },
-        )
+        // The pool picks the key, holds it to its pace and circuit, and retries once on another key.
+        const response = await pools.get(name)!.call({ deadlineAt, signal: controller.signal }, async (keyCall) => {
+          if (options.monthlyBudgets?.[name] !== undefined) await usage.increment(name, month, 1)
+          return providerFor(name, mode).search(
+            {
+              query,
+              num: req.num,
+              ...(freshness && { freshness }),
+              ...operators.providerFields,
+            },
+            { signal: controller.signal, deadlineAt, env, now: () => new Date(now()), ...keyCall },
+          )
+        })
         const ms = now() - t0
-        circuit.success(ticket)
         outcomes.push({
           provider: name,
           query,
@@ -443,7 +461,6 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       } catch (caught) {
         const error = toProviderError(name, caught)
         const ms = now() - t0
-        if (ticket && !controller.signal.aborted) circuit.failure(ticket, error)
         outcomes.push({ provider: name, query, error, ms })
         emit({ type: 'failed', provider: name, query, kind: error.kind, message: error.message, ms })
         // The mode's stand-in takes over this query (and is activated for later ones).
@@ -456,10 +473,6 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
             }
           }
         }
-      } finally {
-        // A call cut off by the deadline proves nothing either way (and must not hold a half-open probe slot).
-        if (ticket) circuit.abandon(ticket)
-        release?.()
       }
     }
 
@@ -522,6 +535,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       }
     }
 
+    for (const name of active.keys()) warnings.push(...pools.get(name)!.warnings())
+
     // 6. Merge, dedupe, score.
     const { results, enforcement, ...answer } = assembleResults(outcomes, assembleContext(), await scoring)
     const operatorReport = describeOperators(operators, [...active.keys()], definitionOf, enforcement)
@@ -571,25 +586,6 @@ const configErrorOrigin = (problem: ConfigProblem) => ({
   ...(problem.field !== undefined && { field: problem.field }),
   ...(problem.variable !== undefined && { variable: problem.variable }),
 })
-
-/**
- * Waits until the provider's circuit lets this call start: at once when closed, after the in-flight probe when
- * half-open. Throws a `ProviderError` while it rests, or `timeout` when the search ends first.
- */
-async function admitCall(name: ProviderName, circuit: CircuitBreaker, signal: AbortSignal): Promise<CircuitTicket> {
-  for (;;) {
-    const admission = circuit.admit()
-    if (admission.type === 'call') return admission.ticket
-    if (admission.type === 'rest') {
-      const last = circuit.state().lastError
-      throw new ProviderError(
-        `${name} is resting after repeated failures; it will be retried at ${new Date(admission.until).toISOString()}`,
-        { kind: last?.kind ?? 'upstream', provider: name, retryable: true },
-      )
-    }
-    await raceSignal(admission.settled, signal)
-  }
-}
 
 // A plug-in's create() is checked once, here, so a broken one fails at start-up with its id, not mid-search.
 function instantiate(definition: ProviderDefinition, options: Parameters<ProviderDefinition['create']>[0]): Provider {

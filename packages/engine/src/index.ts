@@ -11,5 +11,13 @@ export { builtInProviders, planSources, rankByCapability, answerPreference, SOUR
 export type { SourcePlan } from './registry.js'
 export type { RateLimit } from './_rate-limit.js'
 export type { CircuitState, CircuitOptions } from './_circuit.js'
+export type { KeyStatus } from './_key-pool.js'
+export {
+  createMemoryKeyStateStore,
+  createFileKeyStateStore,
+  parseKeyState,
+  KeyStateSchema,
+} from './key-state.js'
+export type { KeyState, KeyStateStore, LearnedLimits } from './key-state.js'
 export { streamSearch, describePlan } from './stream.js'
 export type { SearchStreamEvent, SearchPlan, PlannedEngine } from './stream.js'

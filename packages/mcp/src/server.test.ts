@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { type SearchLayerOptions, createSearchLayer } from '@search-layer/engine'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { type Emulator, TAG_OR_ENTITY, readRecorded, startEmulator } from '@search-layer/testkit'
 import fc from 'fast-check'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type McpServerOptions, PROVIDERS_RESOURCE_URI, createMcpServer, toCallToolResult } from './server.js'
@@ -228,5 +228,43 @@ describe('toCallToolResult structuredContent budget', () => {
         expect(a).toEqual(b)
       }),
     )
+  })
+})
+
+describe('a recorded vendor answer through web_search', () => {
+  // Semantic Kernel's recorded Brave answer (10 web results), replayed by the emulator as Brave's reply.
+  const recorded = readRecorded(
+    new URL('../test/fixtures/recorded/', import.meta.url),
+    'sk--brave_what_is_the_semantic_kernel',
+  )
+  const recordedUrls = (recorded.json as { web: { results: { url: string }[] } }).web.results.map((r) => r.url)
+
+  it('arrives as structured content: every recorded result, clean text, tagged with its source', async () => {
+    emu.fault('brave', { reply: { body: recorded.body } })
+    const { client, close } = await connect()
+    const result = await client.callTool({
+      name: 'web_search',
+      arguments: { query: 'What is the Semantic Kernel?', sources: ['brave'], intent: 'factual', max_results: 10 },
+    })
+    expect(result.isError).toBeFalsy()
+    const structured = result.structuredContent as {
+      results: { url: string; title: string; snippet: string; source: string }[]
+      providers: Record<string, { status: string; results: number }>
+    }
+    expect(structured.providers.brave!.status).toBe('ok')
+    // Each sub-query was answered with the same recording: merged, the set is exactly what Brave sent, once each,
+    // and scored by intent, so the order is ours.
+    expect(structured.results.map((r) => r.url).sort()).toEqual([...recordedUrls].sort())
+    expect(structured.results.find((r) => r.url === recordedUrls[0])).toMatchObject({
+      title: 'Introduction to Semantic Kernel | Microsoft Learn',
+      source: 'brave',
+    })
+    for (const r of structured.results) {
+      expect(r.title).not.toMatch(TAG_OR_ENTITY)
+      expect(r.snippet).not.toMatch(TAG_OR_ENTITY)
+    }
+    const text = (result.content as { text: string }[])[0]!.text
+    expect(text).toContain('Introduction to Semantic Kernel')
+    await close()
   })
 })

@@ -129,9 +129,10 @@ export class EmulatorServer {
     })
   }
 
-  private takeFault(service: EmulatedService): Fault | undefined {
+  private takeFault(service: EmulatedService, headers: Record<string, string>): Fault | undefined {
     const fault = this.faults.get(service)
     if (!fault) return undefined
+    if (fault.key !== undefined && !Object.values(headers).some((value) => value.includes(fault.key!))) return undefined
     if (fault.remaining !== undefined) {
       fault.remaining--
       if (fault.remaining <= 0) this.faults.delete(service)
@@ -219,7 +220,7 @@ export class EmulatorServer {
       req,
     }
     const routes = this.options.routes[service]
-    const fault = this.takeFault(service)
+    const fault = this.takeFault(service, headers)
     await this.sleep(this.latencyFor(service) + (fault?.latencyMs ?? 0))
     if (res.destroyed || this.closed) return
 

@@ -28,7 +28,18 @@ export const EMULATOR_MODELS = { grok: 'grok-4.3', llm: 'test-llm-mini' } as con
  * with fault injection. Rejects with the listen error (e.g. EADDRINUSE).
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const keys: Record<KeyedService, string> = { ...DEFAULT_KEYS, ...options.keys }
+  // A service given a list accepts every key in it (a key pool); `keys` and `env` name the first.
+  const accepted = Object.fromEntries(
+    Object.entries({ ...DEFAULT_KEYS, ...options.keys }).map(([service, given]) => [
+      service,
+      typeof given === 'string' ? [given] : [...given],
+    ]),
+  ) as Record<KeyedService, string[]>
+  const keys = Object.fromEntries(
+    Object.entries(accepted).map(([service, list]) => [service, list[0] ?? DEFAULT_KEYS[service as KeyedService]]),
+  ) as Record<KeyedService, string>
+  const isKeyOf = (service: KeyedService) => (given: string | undefined) =>
+    given !== undefined && accepted[service].includes(given)
   const fixed = new Date(DEFAULT_NOW)
   const now = options.now ?? (() => new Date(fixed))
   let llmHandler: LlmHandler | null = null
@@ -40,10 +51,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     now,
     latencyMs: options.latencyMs,
     routes: {
-      brave: braveRoutes(() => keys.brave),
-      exa: exaRoutes(() => keys.exa),
-      tavily: tavilyRoutes(() => keys.tavily),
-      grok: xaiRoutes(() => keys.grok),
+      brave: braveRoutes(isKeyOf('brave')),
+      exa: exaRoutes(isKeyOf('exa')),
+      tavily: tavilyRoutes(isKeyOf('tavily')),
+      grok: xaiRoutes(isKeyOf('grok')),
       github,
       pages: pagesRoutes(pages),
       llm: llmRoutes(
@@ -55,7 +66,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       stackexchange: stackexchangeRoutes(() => keys.stackexchange),
       searxng: searxngRoutes(),
       duckduckgo: duckduckgoRoutes(),
-      bocha: bochaRoutes(() => keys.bocha),
+      bocha: bochaRoutes(isKeyOf('bocha')),
     },
   })
   await server.listen()

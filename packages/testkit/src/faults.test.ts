@@ -239,3 +239,22 @@ describe('fault options', () => {
     },
   )
 })
+
+describe('key pools', () => {
+  const braveWith = (e: Emulator, key: string) =>
+    fetch(`${e.urls.brave}/res/v1/web/search?q=rust&count=2`, { headers: { 'x-subscription-token': key } })
+
+  it('accepts every key of a pool and can fault one key only', async () => {
+    const pooled = await startEmulator({ keys: { brave: ['BSApool-key-one-0001', 'BSApool-key-two-0002'] } })
+    try {
+      expect(pooled.keys.brave).toBe('BSApool-key-one-0001')
+      expect(pooled.env.BRAVE_API_KEY).toBe('BSApool-key-one-0001')
+      pooled.fault('brave', { status: 429, key: 'BSApool-key-one-0001' })
+      expect((await braveWith(pooled, 'BSApool-key-two-0002')).status).toBe(200)
+      expect((await braveWith(pooled, 'BSApool-key-one-0001')).status).toBe(429)
+      expect((await braveWith(pooled, 'BSAnot-in-the-pool-0003')).status).toBe(422)
+    } finally {
+      await pooled.close()
+    }
+  })
+})

@@ -23,8 +23,11 @@ export interface EmulatorOptions {
   port?: number
   /** Interface to bind; default `127.0.0.1`. */
   host?: string
-  /** Keys the emulator accepts; defaults are `DEFAULT_KEYS`. */
-  keys?: Partial<Record<KeyedService, string>>
+  /**
+   * Keys the emulator accepts; defaults are `DEFAULT_KEYS`. A list makes Brave, Exa, Tavily, xAI and Bocha accept
+   * every key in it (a key pool); `Emulator.keys` and `env` hold the first.
+   */
+  keys?: Partial<Record<KeyedService, string | readonly string[]>>
   /** Delay before every answer, globally or per service. */
   latencyMs?: number | Partial<Record<EmulatedService, number>>
   /** Clock for generated dates; default fixed at 2026-11-20T12:00:00Z so the corpus is deterministic. */
@@ -55,6 +58,8 @@ export interface Fault {
   latencyMs?: number
   /** Apply to the next N requests of the service only, then clear. */
   times?: number
+  /** Apply only to requests presenting this key (in any request header); others are answered as usual. */
+  key?: string
   /**
    * Answer with exactly this recorded response (a vendor body captured elsewhere) instead of the emulated one.
    * Framing headers (`content-length`, `transfer-encoding`, `content-encoding`, `connection`) are recomputed.

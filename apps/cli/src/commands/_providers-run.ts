@@ -1,4 +1,6 @@
 import { GITHUB_SERVICE, describeConfig, keyVariableHint } from '@search-layer/core'
+import { type KeyStatus, createSearchLayer } from '@search-layer/engine'
+import { engineOptionsFromEnv } from '../_engine-options.js'
 import type { ParsedCommandArgs } from '../_args.js'
 import { type CliIo, EXIT } from '../_io.js'
 import { loadProviders } from '../_providers.js'
@@ -13,6 +15,9 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   const description = describeConfig(config).map((d) =>
     keyless.has(d.name) ? { ...d, configured: true, key: 'not needed' } : d,
   )
+  // Each key's pace, quota and rest as earlier runs learned them (the key-state file), by key label only.
+  const statuses = await createSearchLayer(engineOptionsFromEnv(io.env, { cache: false, providers })).status()
+  const keysOf = new Map(statuses.filter((s) => s.configured).map((s) => [s.name, s.keys]))
   const hintOf = new Map([...providers, GITHUB_SERVICE].map((d) => [d.id, keyVariableHint(d)]))
   // Exit 2 when something is broken, after showing what still works.
   const code = problems.some((p) => p.severity === 'error') ? EXIT.usage : EXIT.ok
@@ -20,7 +25,8 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
     problems.filter((p) => p.severity === 'error' && p.services.length === 1).flatMap((p) => p.services),
   )
   if (args.values.json) {
-    io.stdout.write(`${JSON.stringify({ providers: description, ...(problems.length && { problems }) }, null, 2)}\n`)
+    const withKeys = description.map((d) => (keysOf.has(d.name) ? { ...d, keys: keysOf.get(d.name) } : d))
+    io.stdout.write(`${JSON.stringify({ providers: withKeys, ...(problems.length && { problems }) }, null, 2)}\n`)
     writeConfigProblems(problems, 'providers', io)
     return code
   }
@@ -35,6 +41,33 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   const ids = new Set(providers.map((d) => d.id))
   const searchReady = description.filter((d) => d.configured && ids.has(d.name)).length
   io.stdout.write(`\n${searchReady} of ${ids.size} search providers configured.\n`)
+  const keyRows = [...keysOf].flatMap(([name, keys]) => keys.map((k) => keyRow(name, k)))
+  if (keyRows.length > 0)
+    io.stdout.write(`\n${renderTable(['provider', 'key', 'pace', 'this window', 'monthly quota', 'state'], keyRows)}`)
+  for (const [name, keys] of keysOf)
+    for (const k of keys) if (k.warning) io.stdout.write(`${name} ${k.label}: ${k.warning}\n`)
   writeConfigProblems(problems, 'providers', io)
   return code
+}
+
+const shortTime = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`
+const count = (n: number) => n.toLocaleString('en-US')
+
+/** One key as a row: its pace (learned from the vendor or the default), what is left, and whether it rests. */
+function keyRow(provider: string, key: KeyStatus): string[] {
+  const pace = key.pace ? `${key.pace.perSecond}/s ${key.pace.learned ? '(learned)' : '(default)'}` : 'off'
+  const limits = key.limits
+  const window =
+    limits?.remaining !== undefined
+      ? `${count(limits.remaining)} left${limits.resetsAt ? `, resets ${shortTime(limits.resetsAt)}` : ''}`
+      : ''
+  const quota =
+    limits?.quotaRemaining !== undefined && limits.quotaLimit !== undefined
+      ? `${count(limits.quotaRemaining)} of ${count(limits.quotaLimit)} left${limits.quotaResetsAt ? `, resets ${shortTime(limits.quotaResetsAt)}` : ''}`
+      : ''
+  const state =
+    key.resting && key.restingUntil
+      ? `resting until ${shortTime(key.restingUntil)} (${key.lastError?.kind ?? 'failures'})`
+      : 'ok'
+  return [provider, key.label, pace, window, quota, state]
 }

@@ -1,12 +1,23 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { keyVariableHint } from '@search-layer/core'
 import type { SearchLayer } from '@search-layer/engine'
+import { ReadyKeySchema, readyKey } from '../_ready-keys.js'
 import type { SharedState } from '../_shared-state.js'
 import { createRouter, json } from './_responses.js'
 
 const ReadySchema = z.object({
   status: z.enum(['ready', 'degraded', 'not_ready']),
-  providers: z.array(z.object({ name: z.string(), configured: z.boolean(), resting: z.boolean() })),
+  providers: z.array(
+    z.object({
+      name: z.string(),
+      configured: z.boolean(),
+      resting: z.boolean(),
+      keys: z
+        .array(ReadyKeySchema)
+        .optional()
+        .openapi({ description: 'Each configured key, named by label and hash (never the key).' }),
+    }),
+  ),
   redis: z.object({ configured: z.boolean(), up: z.boolean(), error: z.string().optional() }),
   warnings: z.array(z.string()),
 })
@@ -30,10 +41,17 @@ async function readiness(layer: SearchLayer, shared: SharedState): Promise<z.inf
     )
   for (const s of statuses)
     if (s.configured && s.circuit.open) warnings.push(`${s.name} is resting after repeated failures`)
+  for (const s of configured)
+    for (const key of s.keys) if (key.warning) warnings.push(`${s.name} ${key.label}: ${key.warning}`)
   const status = configured.length === 0 ? 'not_ready' : warnings.length ? 'degraded' : 'ready'
   return {
     status,
-    providers: statuses.map((s) => ({ name: s.name, configured: s.configured, resting: s.circuit.open })),
+    providers: statuses.map((s) => ({
+      name: s.name,
+      configured: s.configured,
+      resting: s.circuit.open,
+      ...(s.configured && { keys: s.keys.map(readyKey) }),
+    })),
     redis: {
       configured: shared.configured,
       up: shared.configured && redis.ok,

@@ -105,12 +105,12 @@ function search(ctx: RouteContext): Reply {
 }
 
 /** Bocha Web Search: `POST /v1/web-search` with `Authorization: Bearer <key>`. */
-export function bochaRoutes(key: () => string): ServiceRoutes {
+export function bochaRoutes(isKey: (given: string | undefined) => boolean): ServiceRoutes {
   return {
     handle(ctx) {
       const auth = ctx.headers.authorization
       if (!auth) return errorReply(401, ctx, 'Missing API KEY')
-      if (auth !== `Bearer ${key()}`) return errorReply(401, ctx)
+      if (!auth.startsWith('Bearer ') || !isKey(auth.slice(7))) return errorReply(401, ctx)
       if (ctx.method === 'POST' && ctx.path === '/v1/web-search') return search(ctx)
       return errorReply(404, ctx, 'Not Found')
     },

@@ -292,10 +292,10 @@ function profileName(u: URL): string {
 }
 
 /** Brave Web Search: `GET /res/v1/web/search` with `X-Subscription-Token`. */
-export function braveRoutes(key: () => string): ServiceRoutes {
+export function braveRoutes(isKey: (given: string | undefined) => boolean): ServiceRoutes {
   return {
     handle(ctx) {
-      if (ctx.headers['x-subscription-token'] !== key()) return errorReply(422, 'SUBSCRIPTION_TOKEN_INVALID', ctx)
+      if (!isKey(ctx.headers['x-subscription-token'])) return errorReply(422, 'SUBSCRIPTION_TOKEN_INVALID', ctx)
       if (ctx.method === 'GET' && ctx.path === '/res/v1/web/search') return search(ctx)
       return errorReply(404, 'RESOURCE_NOT_FOUND', ctx)
     },

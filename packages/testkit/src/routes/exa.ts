@@ -144,12 +144,12 @@ function search(ctx: RouteContext): Reply {
 }
 
 /** Exa: `POST /search` with `x-api-key` (or a bearer token). */
-export function exaRoutes(key: () => string): ServiceRoutes {
+export function exaRoutes(isKey: (given: string | undefined) => boolean): ServiceRoutes {
   return {
     handle(ctx) {
       const given = ctx.headers['x-api-key'] ?? bearer(ctx.headers)
       if (!given) return errorReply(401, 'INVALID_API_KEY', ctx, 'Missing API key. Pass it in the x-api-key header.')
-      if (given !== key()) return errorReply(401, 'INVALID_API_KEY', ctx)
+      if (!isKey(given)) return errorReply(401, 'INVALID_API_KEY', ctx)
       if (ctx.method === 'POST' && ctx.path === '/search') {
         if (typeof ctx.body !== 'object' || ctx.body === null)
           return errorReply(400, 'INVALID_REQUEST_BODY', ctx, 'Invalid request body: expected a JSON object')

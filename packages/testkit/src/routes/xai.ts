@@ -249,11 +249,11 @@ export function streamChat(
 }
 
 /** xAI: `POST /v1/responses` (web_search tool with url_citation annotations) and `POST /v1/chat/completions`. */
-export function xaiRoutes(key: () => string): ServiceRoutes {
+export function xaiRoutes(isKey: (given: string | undefined) => boolean): ServiceRoutes {
   return {
     handle(ctx) {
       const given = bearer(ctx.headers)
-      if (given !== key()) return authError(given)
+      if (!isKey(given)) return authError(given)
       if (ctx.method !== 'POST') return errorReply(404, `No route for ${ctx.method} ${ctx.path}.`)
       if (typeof ctx.body !== 'object' || ctx.body === null)
         return errorReply(400, 'Request body must be a JSON object.')

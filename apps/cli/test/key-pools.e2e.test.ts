@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { runBin } from './_run.js'
+
+const KEY_ONE = 'BSAcli-pool-first-00000001'
+const KEY_TWO = 'BSAcli-pool-second-0000002'
+let emu: Emulator
+beforeAll(async () => {
+  emu = await startEmulator({ keys: { brave: [KEY_ONE, KEY_TWO] } })
+})
+afterAll(() => emu.close())
+beforeEach(() => emu.reset())
+
+const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
+const braveEnv = (cacheDir: string) => ({
+  HOME: tmp('sl-cli-pool-home-'),
+  BRAVE_API_KEY: `${KEY_ONE},${KEY_TWO}`,
+  BRAVE_API_URL: emu.urls.brave,
+  SEARCH_LAYER_CACHE_DIR: cacheDir,
+})
+const expectNoKey = (...outputs: string[]) => {
+  for (const output of outputs) {
+    expect(output).not.toContain(KEY_ONE)
+    expect(output).not.toContain(KEY_TWO)
+  }
+}
+
+describe('key pools and learned limits in the CLI', () => {
+  it('a 429 on one key is retried on the other, and no output names either key', async () => {
+    emu.fault('brave', { status: 429, key: KEY_ONE, retryAfterSec: 30 })
+    const cache = tmp('sl-cli-pool-cache-')
+    const r = await runBin(['rust async', '--source', 'brave', '--intent', 'none', '--json'], braveEnv(cache))
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as { providers: Record<string, { status: string }> }
+    expect(out.providers.brave!.status).toBe('ok')
+    expect(emu.requests.map((q) => q.headers['x-subscription-token'])).toEqual([KEY_ONE, KEY_TWO])
+    const text = await runBin(['providers'], braveEnv(cache))
+    const json = await runBin(['providers', '--json'], braveEnv(cache))
+    expectNoKey(r.stdout, r.stderr, text.stdout, text.stderr, json.stdout, json.stderr)
+    expect(text.stdout).toMatch(/brave +key #1 \(…[0-9a-f]{4}\) .*resting until .*\(rate_limited\)/)
+    expect(text.stdout).toMatch(/brave +key #2 \(…[0-9a-f]{4}\) .* ok\n/)
+  })
+
+  it('what one run learned from Brave headers is shown by the next, from a 0600 file holding no key', async () => {
+    const cache = tmp('sl-cli-pool-cache-')
+    const search = await runBin(['semantic kernel', '--source', 'brave', '--intent', 'none', '--json'], braveEnv(cache))
+    expect(search.code).toBe(0)
+    const file = join(cache, 'key-state.json')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expectNoKey(readFileSync(file, 'utf8'))
+
+    const r = await runBin(['providers', '--json'], braveEnv(cache))
+    const brave = (JSON.parse(r.stdout) as { providers: { name: string; keys?: unknown[] }[] }).providers.find(
+      (p) => p.name === 'brave',
+    )!
+    // The emulator answers as Brave's Free plan does: 1 request per second, 15,000 a month, 14,998 left.
+    expect(brave.keys).toContainEqual(
+      expect.objectContaining({
+        pace: { perSecond: 1, burst: 1, learned: true },
+        limits: expect.objectContaining({ quotaLimit: 15_000, quotaRemaining: 14_998 }),
+      }),
+    )
+    const text = await runBin(['providers'], braveEnv(cache))
+    expect(text.stdout).toMatch(/1\/s \(learned\) .*14,998 of 15,000 left, resets /)
+  })
+})

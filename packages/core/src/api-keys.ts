@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto'
+
+/**
+ * The keys one setting holds: `BRAVE_API_KEY=key1,key2` (or a config-file list) is a pool of two. Commas and
+ * whitespace separate keys (no vendor key contains either); empty entries and repeats are dropped. Pure.
+ */
+export function splitApiKeys(value: string | readonly string[] | undefined): string[] {
+  if (value === undefined) return []
+  const parts = (typeof value === 'string' ? [value] : value).flatMap((v) => v.split(/[\s,]+/))
+  return [...new Set(parts.filter((part) => part.length > 0))]
+}
+
+/**
+ * A stable, non-reversible name for a key: the first 12 hex digits of its SHA-256. Learned limits and circuit
+ * state are stored under it, so neither a state file nor Redis ever holds the key.
+ */
+export function apiKeyId(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 12)
+}
+
+/** How reports name the key at `index` (0-based) of a pool: `key #2 (…a1b2)`, the tail of its id, never of the key. */
+export function apiKeyLabel(index: number, key: string): string {
+  return `key #${index + 1} (…${apiKeyId(key).slice(-4)})`
+}

@@ -1,0 +1,435 @@
+import {
+  type Env,
+  type ProviderContext,
+  type ProviderDefinition,
+  ProviderError,
+  type ProviderErrorKind,
+  type UpstreamResponseMeta,
+  apiKeyId,
+  apiKeyLabel,
+  isProviderError,
+  readRateLimitHeaders,
+  resolveServiceConfig,
+} from '@search-layer/core'
+import { CircuitBreaker, type CircuitOptions, type CircuitState, type CircuitTicket } from './_circuit.js'
+import { type RateLimit, RateLimiter } from './_rate-limit.js'
+import type { KeyState, KeyStateStore, LearnedLimits } from './key-state.js'
+
+/** One key of a provider's pool, as status pages show it: named by label and hash, never by the key. */
+export interface KeyStatus {
+  /** `key #2 (…a1b2)`, or `no key` for a provider that needs none. */
+  label: string
+  /** The key's hash (`apiKeyId`), under which its state is stored. */
+  id: string
+  resting: boolean
+  /** ISO time the key is tried again, while it rests. */
+  restingUntil?: string
+  lastError?: { kind: ProviderErrorKind; message: string }
+  /** The pace calls are held to now; `learned` when it comes from the vendor's headers. Null: rate limiting is off. */
+  pace: { perSecond: number; burst: number; learned: boolean } | null
+  /** What the vendor said last (ISO times). */
+  limits?: {
+    remaining?: number
+    resetsAt?: string
+    quotaLimit?: number
+    quotaRemaining?: number
+    quotaResetsAt?: string
+    learnedAt: string
+  }
+  /** A monthly quota near or at its end. */
+  warning?: string
+}
+
+/** What the pool hands the provider call: the key, the header observer, and whether to retry a rate limit in place. */
+export type PoolCallContext = Pick<ProviderContext, 'apiKey' | 'onResponse' | 'retryRateLimited'>
+
+export interface KeyPoolOptions {
+  definition: ProviderDefinition
+  /** The pace before anything is learned; undefined when rate limiting is off. */
+  rateLimit: RateLimit | undefined
+  circuit: CircuitOptions
+  store: KeyStateStore
+  env: Env
+  now: () => number
+}
+
+interface KeySlot {
+  /** Undefined: the provider resolves its own (keyless, or replaying cassettes without a key). */
+  key: string | undefined
+  id: string
+  label: string
+  circuit: CircuitBreaker
+  limiter: RateLimiter | undefined
+  limits?: LearnedLimits
+  /** Something worth storing changed during the call. */
+  dirty: boolean
+}
+
+// Answers about the key itself: another key may well succeed where this one was refused.
+const KEY_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['auth', 'quota', 'rate_limited'])
+// A rejected key, or a used-up quota whose reset the vendor did not say, rests this long.
+const KEY_REST_MS = 60 * 60_000
+// A monthly quota with this share or less left is worth a warning.
+const QUOTA_WARN_SHARE = 0.1
+const NO_KEY = 'none'
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** A call waiting for a key that has since started to rest or wait out its vendor's window: it takes another key. */
+class KeyUnavailable extends Error {
+  override readonly name = 'KeyUnavailable'
+}
+const count = (n: number) => n.toLocaleString('en-US')
+
+/**
+ * A provider's keys (`BRAVE_API_KEY=key1,key2`), each with its own circuit and pace. Calls go round the keys that
+ * are not resting; a key refused for `auth`, `quota` or `rate_limited` rests on its own while the call is retried
+ * at once with the next key (one retry, within the deadline). Each key's pace follows the vendor's rate-limit
+ * headers (a paid plan's higher rate, a used-up window's reset, `Retry-After`); what is learned and each key's rest
+ * go to the `KeyStateStore` under the key's hash, and are read back before each call, so another run or another
+ * server instance starts from them.
+ */
+export class KeyPool {
+  private slots: KeySlot[] = []
+  private readonly known = new Map<string, KeySlot>()
+  private next = 0
+
+  constructor(private readonly options: KeyPoolOptions) {}
+
+  private get name(): string {
+    return this.options.definition.id
+  }
+
+  /** Re-reads the keys configured now and what the store knows about each. */
+  async refresh(): Promise<void> {
+    this.slots = this.configuredKeys().map((key, index) => this.slotFor(key, index))
+    await Promise.all(this.slots.map((slot) => this.load(slot)))
+  }
+
+  /** The provider as a whole: open (resting) only when every key rests. */
+  state(): CircuitState {
+    const states = this.slots.map((slot) => slot.circuit.state())
+    const usable = states.find((s) => !s.open)
+    if (usable || states.length === 0) return usable ?? { open: false, phase: 'closed', consecutiveFailures: 0 }
+    const soonest = states.reduce((a, b) => ((a.until ?? 0) <= (b.until ?? 0) ? a : b))
+    return soonest
+  }
+
+  isOpen(): boolean {
+    return this.state().open
+  }
+
+  /** Runs one provider call on the next usable key; rejects with the call's `ProviderError` (its key named by label). */
+  async call<T>(
+    ctx: { deadlineAt: number; signal: AbortSignal },
+    run: (call: PoolCallContext) => Promise<T>,
+  ): Promise<T> {
+    await this.refresh()
+    const failed = new Set<KeySlot>()
+    const moved = new Set<KeySlot>()
+    for (;;) {
+      // A key this call was moved off is taken again only when no other is left.
+      const slot = this.pick(new Set([...failed, ...moved])) ?? this.pick(failed)
+      if (!slot) throw this.restingError()
+      try {
+        return await this.callWith(slot, ctx, run)
+      } catch (error) {
+        if (error instanceof KeyUnavailable) {
+          moved.add(slot)
+          continue
+        }
+        failed.add(slot)
+        const retryWithAnother =
+          failed.size === 1 &&
+          isProviderError(error) &&
+          KEY_KINDS.has(error.kind) &&
+          !ctx.signal.aborted &&
+          this.options.now() < ctx.deadlineAt &&
+          this.pick(failed, { peek: true }) !== undefined
+        if (!retryWithAnother) throw this.named(slot, error)
+      } finally {
+        await this.save(slot)
+      }
+    }
+  }
+
+  /** Each key's state, read fresh from the store. */
+  async status(): Promise<KeyStatus[]> {
+    await this.refresh()
+    return this.slots.map((slot) => this.describe(slot))
+  }
+
+  /** Monthly quotas near or at their end, one sentence per key. */
+  warnings(): string[] {
+    return this.slots.flatMap((slot) => {
+      const warning = this.quotaWarning(slot)
+      return warning ? [`${this.name} ${slot.label}: ${warning}`] : []
+    })
+  }
+
+  private configuredKeys(): (string | undefined)[] {
+    let keys: string[] | undefined
+    try {
+      keys = resolveServiceConfig(this.options.definition, { env: this.options.env }).apiKeys
+    } catch {
+      // A broken setting is reported by the engine's config checks; the provider then resolves (and refuses) itself.
+    }
+    return keys && keys.length > 0 ? keys : [undefined]
+  }
+
+  private slotFor(key: string | undefined, index: number): KeySlot {
+    const id = key === undefined ? NO_KEY : apiKeyId(key)
+    const label = key === undefined ? 'no key' : apiKeyLabel(index, key)
+    const existing = this.known.get(id)
+    if (existing) {
+      existing.label = label
+      return existing
+    }
+    const { rateLimit, circuit, now } = this.options
+    const slot: KeySlot = {
+      key,
+      id,
+      label,
+      circuit: new CircuitBreaker(circuit, now),
+      limiter: rateLimit ? new RateLimiter(this.name, rateLimit, now) : undefined,
+      dirty: false,
+    }
+    this.known.set(id, slot)
+    return slot
+  }
+
+  private async load(slot: KeySlot): Promise<void> {
+    let state: KeyState | undefined
+    try {
+      state = await this.options.store.get(this.name, slot.id)
+    } catch {
+      return // A store that cannot be read leaves the key as this process knows it.
+    }
+    if (!state) return
+    if (state.limits && state.limits.learnedAt > (slot.limits?.learnedAt ?? -1)) {
+      slot.limits = state.limits
+      this.applyPace(slot)
+    }
+    if (state.restUntil !== undefined)
+      slot.circuit.restUntil(state.restUntil, state.lastError ?? { kind: 'upstream', message: 'resting' })
+  }
+
+  private async save(slot: KeySlot): Promise<void> {
+    if (!slot.dirty) return
+    slot.dirty = false
+    const circuit = slot.circuit.state()
+    const state: KeyState = {
+      ...(slot.limits && { limits: slot.limits }),
+      ...(circuit.open && circuit.until !== undefined && { restUntil: circuit.until }),
+      ...(circuit.lastError && { lastError: circuit.lastError }),
+    }
+    try {
+      await this.options.store.set(this.name, slot.id, state)
+    } catch {
+      // Not remembering a limit costs a slower next run, not this one.
+    }
+  }
+
+  // Round-robin from the key after the last one used: first a key that can start now, then any that is not resting.
+  private pick(tried: ReadonlySet<KeySlot>, { peek = false } = {}): KeySlot | undefined {
+    const order = this.slots.map((_, i) => this.slots[(this.next + i) % this.slots.length]!)
+    const candidates = order.filter((slot) => !tried.has(slot) && !slot.circuit.isOpen())
+    const chosen =
+      candidates.find((slot) => slot.limiter?.ready() ?? true) ??
+      candidates.find((slot) => slot.limiter?.pausedTill() === undefined) ??
+      candidates[0]
+    if (chosen && !peek) this.next = (this.slots.indexOf(chosen) + 1) % this.slots.length
+    return chosen
+  }
+
+  private async callWith<T>(
+    slot: KeySlot,
+    ctx: { deadlineAt: number; signal: AbortSignal },
+    run: (call: PoolCallContext) => Promise<T>,
+  ): Promise<T> {
+    const ticket = await admitCall(this.name, slot.circuit, ctx.signal)
+    let release: (() => void) | undefined
+    try {
+      release = await slot.limiter?.acquire({ deadlineAt: ctx.deadlineAt, signal: ctx.signal })
+      const result = await run({
+        ...(slot.key !== undefined && { apiKey: slot.key }),
+        onResponse: (meta) => this.learn(slot, meta),
+        // With another key to take over, waiting out this key's rate limit is time lost.
+        ...(this.slots.length > 1 && { retryRateLimited: false }),
+      })
+      slot.circuit.success(ticket)
+      return result
+    } catch (caught) {
+      // A call cut off by the deadline, or moved to another key before it started, proves nothing either way.
+      if (!ctx.signal.aborted && !(caught instanceof KeyUnavailable)) this.fail(slot, ticket, caught)
+      throw caught
+    } finally {
+      slot.circuit.abandon(ticket)
+      release?.()
+    }
+  }
+
+  private fail(slot: KeySlot, ticket: CircuitTicket, caught: unknown): void {
+    const error = isProviderError(caught)
+      ? caught
+      : { kind: 'bad_response' as const, message: caught instanceof Error ? caught.message : String(caught) }
+    slot.circuit.failure(ticket, error)
+    if (this.slots.length > 1 && KEY_KINDS.has(error.kind))
+      slot.circuit.restUntil(this.options.now() + this.restMs(slot, error), error)
+    if (slot.circuit.isOpen()) {
+      slot.dirty = true
+      this.moveWaiters(slot)
+    }
+  }
+
+  // Calls queued behind a key that now rests or waits out its window go to the other keys instead.
+  private moveWaiters(slot: KeySlot): void {
+    if (this.slots.length > 1) slot.limiter?.evictWaiters(new KeyUnavailable(`${this.name} ${slot.label} is resting`))
+  }
+
+  private restMs(slot: KeySlot, error: { kind: ProviderErrorKind; retryAfterMs?: number }): number {
+    const now = this.options.now()
+    const limits = slot.limits
+    if (error.kind === 'rate_limited') {
+      const vendorAt = Math.max(limits?.retryAt ?? 0, limits?.remaining === 0 ? (limits.resetAt ?? 0) : 0)
+      return error.retryAfterMs ?? (vendorAt > now ? vendorAt - now : this.options.circuit.cooldownMs)
+    }
+    if (error.kind === 'quota' && limits?.quotaResetAt !== undefined && limits.quotaResetAt > now)
+      return limits.quotaResetAt - now
+    return KEY_REST_MS
+  }
+
+  private learn(slot: KeySlot, meta: UpstreamResponseMeta): void {
+    const now = this.options.now()
+    const reading = readRateLimitHeaders(meta.headers, now)
+    if (!reading) return
+    slot.limits = { ...slot.limits, ...reading, learnedAt: now }
+    slot.dirty = true
+    this.applyPace(slot)
+  }
+
+  // The vendor's word, applied: its per-second rate, a wait until a used-up window resets, a rest for a used-up quota.
+  private applyPace(slot: KeySlot): void {
+    const limits = slot.limits
+    if (!limits) return
+    const now = this.options.now()
+    if (slot.limiter) {
+      if (limits.perSecond !== undefined && limits.perSecond > 0)
+        slot.limiter.adapt({ perSecond: limits.perSecond, burst: Math.max(1, Math.floor(limits.perSecond)) })
+      if (limits.remaining === 0 && limits.resetAt !== undefined && limits.resetAt > now)
+        slot.limiter.pauseUntil(limits.resetAt)
+      if (limits.retryAt !== undefined && limits.retryAt > now) slot.limiter.pauseUntil(limits.retryAt)
+      if (slot.limiter.pausedTill() !== undefined) this.moveWaiters(slot)
+    }
+    if (limits.quotaRemaining === 0) {
+      const until =
+        limits.quotaResetAt !== undefined && limits.quotaResetAt > now ? limits.quotaResetAt : now + KEY_REST_MS
+      slot.circuit.restUntil(until, { kind: 'quota', message: `${this.name} ${slot.label}: monthly quota used up` })
+    }
+  }
+
+  private quotaWarning(slot: KeySlot): string | undefined {
+    const limits = slot.limits
+    if (limits?.quotaLimit === undefined || limits.quotaRemaining === undefined || limits.quotaLimit <= 0)
+      return undefined
+    if (limits.quotaRemaining > limits.quotaLimit * QUOTA_WARN_SHARE) return undefined
+    const used = limits.quotaLimit - limits.quotaRemaining
+    const resets = limits.quotaResetAt !== undefined ? `; it resets at ${iso(limits.quotaResetAt)}` : ''
+    return limits.quotaRemaining === 0
+      ? `monthly quota of ${count(limits.quotaLimit)} requests used up${resets}`
+      : `${count(used)} of ${count(limits.quotaLimit)} monthly requests used, ${count(limits.quotaRemaining)} left${resets}`
+  }
+
+  private describe(slot: KeySlot): KeyStatus {
+    const circuit = slot.circuit.state()
+    const limits = slot.limits
+    const pace = slot.limiter?.current()
+    const warning = this.quotaWarning(slot)
+    return {
+      label: slot.label,
+      id: slot.id,
+      resting: circuit.open,
+      ...(circuit.open && circuit.until !== undefined && { restingUntil: iso(circuit.until) }),
+      ...(circuit.lastError && { lastError: circuit.lastError }),
+      pace: pace ? { perSecond: pace.perSecond, burst: pace.burst, learned: limits?.perSecond !== undefined } : null,
+      ...(limits && {
+        limits: {
+          ...(limits.remaining !== undefined && { remaining: limits.remaining }),
+          ...(limits.resetAt !== undefined && { resetsAt: iso(limits.resetAt) }),
+          ...(limits.quotaLimit !== undefined && { quotaLimit: limits.quotaLimit }),
+          ...(limits.quotaRemaining !== undefined && { quotaRemaining: limits.quotaRemaining }),
+          ...(limits.quotaResetAt !== undefined && { quotaResetsAt: iso(limits.quotaResetAt) }),
+          learnedAt: iso(limits.learnedAt),
+        },
+      }),
+      ...(warning && { warning }),
+    }
+  }
+
+  private restingError(): ProviderError {
+    const state = this.state()
+    const until = iso(state.until ?? this.options.now())
+    const message =
+      this.slots.length > 1
+        ? `${this.name}: every key is resting (${this.slots
+            .map((s) => `${s.label}: ${s.circuit.state().lastError?.kind ?? 'resting'}`)
+            .join(', ')}); the first is retried at ${until}`
+        : `${this.name} is resting after repeated failures; it will be retried at ${until}`
+    return new ProviderError(message, {
+      kind: state.lastError?.kind ?? 'upstream',
+      provider: this.name,
+      retryable: true,
+    })
+  }
+
+  // With several keys, the error says which one failed (by label) so the user knows which key to check.
+  private named(slot: KeySlot, error: unknown): unknown {
+    if (this.slots.length < 2 || !isProviderError(error)) return error
+    return new ProviderError(`${slot.label}: ${error.message}`, {
+      kind: error.kind,
+      provider: error.provider ?? this.name,
+      ...(error.status !== undefined && { status: error.status }),
+      retryable: error.retryable,
+      ...(error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }),
+      ...(error.code !== undefined && { code: error.code }),
+      cause: error,
+      secrets: [slot.key],
+    })
+  }
+}
+
+/**
+ * Waits until a key's circuit lets this call start: at once when closed, after the in-flight probe when half-open.
+ * Throws a `ProviderError` while it rests, or `timeout` when the search ends first.
+ */
+async function admitCall(name: string, circuit: CircuitBreaker, signal: AbortSignal): Promise<CircuitTicket> {
+  for (;;) {
+    const admission = circuit.admit()
+    if (admission.type === 'call') return admission.ticket
+    if (admission.type === 'rest') {
+      const last = circuit.state().lastError
+      throw new ProviderError(
+        `${name} is resting after repeated failures; it will be retried at ${iso(admission.until)}`,
+        {
+          kind: last?.kind ?? 'upstream',
+          provider: name,
+          retryable: true,
+        },
+      )
+    }
+    await untilSettledOrAborted(admission.settled, signal)
+  }
+}
+
+function untilSettledOrAborted(settled: Promise<void>, signal: AbortSignal): Promise<void> {
+  const cancelled = () => new ProviderError('search was cancelled', { kind: 'timeout', retryable: false })
+  if (signal.aborted) return Promise.reject(cancelled())
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(cancelled())
+    signal.addEventListener('abort', onAbort, { once: true })
+    void settled.then(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    })
+  })
+}

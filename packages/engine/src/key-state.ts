@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises'
+import { PROVIDER_ERROR_KINDS, type ProviderErrorKind, type RateLimitReading } from '@search-layer/core'
+import { z } from 'zod'
+import { writePrivateFileAtomic } from './_private-files.js'
+
+/** What the vendor's headers said about one key, and when (epoch ms). */
+export interface LearnedLimits extends RateLimitReading {
+  learnedAt: number
+}
+
+/** What is remembered about one key of a provider, stored under the key's hash (`apiKeyId`), never the key. */
+export interface KeyState {
+  limits?: LearnedLimits
+  /** The key rests until then (epoch ms): its circuit opened here, in an earlier run or on another instance. */
+  restUntil?: number
+  lastError?: { kind: ProviderErrorKind; message: string }
+}
+
+/** Where key state lives: memory (one process), a file (the CLI, across runs) or Redis (every server instance). */
+export interface KeyStateStore {
+  get(provider: string, keyId: string): Promise<KeyState | undefined>
+  set(provider: string, keyId: string, state: KeyState): Promise<void>
+}
+
+const time = z.number().finite().nonnegative()
+const count = z.number().finite().nonnegative()
+
+/** A stored `KeyState`; anything else read back (an old or hand-edited file, another version's Redis entry) is ignored. */
+export const KeyStateSchema = z.object({
+  limits: z
+    .object({
+      learnedAt: time,
+      perSecond: count.optional(),
+      remaining: count.optional(),
+      resetAt: time.optional(),
+      quotaLimit: count.optional(),
+      quotaRemaining: count.optional(),
+      quotaResetAt: time.optional(),
+      retryAt: time.optional(),
+    })
+    .optional(),
+  restUntil: time.optional(),
+  lastError: z.object({ kind: z.enum(PROVIDER_ERROR_KINDS as [ProviderErrorKind]), message: z.string() }).optional(),
+})
+
+/** Parses a stored state; undefined for anything malformed. */
+export function parseKeyState(value: unknown): KeyState | undefined {
+  const parsed = KeyStateSchema.safeParse(value)
+  return parsed.success ? parsed.data : undefined
+}
+
+/** Key state in memory, for one process. */
+export function createMemoryKeyStateStore(): KeyStateStore {
+  const states = new Map<string, KeyState>()
+  return {
+    async get(provider, keyId) {
+      return states.get(`${provider}:${keyId}`)
+    },
+    async set(provider, keyId, state) {
+      states.set(`${provider}:${keyId}`, state)
+    },
+  }
+}
+
+// Limits learned long ago say nothing about the key now (a plan changes, a month ends): they are dropped.
+const FORGET_AFTER_MS = 40 * 24 * 60 * 60_000
+
+/**
+ * Key state in a JSON file (`{"brave:1a2b3c4d5e6f": {...}}`), so what one CLI run learned paces the next. Writes are
+ * serialised within the process, merged with what other processes wrote, atomic on disk; a new file is 0600 and new
+ * directories 0700. An unreadable or malformed file is an empty one.
+ */
+export function createFileKeyStateStore({ file, now = Date.now }: { file: string; now?: () => number }): KeyStateStore {
+  let chain: Promise<unknown> = Promise.resolve()
+  const read = async (): Promise<Record<string, KeyState>> => {
+    let data: unknown
+    try {
+      data = JSON.parse(await readFile(file, 'utf8'))
+    } catch {
+      return {}
+    }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return {}
+    const out: Record<string, KeyState> = {}
+    for (const [id, value] of Object.entries(data)) {
+      const state = parseKeyState(value)
+      if (state) out[id] = state
+    }
+    return out
+  }
+  const fresh = (state: KeyState) =>
+    Math.max(state.limits?.learnedAt ?? 0, state.restUntil ?? 0) > now() - FORGET_AFTER_MS
+  return {
+    async get(provider, keyId) {
+      await chain
+      return (await read())[`${provider}:${keyId}`]
+    },
+    set(provider, keyId, state) {
+      const next = chain.then(async () => {
+        const data = await read()
+        data[`${provider}:${keyId}`] = state
+        const kept = Object.fromEntries(Object.entries(data).filter(([, s]) => fresh(s)))
+        await writePrivateFileAtomic(file, `${JSON.stringify(kept, null, 2)}\n`)
+      })
+      chain = next.catch(() => undefined)
+      return next
+    },
+  }
+}

@@ -1,0 +1,178 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Emulator, readRecorded, startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type SearchLayerOptions, createFileKeyStateStore, createSearchLayer } from '../src/index.js'
+
+const KEY_ONE = 'BSApool-first-key-000000001'
+const KEY_TWO = 'BSApool-second-key-00000002'
+const RECORDED = new URL('./fixtures/recorded/', import.meta.url)
+// Semantic Kernel's recorded Brave answer, replayed with the rate-limit headers each test gives it.
+const braveBody = readRecorded(RECORDED, 'sk--brave_what_is_the_semantic_kernel').body
+
+let emu: Emulator
+let home: string
+beforeAll(async () => {
+  emu = await startEmulator({ keys: { brave: [KEY_ONE, KEY_TWO] } })
+  home = mkdtempSync(join(tmpdir(), 'sl-pool-'))
+})
+afterAll(() => emu.close())
+beforeEach(() => emu.reset())
+
+const braveOnly = (keys: string, overrides: SearchLayerOptions = {}) =>
+  createSearchLayer({
+    env: { HOME: home, BRAVE_API_KEY: keys, BRAVE_API_URL: emu.urls.brave },
+    cache: false,
+    providerRetries: 0,
+    ...overrides,
+  })
+const search = (queries: string[]) => ({ queries, sources: ['brave'], intent: 'none' as const, deadlineMs: 6000 })
+const keysSent = () => emu.requests.filter((r) => r.service === 'brave').map((r) => r.headers['x-subscription-token'])
+const replyWith = (headers: Record<string, string>) => ({ reply: { body: braveBody, headers } })
+
+describe('key pools', () => {
+  it('spreads calls over the keys of BRAVE_API_KEY=k1,k2', async () => {
+    const layer = braveOnly(`${KEY_ONE},${KEY_TWO}`, { rateLimits: false })
+    const res = await layer.search(search(['rust async', 'tokio runtime', 'deno vs bun', 'zig allocator']))
+    expect(res.providers.brave).toMatchObject({ status: 'ok', calls: 4 })
+    const sent = keysSent()
+    expect(sent.filter((k) => k === KEY_ONE)).toHaveLength(2)
+    expect(sent.filter((k) => k === KEY_TWO)).toHaveLength(2)
+  })
+
+  it('retries a 429 at once on the next key, rests the limited key, and names keys only by hash', async () => {
+    const layer = braveOnly(`${KEY_ONE},${KEY_TWO}`, { rateLimits: false })
+    emu.fault('brave', { status: 429, key: KEY_ONE, retryAfterSec: 30 })
+    const res = await layer.search(search(['rust async']))
+    expect(res.providers.brave).toMatchObject({ status: 'ok' })
+    expect(res.results.length).toBeGreaterThan(0)
+    expect(keysSent()).toEqual([KEY_ONE, KEY_TWO])
+
+    // The rested key is skipped by the next calls: all of them go to the second key.
+    emu.reset()
+    await layer.search(search(['tokio runtime', 'deno vs bun']))
+    expect(keysSent()).toEqual([KEY_TWO, KEY_TWO])
+
+    const [brave] = await layer.status()
+    expect(brave!.circuit.open).toBe(false)
+    expect(brave!.keys).toMatchObject([
+      { label: expect.stringMatching(/^key #1 \(…[0-9a-f]{4}\)$/), resting: true, lastError: { kind: 'rate_limited' } },
+      { label: expect.stringMatching(/^key #2 \(…[0-9a-f]{4}\)$/), resting: false },
+    ])
+    const shown = JSON.stringify({ res, status: await layer.status() })
+    expect(shown).not.toContain(KEY_ONE)
+    expect(shown).not.toContain(KEY_TWO)
+  })
+
+  it('moves calls queued behind a key that starts resting to the other key', async () => {
+    // Paced (Brave's default 1/s per key): the third call queues behind the first key, which then answers 429.
+    const layer = braveOnly(`${KEY_ONE},${KEY_TWO}`)
+    emu.fault('brave', { status: 429, key: KEY_ONE, retryAfterSec: 30 })
+    const res = await layer.search(search(['rust async', 'tokio runtime', 'deno vs bun']))
+    expect(res.providers.brave).toMatchObject({ status: 'ok', calls: 3 })
+    expect(res.providers.brave!.error).toBeUndefined()
+    expect(keysSent().filter((k) => k === KEY_TWO)).toHaveLength(3)
+  })
+
+  it('rests a rejected key and says which one (by label) when the other fails too', async () => {
+    const layer = braveOnly(`BSAnot-accepted-key-000003,${KEY_TWO}`, { rateLimits: false })
+    emu.fault('brave', { status: 429, key: KEY_TWO })
+    const res = await layer.search(search(['rust async']))
+    expect(keysSent()).toEqual(['BSAnot-accepted-key-000003', KEY_TWO])
+    expect(res.providers.brave!.status).toBe('error')
+    expect(res.providers.brave!.error!.message).toMatch(/^key #2 \(…[0-9a-f]{4}\): /)
+    const [brave] = await layer.status()
+    expect(brave!.keys.map((k) => [k.resting, k.lastError?.kind])).toEqual([
+      [true, 'auth'],
+      [true, 'rate_limited'],
+    ])
+    expect(brave!.circuit.open).toBe(true)
+    expect(JSON.stringify({ res, brave })).not.toContain('BSAnot-accepted-key-000003')
+  })
+})
+
+describe('pacing learned from the vendor', () => {
+  it('gives a paid key full parallelism once its headers say 20 per second', async () => {
+    const layer = braveOnly(KEY_ONE)
+    const paid = {
+      'x-ratelimit-limit': '20, 20000000',
+      'x-ratelimit-remaining': '19, 19999000',
+      'x-ratelimit-reset': '1, 1419200',
+    }
+    emu.fault('brave', replyWith(paid))
+    emu.latency('brave', 150)
+    await layer.search(search(['semantic kernel']))
+    const [before] = await layer.status()
+    expect(before!.keys[0]!.pace).toEqual({ perSecond: 20, burst: 20, learned: true })
+    await layer.search(search(['rust async', 'tokio runtime', 'deno vs bun']))
+    // Before learning, Brave's default pace (1 per second, burst 1) lets one call out at a time.
+    expect(emu.maxInFlight('brave')).toBe(3)
+  })
+
+  it('holds calls until the window resets, then at the stated rate, when the vendor says none are left', async () => {
+    // The user allows 50/s, but Brave's headers say this second's one request is spent.
+    const layer = braveOnly(KEY_ONE, { rateLimits: { brave: { perSecond: 50, burst: 50 } } })
+    emu.fault(
+      'brave',
+      replyWith({
+        'x-ratelimit-limit': '1, 2000',
+        'x-ratelimit-remaining': '0, 1985',
+        'x-ratelimit-reset': '1, 864000',
+      }),
+    )
+    await layer.search(search(['semantic kernel']))
+    await layer.search(search(['rust async', 'tokio runtime']))
+    const [first, second, third] = emu.requests.filter((r) => r.service === 'brave')
+    // Paused until the window's reset (1 s), then held to the 1 per second the headers state.
+    expect(second!.startedAt - first!.endedAt!).toBeGreaterThanOrEqual(900)
+    expect(third!.startedAt - second!.startedAt).toBeGreaterThanOrEqual(900)
+    expect(emu.maxInFlight('brave')).toBe(1)
+  })
+
+  it('warns when the monthly quota is nearly used up, and rests a key whose quota is gone', async () => {
+    const layer = braveOnly(`${KEY_ONE},${KEY_TWO}`, { rateLimits: false })
+    emu.fault(
+      'brave',
+      replyWith({
+        'x-ratelimit-limit': '1, 2000',
+        'x-ratelimit-remaining': '1, 150',
+        'x-ratelimit-reset': '1, 864000',
+      }),
+    )
+    const res = await layer.search(search(['semantic kernel']))
+    expect(res.warnings).toContainEqual(
+      expect.stringMatching(
+        /^brave key #1 \(…[0-9a-f]{4}\): 1,850 of 2,000 monthly requests used, 150 left; it resets at /,
+      ),
+    )
+    emu.fault(
+      'brave',
+      replyWith({ 'x-ratelimit-limit': '1, 2000', 'x-ratelimit-remaining': '0, 0', 'x-ratelimit-reset': '1, 864000' }),
+    )
+    await layer.search(search(['rust async']))
+    const [brave] = await layer.status()
+    const spent = brave!.keys.find((k) => k.limits?.quotaRemaining === 0)!
+    expect(spent).toMatchObject({
+      resting: true,
+      lastError: { kind: 'quota' },
+      warning: expect.stringMatching(/used up/),
+    })
+  })
+
+  it('remembers what it learned in a 0600 file, by key hash, for the next process', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sl-keystate-')), 'state', 'keys.json')
+    const paid = {
+      'x-ratelimit-limit': '20, 20000000',
+      'x-ratelimit-remaining': '19, 19999000',
+      'x-ratelimit-reset': '1, 1419200',
+    }
+    emu.fault('brave', replyWith(paid))
+    await braveOnly(KEY_ONE, { keyState: createFileKeyStateStore({ file }) }).search(search(['semantic kernel']))
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    const text = readFileSync(file, 'utf8')
+    expect(text).not.toContain(KEY_ONE)
+    const [next] = await braveOnly(KEY_ONE, { keyState: createFileKeyStateStore({ file }) }).status()
+    expect(next!.keys[0]).toMatchObject({ pace: { perSecond: 20, learned: true }, limits: { quotaLimit: 20_000_000 } })
+  })
+})
