@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { ADVERSARIAL_TEXTS, measureGrowth } from '@search-layer/testkit'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type HtmlShape, htmlToText, measureHtml } from './_html-scan.js'
@@ -102,4 +103,24 @@ describe('the default extraction limits against real pages', () => {
       expectWithinLimits(pages)
     },
   )
+})
+
+// Broken markup anyone can serve; the figures are the bench's, the ratio here only tells linear from quadratic.
+describe('the scan is linear on broken markup', { timeout: 120_000 }, () => {
+  it.each([
+    'unclosed tags',
+    'unclosed <a',
+    'unclosed <pre>',
+    'unclosed <!--',
+    'many <a openers in one tag',
+    'many href values in one tag',
+    'unterminated attribute quotes',
+    'attribute values across lines',
+    'nested <',
+    'unclosed <p',
+    'unclosed <pre><code',
+  ])('%s', (name) => {
+    const growth = measureGrowth(ADVERSARIAL_TEXTS[name]!, htmlToText, { n: 2000, retryAbove: 8 })
+    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(8)
+  })
 })
