@@ -10,18 +10,47 @@ import { DEFAULT_EXTRACT_LIMITS } from './extract.js'
 
 describe('measureHtml', () => {
   it.each([
-    ['nested divs', `${'<div>'.repeat(1200)}x${'</div>'.repeat(1200)}`, { maxDepth: 1200, elements: 1200, links: 0 }],
-    ['unclosed nested divs', '<div>'.repeat(500), { maxDepth: 500, elements: 500, links: 0 }],
-    ['siblings', '<p>a</p><p>b</p><p>c</p>', { maxDepth: 1, elements: 3, links: 0 }],
-    ['implied </p> and </li>', '<p>a<p>b<ul><li>x<li>y<li>z</ul>', { maxDepth: 2, elements: 6, links: 0 }],
-    ['void and self-closed', '<div><br><img src=x><hr/><x-y/></div>', { maxDepth: 1, elements: 5, links: 0 }],
-    ['links', '<a href="/a">a</a><a name=x>b</a><a\nhref=/c>c</a>', { maxDepth: 1, elements: 3, links: 2 }],
+    [
+      'nested divs',
+      `${'<div>'.repeat(1200)}x${'</div>'.repeat(1200)}`,
+      { maxDepth: 1200, elements: 1200, links: 0, totalDepth: 720_600, attributes: 0 },
+    ],
+    [
+      'unclosed nested divs',
+      '<div>'.repeat(500),
+      { maxDepth: 500, elements: 500, links: 0, totalDepth: 125_250, attributes: 0 },
+    ],
+    ['siblings', '<p>a</p><p>b</p><p>c</p>', { maxDepth: 1, elements: 3, links: 0, totalDepth: 3, attributes: 0 }],
+    [
+      'implied </p> and </li>',
+      '<p>a<p>b<ul><li>x<li>y<li>z</ul>',
+      { maxDepth: 2, elements: 6, links: 0, totalDepth: 9, attributes: 0 },
+    ],
+    [
+      'void and self-closed',
+      '<div><br><img src=x><hr/><x-y/></div>',
+      { maxDepth: 1, elements: 5, links: 0, totalDepth: 9, attributes: 1 },
+    ],
+    [
+      'links',
+      '<a href="/a">a</a><a name=x>b</a><a\nhref=/c>c</a>',
+      { maxDepth: 1, elements: 3, links: 2, totalDepth: 3, attributes: 3 },
+    ],
     [
       'markup in script and comments',
       '<script>"<div><div>"</script><!-- <div><div> -->',
-      { maxDepth: 1, elements: 1, links: 0 },
+      { maxDepth: 1, elements: 1, links: 0, totalDepth: 1, attributes: 0 },
     ],
-    ['> inside a quoted attribute', '<div title="a > b"><span>x</span></div>', { maxDepth: 2, elements: 2, links: 0 }],
+    [
+      'attributes, quoted values skipped',
+      '<div a="x y" b = \'z\' c=d\ne/><p hidden>t</p>',
+      { maxDepth: 1, elements: 2, links: 0, totalDepth: 2, attributes: 6 },
+    ],
+    [
+      '> inside a quoted attribute',
+      '<div title="a > b"><span>x</span></div>',
+      { maxDepth: 2, elements: 2, links: 0, totalDepth: 3, attributes: 1 },
+    ],
   ])('%s', (_name, html, shape) => {
     expect(measureHtml(html)).toEqual(shape)
   })
@@ -33,6 +62,7 @@ describe('measureHtml', () => {
         (html) => {
           const shape = measureHtml(html)
           expect(shape.maxDepth).toBeLessThanOrEqual(shape.elements)
+          expect(shape.totalDepth).toBeLessThanOrEqual(shape.elements * shape.maxDepth)
         },
       ),
     )
@@ -83,8 +113,11 @@ describe('the default extraction limits against real pages', () => {
   function expectWithinLimits(pages: string[]) {
     const shapes = pages.map(measureHtml)
     const most = (key: keyof HtmlShape) => Math.max(...shapes.map((shape) => shape[key]))
-    // Measured on the whole corpora: depth 51, elements 9,888, links 3,859; the limits sit 4-5 times above.
+    // Measured on the whole corpora: depth 51, elements 9,888, links 3,859, total depth 120,183, attributes
+    // 13,949; the limits sit about 4 times above.
     expect(most('maxDepth')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxDepth / 4)
+    expect(most('totalDepth')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxTotalDepth / 4)
+    expect(most('attributes')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxAttributes / 4)
     expect(most('elements')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxElements / 4)
     expect(most('links')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxLinks / 2)
   }
