@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { ADVERSARIAL_TEXTS, measureGrowth } from '@search-layer/testkit'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type HtmlShape, htmlToText, measureHtml } from './_html-scan.js'
@@ -9,18 +10,47 @@ import { DEFAULT_EXTRACT_LIMITS } from './extract.js'
 
 describe('measureHtml', () => {
   it.each([
-    ['nested divs', `${'<div>'.repeat(1200)}x${'</div>'.repeat(1200)}`, { maxDepth: 1200, elements: 1200, links: 0 }],
-    ['unclosed nested divs', '<div>'.repeat(500), { maxDepth: 500, elements: 500, links: 0 }],
-    ['siblings', '<p>a</p><p>b</p><p>c</p>', { maxDepth: 1, elements: 3, links: 0 }],
-    ['implied </p> and </li>', '<p>a<p>b<ul><li>x<li>y<li>z</ul>', { maxDepth: 2, elements: 6, links: 0 }],
-    ['void and self-closed', '<div><br><img src=x><hr/><x-y/></div>', { maxDepth: 1, elements: 5, links: 0 }],
-    ['links', '<a href="/a">a</a><a name=x>b</a><a\nhref=/c>c</a>', { maxDepth: 1, elements: 3, links: 2 }],
+    [
+      'nested divs',
+      `${'<div>'.repeat(1200)}x${'</div>'.repeat(1200)}`,
+      { maxDepth: 1200, elements: 1200, links: 0, totalDepth: 720_600, attributes: 0 },
+    ],
+    [
+      'unclosed nested divs',
+      '<div>'.repeat(500),
+      { maxDepth: 500, elements: 500, links: 0, totalDepth: 125_250, attributes: 0 },
+    ],
+    ['siblings', '<p>a</p><p>b</p><p>c</p>', { maxDepth: 1, elements: 3, links: 0, totalDepth: 3, attributes: 0 }],
+    [
+      'implied </p> and </li>',
+      '<p>a<p>b<ul><li>x<li>y<li>z</ul>',
+      { maxDepth: 2, elements: 6, links: 0, totalDepth: 9, attributes: 0 },
+    ],
+    [
+      'void and self-closed',
+      '<div><br><img src=x><hr/><x-y/></div>',
+      { maxDepth: 1, elements: 5, links: 0, totalDepth: 9, attributes: 1 },
+    ],
+    [
+      'links',
+      '<a href="/a">a</a><a name=x>b</a><a\nhref=/c>c</a>',
+      { maxDepth: 1, elements: 3, links: 2, totalDepth: 3, attributes: 3 },
+    ],
     [
       'markup in script and comments',
       '<script>"<div><div>"</script><!-- <div><div> -->',
-      { maxDepth: 1, elements: 1, links: 0 },
+      { maxDepth: 1, elements: 1, links: 0, totalDepth: 1, attributes: 0 },
     ],
-    ['> inside a quoted attribute', '<div title="a > b"><span>x</span></div>', { maxDepth: 2, elements: 2, links: 0 }],
+    [
+      'attributes, quoted values skipped',
+      '<div a="x y" b = \'z\' c=d\ne/><p hidden>t</p>',
+      { maxDepth: 1, elements: 2, links: 0, totalDepth: 2, attributes: 6 },
+    ],
+    [
+      '> inside a quoted attribute',
+      '<div title="a > b"><span>x</span></div>',
+      { maxDepth: 2, elements: 2, links: 0, totalDepth: 3, attributes: 1 },
+    ],
   ])('%s', (_name, html, shape) => {
     expect(measureHtml(html)).toEqual(shape)
   })
@@ -32,6 +62,8 @@ describe('measureHtml', () => {
         (html) => {
           const shape = measureHtml(html)
           expect(shape.maxDepth).toBeLessThanOrEqual(shape.elements)
+          // Void elements sit one below the deepest open element without counting in maxDepth.
+          expect(shape.totalDepth).toBeLessThanOrEqual(shape.elements * (shape.maxDepth + 1))
         },
       ),
     )
@@ -82,8 +114,11 @@ describe('the default extraction limits against real pages', () => {
   function expectWithinLimits(pages: string[]) {
     const shapes = pages.map(measureHtml)
     const most = (key: keyof HtmlShape) => Math.max(...shapes.map((shape) => shape[key]))
-    // Measured on the whole corpora: depth 51, elements 9,888, links 3,859; the limits sit 4-5 times above.
+    // Measured on the whole corpora: depth 51, elements 9,888, links 3,859, total depth 120,183, attributes
+    // 13,949; the limits sit about 4 times above.
     expect(most('maxDepth')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxDepth / 4)
+    expect(most('totalDepth')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxTotalDepth / 4)
+    expect(most('attributes')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxAttributes / 4)
     expect(most('elements')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxElements / 4)
     expect(most('links')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxLinks / 2)
   }
@@ -102,4 +137,24 @@ describe('the default extraction limits against real pages', () => {
       expectWithinLimits(pages)
     },
   )
+})
+
+// Broken markup anyone can serve; the figures are the bench's, the ratio here only tells linear from quadratic.
+describe('the scan is linear on broken markup', { timeout: 120_000 }, () => {
+  it.each([
+    'unclosed tags',
+    'unclosed <a',
+    'unclosed <pre>',
+    'unclosed <!--',
+    'many <a openers in one tag',
+    'many href values in one tag',
+    'unterminated attribute quotes',
+    'attribute values across lines',
+    'nested <',
+    'unclosed <p',
+    'unclosed <pre><code',
+  ])('%s', (name) => {
+    const growth = measureGrowth(ADVERSARIAL_TEXTS[name]!, htmlToText, { n: 2000, retryAbove: 8 })
+    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(8)
+  })
 })

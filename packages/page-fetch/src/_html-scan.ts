@@ -17,6 +17,14 @@ export interface HtmlShape {
   elements: number
   /** `<a href>` elements. */
   links: number
+  /**
+   * Every element's nesting depth, summed: how many (element, ancestor) pairs the DOM has, which is what passes
+   * visiting each element's subtree cost (Readability's conditional cleaning: ~250 nested `<div>`s repeated 150
+   * times is a small page under the depth and element bounds and a minute of work).
+   */
+  totalDepth: number
+  /** Attributes written in start tags (about: `a = b` counts `b` too); DOM and Readability time grows with them. */
+  attributes: number
 }
 
 /** A link found by the scan. */
@@ -154,12 +162,20 @@ function isNameStart(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
 }
 
-/** Index just past the `>` ending a tag whose name ends at `from`, skipping quoted attribute values; -1 if none. */
-function tagEnd(html: string, from: number): number {
+function isTagSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13
+}
+
+/**
+ * Index just past the `>` ending a tag whose name ends at `from`, skipping quoted attribute values; -1 if none.
+ * Adds the attributes it passes (names after blanks) to `counts.attributes`.
+ */
+function tagEnd(html: string, from: number, counts: { attributes: number }): number {
   let i = from
   while (i < html.length) {
     const ch = html.charCodeAt(i)
     if (ch === 62) return i + 1 // >
+    if (ch !== 47 && ch !== 61 && !isTagSpace(ch) && isTagSpace(html.charCodeAt(i - 1))) counts.attributes++
     if (ch === 34 || ch === 39) {
       // Quotes only count inside an attribute value (after `=`), as the tokenizer reads them.
       let back = i - 1
@@ -199,8 +215,8 @@ function paragraphs(parts: string[]): string {
 
 /** The nesting depth, element and link counts of an HTML document, in one linear pass. */
 export function measureHtml(html: string): HtmlShape {
-  const { maxDepth, elements, links } = scanHtml(html, false)
-  return { maxDepth, elements, links }
+  const { maxDepth, elements, links, totalDepth, attributes } = scanHtml(html, false)
+  return { maxDepth, elements, links, totalDepth, attributes }
 }
 
 /** The shape plus the page's title, its visible text (script, style and head left out) and its first 1,000 links. */
@@ -216,6 +232,8 @@ function scanHtml(html: string, collectText: boolean): ScannedText {
   let title: string | null = null
   let maxDepth = 0
   let elements = 0
+  let totalDepth = 0
+  const counts = { attributes: 0 }
   let linkCount = 0
   let silent = 0
   let anchor: { href: string; text: string[] } | null = null
@@ -275,7 +293,7 @@ function scanHtml(html: string, collectText: boolean): ScannedText {
     let nameEnd = nameAt
     while (nameEnd < html.length && !/[\s/>]/.test(html[nameEnd] as string)) nameEnd++
     const name = html.slice(nameAt, nameEnd).toLowerCase()
-    const end = tagEnd(html, nameEnd)
+    const end = tagEnd(html, nameEnd, counts)
     if (end < 0) break // an unterminated tag runs to the end of the document: nothing visible follows
     i = end
 
@@ -292,6 +310,7 @@ function scanHtml(html: string, collectText: boolean): ScannedText {
     if (collectText && name === 'br') parts.push('\n')
     const implied = IMPLIED_CLOSE[name] ?? (P_CLOSERS.has(name) ? ALWAYS_P : undefined)
     while (implied && stack.length > 0 && implied.has(stack[stack.length - 1] as string)) pop()
+    totalDepth += stack.length + 1
     if (VOID_TAGS.has(name) || html.charCodeAt(end - 2) === 47) continue // <br>, <x/>
 
     if (RAW_TEXT_TAGS.has(name)) {
@@ -317,5 +336,14 @@ function scanHtml(html: string, collectText: boolean): ScannedText {
     push(name)
   }
   if (anchor) closeAnchor()
-  return { maxDepth, elements, links: linkCount, title, text: collectText ? paragraphs(parts) : '', anchors }
+  return {
+    maxDepth,
+    elements,
+    links: linkCount,
+    totalDepth,
+    attributes: counts.attributes,
+    title,
+    text: collectText ? paragraphs(parts) : '',
+    anchors,
+  }
 }

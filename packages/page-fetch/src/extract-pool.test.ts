@@ -37,7 +37,7 @@ describe('createExtractPool', () => {
     // 1,200 levels with the depth limit lifted: ~10 s of Readability, far past the 1.5 s limit.
     const job = pool().pageFromBody(nested(1200), 'text/html', {
       url: 'https://deep.example/',
-      limits: { maxDepth: 10_000 },
+      limits: { maxDepth: 10_000, maxTotalDepth: Number.POSITIVE_INFINITY },
       timeoutMs: 1500,
     })
     const state = settled(job)
@@ -50,23 +50,64 @@ describe('createExtractPool', () => {
   })
 
   it('degrades a page that runs the worker out of heap instead of crashing the process', async () => {
-    const p = pool({ maxHeapMb: 24 })
+    const p = pool({ maxHeapMb: 24, fallbackTimeoutMs: 120_000 })
     const page = await p.pageFromBody(manyLinks(100_000), 'text/html', {
       url: 'https://links.example/',
-      limits: { maxElements: Number.POSITIVE_INFINITY, maxLinks: Number.POSITIVE_INFINITY },
+      limits: {
+        maxElements: Number.POSITIVE_INFINITY,
+        maxLinks: Number.POSITIVE_INFINITY,
+        maxAttributes: Number.POSITIVE_INFINITY,
+      },
       timeoutMs: 120_000,
     })
-    expect(page.degraded).toBe('readable extraction ran out of memory (worker heap limit 24 MB)')
+    // The plain-text read runs out of that heap too; the calling thread reads the start of the page.
+    expect(page.degraded).toBe(
+      'readable extraction ran out of memory (worker heap limit 24 MB); text from the first 131,072 of 4,077,825 characters only (reading it all as text ran out of memory (worker heap limit 24 MB))',
+    )
     expect(page.links).toHaveLength(1000)
     // The worker was replaced: the pool still reads pages.
     expect((await p.pageFromBody('<p>after</p>', 'text/html', { url: 'https://x.example/' })).text).toBe('after')
+  })
+
+  it('degrades a page under the depth, element and link bounds that would take Readability a minute', async () => {
+    const chain = (i: number) => `${'<div>'.repeat(250)}<p>Paragraph ${i}.</p>${'</div>'.repeat(250)}`
+    const html = `<html><body>${Array.from({ length: 150 }, (_, i) => chain(i)).join('')}</body></html>`
+    // A deadline no run comes near: the outcome says whether the pre-scan stopped it, not how fast.
+    const page = await pool().pageFromBody(html, 'text/html', { url: 'https://deep.example/', timeoutMs: 300_000 })
+    expect(page.degraded).toMatch(/^page too complex for readable extraction: total nesting depth 4,819,203,/)
+    expect(page.text.split('\n\n')).toHaveLength(150)
+  })
+
+  it('reads the plain-text fallback of a timed-out page in a worker, the whole body', async () => {
+    const html = `<html><body>${nested(1200)}${'<p>More text.</p>'.repeat(20_000)}</body></html>`
+    const page = await pool({ fallbackTimeoutMs: 300_000 }).pageFromBody(html, 'text/html', {
+      url: 'https://deep.example/',
+      limits: { maxDepth: 10_000, maxTotalDepth: Number.POSITIVE_INFINITY },
+      timeoutMs: 200,
+    })
+    expect(page.degraded).toBe('readable extraction did not finish within 200 ms')
+    expect(page.text.split('\n\n')).toHaveLength(20_001)
+  })
+
+  it('reads only the start of the body on the calling thread when the plain-text fallback times out too', async () => {
+    const html = `<html><body>${nested(1200)}${'<p>More text.</p>'.repeat(20_000)}</body></html>`
+    const page = await pool({ fallbackTimeoutMs: 1 }).pageFromBody(html, 'text/html', {
+      url: 'https://deep.example/',
+      limits: { maxDepth: 10_000, maxTotalDepth: Number.POSITIVE_INFINITY },
+      timeoutMs: 200,
+    })
+    expect(page.degraded).toBe(
+      `readable extraction did not finish within 200 ms; text from the first 131,072 of ${html.length.toLocaleString('en-US')} characters only (reading it all as text did not finish within 1 ms)`,
+    )
+    expect(page.text).toMatch(/^Deep text\.\n\nMore text\.\n\n/)
+    expect(page.text.split('\n\n').length).toBeLessThan(20_001)
   })
 
   it('rejects with a timeout FetchError when the caller aborts, and stops the worker', async () => {
     const controller = new AbortController()
     const job = pool().pageFromBody(nested(1200), 'text/html', {
       url: 'https://deep.example/',
-      limits: { maxDepth: 10_000 },
+      limits: { maxDepth: 10_000, maxTotalDepth: Number.POSITIVE_INFINITY },
       signal: controller.signal,
     })
     await tick()
@@ -78,7 +119,10 @@ describe('createExtractPool', () => {
     const p = pool({ size: 1 })
     const outcomes = [nested(1200), nested(1200)].map((html) =>
       p
-        .pageFromBody(html, 'text/html', { url: 'https://deep.example/', limits: { maxDepth: 10_000 } })
+        .pageFromBody(html, 'text/html', {
+          url: 'https://deep.example/',
+          limits: { maxDepth: 10_000, maxTotalDepth: Number.POSITIVE_INFINITY },
+        })
         .catch((error: unknown) => error),
     )
     await tick()

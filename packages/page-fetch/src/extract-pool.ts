@@ -1,8 +1,10 @@
 /**
  * Runs `pageFromBody` in worker threads so that no page, however deep or large, blocks the event loop. Each job has
  * a time limit (the caller's deadline) and each worker a heap limit; a worker that overruns either is terminated and
- * replaced, and its job degrades to plain text from a linear scan on the calling thread. A caller's abort rejects
- * with `FetchError` `timeout`. Workers start on first use and are unref'd while idle, so a CLI exits when done.
+ * replaced, and its job degrades to plain text, read by a worker too, within `fallbackTimeoutMs`. Should that fail
+ * as well, the calling thread reads the body's first 131,072 characters as text (a linear scan: milliseconds), so
+ * no page holds the calling thread however large. A caller's abort rejects with `FetchError` `timeout`. Workers
+ * start on first use and are unref'd while idle, so a CLI exits when done.
  *
  * Fast path and fallback: when the worker file cannot be found (a bundle that left it out), jobs run on the calling
  * thread, still bounded by `extractReadable`'s pre-scan limits, and a warning is emitted once.
@@ -25,6 +27,12 @@ export interface ExtractPoolOptions {
   maxHeapMb?: number
   /** Time limit of a job when the caller gives none (ms), queueing included. Default 10 000. */
   timeoutMs?: number
+  /**
+   * Time limit of the plain-text read that replaces a job that ran out of time or memory (ms), queueing included.
+   * Past it, the calling thread reads the body's first 131,072 characters only. Default 2 000 (a worker may have
+   * to start: the timed-out one was stopped).
+   */
+  fallbackTimeoutMs?: number
   /** An idle worker is stopped after this long (ms) to give its memory back. Default 30 000. */
   idleMs?: number
   /** The worker script; default `extract-worker.js` beside this module (the package's dist, or a bundle's). */
@@ -57,6 +65,8 @@ interface Job {
   reject(error: unknown): void
   slot?: Slot
   done: boolean
+  /** The running time limit: the job's, then the plain-text read's. */
+  timer?: NodeJS.Timeout
   cleanup(): void
 }
 
@@ -68,6 +78,9 @@ interface Slot {
 
 const DEFAULT_WORKER_URL = new URL('./extract-worker.js', import.meta.url)
 
+/** What the calling thread reads of a body, at most, when not even a worker could read it as plain text. */
+const INLINE_FALLBACK_CHARS = 131_072
+
 let warnedInline = false
 
 /** Creates a pool of extraction workers (lazy: none start before the first job). */
@@ -75,6 +88,7 @@ export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool
   const size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism())))
   const maxHeapMb = options.maxHeapMb ?? 256
   const defaultTimeoutMs = options.timeoutMs ?? 10_000
+  const fallbackTimeoutMs = Math.max(0, options.fallbackTimeoutMs ?? 2000)
   const idleMs = options.idleMs ?? 30_000
   const slots = new Set<Slot>()
   const queue: Job[] = []
@@ -104,11 +118,9 @@ export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool
       const job = slot.job
       if (!job || job.id !== reply.id) return
       release(slot)
-      finish(job, () =>
-        reply.page
-          ? job.resolve(reply.page)
-          : job.resolve(degrade(job, `readable extraction failed: ${reply.error ?? 'unknown error'}`)),
-      )
+      job.slot = undefined
+      if (reply.page) finish(job, () => job.resolve(reply.page as ReadablePage))
+      else degrade(job, `failed: ${reply.error ?? 'unknown error'}`)
     })
     // 'error' (out of memory, a crash) is followed by 'exit'; the job is settled once, the slot replaced on demand.
     worker.on('error', (error: Error & { code?: string }) => {
@@ -117,14 +129,14 @@ export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool
       if (!job) return
       const why =
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `readable extraction ran out of memory (worker heap limit ${maxHeapMb} MB)`
-          : `readable extraction failed: ${error.message.slice(0, 200)}`
-      finish(job, () => job.resolve(degrade(job, why)))
+          ? `ran out of memory (worker heap limit ${maxHeapMb} MB)`
+          : `failed: ${error.message.slice(0, 200)}`
+      degrade(job, why)
     })
     worker.on('exit', () => {
       const job = slot.job
       retire(slot)
-      if (job) finish(job, () => job.resolve(degrade(job, 'readable extraction stopped unexpectedly')))
+      if (job) degrade(job, 'stopped unexpectedly')
     })
     slots.add(slot)
     return slot
@@ -170,14 +182,40 @@ export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool
     settle()
   }
 
-  function degrade(job: Job, reason: string): ReadablePage {
-    return plainPageFromBody(job.message.text, job.message.contentType, job.message.options, reason)
+  /**
+   * A job whose read `failure` ("did not finish within 10 ms", "ran out of memory …"): queued again, first in
+   * line, for a worker to read as plain text within `fallbackTimeoutMs`; when that read fails too, settled from
+   * the body's start on this thread. `degraded` says what failed, the readable read first.
+   */
+  function degrade(job: Job, failure: string): void {
+    if (job.done) return
+    const first = job.message.degradeReason
+    if (first !== undefined) {
+      finish(job, () => job.resolve(inlinePlainPage(job.message, first, failure)))
+      return
+    }
+    const reason = `readable extraction ${failure}`
+    clearTimeout(job.timer)
+    job.id = nextId++
+    job.message = { ...job.message, id: job.id, degradeReason: reason }
+    job.timer = setTimeout(() => {
+      stop(job)
+      degrade(job, `did not finish within ${count(fallbackTimeoutMs)} ms`)
+    }, fallbackTimeoutMs)
+    queue.unshift(job)
+    pump()
   }
 
-  /** Stops the job's worker (it cannot be interrupted otherwise) and settles the job. */
-  function abandon(job: Job, settle: () => void): void {
+  /** Stops the job's worker, if it has one (a worker cannot be interrupted otherwise). */
+  function stop(job: Job): void {
     const slot = job.slot
+    job.slot = undefined
     if (slot && slot.job === job) retire(slot)
+  }
+
+  /** Stops the job's worker and settles the job. */
+  function abandon(job: Job, settle: () => void): void {
+    stop(job)
     finish(job, settle)
   }
 
@@ -196,18 +234,15 @@ export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool
           reject,
           done: false,
           cleanup: () => {
-            clearTimeout(timer)
+            clearTimeout(job.timer)
             signal?.removeEventListener('abort', onAbort)
           },
         }
         const onAbort = () => abandon(job, () => reject(cancelled(readOptions.url, signal as AbortSignal)))
-        const timer = setTimeout(
-          () =>
-            abandon(job, () =>
-              resolve(degrade(job, `readable extraction did not finish within ${limitMs.toLocaleString('en-US')} ms`)),
-            ),
-          limitMs,
-        )
+        job.timer = setTimeout(() => {
+          stop(job)
+          degrade(job, `did not finish within ${count(limitMs)} ms`)
+        }, limitMs)
         signal?.addEventListener('abort', onAbort, { once: true })
         queue.push(job)
         pump()
@@ -233,6 +268,22 @@ export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool
       await Promise.all(running.map((slot) => slot.worker.terminate()))
     },
   }
+}
+
+const count = (n: number) => n.toLocaleString('en-US')
+
+/**
+ * The last resort, on the calling thread: the body as plain text (linear scans), from its first
+ * `INLINE_FALLBACK_CHARS` characters when it is longer, so this takes milliseconds whatever the body.
+ */
+function inlinePlainPage(message: ExtractJobMessage, reason: string, plainFailure: string): ReadablePage {
+  const { text, contentType, options } = message
+  if (text.length <= INLINE_FALLBACK_CHARS) return plainPageFromBody(text, contentType, options, reason)
+  // A cut between the halves of a surrogate pair would leave a lone half in the text.
+  const high = text.charCodeAt(INLINE_FALLBACK_CHARS - 1)
+  const cut = high >= 0xd800 && high <= 0xdbff ? INLINE_FALLBACK_CHARS - 1 : INLINE_FALLBACK_CHARS
+  const why = `${reason}; text from the first ${count(cut)} of ${count(text.length)} characters only (reading it all as text ${plainFailure})`
+  return plainPageFromBody(text.slice(0, cut), contentType, options, why)
 }
 
 function cancelled(url: string, signal: AbortSignal): FetchError {

@@ -1,7 +1,8 @@
-// The worker side of `ExtractPool`: runs `pageFromBody` for each job it is sent and posts the page back.
+// The worker side of `ExtractPool`: runs `pageFromBody` for each job it is sent (`plainPageFromBody` for a job
+// being degraded) and posts the page back.
 // Loaded by `new Worker(...)` only; importing it elsewhere does nothing.
 import { parentPort } from 'node:worker_threads'
-import { type ExtractReadableOptions, pageFromBody } from './extract.js'
+import { type ExtractReadableOptions, pageFromBody, plainPageFromBody } from './extract.js'
 
 /** A job sent to the worker. */
 export interface ExtractJobMessage {
@@ -9,11 +10,17 @@ export interface ExtractJobMessage {
   text: string
   contentType: string
   options: ExtractReadableOptions
+  /** Set when the job is read as plain text instead: why it could not be read readably. */
+  degradeReason?: string
 }
 
 parentPort?.on('message', (job: ExtractJobMessage) => {
   try {
-    parentPort?.postMessage({ id: job.id, page: pageFromBody(job.text, job.contentType, job.options) })
+    const page =
+      job.degradeReason === undefined
+        ? pageFromBody(job.text, job.contentType, job.options)
+        : plainPageFromBody(job.text, job.contentType, job.options, job.degradeReason)
+    parentPort?.postMessage({ id: job.id, page })
   } catch (error) {
     parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) })
   }

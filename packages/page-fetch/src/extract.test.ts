@@ -410,9 +410,35 @@ describe('extractReadable on pages too complex for a DOM', () => {
     expect(page.text).toMatch(/^link number 0 link number 1 .* link number 99999$/)
   })
 
+  // Under the depth, element and link bounds, and a minute of Readability each before the bounds below.
+  it('degrades a small page of repeated deep nesting at once, saying why', () => {
+    const chain = (i: number) => `${'<div>'.repeat(250)}<p>Paragraph ${i}.</p>${'</div>'.repeat(250)}`
+    const html = `<html><body>${Array.from({ length: 150 }, (_, i) => chain(i)).join('')}</body></html>`
+    const page = extractReadable(html, { url: 'https://deep.example/' })
+    expect(page.degraded).toBe(
+      "page too complex for readable extraction: total nesting depth 4,819,203, every element's depth summed (limit 500,000)",
+    )
+    expect(page.text).toMatch(/^Paragraph 0\.\n\nParagraph 1\.\n\n.*Paragraph 149\.$/s)
+  })
+
+  it('degrades a page of 100,000 attributes at once, saying why', () => {
+    const attributes = Array.from({ length: 100_000 }, (_, i) => `data-a${i}="v"`).join(' ')
+    const page = extractReadable(`<html><body><div ${attributes}>Text.</div></body></html>`, {
+      url: 'https://attrs.example/',
+    })
+    expect(page.degraded).toBe('page too complex for readable extraction: 100,000 attributes (limit 60,000)')
+    expect(page.text).toBe('Text.')
+  })
+
   it.each([
     ['links', { maxLinks: 5 }, 'page too complex for readable extraction: 10 links (limit 5)'],
     ['elements', { maxElements: 11 }, 'page too complex for readable extraction: 12 elements (limit 11)'],
+    [
+      'total depth',
+      { maxTotalDepth: 20 },
+      "page too complex for readable extraction: total nesting depth 22, every element's depth summed (limit 20)",
+    ],
+    ['attributes', { maxAttributes: 9 }, 'page too complex for readable extraction: 10 attributes (limit 9)'],
   ])('applies a caller limit on %s', (_name, limits, reason) => {
     const html = `<p>${Array.from({ length: 10 }, (_, i) => `<a href="/${i}">${i}</a>`).join(' ')}</p><p>end</p>`
     expect(extractReadable(html, { url: 'https://x.example/', limits }).degraded).toBe(reason)

@@ -47,17 +47,28 @@ export interface ExtractLimits {
   maxElements: number
   /** `<a href>` elements. Default 10 000 (corpus maximum: 3,859). */
   maxLinks: number
+  /**
+   * Every element's nesting depth, summed (`HtmlShape.totalDepth`). Default 500 000 (corpus maximum: 120,183).
+   * Deep nesting repeated across a page stays under the other bounds and still costs Readability a minute.
+   */
+  maxTotalDepth: number
+  /** Attributes in start tags. Default 60 000 (corpus maximum: 13,949); each costs linkedom and Readability ~50 µs. */
+  maxAttributes: number
 }
 
 /**
- * The default `ExtractLimits`. Readability's cost grows faster than linearly with nesting (256 levels: 0.7 s of CPU,
- * 1,200: ~10 s) and its DOM takes ~4 KB of heap per element, so the bounds keep one page under ~1 s and ~200 MB
- * while staying 4-5 times above the largest real pages measured.
+ * The default `ExtractLimits`. Readability's cost grows with elements (~0.12 ms each), with the nesting above them
+ * (~7 µs per unit of `totalDepth`: 150 chains of 250 nested `<div>`s, 0.4 MB, took 52-78 s) and with attributes
+ * (~50 µs each), and its DOM takes ~4 KB of heap per element. The bounds stay about 4 times above the largest real
+ * pages measured (the largest, a 1 MB Wikipedia article, reads in ~2 s), so a page they let through reads in a few
+ * seconds; the job's time limit covers the rest.
  */
 export const DEFAULT_EXTRACT_LIMITS: Readonly<ExtractLimits> = Object.freeze({
   maxDepth: 256,
   maxElements: 40_000,
   maxLinks: 10_000,
+  maxTotalDepth: 500_000,
+  maxAttributes: 60_000,
 })
 
 /** Options of `extractReadable`. */
@@ -466,6 +477,10 @@ function complexityReason(html: string, limits: ExtractLimits): string | undefin
   if (shape.elements > limits.maxElements)
     return `${count(shape.elements)} elements (limit ${count(limits.maxElements)})`
   if (shape.links > limits.maxLinks) return `${count(shape.links)} links (limit ${count(limits.maxLinks)})`
+  if (shape.totalDepth > limits.maxTotalDepth)
+    return `total nesting depth ${count(shape.totalDepth)}, every element's depth summed (limit ${count(limits.maxTotalDepth)})`
+  if (shape.attributes > limits.maxAttributes)
+    return `${count(shape.attributes)} attributes (limit ${count(limits.maxAttributes)})`
   return undefined
 }
 

@@ -71,6 +71,10 @@ describe('extractRefs is linear on adversarial comments', { timeout: 120_000 }, 
     'backticks',
     'fence without newline',
     'spaces without newline',
+    'many <a openers in one tag',
+    'many href values in one tag',
+    'unterminated attribute quotes',
+    'nested <',
   ]
   it.each(cases)('%s', (name) => {
     const build = ADVERSARIAL_TEXTS[name]!

@@ -1,5 +1,5 @@
-// htmlToText as it was before its patterns were bounded to the text before their last possible closer; kept so
-// property tests can hold the new one to the same output. Never used outside tests.
+// htmlToText as the chain of patterns it was before its tags were found by linear scanners; kept so property
+// tests can hold the scanners to the same output. Never used outside tests.
 const ENTITIES: Record<string, string> = {
   amp: '&',
   lt: '<',
