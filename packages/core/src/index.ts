@@ -52,6 +52,7 @@ export {
   configFilePaths,
   ConfigFileSchema,
   configuredPlugins,
+  keylessSourcesEnabled,
   GITHUB_SERVICE,
 } from './config.js'
 export type {
@@ -70,6 +71,7 @@ export type {
 } from './config.js'
 export {
   PROVIDER_CAPABILITIES,
+  PROVIDER_ROUTINGS,
   ProviderIdSchema,
   validateProviderDefinition,
   checkProviderDefinitions,
@@ -80,6 +82,7 @@ export { loadProviderPlugins } from './plugins.js'
 export type { LoadProviderPluginsOptions } from './plugins.js'
 export type {
   ProviderCapability,
+  ProviderRouting,
   ProviderDefinition,
   ProviderEnvVariables,
   ProviderRateLimit,

@@ -6,7 +6,7 @@ import type { EnforcementSummary } from './_operators.js'
 import type { Strategy } from './_plan.js'
 import type { Roster } from './_roster.js'
 import type { ParsedSearchRequest } from './request.js'
-import type { OperatorReport, ProviderReport, SearchResponse, SearchResultOut } from './response.js'
+import type { KeylessOnlyNotice, OperatorReport, ProviderReport, SearchResponse, SearchResultOut } from './response.js'
 
 /** One provider call's outcome, as the fan-out records it. */
 export interface CallOutcome {
@@ -148,6 +148,7 @@ export function buildResponse({
   reports,
   partial,
   warnings,
+  keylessOnly,
   totalMs,
 }: {
   strategy: Strategy
@@ -159,6 +160,7 @@ export function buildResponse({
   reports: Record<ProviderName, ProviderReport>
   partial: boolean
   warnings: readonly string[]
+  keylessOnly?: KeylessOnlyNotice
   totalMs: number
 }): SearchResponse {
   const { classification, intentSetting } = strategy
@@ -180,6 +182,7 @@ export function buildResponse({
     partial,
     cached: false,
     warnings: [...new Set(warnings)],
+    ...(keylessOnly && { keyless_only: keylessOnly }),
     timing: { total_ms: totalMs },
   }
 }

@@ -5,8 +5,8 @@ import type { ProviderReport, SearchProgress } from './response.js'
 export interface RosterOptions {
   /** Every registered provider, in registry order: each gets a report. */
   ids: readonly ProviderName[]
-  /** The report of a provider the search does not use. */
-  notUsedReason: string
+  /** Why the search does not use a provider (its report's reason until it is activated). */
+  notUsedReason: (name: ProviderName) => string
   /** Who stands in for a provider, in order (already restricted to the request's `sources`). */
   fallbacksOf: (name: ProviderName) => ProviderName[]
   /** Why a provider cannot be called now (no key, resting, over budget), or `undefined` when it can. */
@@ -32,7 +32,7 @@ export interface Roster {
 /** Creates the roster of one search: every provider starts as skipped ("not used"), until activated. */
 export function createRoster({ ids, notUsedReason, fallbacksOf, unavailable, emit }: RosterOptions): Roster {
   const reports = Object.fromEntries(
-    ids.map((name) => [name, { status: 'skipped', results: 0, ms: 0, calls: 0, reason: notUsedReason }]),
+    ids.map((name) => [name, { status: 'skipped', results: 0, ms: 0, calls: 0, reason: notUsedReason(name) }]),
   ) as Record<ProviderName, ProviderReport>
   const active = new Map<ProviderName, ProviderName | undefined>()
   const tried = new Set<ProviderName>()

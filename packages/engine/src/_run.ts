@@ -8,6 +8,7 @@ import {
   type ProviderName,
   inspectConfig,
   keyVariableHint,
+  keylessSourcesEnabled,
 } from '@search-layer/core'
 import { type AssembleContext, type CallOutcome, assembleResults, buildResponse, reportCalls } from './_assemble.js'
 import type { CircuitBreaker } from './_circuit.js'
@@ -17,9 +18,9 @@ import { type Strategy, budgetWarnings, capQueries, planStrategy } from './_plan
 import type { RateLimiter } from './_rate-limit.js'
 import { type Roster, createRoster } from './_roster.js'
 import { type UsageStore, monthOf } from './budget.js'
-import type { SourcePlan } from './registry.js'
+import { type SourcePlan, needsNoKey, routingOf, verticalsFor } from './registry.js'
 import type { ParsedSearchRequest } from './request.js'
-import type { SearchProgress, SearchResponse } from './response.js'
+import type { KeylessOnlyNotice, ProviderReport, SearchProgress, SearchResponse } from './response.js'
 import { type SearchStreamEvent, describePlan } from './stream.js'
 
 /** What every search of one layer shares: its providers and their protections, built once by `createSearchLayer`. */
@@ -29,6 +30,8 @@ export interface LayerState {
   definitions: readonly ProviderDefinition[]
   ids: readonly ProviderName[]
   sourcePlans: Readonly<Record<Mode, SourcePlan>>
+  /** Who searches when no engine is configured (`planFallback`). */
+  fallbackPlan: SourcePlan
   answerOrder: readonly ProviderName[]
   /** The provider instance a mode calls (answer mode asks for a written answer). */
   providerFor: (name: ProviderName, mode: Mode) => Provider
@@ -53,12 +56,17 @@ export async function runSearch(
   const strategy = planStrategy(req, new Date(now()))
   const month = monthOf(new Date(started))
 
+  const keyless = keylessSourcesEnabled({ env: layer.env })
   const configProblems = relevantConfigProblems(layer)
   const warnings = [...strategy.operators.warnings, ...configProblems.map((p) => p.message)]
-  const unavailable = unavailability(layer, strategy.mode, month, configProblems)
-  const { roster, fallbacksOf } = await enlist(layer, req, strategy.mode, unavailable, emit)
+  const unavailable = unavailability(layer, strategy.mode, month, configProblems, keyless)
+  const route = routeSearch(layer, req, strategy, keyless)
+  // A broken config file may be where the engine keys are: say so rather than quietly search keyless.
+  if (route.fallback && configProblems.some((p) => p.severity === 'error'))
+    throw noProviderError(layer, configProblems, keyless)
+  const { roster, fallbacksOf } = await enlist(layer, route, req, unavailable, emit)
   const nothingToCall =
-    roster.active.size === 0 ? explainNothingToCall(layer, roster, strategy.mode, configProblems) : undefined
+    roster.active.size === 0 ? explainNothingToCall(layer, roster, strategy, configProblems, keyless) : undefined
   warnings.push(...(nothingToCall?.warnings ?? []))
   const limitOf = (name: ProviderName) => layer.monthlyBudgets?.[name]
   const usedOf = (name: ProviderName) => usage.get(name, month)
@@ -74,6 +82,7 @@ export async function runSearch(
         reports: roster.reports,
         active: roster.active,
         fallbacksOf,
+        whyAsked: (name) => route.why[name],
         warnings,
       }),
     )
@@ -121,6 +130,7 @@ export async function runSearch(
   const called = [...roster.active.keys()]
   const operatorReport = describeOperators(strategy.operators, called, definitionsById(layer), assembled.enforcement)
   const failedSome = called.some((name) => roster.reports[name]!.error !== undefined)
+  const keylessOnly = route.noEngine ? keylessOnlyNotice(layer, roster.reports) : undefined
   return buildResponse({
     strategy,
     queries,
@@ -129,6 +139,7 @@ export async function runSearch(
     reports: roster.reports,
     partial: (nothingToCall?.resting.length ?? 0) > 0 || failedSome,
     warnings,
+    ...(keylessOnly && { keylessOnly }),
     totalMs: now() - started,
   })
 }
@@ -149,9 +160,21 @@ function relevantConfigProblems({ env, definitions }: LayerState): ConfigProblem
 
 const secondsUntil = (now: number, until: number | undefined) => Math.max(0, Math.ceil(((until ?? now) - now) / 1000))
 
-/** Why `name` cannot be called in this search (no key, resting, over budget), or `undefined` when it can. */
-function unavailability(layer: LayerState, mode: Mode, month: string, configProblems: readonly ConfigProblem[]) {
+const KEYLESS_OFF = 'keyless sources are off (SEARCH_LAYER_KEYLESS=off, or "keyless": false in the config file)'
+
+/**
+ * Why `name` cannot be called in this search (keyless sources off, no key, resting, over budget), or `undefined`
+ * when it can.
+ */
+function unavailability(
+  layer: LayerState,
+  mode: Mode,
+  month: string,
+  configProblems: readonly ConfigProblem[],
+  keyless: boolean,
+) {
   return async (name: ProviderName): Promise<string | undefined> => {
+    if (!keyless && needsNoKey(definitionOf(layer, name))) return KEYLESS_OFF
     if (!layer.providerFor(name, mode).isConfigured(layer.env)) return notConfiguredReason(layer, name, configProblems)
     const circuit = layer.circuits.get(name)!.state()
     if (circuit.open)
@@ -163,31 +186,119 @@ function unavailability(layer: LayerState, mode: Mode, month: string, configProb
   }
 }
 
-/** The roster of one search: the mode's providers (or the requested `sources`), each missing one's stand-ins. */
+const definitionOf = (layer: LayerState, name: ProviderName) => layer.definitions.find((d) => d.id === name)!
+
+const isConfigured = (layer: LayerState, name: ProviderName, mode: Mode) =>
+  layer.providerFor(name, mode).isConfigured(layer.env)
+
+/** Who a search asks before availability is checked, who stands in for whom, and why each is (not) asked. */
+interface Route {
+  primary: readonly ProviderName[]
+  fallbacks: Readonly<Record<ProviderName, readonly ProviderName[]>>
+  /** Why a primary is asked, when it is not simply the mode's (a vertical, a keyless fallback). */
+  why: Readonly<Record<ProviderName, string>>
+  notUsedReason: (name: ProviderName) => string
+  /** No engine is configured. */
+  noEngine: boolean
+  /** So the keyless fallback engines search instead (no `sources` were named, keyless sources are on). */
+  fallback: boolean
+}
+
+const FALLBACK_WHY = 'no search engine key is set: a keyless engine searches instead'
+
+/**
+ * The requested `sources`; else the mode's engines — or, when no engine is configured, the fallback engines — plus
+ * the verticals the intent and the query's language ask for (`verticalsFor`). Keyless sources only when allowed.
+ */
+function routeSearch(layer: LayerState, req: ParsedSearchRequest, strategy: Strategy, keyless: boolean): Route {
+  const { mode, classification } = strategy
+  const allowed = (d: ProviderDefinition) => keyless || !needsNoKey(d)
+  const noEngine = !layer.definitions.some(
+    (d) => routingOf(d) === 'engine' && allowed(d) && isConfigured(layer, d.id, mode),
+  )
+  const modePlan = layer.sourcePlans[mode]
+  if (req.sources) {
+    const notUsedReason = () => `not used in ${mode} mode`
+    return { primary: req.sources, fallbacks: modePlan.fallbacks, why: {}, notUsedReason, noEngine, fallback: false }
+  }
+  const fallback = keyless && noEngine
+  const plan = fallback ? layer.fallbackPlan : modePlan
+  const verticals = verticalsFor(layer.definitions, classification?.intent ?? null, strategy.baseQuery).filter((v) =>
+    allowed(definitionOf(layer, v.id)),
+  )
+  const notUsedReason = (name: ProviderName) => {
+    const definition = definitionOf(layer, name)
+    if (!allowed(definition)) return KEYLESS_OFF
+    const routing = routingOf(definition)
+    if (routing === 'fallback') return 'used only when no search engine key is set'
+    if (routing === 'vertical')
+      return classification ? `not asked for ${classification.intent} searches` : 'not asked without an intent'
+    return fallback ? `not configured: set ${keyVariableHint(definition)}` : `not used in ${mode} mode`
+  }
+  const why = [
+    ...(fallback ? plan.primary.map((id) => [id, FALLBACK_WHY]) : []),
+    ...verticals.map((v) => [v.id, v.why]),
+  ]
+  return {
+    primary: [...plan.primary, ...verticals.map((v) => v.id)],
+    fallbacks: plan.fallbacks,
+    why: Object.fromEntries(why),
+    notUsedReason,
+    noEngine,
+    fallback,
+  }
+}
+
+/** The roster of one search: the route's primaries, each missing one's stand-ins (within the requested `sources`). */
 async function enlist(
   layer: LayerState,
+  route: Route,
   req: ParsedSearchRequest,
-  mode: Mode,
   unavailable: (name: ProviderName) => Promise<string | undefined>,
   emit: (event: SearchProgress) => void,
 ) {
-  const plan = layer.sourcePlans[mode]
   const allowed = (name: ProviderName) => !req.sources || req.sources.includes(name)
-  const fallbacksOf = (name: ProviderName) => (plan.fallbacks[name] ?? []).filter(allowed)
-  const notUsedReason = `not used in ${mode} mode`
-  const roster = createRoster({ ids: layer.ids, notUsedReason, fallbacksOf, unavailable, emit })
-  for (const name of req.sources ?? plan.primary) await roster.activate(name)
+  const fallbacksOf = (name: ProviderName) => (route.fallbacks[name] ?? []).filter(allowed)
+  const roster = createRoster({ ids: layer.ids, notUsedReason: route.notUsedReason, fallbacksOf, unavailable, emit })
+  for (const name of route.primary) await roster.activate(name)
   return { roster, fallbacksOf }
+}
+
+/**
+ * The notice for a search only keyless sources answered because no engine is configured: which answered, and the
+ * engines' key variables to set for more (from their definitions). `undefined` when a keyed source answered too.
+ */
+function keylessOnlyNotice(
+  layer: LayerState,
+  reports: Record<ProviderName, ProviderReport>,
+): KeylessOnlyNotice | undefined {
+  const answered = layer.ids.filter((name) => reports[name]?.status === 'ok')
+  if (answered.length === 0 || !answered.every((name) => needsNoKey(definitionOf(layer, name)))) return undefined
+  const set = layer.definitions.filter((d) => routingOf(d) === 'engine' && !d.keyless).map((d) => keyVariableHint(d))
+  if (set.length === 0) return undefined
+  const variables = set.length === 1 ? set[0]! : `${set.slice(0, -1).join(', ')} or ${set.at(-1)}`
+  return {
+    sources: answered,
+    set,
+    message: `only keyless sources were used (${answered.join(', ')}); set ${variables} for more`,
+  }
 }
 
 /**
  * Nobody to call: a `ConfigError` when no provider is configured at all; else every provider this search could use
  * is resting, and the warnings say until when.
  */
-function explainNothingToCall(layer: LayerState, roster: Roster, mode: Mode, configProblems: readonly ConfigProblem[]) {
+function explainNothingToCall(
+  layer: LayerState,
+  roster: Roster,
+  { mode }: Strategy,
+  configProblems: readonly ConfigProblem[],
+  keyless: boolean,
+) {
   const { ids, circuits, now } = layer
-  const configured = ids.filter((name) => layer.providerFor(name, mode).isConfigured(layer.env))
-  if (configured.length === 0) throw noProviderError(layer, configProblems)
+  const usable = (name: ProviderName) => keyless || !needsNoKey(definitionOf(layer, name))
+  const configured = ids.filter((name) => usable(name) && isConfigured(layer, name, mode))
+  if (configured.length === 0) throw noProviderError(layer, configProblems, keyless)
   const resting = [...roster.tried].filter((name) => circuits.get(name)!.isOpen())
   const warnings = resting.map((name) => {
     const circuit = circuits.get(name)!.state()
@@ -226,15 +337,16 @@ function notConfiguredReason(layer: LayerState, name: ProviderName, problems: re
 }
 
 /** No provider is configured: what is broken in the configuration when something is, else which variables to set. */
-function noProviderError(layer: LayerState, configProblems: readonly ConfigProblem[]): ConfigError {
+function noProviderError(layer: LayerState, configProblems: readonly ConfigProblem[], keyless: boolean): ConfigError {
   const keyVariables = layer.definitions
-    .filter((d) => !d.keyless)
+    .filter((d) => routingOf(d) === 'engine' && !d.keyless)
     .map((d) => keyVariableHint(d))
     .join(', ')
   const errors = configProblems.filter((p) => p.severity === 'error')
+  const off = keyless ? '' : `; ${KEYLESS_OFF}`
   if (errors.length === 0)
     return new ConfigError(
-      `no search provider is configured: set at least one of ${keyVariables} (or add keys to ~/.config/search-layer/config.json)`,
+      `no search provider is configured: set at least one of ${keyVariables} (or add keys to ~/.config/search-layer/config.json)${off}`,
     )
   return new ConfigError(
     `no search provider is usable: ${errors.map((p) => p.message).join(' ')} Keys can also come from ${keyVariables}.`,

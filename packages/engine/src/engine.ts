@@ -16,7 +16,7 @@ import { type RateLimit, RateLimiter } from './_rate-limit.js'
 import { type LayerState, runSearch } from './_run.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
 import { type CacheStore, createMemoryCache } from './cache.js'
-import { answerPreference, builtInProviders, planSources } from './registry.js'
+import { answerPreference, builtInProviders, planFallback, planSources } from './registry.js'
 import { type ParsedSearchRequest, type SearchRequest, searchRequestSchemaFor } from './request.js'
 import type { SearchProgress, SearchResponse } from './response.js'
 import { type SearchStreamEvent, streamSearch } from './stream.js'
@@ -137,6 +137,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     definitions,
     ids,
     sourcePlans: planSources(definitions),
+    fallbackPlan: planFallback(definitions),
     answerOrder: answerPreference(definitions),
     providerFor,
     circuits,
