@@ -228,12 +228,13 @@ function routeSearch(layer: LayerState, req: ParsedSearchRequest, strategy: Stra
   )
   const notUsedReason = (name: ProviderName) => {
     const definition = definitionOf(layer, name)
-    if (!allowed(definition)) return KEYLESS_OFF
+    // "not used…": the provider was not asked (interfaces leave these out of status lines); it did not fail.
+    if (!allowed(definition)) return `not used: ${KEYLESS_OFF}`
     const routing = routingOf(definition)
-    if (routing === 'fallback') return 'used only when no search engine key is set'
+    if (routing === 'fallback') return 'not used while a search engine key is set'
     if (routing === 'vertical')
-      return classification ? `not asked for ${classification.intent} searches` : 'not asked without an intent'
-    return fallback ? `not configured: set ${keyVariableHint(definition)}` : `not used in ${mode} mode`
+      return classification ? `not used for ${classification.intent} searches` : 'not used without an intent'
+    return fallback ? `not used: no key (set ${keyVariableHint(definition)})` : `not used in ${mode} mode`
   }
   const why = [
     ...(fallback ? plan.primary.map((id) => [id, FALLBACK_WHY]) : []),

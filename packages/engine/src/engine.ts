@@ -8,6 +8,7 @@ import {
   type ProviderName,
   checkCassetteConfig,
   checkProviderDefinitions,
+  keylessSourcesEnabled,
   parseInput,
 } from '@search-layer/core'
 import { CircuitBreaker, type CircuitOptions, type CircuitState } from './_circuit.js'
@@ -16,7 +17,7 @@ import { type RateLimit, RateLimiter } from './_rate-limit.js'
 import { type LayerState, runSearch } from './_run.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
 import { type CacheStore, createMemoryCache } from './cache.js'
-import { answerPreference, builtInProviders, planFallback, planSources } from './registry.js'
+import { answerPreference, builtInProviders, needsNoKey, planFallback, planSources } from './registry.js'
 import { type ParsedSearchRequest, type SearchRequest, searchRequestSchemaFor } from './request.js'
 import type { SearchProgress, SearchResponse } from './response.js'
 import { type SearchStreamEvent, streamSearch } from './stream.js'
@@ -149,12 +150,14 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
 
   async function status(): Promise<ProviderStatus[]> {
     const month = monthOf(new Date(now()))
+    const keylessOff = keylessSetting(env) === false
     return Promise.all(
-      ids.map(async (name) => {
+      definitions.map(async (definition) => {
+        const name = definition.id
         const limit = options.monthlyBudgets?.[name]
         return {
           name,
-          configured: providerFor(name, 'deep').isConfigured(env),
+          configured: !(keylessOff && needsNoKey(definition)) && providerFor(name, 'deep').isConfigured(env),
           circuit: circuits.get(name)!.state(),
           ...(limit !== undefined && { budget: { month, used: await usage.get(name, month), limit } }),
         }
@@ -194,6 +197,15 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     status,
     providers: definitions,
     stream: (request, callOptions) => streamSearch(search, request, callOptions),
+  }
+}
+
+// Status is for health pages: a malformed SEARCH_LAYER_KEYLESS is the search's error to report, not theirs.
+function keylessSetting(env: Env): boolean | undefined {
+  try {
+    return keylessSourcesEnabled({ env })
+  } catch {
+    return undefined
   }
 }
 

@@ -35,7 +35,7 @@ describe('no search engine key: the keyless sources search', () => {
     expect(res.providers.duckduckgo).toMatchObject({ status: 'ok', calls: 1 })
     expect(res.providers.stackexchange).toMatchObject({ status: 'ok', calls: 1 })
     expect(res.providers.searxng).toMatchObject({ status: 'skipped', reason: 'not configured: set SEARXNG_URL' })
-    expect(res.providers.brave).toMatchObject({ status: 'skipped', reason: 'not configured: set BRAVE_API_KEY' })
+    expect(res.providers.brave).toMatchObject({ status: 'skipped', reason: 'not used: no key (set BRAVE_API_KEY)' })
     expect(res.results.length).toBeGreaterThan(0)
     expect(res.results.some((r) => r.sources.includes('duckduckgo'))).toBe(true)
     expect(engineCalls()).toBe(0)
@@ -67,6 +67,7 @@ describe('no search engine key: the keyless sources search', () => {
       intent: 'none',
     })
     expect(res.providers.searxng!.status).toBe('error')
+    expect(res.providers.brave!.reason).toBe('not used: no key (set BRAVE_API_KEY)')
     expect(res.providers.duckduckgo).toMatchObject({ status: 'ok', fallback_for: 'searxng' })
     expect(res.keyless_only?.sources).toEqual(['duckduckgo'])
   })
@@ -116,7 +117,7 @@ describe('verticals join keyed searches by intent', () => {
     for (const other of VERTICALS.filter((v) => v !== vertical))
       expect(res.providers[other], other).toMatchObject({
         status: 'skipped',
-        reason: `not asked for ${intent} searches`,
+        reason: `not used for ${intent} searches`,
       })
     expect(engineCalls()).toBeGreaterThan(0)
     // SEARXNG_URL is set in this environment: still, the fallback engines are for searches without engine keys.
