@@ -62,5 +62,10 @@ export async function formatSearchMarkdown(
       ? `\n_LLM synthesis unavailable (${synthesis.llm.fallbackReason}); showing the rule-based summary._\n`
       : ''
   const operators = explain && response.operators ? `\n${operatorLines(response.operators)}\n` : ''
-  return `${toMarkdown(synthesis).trimEnd()}\n${note}\n${statusLine(response)}\n${operators}`
+  return `${toMarkdown(synthesis).trimEnd()}\n${note}\n${statusLine(response)}\n${operators}${keylessNote(response)}`
+}
+
+/** Only keyless sources answered: say so, and which variables to set for more (the engine's own sentence). */
+function keylessNote(response: SearchResponse): string {
+  return response.keyless_only ? `\n_Note: ${response.keyless_only.message}._\n` : ''
 }

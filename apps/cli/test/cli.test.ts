@@ -34,7 +34,8 @@ describe('usage errors', () => {
     [['providers', '--bogus'], /unknown option --bogus.*allowed: --json, --help/],
     [['providers', '--json=1'], /--json is a switch/],
   ])('%j exits 2 with an explanation', async (argv, message) => {
-    const r = await run(argv)
+    // Keyless sources off: with no key, a search is the configuration error (not a real keyless search).
+    const r = await run(argv, { SEARCH_LAYER_KEYLESS: 'off' })
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(r.stderr).not.toMatch(/at .*\.ts:\d+/)

@@ -53,7 +53,11 @@ describe('search-layer with SEARCH_LAYER_REPLAY (built bin, no emulator running)
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout) as Json
-    expect(Object.values(out.providers).map((p) => p.status)).toEqual(['ok', 'ok', 'ok', 'ok'])
+    // The four engines and the Wikipedia vertical an exploratory search asks.
+    expect([
+      ...['brave', 'exa', 'tavily', 'grok'].map((name) => out.providers[name]?.status),
+      out.providers.wikipedia?.status,
+    ]).toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
     expect(out.results.map((x) => x.url)).toEqual(recorded.results.map((x) => x.url))
   })
 

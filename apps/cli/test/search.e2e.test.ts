@@ -48,7 +48,13 @@ describe('search-layer search (built bin, emulator)', () => {
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout) as Json
-    expect(Object.values(out.providers).map((p) => p.status)).toEqual(['ok', 'ok', 'ok', 'ok'])
+    expect(['brave', 'exa', 'tavily', 'grok'].map((name) => out.providers[name]?.status)).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+    ])
+    expect(out.providers.wikipedia!.status).toBe('ok')
     const keys = out.results.map((x) => canonicalUrl(x.url))
     expect(new Set(keys).size).toBe(keys.length)
     expect(out.results.some((x) => x.sources.length > 1 && x.source === x.sources.join(', '))).toBe(true)
@@ -147,15 +153,55 @@ describe('search-layer search (built bin, emulator)', () => {
     const r = await runBin(['anything', '--mode', 'deep', '--json'], env())
     expect(r.code).toBe(3)
     const out = JSON.parse(r.stdout) as Json
-    expect(Object.values(out.providers).every((p) => p.status === 'error' && p.error?.kind === 'upstream')).toBe(true)
+    const asked = Object.values(out.providers).filter((p) => p.status !== 'skipped')
+    expect(asked).toHaveLength(4)
+    expect(asked.every((p) => p.status === 'error' && p.error?.kind === 'upstream')).toBe(true)
     expect(r.stderr).toContain('every provider failed')
   })
 
-  it('exit 2 with the variables to set when no provider is configured', async () => {
-    const r = await runBin(['anything'], { HOME: mkdtempSync(join(tmpdir(), 'sl-empty-')) })
+  it('exit 2 with the variables to set when no provider is configured and keyless sources are off', async () => {
+    const r = await runBin(['anything'], {
+      HOME: mkdtempSync(join(tmpdir(), 'sl-empty-')),
+      SEARCH_LAYER_KEYLESS: 'off',
+    })
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY, XAI_API_KEY')
     expect(r.stderr).not.toContain('    at ')
+  })
+
+  describe('with zero keys (the emulator base URLs each definition declares)', () => {
+    // What a new user has: no key, no SearXNG instance.
+    const zeroKeys = () =>
+      env(
+        Object.fromEntries(
+          Object.keys(emu.env)
+            .filter((k) => /KEY|TOKEN/.test(k) || k === 'SEARXNG_URL')
+            .map((k) => [k, '']),
+        ),
+      )
+
+    it('prints results from the keyless sources, and the JSON says which variables to set for more', async () => {
+      const r = await runBin(['rust async tutorial', '--max-queries', '1', '--json'], zeroKeys())
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout) as Json & { keyless_only?: { sources: string[]; set: string[] } }
+      expect(out.results.length).toBeGreaterThan(0)
+      expect(out.keyless_only).toMatchObject({
+        sources: ['duckduckgo', 'stackexchange'],
+        set: ['BRAVE_API_KEY', 'EXA_API_KEY', 'TAVILY_API_KEY', 'XAI_API_KEY'],
+      })
+      expect(searchCalls()).toHaveLength(0)
+    })
+
+    it('says so under the markdown results', async () => {
+      const r = await runBin(['rust async tutorial', '--max-queries', '1', '--format', 'markdown'], zeroKeys())
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain('duckduckgo ✓')
+      expect(r.stdout).toContain(
+        '_Note: only keyless sources were used (duckduckgo, stackexchange); set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY for more._',
+      )
+      // Sources the search did not ask stay out of the status line.
+      expect(r.stdout).not.toContain('hackernews')
+    })
   })
 
   it('fans out in parallel: every sub-query × provider call in flight at once', async () => {
@@ -203,7 +249,10 @@ describe('search usage errors (exit 2, actionable)', () => {
     [['q', '--intent', 'why'], /--intent must be one of auto, none, factual/],
     [['q', '--freshness', 'yesterday'], /--freshness must be pd, pw, pm, py or a range/],
     [['q', '--num', '99'], /--num must be a whole number from 1 to 20/],
-    [['q', '--source', 'brave,bing'], /--source takes a comma list of brave, exa, tavily, grok \(got "bing"\)/],
+    [
+      ['q', '--source', 'brave,bing'],
+      /--source takes a comma list of brave, exa, tavily, grok, searxng, .* \(got "bing"\)/,
+    ],
     [['q', '--timeout', 'soon'], /--timeout must be a whole number/],
     [['q', '--domain-boost', 'not a domain!'], /domainBoost/],
     [['search'], /give a query/],

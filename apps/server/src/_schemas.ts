@@ -108,6 +108,10 @@ export const SearchResponseSchema = z
     partial: z.boolean(),
     cached: z.boolean(),
     warnings: z.array(z.string()),
+    keyless_only: z
+      .object({ sources: z.array(ProviderNameSchema), set: z.array(z.string()), message: z.string() })
+      .optional()
+      .openapi({ description: 'Present when no search engine key is set and only keyless sources answered.' }),
     timing: z.object({ total_ms: z.number() }),
   })
   .openapi('SearchResponse')

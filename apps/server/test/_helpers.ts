@@ -47,7 +47,15 @@ export async function boot(
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sl-server-data-'))
   const logs = captureLogs()
   const { envOverride, ...rest } = options
-  const env: Record<string, string | undefined> = { ...emu.env, HOME: home, ...envOverride }
+  // The keyed engines only, as these tests expect: keyless sources (always configured, answering when every engine
+  // fails) and Bocha are off unless a test turns them on.
+  const env: Record<string, string | undefined> = {
+    ...emu.env,
+    HOME: home,
+    SEARCH_LAYER_KEYLESS: 'off',
+    BOCHA_API_KEY: '',
+    ...envOverride,
+  }
   const server = await startServer({
     env,
     port: 0,

@@ -113,6 +113,24 @@ describe('search routes', () => {
   })
 })
 
+describe('with zero keys and keyless sources on', () => {
+  it('answers from DuckDuckGo, and the JSON says which variables to set for more', async () => {
+    const srv = await start({
+      envOverride: { ...TAVILY_ONLY, TAVILY_API_KEY: undefined, SEARCH_LAYER_KEYLESS: 'on', SEARXNG_URL: undefined },
+    })
+    const res = await srv.call('/v1/search', { json: { query: 'kubernetes operator', mode: 'deep' } })
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body.results.length).toBeGreaterThan(0)
+    expect(body.keyless_only).toEqual({
+      sources: ['duckduckgo'],
+      set: ['BRAVE_API_KEY', 'EXA_API_KEY', 'TAVILY_API_KEY', 'XAI_API_KEY'],
+      message:
+        'only keyless sources were used (duckduckgo); set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY for more',
+    })
+  })
+})
+
 describe('validation and errors', () => {
   it.each([
     ['no query', { mode: 'fast' }, 'query'],
@@ -455,7 +473,8 @@ describe('health, readiness, metrics and OpenAPI', () => {
     const ok = await start()
     const ready = await (await ok.call('/readyz')).json()
     expect(ready).toMatchObject({ status: 'ready', redis: { configured: false, up: false }, warnings: [] })
-    expect(ready.providers.every((p: { configured: boolean }) => p.configured)).toBe(true)
+    const engines = ready.providers.filter((p: { name: string }) => ['brave', 'exa', 'tavily', 'grok'].includes(p.name))
+    expect(engines.map((p: { configured: boolean }) => p.configured)).toEqual([true, true, true, true])
     const none = await start({ envOverride: { ...TAVILY_ONLY, TAVILY_API_KEY: undefined } })
     const res = await none.call('/readyz')
     expect(res.status).toBe(503)

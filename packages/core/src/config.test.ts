@@ -10,6 +10,7 @@ import {
   GITHUB_SERVICE,
   configuredPlugins,
   describeConfig,
+  keylessSourcesEnabled,
   inspectConfig as inspectAll,
   resolveConfig as resolveAll,
   resolveServiceConfig as resolveService,
@@ -449,5 +450,58 @@ describe.skipIf(process.platform === 'win32')('a config file holding keys that o
     expect(inspectConfig({ env: {}, homeDir: dir }).problems.map((p) => p.file)).toEqual([keys])
     chmodSync(keys, 0o600)
     expect(inspectConfig({ env: {}, homeDir: dir }).problems).toEqual([])
+  })
+})
+
+describe('keyless sources on or off', () => {
+  it.each([
+    [{}, {}, true],
+    [{ SEARCH_LAYER_KEYLESS: 'off' }, {}, false],
+    [{ SEARCH_LAYER_KEYLESS: '0' }, {}, false],
+    [{ SEARCH_LAYER_KEYLESS: 'FALSE' }, {}, false],
+    [{}, { keyless: false }, false],
+    [{ SEARCH_LAYER_KEYLESS: 'on' }, { keyless: false }, true],
+    [{ SEARCH_LAYER_KEYLESS: '' }, { keyless: false }, false],
+  ])('env %j with config file %j → %s', (env, file, enabled) => {
+    expect(keylessSourcesEnabled({ env, homeDir: home({ [ours]: file }) })).toBe(enabled)
+  })
+
+  it('a value other than on/off is a ConfigError naming the variable', () => {
+    const call = () => keylessSourcesEnabled({ env: { SEARCH_LAYER_KEYLESS: 'maybe' }, homeDir: home() })
+    expect(call).toThrowError(ConfigError)
+    expect(call).toThrowError('SEARCH_LAYER_KEYLESS="maybe" is not allowed; use on or off.')
+  })
+
+  it('a config file "keyless" that is not true or false is a ConfigError naming the field', () => {
+    const call = () => keylessSourcesEnabled({ env: {}, homeDir: home({ [ours]: { keyless: 'no' } }) })
+    expect(call).toThrowError(/field `keyless` is invalid .*expected true or false/)
+  })
+
+  it('"keyless" next to provider entries is not a provider and holds no key', () => {
+    const dir = home({ [ours]: { keyless: false, brave: 'k' } })
+    const { config, problems } = inspectConfig({ env: {}, homeDir: dir })
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([])
+    // The file is world-readable: the warning names the entries holding keys, and "keyless" is not one.
+    for (const warning of problems) expect(warning.services).toEqual(['brave'])
+    expect(config.brave.apiKey).toBe('k')
+  })
+})
+
+describe('the github provider and thread-fetch share one entry', () => {
+  const githubProvider: ServiceSpec = { ...GITHUB_SERVICE }
+
+  it('resolves GitHub once when a github provider is registered: same token, listed once', () => {
+    const dir = home({ [ours]: { github: { token: 'ghp_fromfile1234567890' } } })
+    const { config, problems } = inspectAll({ env: {}, homeDir: dir, services: [SPECS.brave, githubProvider] })
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([])
+    expect(config.services.github!.apiKey).toBe('ghp_fromfile1234567890')
+    expect(config.github).toEqual(config.services.github)
+    expect(describeConfig(config).map((d) => d.name)).toEqual(['brave', 'github'])
+  })
+
+  it('a malformed GITHUB_API_URL is one problem, not two', () => {
+    const env = { GITHUB_API_URL: 'not a url' }
+    const { problems } = inspectAll({ env, homeDir: home(), services: [githubProvider] })
+    expect(problems.map((p) => p.variable)).toEqual(['GITHUB_API_URL'])
   })
 })

@@ -11,7 +11,10 @@ import type { Env } from './provider.js'
 /** What config resolution needs to know about a service: a provider definition has all of it. */
 export type ServiceSpec = Pick<ProviderDefinition, 'id' | 'env' | 'defaultBaseUrl' | 'defaultModel'>
 
-/** GitHub, for thread-fetch: not a search provider, but its token is resolved the same way. */
+/**
+ * GitHub, for thread-fetch. The `github` search provider has the same id and variables, so one `github` entry (and
+ * one `GITHUB_TOKEN`) serves both.
+ */
 export const GITHUB_SERVICE: ServiceSpec = {
   id: 'github',
   env: { apiKey: ['GITHUB_TOKEN', 'GH_TOKEN'], baseUrl: 'GITHUB_API_URL' },
@@ -32,10 +35,15 @@ type ConfigEntry = z.infer<typeof entry>
 
 /**
  * The config file's shape (ours and the original skill's `~/.openclaw/credentials/search.json`): `plugins` lists
- * provider packages to load; every other key is a provider id (or `github`) with its key and settings.
+ * provider packages to load; `"keyless": false` turns keyless sources off (as `SEARCH_LAYER_KEYLESS=off` does);
+ * every other key is a provider id (or `github`) with its key and settings.
  */
-export const ConfigFileSchema = z.object({ plugins: z.array(z.string().min(1)).optional() }).catchall(entry)
-export type ConfigFile = { plugins?: string[] } & { [id: string]: ConfigEntry | string[] | undefined }
+export const ConfigFileSchema = z
+  .object({ plugins: z.array(z.string().min(1)).optional(), keyless: z.boolean().optional() })
+  .catchall(entry)
+export type ConfigFile = { plugins?: string[]; keyless?: boolean } & {
+  [id: string]: ConfigEntry | string[] | boolean | undefined
+}
 
 /** A service id: a provider id or `github`. */
 export type ConfigService = string
@@ -132,14 +140,16 @@ function schemaProblem(issues: readonly Issue[], file: string, services: readonl
   const field = issue?.path.map(String).join('.') || '(root)'
   const allowed =
     field === '(root)'
-      ? `a JSON object keyed by service (a provider id or github, plus "plugins", a list of packages), each ${ENTRY_ALLOWED}`
+      ? `a JSON object keyed by service (a provider id or github, plus "plugins", a list of packages, and "keyless", true or false), each ${ENTRY_ALLOWED}`
       : issue?.path[0] === 'plugins'
         ? 'a list of provider package names or absolute paths, like ["search-layer-provider-foo"]'
-        : issue && issue.path.length > 1
-          ? issue.path[1] === 'apiKey'
-            ? 'a key string or a list of key strings'
-            : 'a string'
-          : ENTRY_ALLOWED
+        : issue?.path[0] === 'keyless'
+          ? 'true or false (false turns keyless sources off)'
+          : issue && issue.path.length > 1
+            ? issue.path[1] === 'apiKey'
+              ? 'a key string or a list of key strings'
+              : 'a string'
+            : ENTRY_ALLOWED
   return {
     kind: 'file_schema',
     severity: 'error',
@@ -208,7 +218,8 @@ function parseConfigText(text: string, file: string): LoadedConfigFile {
   for (const service of Object.keys(usable)) {
     const one = ConfigFileSchema.safeParse({ [service]: usable[service] })
     if (one.success) continue
-    problems.push(schemaProblem(one.error.issues, file, service === 'plugins' ? EVERY_SERVICE : [service]))
+    const everyService = service === 'plugins' || service === 'keyless'
+    problems.push(schemaProblem(one.error.issues, file, everyService ? EVERY_SERVICE : [service]))
     delete usable[service]
   }
   return { data: ConfigFileSchema.parse(usable), problems }
@@ -334,7 +345,7 @@ function pathsFor(options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'ho
 
 function fileValue(file: ConfigFile, service: string, field: 'apiKey' | 'apiUrl' | 'model'): string | undefined {
   const value = file[service]
-  if (value === undefined || Array.isArray(value)) return undefined
+  if (value === undefined || Array.isArray(value) || typeof value === 'boolean') return undefined
   if (typeof value === 'string') return field === 'apiKey' ? value || undefined : undefined
   const raw = field === 'apiKey' ? (value.apiKey ?? value.token) : value[field]
   // A pool listed in the file reads like one in an env variable: `key1,key2`.
@@ -449,17 +460,22 @@ export interface ResolveServicesOptions extends ResolveConfigOptions {
  */
 export function inspectConfig(options: ResolveServicesOptions = {}): ConfigInspection {
   const { resolve, files, fileProblems } = resolver(options)
-  const specs = [...(options.services ?? []), GITHUB_SERVICE]
+  const services = options.services ?? []
+  // A registered `github` provider is the same service as thread-fetch's GitHub: resolved (and checked) once.
+  const githubIsService = services.some((spec) => spec.id === GITHUB_SERVICE.id)
+  const specs = githubIsService ? services : [...services, GITHUB_SERVICE]
   const ids = specs.map((spec) => spec.id)
   const problems = fileProblems.map((p) => (p.services === EVERY_SERVICE ? { ...p, services: ids } : p))
-  const resolved = specs.map((spec) => {
-    const { config, problem } = resolve(spec)
-    if (problem) problems.push(problem)
-    return [spec.id, config] as const
-  })
+  const resolved = new Map(
+    specs.map((spec) => {
+      const { config, problem } = resolve(spec)
+      if (problem) problems.push(problem)
+      return [spec.id, config] as const
+    }),
+  )
   const config: ResolvedConfig = {
-    services: Object.fromEntries(resolved.slice(0, -1)),
-    github: resolved.at(-1)![1],
+    services: Object.fromEntries(services.map((spec) => [spec.id, resolved.get(spec.id)!])),
+    github: resolved.get(GITHUB_SERVICE.id)!,
     files: files.map((f) => f.path),
   }
   return { config, problems }
@@ -511,6 +527,41 @@ export function configuredPlugins(options: Pick<ResolveConfigOptions, 'env' | 'c
   return { plugins: loaded?.data?.plugins ?? [], file: primary }
 }
 
+const KEYLESS_ENV = 'SEARCH_LAYER_KEYLESS'
+const KEYLESS_VALUES: Readonly<Record<string, boolean>> = {
+  on: true,
+  true: true,
+  '1': true,
+  off: false,
+  false: false,
+  '0': false,
+}
+
+/**
+ * Whether keyless sources (no key needed: DuckDuckGo, Wikipedia, a SearXNG instance…) may be used. Default yes;
+ * `SEARCH_LAYER_KEYLESS=off` (or `0`, `false`) says no and wins over the config file's `"keyless": false`. Throws
+ * `ConfigError` naming the variable or field for any other value.
+ */
+export function keylessSourcesEnabled(
+  options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'homeDir'> = {},
+): boolean {
+  const env = options.env ?? process.env
+  const raw = env[KEYLESS_ENV]
+  if (raw !== undefined && raw !== '') {
+    const value = KEYLESS_VALUES[raw.trim().toLowerCase()]
+    if (value === undefined)
+      throw new ConfigError(`${KEYLESS_ENV}=${JSON.stringify(raw.slice(0, 40))} is not allowed; use on or off.`, {
+        variable: KEYLESS_ENV,
+      })
+    return value
+  }
+  const [primary] = pathsFor(options)
+  const loaded = primary ? loadConfigFileIfChanged(primary) : undefined
+  const problem = loaded?.problems.find((p) => p.field?.startsWith('keyless'))
+  if (problem) throw toConfigError(problem)
+  return loaded?.data?.keyless ?? true
+}
+
 export interface ServiceDescription {
   name: ConfigService
   configured: boolean
@@ -524,9 +575,10 @@ export interface ServiceDescription {
   model?: string
 }
 
-/** Lists what is configured (the services in resolution order, then GitHub), keys redacted. */
+/** Lists what is configured (the services in resolution order, then GitHub unless it is one), keys redacted. */
 export function describeConfig(config: ResolvedConfig): ServiceDescription[] {
-  return [...Object.entries(config.services), ['github', config.github] as const].map(([name, s]) => ({
+  const github = 'github' in config.services ? [] : [['github', config.github] as const]
+  return [...Object.entries(config.services), ...github].map(([name, s]) => ({
     name,
     configured: Boolean(s.apiKey),
     key: describeKeys(s),

@@ -55,6 +55,7 @@ export {
   configFilePaths,
   ConfigFileSchema,
   configuredPlugins,
+  keylessSourcesEnabled,
   GITHUB_SERVICE,
 } from './config.js'
 export type {
@@ -73,6 +74,7 @@ export type {
 } from './config.js'
 export {
   PROVIDER_CAPABILITIES,
+  PROVIDER_ROUTINGS,
   ProviderIdSchema,
   validateProviderDefinition,
   checkProviderDefinitions,
@@ -83,6 +85,7 @@ export { loadProviderPlugins } from './plugins.js'
 export type { LoadProviderPluginsOptions } from './plugins.js'
 export type {
   ProviderCapability,
+  ProviderRouting,
   ProviderDefinition,
   ProviderEnvVariables,
   ProviderRateLimit,

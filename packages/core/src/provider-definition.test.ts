@@ -47,9 +47,16 @@ describe('validateProviderDefinition', () => {
       /lists no key variable in env.apiKey and is not keyless/,
     ],
     ['a non-object', 42, /`\(root\)`/],
+    ['the reserved id "keyless"', { ...base, id: 'keyless' }, /provider id "keyless" is reserved/],
+    ['an unknown routing', { ...base, routing: 'sometimes' }, /`routing`/],
   ])('refuses %s with a ConfigError naming the field', (_label, value, message) => {
     expect(() => validateProviderDefinition(value, 'plugin foo')).toThrowError(ConfigError)
     expect(() => validateProviderDefinition(value, 'plugin foo')).toThrowError(message)
+  })
+
+  it('accepts the id "github": its config entry is shared with thread-fetch, not reserved', () => {
+    const github = { ...base, id: 'github', routing: 'vertical', capabilities: ['code'] }
+    expect(validateProviderDefinition(github, 'x').id).toBe('github')
   })
 
   it('accepts a keyless definition without key variables', () => {

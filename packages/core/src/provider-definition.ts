@@ -6,10 +6,23 @@ import { ProviderNameSchema } from './schemas.js'
 
 /**
  * What a source is good at. Listed strongest first in a definition: the engine fills a mode's slot with the
- * providers that list the slot's capability earliest (then by `priority`).
+ * providers that list the slot's capability earliest (then by `priority`). `reference` is encyclopedic articles
+ * (what X is); `qa` answered questions.
  */
-export const PROVIDER_CAPABILITIES = ['web', 'news', 'code', 'qa', 'academic', 'answer'] as const
+export const PROVIDER_CAPABILITIES = ['web', 'news', 'code', 'qa', 'academic', 'answer', 'reference'] as const
 export type ProviderCapability = (typeof PROVIDER_CAPABILITIES)[number]
+
+/**
+ * How searches use a source when the caller names no `sources`:
+ * - `engine` (the default): a general web index; the modes (fast, deep, answer) draw on engines, and engines stand
+ *   in for each other;
+ * - `fallback`: a general index that needs no key (a public page, a self-hosted instance), searched only when no
+ *   engine is configured;
+ * - `vertical`: one site or one region (an encyclopedia, a Q&A site, a Chinese index), joining the searches whose
+ *   intent or language asks for one of its capabilities. A vertical never stands in for an engine.
+ */
+export const PROVIDER_ROUTINGS = ['engine', 'fallback', 'vertical'] as const
+export type ProviderRouting = (typeof PROVIDER_ROUTINGS)[number]
 
 /** A provider id: 2-32 characters, lower-case letters, digits and `-`, starting with a letter (`brave`, `my-news`). */
 export const ProviderIdSchema = ProviderNameSchema
@@ -65,6 +78,8 @@ export interface ProviderDefinition {
   defaultModel?: string
   /** Works without a key (`isConfigured` is then always true). */
   keyless?: boolean
+  /** How searches use it; default `engine`. See `PROVIDER_ROUTINGS`. */
+  routing?: ProviderRouting
   /** Strongest first; see `PROVIDER_CAPABILITIES`. */
   capabilities: readonly ProviderCapability[]
   /**
@@ -81,8 +96,8 @@ export interface ProviderDefinition {
   create(options?: ProviderCreateOptions): Provider
 }
 
-// Config-file keys that are not providers.
-const RESERVED_IDS: readonly string[] = ['plugins', 'github']
+// Config-file keys that are not providers. (`github` is a provider: its entry's token is also thread-fetch's.)
+const RESERVED_IDS: readonly string[] = ['plugins', 'keyless']
 
 const positive = z.number().finite().positive()
 
@@ -101,6 +116,7 @@ const ProviderDefinitionShape = z.object({
   defaultBaseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
   defaultModel: z.string().min(1).optional(),
   keyless: z.boolean().optional(),
+  routing: z.enum(PROVIDER_ROUTINGS).optional(),
   capabilities: z.array(z.enum(PROVIDER_CAPABILITIES)).min(1, 'list at least one capability'),
   queryFilters: z.array(z.enum(QUERY_FILTER_KINDS)).optional(),
   priority: z.number().finite(),

@@ -1,9 +1,12 @@
 import type { ProviderError, ProviderName, SearchResult } from '@search-layer/core'
 import type { IntentClassification } from '@search-layer/intent'
 import type { NearDuplicate, ResultFilters } from '@search-layer/scoring'
+import type { FanOutResult } from './_fan-out.js'
 import type { EnforcementSummary } from './_operators.js'
+import type { Strategy } from './_plan.js'
+import type { Roster } from './_roster.js'
 import type { ParsedSearchRequest } from './request.js'
-import type { SearchResultOut } from './response.js'
+import type { KeylessOnlyNotice, OperatorReport, ProviderReport, SearchResponse, SearchResultOut } from './response.js'
 
 /** One provider call's outcome, as the fan-out records it. */
 export interface CallOutcome {
@@ -98,5 +101,88 @@ export function assembleResults(
       unchecked: enforced.unchecked,
     },
     ...(answerFrom?.answer && { answer: answerFrom.answer, answer_source: answerFrom.provider }),
+  }
+}
+
+/**
+ * Fills in each active provider's report from its calls: results, longest call, cost, and an error when every call
+ * failed (or some did, or did not answer before the deadline).
+ */
+export function reportCalls(
+  roster: Pick<Roster, 'reports' | 'active'>,
+  { outcomes, launched }: FanOutResult,
+  { deadlineMs, elapsedMs }: { deadlineMs: number; elapsedMs: number },
+): void {
+  for (const name of roster.active.keys()) {
+    const mine = outcomes.filter((o) => o.provider === name)
+    const okCalls = mine.filter((o) => o.results)
+    const failed = mine.filter((o) => o.error)
+    const unanswered = (launched.get(name) ?? 0) - mine.length
+    const report = roster.reports[name]!
+    report.calls = mine.length + unanswered
+    report.results = okCalls.reduce((n, o) => n + o.results!.length, 0)
+    report.ms = mine.length ? Math.max(...mine.map((o) => o.ms)) : elapsedMs
+    const usd = okCalls.reduce((n, o) => n + (o.cost?.usd ?? 0), 0)
+    const credits = okCalls.reduce((n, o) => n + (o.cost?.credits ?? 0), 0)
+    if (usd || credits) report.cost = { ...(usd && { usd: Math.round(usd * 1e6) / 1e6 }), ...(credits && { credits }) }
+    const last = failed.at(-1)?.error
+    if (okCalls.length === 0) {
+      report.status = 'error'
+      report.error = last
+        ? { kind: last.kind, message: last.message }
+        : { kind: 'timeout', message: `${name} did not answer before the ${deadlineMs} ms deadline` }
+    } else if (failed.length || unanswered) {
+      report.error = last
+        ? { kind: last.kind, message: `${failed.length} of ${report.calls} calls failed: ${last.message}` }
+        : { kind: 'timeout', message: `${unanswered} of ${report.calls} calls did not answer before the deadline` }
+    }
+  }
+}
+
+/** The search's response from its strategy, the assembled results and the providers' reports (pure). */
+export function buildResponse({
+  strategy,
+  queries,
+  assembled,
+  operatorReport,
+  reports,
+  partial,
+  warnings,
+  keylessOnly,
+  totalMs,
+}: {
+  strategy: Strategy
+  /** The queries actually run (after the call cap). */
+  queries: string[]
+  assembled: Assembled
+  /** What the query operators did (`describeOperators`), when any filter was in force. */
+  operatorReport?: OperatorReport
+  reports: Record<ProviderName, ProviderReport>
+  partial: boolean
+  warnings: readonly string[]
+  keylessOnly?: KeylessOnlyNotice
+  totalMs: number
+}): SearchResponse {
+  const { classification, intentSetting } = strategy
+  const { results, enforcement: _reported, ...answer } = assembled
+  return {
+    query: strategy.baseQuery,
+    mode: strategy.mode,
+    intent: classification?.intent ?? null,
+    intent_source: intentSetting === 'auto' ? 'auto' : intentSetting === 'none' ? 'none' : 'explicit',
+    ...(classification &&
+      intentSetting === 'auto' && { confidence: classification.confidence, signals: classification.signals }),
+    queries,
+    count: results.length,
+    results,
+    ...answer,
+    freshness_filter: strategy.freshness,
+    ...(operatorReport && { operators: operatorReport }),
+    providers: reports,
+    partial,
+    cached: false,
+    warnings: [...new Set(warnings)],
+    ...(keylessOnly && { keyless_only: keylessOnly }),
+    timing: { total_ms: totalMs },
   }
 }

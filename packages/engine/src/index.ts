@@ -2,13 +2,33 @@ export { createSearchLayer, cacheKey, DEFAULT_RATE_LIMITS, CACHE_TTL_MS, PARTIAL
 export type { SearchLayer, SearchLayerOptions, SearchCallOptions, ProviderStatus } from './engine.js'
 export { SearchRequestSchema, searchRequestSchemaFor } from './request.js'
 export type { SearchRequest, ParsedSearchRequest } from './request.js'
-export type { SearchResponse, SearchResultOut, ProviderReport, SearchProgress, OperatorReport } from './response.js'
+export type {
+  SearchResponse,
+  SearchResultOut,
+  ProviderReport,
+  SearchProgress,
+  OperatorReport,
+  KeylessOnlyNotice,
+} from './response.js'
 export { createMemoryCache, createFileCache, defaultCacheDir } from './cache.js'
 export type { CacheStore } from './cache.js'
 export { createMemoryUsageStore, createFileUsageStore, monthOf } from './budget.js'
 export type { UsageStore } from './budget.js'
-export { builtInProviders, planSources, rankByCapability, answerPreference, SOURCE_MATRIX } from './registry.js'
-export type { SourcePlan } from './registry.js'
+export {
+  builtInProviders,
+  planSources,
+  planFallback,
+  verticalsFor,
+  queryLanguage,
+  routingOf,
+  needsNoKey,
+  INTENT_VERTICALS,
+  LANGUAGE_VERTICALS,
+  rankByCapability,
+  answerPreference,
+  SOURCE_MATRIX,
+} from './registry.js'
+export type { SourcePlan, VerticalChoice } from './registry.js'
 export type { RateLimit } from './_rate-limit.js'
 export type { CircuitState, CircuitOptions } from './_circuit.js'
 export type { KeyStatus } from './_key-pool.js'

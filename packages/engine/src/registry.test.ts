@@ -1,6 +1,13 @@
 import type { ProviderDefinition } from '@search-layer/core'
 import { describe, expect, it } from 'vitest'
-import { type SourcePlan, answerPreference, builtInProviders, planSources } from './registry.js'
+import {
+  type SourcePlan,
+  answerPreference,
+  builtInProviders,
+  planFallback,
+  planSources,
+  verticalsFor,
+} from './registry.js'
 
 // The table the engine used before sources were derived from capabilities (engine/src/_matrix.ts).
 const OLD_MATRIX: Record<'fast' | 'deep' | 'answer', SourcePlan> = {
@@ -92,5 +99,38 @@ describe('sources derived from capabilities and priority', () => {
     expect(only.fast).toEqual({ primary: ['brave'], fallbacks: {} })
     expect(only.answer).toEqual({ primary: ['brave'], fallbacks: {} })
     expect(planSources([]).deep.primary).toEqual([])
+  })
+})
+
+describe('keyless fallbacks and verticals', () => {
+  it('no vertical or fallback enters a mode plan: the plans are the four engines', () => {
+    const engines = builtInProviders.filter((d) => ['brave', 'exa', 'tavily', 'grok'].includes(d.id))
+    expect(planSources(builtInProviders)).toEqual(planSources(engines))
+  })
+
+  it('with no engine configured, SearXNG searches first and DuckDuckGo stands in for it', () => {
+    expect(planFallback(builtInProviders)).toEqual({ primary: ['searxng'], fallbacks: { searxng: ['duckduckgo'] } })
+    expect(planFallback(builtInProviders.slice(0, 4))).toEqual({ primary: [], fallbacks: {} })
+  })
+
+  it.each([
+    ['resource', 'tokio', ['github']],
+    ['tutorial', 'tokio', ['stackexchange']],
+    ['factual', 'tokio', ['wikipedia']],
+    ['exploratory', 'tokio', ['wikipedia']],
+    ['news', 'tokio', ['hackernews']],
+    ['status', 'tokio', ['hackernews']],
+    ['comparison', 'Bun vs Deno', []],
+    ['tutorial', 'Rust 异步编程 教程', ['stackexchange', 'bocha', 'wikipedia']],
+    ['factual', '什么是 WebTransport', ['wikipedia', 'bocha']],
+    [null, 'Rust 异步编程', []],
+  ] as const)('%s "%s" asks %j', (intent, query, expected) => {
+    expect(verticalsFor(builtInProviders, intent, query).map((v) => v.id)).toEqual(expected)
+  })
+
+  it('a plug-in vertical best at a capability takes its place, by capability and priority, not name', () => {
+    const docs = { ...builtInProviders[0]!, id: 'my-docs', routing: 'vertical', capabilities: ['qa'], priority: 1 }
+    const chosen = verticalsFor([...builtInProviders, docs as ProviderDefinition], 'tutorial', 'tokio')
+    expect(chosen).toEqual([{ id: 'my-docs', capability: 'qa', why: 'tutorial searches ask for qa' }])
   })
 })

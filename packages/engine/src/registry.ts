@@ -1,16 +1,44 @@
-import type { Mode, ProviderCapability, ProviderDefinition } from '@search-layer/core'
+import type { Intent, Mode, ProviderCapability, ProviderDefinition, ProviderRouting } from '@search-layer/core'
+import { bochaDefinition } from '@search-layer/providers-bocha'
 import { braveDefinition } from '@search-layer/providers-brave'
+import { duckduckgoDefinition } from '@search-layer/providers-duckduckgo'
 import { exaDefinition } from '@search-layer/providers-exa'
+import { githubDefinition } from '@search-layer/providers-github'
 import { grokDefinition } from '@search-layer/providers-grok'
+import { hackernewsDefinition } from '@search-layer/providers-hackernews'
+import { searxngDefinition } from '@search-layer/providers-searxng'
+import { stackexchangeDefinition } from '@search-layer/providers-stackexchange'
 import { tavilyDefinition } from '@search-layer/providers-tavily'
+import { wikipediaDefinition } from '@search-layer/providers-wikipedia'
 
-/** The providers `createSearchLayer()` uses when given none; add a plug-in with `[...builtInProviders, mine]`. */
+/**
+ * The providers `createSearchLayer()` uses when given none; add a plug-in with `[...builtInProviders, mine]`. The four
+ * keyed engines first, then the keyless fallbacks and the verticals (see each definition's `routing`).
+ */
 export const builtInProviders: readonly ProviderDefinition[] = Object.freeze([
   braveDefinition,
   exaDefinition,
   tavilyDefinition,
   grokDefinition,
+  searxngDefinition,
+  duckduckgoDefinition,
+  wikipediaDefinition,
+  hackernewsDefinition,
+  githubDefinition,
+  stackexchangeDefinition,
+  bochaDefinition,
 ])
+
+/** How searches use a provider when the caller names no `sources` (`engine` unless its definition says otherwise). */
+export const routingOf = (definition: Pick<ProviderDefinition, 'routing'>): ProviderRouting =>
+  definition.routing ?? 'engine'
+
+/**
+ * A source that needs no key: a keyless one, or a fallback engine (free by definition: SearXNG needs only its
+ * instance's URL). `SEARCH_LAYER_KEYLESS=off` turns these off.
+ */
+export const needsNoKey = (definition: Pick<ProviderDefinition, 'routing' | 'keyless'>): boolean =>
+  definition.keyless === true || routingOf(definition) === 'fallback'
 
 /** Which providers one mode calls first, and who stands in (in order) when one is missing, resting or failing. */
 export interface SourcePlan {
@@ -52,8 +80,16 @@ export function rankByCapability(
     .map(({ d }) => d)
 }
 
-/** Every mode's `SourcePlan`, derived from the definitions' capabilities and priorities. Pure. */
-export function planSources(definitions: readonly ProviderDefinition[]): Record<Mode, SourcePlan> {
+/**
+ * Every mode's `SourcePlan`, derived from the engines' capabilities and priorities. Pure.
+ *
+ * Only engines take part: a vertical lists `qa` (Wikipedia, Stack Exchange) or `web` (Bocha) too, but it covers one
+ * site or one region, so letting it fill fast mode's `qa` slot (standing in for Exa) or join every deep search would
+ * quietly narrow a general search to that site. Verticals join by intent instead (`verticalsFor`); fallback engines
+ * only when no engine is configured (`planFallback`).
+ */
+export function planSources(all: readonly ProviderDefinition[]): Record<Mode, SourcePlan> {
+  const definitions = all.filter((d) => routingOf(d) === 'engine')
   const deep = [...definitions]
     .filter((d) => d.capabilities.includes(DEEP_CAPABILITY))
     .sort((a, b) => a.priority - b.priority)
@@ -82,10 +118,84 @@ function planSlots(definitions: readonly ProviderDefinition[], slots: readonly S
   return { primary, fallbacks }
 }
 
+/**
+ * The plan when no engine is configured: the best fallback engine (by `priority`: a SearXNG instance when one is
+ * set, before DuckDuckGo), the others standing in for it in order. Pure.
+ */
+export function planFallback(definitions: readonly ProviderDefinition[]): SourcePlan {
+  const [first, ...rest] = definitions
+    .filter((d) => routingOf(d) === 'fallback')
+    .sort((a, b) => a.priority - b.priority)
+    .map((d) => d.id)
+  if (first === undefined) return { primary: [], fallbacks: {} }
+  return { primary: [first], fallbacks: rest.length > 0 ? { [first]: rest } : {} }
+}
+
+/** The vertical capabilities each intent asks for: the best vertical with each joins the search. */
+export const INTENT_VERTICALS: Readonly<Record<Intent, readonly ProviderCapability[]>> = {
+  resource: ['code'],
+  tutorial: ['qa'],
+  factual: ['reference'],
+  exploratory: ['reference'],
+  news: ['news'],
+  status: ['news'],
+  comparison: [],
+}
+
+/**
+ * What a query's language asks for on top of its intent. A Chinese query gets a regional web index (a vertical
+ * listing `web`: Bocha, when its key is set) and a reference (Wikipedia searches zh and en for it).
+ */
+export const LANGUAGE_VERTICALS: Readonly<Record<string, readonly ProviderCapability[]>> = {
+  zh: ['web', 'reference'],
+}
+
+const HAN = /\p{Script=Han}/u
+
+/** The query's language as the vertical table knows it: `zh` when it holds Han characters, else none. */
+export function queryLanguage(query: string): string | undefined {
+  return HAN.test(query) ? 'zh' : undefined
+}
+
+/** A vertical a search asks, and the capability it was asked for. */
+export interface VerticalChoice {
+  id: string
+  capability: ProviderCapability
+  /** Why: `tutorial searches ask for qa`, `Chinese queries ask for web`. */
+  why: string
+}
+
+/**
+ * The verticals a search with `intent` and `query` asks: for each capability the intent and the query's language ask
+ * for, the vertical best at it (`rankByCapability`). No intent (v1 behaviour) asks none. Pure.
+ */
+export function verticalsFor(
+  definitions: readonly ProviderDefinition[],
+  intent: Intent | null,
+  query: string,
+): VerticalChoice[] {
+  if (intent === null) return []
+  const verticals = definitions.filter((d) => routingOf(d) === 'vertical')
+  const language = queryLanguage(query)
+  const asked = [
+    ...INTENT_VERTICALS[intent].map((capability) => ({ capability, why: `${intent} searches ask for ${capability}` })),
+    ...(language ? (LANGUAGE_VERTICALS[language] ?? []) : []).map((capability) => ({
+      capability,
+      why: `${language} queries ask for ${capability}`,
+    })),
+  ]
+  const chosen: VerticalChoice[] = []
+  for (const { capability, why } of asked) {
+    const best = rankByCapability(verticals, capability)[0]
+    if (best && !chosen.some((c) => c.id === best.id)) chosen.push({ id: best.id, capability, why })
+  }
+  return chosen
+}
+
 /** Whose written answer leads the response when several gave one: the best at `answer` first. */
 export function answerPreference(definitions: readonly ProviderDefinition[]): string[] {
   return rankByCapability(definitions, 'answer').map((d) => d.id)
 }
 
-/** `planSources(builtInProviders)`: the four built-in providers' plan per mode. */
+/** `planSources(builtInProviders)`: the built-in engines' plan per mode. */
 export const SOURCE_MATRIX: Record<Mode, SourcePlan> = planSources(builtInProviders)

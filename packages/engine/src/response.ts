@@ -89,7 +89,19 @@ export interface SearchResponse {
   partial: boolean
   cached: boolean
   warnings: string[]
+  /** Present when no search engine key is set and only keyless sources answered: what to set for more. */
+  keyless_only?: KeylessOnlyNotice
   timing: { total_ms: number }
+}
+
+/** Only keyless sources answered (no engine is configured): which, and the key variables that would add engines. */
+export interface KeylessOnlyNotice {
+  /** The sources that answered, e.g. `['duckduckgo', 'wikipedia']`. */
+  sources: ProviderName[]
+  /** The engines' key variables, from their definitions, e.g. `['BRAVE_API_KEY', 'EXA_API_KEY']`. */
+  set: string[]
+  /** One sentence for people: `only keyless sources were used (duckduckgo); set BRAVE_API_KEY … for more`. */
+  message: string
 }
 
 /** A provider-call progress event (for terminals, MCP progress and logs). */

@@ -60,6 +60,8 @@ export interface PlanInput {
   reports: Record<ProviderName, ProviderReport>
   active: ReadonlyMap<ProviderName, ProviderName | undefined>
   fallbacksOf: (name: ProviderName) => ProviderName[]
+  /** Why a primary is asked when it is not simply the mode's (a vertical, a keyless fallback). */
+  whyAsked?: (name: ProviderName) => string | undefined
   warnings: readonly string[]
 }
 
@@ -96,7 +98,7 @@ export function describePlan(input: PlanInput): SearchPlan {
         : {
             name,
             role: 'primary',
-            why: req.sources ? 'chosen in sources' : `${mode} mode asks it`,
+            why: req.sources ? 'chosen in sources' : (input.whyAsked?.(name) ?? `${mode} mode asks it`),
             stand_ins,
           }
     }

@@ -23,12 +23,13 @@ const RECORDED_AGAINST = {
   EXA_API_URL: `http://127.0.0.1:${EMULATOR_PORT}/exa`,
   TAVILY_API_URL: `http://127.0.0.1:${EMULATOR_PORT}/tavily`,
   GROK_API_URL: `http://127.0.0.1:${EMULATOR_PORT}/xai/v1`,
+  WIKIPEDIA_API_URL: `http://127.0.0.1:${EMULATOR_PORT}/wikipedia/{lang}`,
 }
 
 /** The agent under test: searches a topic and cites its three best sources. */
 async function briefing(layer: SearchLayer, topic: string): Promise<string[]> {
   const res = await layer.search({ query: topic, mode: 'deep', intent: 'exploratory', maxQueries: 1 })
-  const failed = Object.entries(res.providers).filter(([, report]) => report?.status !== 'ok')
+  const failed = Object.entries(res.providers).filter(([, report]) => report?.status === 'error')
   if (failed.length > 0) throw new Error(`search failed: ${JSON.stringify(failed)}`)
   return res.results.slice(0, 3).map((r, i) => `[${i + 1}] ${r.title} (${new URL(r.url).hostname})`)
 }

@@ -47,7 +47,10 @@ describe('stream', () => {
         .filter((e) => e.role === 'primary')
         .map((e) => e.name)
         .sort(),
-    ).toEqual(['brave', 'exa', 'grok', 'tavily'])
+    ).toEqual(['brave', 'exa', 'grok', 'tavily', 'wikipedia'])
+    // The engines because deep mode asks them; the vertical because the intent does.
+    expect(plan.engines.find((e) => e.name === 'brave')?.why).toBe('deep mode asks it')
+    expect(plan.engines.find((e) => e.name === 'wikipedia')?.why).toBe('exploratory searches ask for reference')
     expect(plan.intent_why).toMatch(/set by the caller/)
     expect(events.at(-1)?.type).toBe('done')
     const results = events.filter((e) => e.type === 'results')
@@ -115,7 +118,7 @@ describe('stream', () => {
   })
 
   it('throws ConfigError while iterating when no provider is configured', async () => {
-    const none = createSearchLayer({ env: { HOME: home }, cache: false })
+    const none = createSearchLayer({ env: { HOME: home, SEARCH_LAYER_KEYLESS: 'off' }, cache: false })
     await expect(collect(none.stream({ query: 'x' }))).rejects.toBeInstanceOf(ConfigError)
   })
 })

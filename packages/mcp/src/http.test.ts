@@ -10,7 +10,14 @@ let emu: Emulator
 let env: Record<string, string>
 beforeAll(async () => {
   emu = await startEmulator()
-  env = { ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-mcp-http-')), SEARCH_LAYER_RATE_LIMITS: 'off' }
+  // The keyed engines only: keyless sources (always configured) and Bocha are left out of what is advertised.
+  env = {
+    ...emu.env,
+    HOME: mkdtempSync(join(tmpdir(), 'sl-mcp-http-')),
+    SEARCH_LAYER_RATE_LIMITS: 'off',
+    SEARCH_LAYER_KEYLESS: 'off',
+    BOCHA_API_KEY: '',
+  }
 })
 afterAll(async () => {
   await emu.close()

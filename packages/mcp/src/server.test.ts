@@ -14,7 +14,13 @@ let env: Record<string, string | undefined>
 
 beforeAll(async () => {
   emu = await startEmulator()
-  env = { ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-mcp-unit-')) }
+  // The keyed engines only: keyless sources (always configured) and Bocha are left out of what is advertised.
+  env = {
+    ...emu.env,
+    HOME: mkdtempSync(join(tmpdir(), 'sl-mcp-unit-')),
+    SEARCH_LAYER_KEYLESS: 'off',
+    BOCHA_API_KEY: '',
+  }
 })
 afterAll(() => emu.close())
 beforeEach(() => emu.reset())
@@ -76,7 +82,8 @@ describe('createMcpServer', () => {
     expect(search.inputSchema.properties?.sources).toMatchObject({ items: { enum: live } })
     expect(search.description).toContain(`Live engines: ${live.join(', ')}.`)
     const status = await readStatus(client)
-    const missing = status.providers.filter((p) => !p.configured)
+    const engines = ['brave', 'exa', 'tavily', 'grok']
+    const missing = status.providers.filter((p) => engines.includes(p.name) && !p.configured)
     expect(missing).toHaveLength(4 - live.length)
     for (const p of missing) expect(p.hint).toMatch(/^set [A-Z_]+_API_KEY$/)
     await close()

@@ -10,6 +10,9 @@ export const bochaDefinition: ProviderDefinition = {
   defaultBaseUrl: 'https://api.bochaai.com/v1',
   // NOTE(bocha): web-search returns results with summaries, not a written answer (that is the separate ai-search
   // endpoint), so it does not claim `answer`.
+  // A regional index: it joins searches in Chinese (the engine's language table asks a `web` vertical for them),
+  // never English ones, and never stands in for an engine.
+  routing: 'vertical',
   capabilities: ['web'],
   // include/exclude and a freshness range.
   queryFilters: ['site', 'exclude-site', 'date'],

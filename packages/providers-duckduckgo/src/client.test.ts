@@ -129,6 +129,7 @@ describe('createDuckDuckGoProvider against the emulator', () => {
     expect(duckduckgoDefinition).toMatchObject({
       id: 'duckduckgo',
       keyless: true,
+      routing: 'fallback',
       capabilities: ['web'],
       rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 1 },
       env: { apiKey: [], baseUrl: 'DUCKDUCKGO_URL' },

@@ -9,6 +9,8 @@ export const duckduckgoDefinition: ProviderDefinition = {
   env: { apiKey: [], baseUrl: 'DUCKDUCKGO_URL' },
   defaultBaseUrl: 'https://html.duckduckgo.com',
   keyless: true,
+  // A last resort: searched only when no keyed engine (and no SearXNG instance) is configured.
+  routing: 'fallback',
   capabilities: ['web'],
   // DuckDuckGo reads site:, quotes, -term and filetype: in `q`; dates go in `df`, the language in the `kl` region.
   queryFilters: ['site', 'exclude-site', 'date', 'lang', 'phrase', 'exclude-term', 'filetype'],

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
+import { validateProviderDefinition } from '@search-layer/core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createGithubProvider } from './client.js'
 import { githubDefinition } from './definition.js'
@@ -143,9 +144,12 @@ describe('createGithubProvider against the emulator', () => {
     expect(githubDefinition).toMatchObject({
       id: 'github',
       keyless: true,
+      routing: 'vertical',
       capabilities: ['code'],
       env: { apiKey: ['GITHUB_TOKEN', 'GH_TOKEN'], baseUrl: 'GITHUB_API_URL' },
     })
+    // `github` is a valid provider id: its config entry is the one thread-fetch reads its token from.
+    expect(validateProviderDefinition(githubDefinition, 'github')).toBe(githubDefinition)
     expect(githubDefinition.create().name).toBe('github')
   })
 })

@@ -10,6 +10,7 @@ export const githubDefinition: ProviderDefinition = {
   env: { apiKey: ['GITHUB_TOKEN', 'GH_TOKEN'], baseUrl: 'GITHUB_API_URL' },
   defaultBaseUrl: 'https://api.github.com',
   keyless: true,
+  routing: 'vertical',
   capabilities: ['code'],
   // Dates as created:/pushed: qualifiers; GitHub search reads quoted phrases in `q`.
   queryFilters: ['date', 'phrase'],

@@ -91,7 +91,12 @@ describe('createHackerNewsProvider against the emulator', () => {
   })
 
   it('has a keyless definition whose create() gives the same provider', async () => {
-    expect(hackernewsDefinition).toMatchObject({ id: 'hackernews', keyless: true, capabilities: ['news'] })
+    expect(hackernewsDefinition).toMatchObject({
+      id: 'hackernews',
+      keyless: true,
+      routing: 'vertical',
+      capabilities: ['news'],
+    })
     expect(validateProviderDefinition(hackernewsDefinition, 'hackernews')).toBe(hackernewsDefinition)
     const hn = hackernewsDefinition.create({ env: emu.env })
     expect(hn.name).toBe('hackernews')

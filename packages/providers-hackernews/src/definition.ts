@@ -9,6 +9,7 @@ export const hackernewsDefinition: ProviderDefinition = {
   env: { apiKey: [], baseUrl: 'HN_API_URL' },
   defaultBaseUrl: 'https://hn.algolia.com/api/v1',
   keyless: true,
+  routing: 'vertical',
   capabilities: ['news'],
   // Dates as Algolia numericFilters on created_at_i.
   queryFilters: ['date'],

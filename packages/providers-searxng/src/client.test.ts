@@ -98,6 +98,7 @@ describe('createSearxngProvider against the emulator', () => {
   it('has a definition keyed on SEARXNG_URL with web and news', () => {
     expect(searxngDefinition).toMatchObject({
       id: 'searxng',
+      routing: 'fallback',
       capabilities: ['web', 'news'],
       env: { apiKey: ['SEARXNG_URL'], baseUrl: 'SEARXNG_URL' },
     })

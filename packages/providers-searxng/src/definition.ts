@@ -11,6 +11,8 @@ export const searxngDefinition: ProviderDefinition = {
   env: { apiKey: ['SEARXNG_URL'], baseUrl: 'SEARXNG_URL' },
   // SearXNG's own default address; only used when the URL comes from a config file's `apiKey`.
   defaultBaseUrl: 'http://localhost:8080',
+  // Free once the instance is set, but only searched when no keyed engine is configured (then before DuckDuckGo).
+  routing: 'fallback',
   capabilities: ['web', 'news'],
   // SearXNG hands site:, quotes, -term and filetype: in `q` to its engines; `language` is a parameter. Its `time_range` has no explicit range.
   queryFilters: ['site', 'exclude-site', 'lang', 'phrase', 'exclude-term', 'filetype'],

@@ -9,6 +9,7 @@ export const stackexchangeDefinition: ProviderDefinition = {
   env: { apiKey: ['STACKEXCHANGE_KEY'], baseUrl: 'STACKEXCHANGE_API_URL' },
   defaultBaseUrl: 'https://api.stackexchange.com/2.3',
   keyless: true,
+  routing: 'vertical',
   capabilities: ['qa', 'code'],
   // Dates as fromdate/todate.
   queryFilters: ['date'],

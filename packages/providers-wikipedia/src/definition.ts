@@ -10,7 +10,10 @@ export const wikipediaDefinition: ProviderDefinition = {
   // `{lang}` is replaced per call by the wiki's language code.
   defaultBaseUrl: 'https://{lang}.wikipedia.org',
   keyless: true,
-  capabilities: ['qa', 'academic'],
+  // One site: it joins factual and exploratory searches (and Chinese ones, in zh and en), never stands in for an
+  // engine. `reference` first, so a `qa` search asks a Q&A site before it.
+  routing: 'vertical',
+  capabilities: ['reference', 'qa', 'academic'],
   // The language picks the wiki; CirrusSearch reads quotes and -term in `srsearch`.
   queryFilters: ['lang', 'phrase', 'exclude-term'],
   priority: 70,

@@ -11,6 +11,10 @@ describe('authorityScore', () => {
     ['bare w3.org', 'https://w3.org/TR/', 1],
     ['cloud.google.com, once listed twice, keeps tier 1', 'https://cloud.google.com/run/docs', 1],
     ['a language wiki', 'https://en.wikipedia.org/wiki/Rust', 1],
+    // The URLs the keyless and vertical sources return (their domains were already in the table).
+    ['the Chinese wiki (Wikipedia for Chinese queries)', 'https://zh.wikipedia.org/wiki/Rust', 1],
+    ['a Stack Overflow question (Stack Exchange)', 'https://stackoverflow.com/questions/1/how-to', 1],
+    ['a GitHub issue (GitHub search, status queries)', 'https://github.com/tokio-rs/tokio/issues/1', 1],
     ['the longest suffix wins', 'https://docs.aws.amazon.com/lambda/', 1],
     ['a tier-2 suffix', 'https://aws.amazon.com/blogs/', 0.8],
     ['a tier-2 domain', 'https://news.ycombinator.com/item?id=1', 0.8],

@@ -1,5 +1,5 @@
 import { type Env, type ProviderDefinition, type ProviderName, keyVariableHint } from '@search-layer/core'
-import { type SearchLayer, builtInProviders, createSearchLayer } from '@search-layer/engine'
+import { type SearchLayer, builtInProviders, createSearchLayer, routingOf } from '@search-layer/engine'
 import type { z } from 'zod'
 import {
   ExtractRefsInputSchema,
@@ -20,9 +20,9 @@ export interface ToolDefinition {
   annotations: { readOnlyHint: true; openWorldHint: true; idempotentHint: boolean }
 }
 
-// "A, B, C or D": the variables of the providers that need a key.
+// "A, B, C or D": the variables of the search engines that need a key (not the verticals, not the keyless fallbacks).
 function keyHint(providers: readonly ProviderDefinition[]): string {
-  const names = providers.filter((d) => !d.keyless).map((d) => keyVariableHint(d))
+  const names = providers.filter((d) => routingOf(d) === 'engine' && !d.keyless).map((d) => keyVariableHint(d))
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'a provider key')
 }
 

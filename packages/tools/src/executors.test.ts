@@ -11,7 +11,8 @@ let env: Record<string, string>
 
 beforeAll(async () => {
   emu = await startEmulator()
-  env = { ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-tools-')) }
+  // These tests are about the keyed engines: keyless sources (which would answer when engines fail) are off.
+  env = { ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-tools-')), SEARCH_LAYER_KEYLESS: 'off' }
 })
 afterAll(() => emu.close())
 beforeEach(() => emu.reset())
@@ -200,8 +201,21 @@ describe('web_search', () => {
     expect(second.data).toMatchObject({ error: { kind: 'auth' } })
   })
 
+  it('with zero keys the keyless sources answer, and the result says which variables to set for more', async () => {
+    const zeroKeys = Object.fromEntries(
+      Object.entries(env).filter(([k]) => !/KEY|TOKEN/.test(k) && k !== 'SEARXNG_URL' && k !== 'SEARCH_LAYER_KEYLESS'),
+    )
+    // A comparison asks no vertical: DuckDuckGo alone answers.
+    const res = await executors({ env: zeroKeys }).web_search({ query: 'Bun vs Deno', intent: 'comparison' })
+    expect(res.isError).toBeFalsy()
+    expect(res.content).toContain(
+      'Note: only keyless sources were used (duckduckgo); set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY for more',
+    )
+    expect(res.data).toMatchObject({ keyless_only: { sources: ['duckduckgo'] } })
+  })
+
   it('says web search is not available when no engine is configured', async () => {
-    const bare = { HOME: env.HOME! }
+    const bare = { HOME: env.HOME!, SEARCH_LAYER_KEYLESS: 'off' }
     const res = await executors({ env: bare }).web_search({ query: 'x' })
     expect(res.isError).toBe(true)
     expect(res.content).toMatch(

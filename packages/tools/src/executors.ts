@@ -327,6 +327,7 @@ function searchResult(
     partial: response.partial,
     cached: response.cached,
     warnings: response.warnings,
+    ...(response.keyless_only && { keyless_only: response.keyless_only }),
   }
   if (results.length === 0 && ok.length === 0 && failed.length > 0) {
     const kinds = failed.map(([, r]) => r.error?.kind ?? 'upstream')
@@ -347,7 +348,8 @@ function searchResult(
       isError: true,
     }
   }
-  const footer = [engineLine(response, services), ...response.warnings.map((w) => `Note: ${oneLine(w, 200)}`)]
+  const notes = [...response.warnings, ...(response.keyless_only ? [response.keyless_only.message] : [])]
+  const footer = [engineLine(response, services), ...notes.map((w) => `Note: ${oneLine(w, 200)}`)]
     .filter(Boolean)
     .join('\n')
   const budget = Math.max(200, maxChars - footer.length - 2)

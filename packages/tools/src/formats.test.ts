@@ -20,7 +20,8 @@ let home: string
 beforeAll(async () => {
   emu = await startEmulator()
   home = mkdtempSync(join(tmpdir(), 'sl-formats-'))
-  env = { ...emu.env, HOME: home }
+  // Keyless sources and Bocha off: the "live engines" below are the four keyed ones each test configures.
+  env = { ...emu.env, HOME: home, SEARCH_LAYER_KEYLESS: 'off', BOCHA_API_KEY: '' }
 })
 afterAll(() => emu.close())
 

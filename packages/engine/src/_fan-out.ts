@@ -1,0 +1,153 @@
+import { setMaxListeners } from 'node:events'
+import { ProviderError, type ProviderName, type ProviderResponse, isProviderError } from '@search-layer/core'
+import type { CallOutcome } from './_assemble.js'
+import type { KeyPool, PoolCallContext } from './_key-pool.js'
+import type { Roster } from './_roster.js'
+import type { SearchProgress } from './response.js'
+
+/** Everything one search's fan-out uses: the plan it carries out and the layer's shared protections. */
+export interface FanOutOptions {
+  /** The queries every active provider is asked. */
+  queries: readonly string[]
+  /** Who takes part; a failed call's stand-in is activated here. */
+  roster: Roster
+  fallbacksOf: (name: ProviderName) => ProviderName[]
+  /** Epoch ms at which whatever has arrived is returned and every call still running is cancelled. */
+  deadlineAt: number
+  /** Most calls this search may make, stand-ins included. */
+  maxCalls: number
+  /** Each provider's keys, with their circuits and paces. */
+  pools: ReadonlyMap<ProviderName, KeyPool>
+  /** Asks one provider one query, with the key the pool picked. */
+  ask: (name: ProviderName, query: string, signal: AbortSignal, key: PoolCallContext) => Promise<ProviderResponse>
+  /** Runs once a call has its slot, before it is made (monthly budgets count it here). */
+  beforeCall: (name: ProviderName) => Promise<void>
+  emit: (event: SearchProgress) => void
+  /** After each answer, with every outcome so far (a stream re-ranks on it). */
+  onAnswer?: (sofar: CallOutcome[]) => void
+  warn: (message: string) => void
+  now: () => number
+}
+
+/** What the fan-out gathered by the time every call ended or the deadline came. */
+export interface FanOutResult {
+  outcomes: CallOutcome[]
+  /** Calls started per provider, whether they answered or not. */
+  launched: ReadonlyMap<ProviderName, number>
+}
+
+/**
+ * Starts every (query × active provider) call at once, each limited only by its provider's key pool (pace, circuit),
+ * and waits for all of them or the deadline, whichever comes first. A failed call's query goes to the provider's
+ * first stand-in that can take it. Never throws: failures are outcomes.
+ */
+export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
+  const { queries, roster, fallbacksOf, deadlineAt, maxCalls, pools, emit, now } = options
+  const controller = new AbortController()
+  // Each call waiting in its provider's rate-limit queue listens on this signal until it gets its slot: up to
+  // maxCallsPerRequest listeners at once is the design (above Node's default warning threshold of 10).
+  setMaxListeners(Math.max(10, maxCalls + 4), controller.signal)
+  const outcomes: CallOutcome[] = []
+  const launched = new Set<string>()
+  const launchedBy = new Map<ProviderName, number>()
+  let pending = 0
+  let finish: () => void = () => {}
+  const allDone = new Promise<void>((resolve) => {
+    finish = resolve
+  })
+
+  const launch = (name: ProviderName, query: string) => {
+    const id = `${name}\u0000${query}`
+    if (launched.has(id)) return
+    if (launched.size >= maxCalls) {
+      options.warn(`${name} was not asked "${query}": maxCallsPerRequest ${maxCalls} reached`)
+      return
+    }
+    launched.add(id)
+    launchedBy.set(name, (launchedBy.get(name) ?? 0) + 1)
+    pending++
+    void call(name, query).finally(() => {
+      if (--pending === 0) finish()
+    })
+  }
+
+  // The failed provider's first stand-in takes over this query (and is activated for later ones).
+  const handOver = async (name: ProviderName, query: string) => {
+    for (const next of fallbacksOf(name)) {
+      if (roster.active.has(next) && roster.active.get(next) === undefined) return // a primary: it has this query
+      if (await roster.activate(next, name)) {
+        launch(next, query)
+        return
+      }
+    }
+  }
+
+  const call = async (name: ProviderName, query: string): Promise<void> => {
+    const t0 = now()
+    emit({ type: 'started', provider: name, query })
+    try {
+      // The pool picks the key, holds it to its pace and circuit, and retries once on another key.
+      const response = await pools.get(name)!.call({ deadlineAt, signal: controller.signal }, async (key) => {
+        await options.beforeCall(name)
+        return options.ask(name, query, controller.signal, key)
+      })
+      const ms = now() - t0
+      outcomes.push({
+        provider: name,
+        query,
+        results: response.results,
+        ms,
+        ...(response.answer && { answer: response.answer }),
+        ...(response.cost && { cost: { usd: response.cost.usd, credits: response.cost.credits } }),
+      })
+      emit({ type: 'done', provider: name, query, results: response.results.length, ms })
+      options.onAnswer?.(outcomes.slice())
+    } catch (caught) {
+      const error = toProviderError(name, caught)
+      const ms = now() - t0
+      outcomes.push({ provider: name, query, error, ms })
+      emit({ type: 'failed', provider: name, query, kind: error.kind, message: error.message, ms })
+      if (!controller.signal.aborted) await handOver(name, query)
+    }
+  }
+
+  for (const name of [...roster.active.keys()]) for (const query of queries) launch(name, query)
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - now()))
+  })
+  const ended = pending === 0 ? 'done' : await Promise.race([allDone.then(() => 'done' as const), deadline])
+  clearTimeout(timer)
+  if (ended === 'deadline') controller.abort(new Error('search deadline reached'))
+  return { outcomes, launched: launchedBy }
+}
+
+const toProviderError = (provider: ProviderName, error: unknown): ProviderError =>
+  isProviderError(error)
+    ? error
+    : new ProviderError(`${provider} failed unexpectedly: ${(error as Error)?.message ?? String(error)}`, {
+        kind: 'bad_response',
+        provider,
+        cause: error,
+      })
+
+/** `promise`, or a `timeout` `ProviderError` as soon as `signal` aborts (the work itself goes on). */
+export function raceSignal<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise
+  if (signal.aborted)
+    return Promise.reject(new ProviderError('search was cancelled', { kind: 'timeout', retryable: false }))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new ProviderError('search was cancelled', { kind: 'timeout', retryable: false }))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(v)
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(e)
+      },
+    )
+  })
+}

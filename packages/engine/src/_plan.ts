@@ -1,0 +1,107 @@
+import type { Freshness, Intent, Mode } from '@search-layer/core'
+import { expandQuery } from '@search-layer/expand'
+import { type IntentClassification, classifyIntent, strategyFor } from '@search-layer/intent'
+import { type SearchOperators, readSearchOperators } from './_operators.js'
+import type { ParsedSearchRequest } from './request.js'
+
+/** What a search is about, decided from the request alone: intent, mode, freshness and sub-queries. */
+export interface Strategy {
+  /** The query the intent is read from and results are scored against. */
+  baseQuery: string
+  /** `auto` (classified), `none` (v1 behaviour: fused order, no scores) or the intent the caller set. */
+  intentSetting: 'auto' | 'none' | Intent
+  classification: IntentClassification | null
+  mode: Mode
+  freshness: Freshness | null
+  /** Every sub-query, before the call cap trims them. */
+  queries: string[]
+  /** The query operators (site:, after:, "phrase"…) read from the request, as filters. */
+  operators: SearchOperators
+}
+
+/**
+ * Reads the query operators, classifies the request and expands it into sub-queries (pure). An explicit mode without
+ * an intent keeps the original skill's v1 behaviour: no classification, no expansion, no scores. Throws `InputError`
+ * for an unusable operator.
+ */
+export function planStrategy(req: ParsedSearchRequest, now: Date): Strategy {
+  // Operators (site:, after:, "phrase"…) become filters; the words left are what is classified and searched.
+  const operators = readSearchOperators(req, now)
+  const baseQuery = operators.baseQuery
+  const intentSetting = req.intent ?? (req.mode ? 'none' : 'auto')
+  const classification = classificationFor(intentSetting, baseQuery)
+  return {
+    baseQuery,
+    intentSetting,
+    classification,
+    mode: req.mode ?? classification?.mode ?? 'deep',
+    freshness: operators.dateRange ?? req.freshness ?? classification?.freshness ?? null,
+    queries: subQueries(operators, baseQuery, classification, req.maxQueries, now),
+    operators,
+  }
+}
+
+function classificationFor(intentSetting: Strategy['intentSetting'], baseQuery: string): IntentClassification | null {
+  if (intentSetting === 'auto') return classifyIntent(baseQuery)
+  if (intentSetting === 'none') return null
+  const row = strategyFor(intentSetting)
+  return {
+    intent: row.intent,
+    mode: row.mode,
+    freshness: row.freshness,
+    weights: row.weights,
+    confidence: 1,
+    uncertain: false,
+    signals: [],
+  }
+}
+
+function subQueries(
+  operators: SearchOperators,
+  baseQuery: string,
+  classification: IntentClassification | null,
+  maxQueries: number,
+  now: Date,
+): string[] {
+  if (operators.queries) return [...new Set(operators.queries)]
+  if (!classification) return [baseQuery]
+  const expanded = expandQuery(baseQuery, classification, { maxQueries, now: () => now })
+  const queries = expanded.queries.map((q) => q.query)
+  return queries.length > 0 ? queries : [baseQuery]
+}
+
+/**
+ * Keeps as many queries as `maxCalls` allows with `providers` asking each: trailing sub-queries go first (they are
+ * the least important). Returns the warning to give when some were dropped.
+ */
+export function capQueries(
+  queries: readonly string[],
+  providers: number,
+  maxCalls: number,
+): { queries: string[]; warning?: string } {
+  const maxQueries = Math.max(1, Math.floor(maxCalls / Math.max(1, providers)))
+  if (queries.length <= maxQueries) return { queries: [...queries] }
+  return {
+    queries: queries.slice(0, maxQueries),
+    warning: `only the first ${maxQueries} of ${queries.length} queries were run (maxCallsPerRequest ${maxCalls})`,
+  }
+}
+
+/** Warnings for providers this search takes to 75 % or 90 % of their monthly budget, before spending. */
+export async function budgetWarnings(
+  providers: Iterable<string>,
+  calls: number,
+  limitOf: (name: string) => number | undefined,
+  usedOf: (name: string) => Promise<number>,
+): Promise<string[]> {
+  const warnings: string[] = []
+  for (const name of providers) {
+    const limit = limitOf(name)
+    if (limit === undefined) continue
+    const used = await usedOf(name)
+    const share = (used + calls) / limit
+    if (share >= 0.9) warnings.push(`${name}: ${used} of ${limit} monthly calls used (≥90%)`)
+    else if (share >= 0.75) warnings.push(`${name}: ${used} of ${limit} monthly calls used (≥75%)`)
+  }
+  return warnings
+}
