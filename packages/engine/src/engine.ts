@@ -171,11 +171,13 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       definitions.map(async (definition) => {
         const name = definition.id
         const limit = options.monthlyBudgets?.[name]
+        // Read first: it refreshes the keys from the store, where another instance may have rested them.
+        const keys = await pools.get(name)!.status()
         return {
           name,
           configured: !(keylessOff && needsNoKey(definition)) && providerFor(name, 'deep').isConfigured(env),
           circuit: pools.get(name)!.state(),
-          keys: await pools.get(name)!.status(),
+          keys,
           ...(limit !== undefined && { budget: { month, used: await usage.get(name, month), limit } }),
         }
       }),
