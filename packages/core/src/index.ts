@@ -29,7 +29,7 @@ export type {
 } from './schemas.js'
 export type { Env, Provider, ProviderContext, UpstreamResponseMeta } from './provider.js'
 export { splitApiKeys, apiKeyId, apiKeyLabel } from './api-keys.js'
-export { readRateLimitHeaders } from './rate-limit-headers.js'
+export { readRateLimitHeaders, resetDelayMs } from './rate-limit-headers.js'
 export type { RateLimitReading } from './rate-limit-headers.js'
 export {
   ProviderError,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { readRateLimitHeaders } from './rate-limit-headers.js'
+import { readRateLimitHeaders, resetDelayMs } from './rate-limit-headers.js'
 
 const NOW = Date.parse('2026-11-20T12:00:00Z')
 
@@ -71,5 +71,16 @@ describe('readRateLimitHeaders', () => {
         for (const value of Object.values(reading)) expect(Number.isFinite(value) && value >= 0).toBe(true)
       }),
     )
+  })
+})
+
+describe('resetDelayMs', () => {
+  it.each([
+    ['seconds to wait (Brave)', 2, 2000],
+    ['a Unix time in seconds (Exa), 30 s ahead', NOW / 1000 + 30, 30_000],
+    ['a Unix time already past', NOW / 1000 - 5, 0],
+    ['zero', 0, 0],
+  ])('reads %s', (_name, seconds, expected) => {
+    expect(resetDelayMs(seconds, NOW)).toBe(expected)
   })
 })

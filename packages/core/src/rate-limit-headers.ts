@@ -46,6 +46,14 @@ function resetTime(seconds: number | undefined, nowMs: number): number | undefin
   return seconds >= EPOCH_SECONDS_FROM ? seconds * 1000 : nowMs + seconds * 1000
 }
 
+/**
+ * Milliseconds from `nowMs` until a rate-limit reset header's time: values from 10^9 up are Unix times in seconds
+ * (Exa), smaller ones are seconds to wait (Brave). Never negative. Pure; never throws.
+ */
+export function resetDelayMs(seconds: number, nowMs: number): number {
+  return Math.max(0, Math.round((resetTime(seconds, nowMs) ?? nowMs) - nowMs))
+}
+
 // OpenAI-style durations, as xAI sends them: `1s`, `6m0s`, `20ms`, `1h2m3.5s`.
 function durationMs(value: string | undefined): number | undefined {
   if (!value) return undefined

@@ -38,7 +38,7 @@ export function createBraveProvider(options: BraveProviderOptions = {}): Provide
     definition: braveDefinition,
     overrides: { apiKey: options.apiKey, baseUrl: options.baseUrl },
     env: options.env,
-    async run({ request, apiKey, service, http }) {
+    async run({ request, apiKey, service, now, http }) {
       const response = await requestJson({
         ...http,
         service: 'brave',
@@ -53,7 +53,7 @@ export function createBraveProvider(options: BraveProviderOptions = {}): Provide
         mapError: (res) => mapBraveError(res, [apiKey]),
       })
       const { results, dropped } = mapBraveResults(response.data, request)
-      const rateLimit = parseBraveRateLimit(response.headers)
+      const rateLimit = parseBraveRateLimit(response.headers, now.getTime())
       return {
         results,
         dropped,

@@ -207,14 +207,19 @@ describe('parseBraveResponse', () => {
   })
 })
 
+const NOW_MS = Date.parse('2026-02-11T01:02:58Z')
+
 describe('parseBraveRateLimit', () => {
   it('reads the two-valued headers as per-second and per-month windows', () => {
     expect(
-      parseBraveRateLimit({
-        'x-ratelimit-limit': '1, 15000',
-        'x-ratelimit-remaining': '0, 14877',
-        'x-ratelimit-reset': '1, 1419704',
-      }),
+      parseBraveRateLimit(
+        {
+          'x-ratelimit-limit': '1, 15000',
+          'x-ratelimit-remaining': '0, 14877',
+          'x-ratelimit-reset': '1, 1419704',
+        },
+        NOW_MS,
+      ),
     ).toEqual({
       limit: 1,
       remaining: 0,
@@ -226,8 +231,16 @@ describe('parseBraveRateLimit', () => {
   })
 
   it('is undefined without headers and ignores garbage', () => {
-    expect(parseBraveRateLimit({})).toBeUndefined()
-    expect(parseBraveRateLimit({ 'x-ratelimit-limit': 'lots' })).toBeUndefined()
+    expect(parseBraveRateLimit({}, NOW_MS)).toBeUndefined()
+    expect(parseBraveRateLimit({ 'x-ratelimit-limit': 'lots' }, NOW_MS)).toBeUndefined()
+  })
+
+  it('reads a reset sent as a Unix time as the time left until it', () => {
+    const reset = `${NOW_MS / 1000 + 1}, ${NOW_MS / 1000 + 86_400}`
+    expect(parseBraveRateLimit({ 'x-ratelimit-reset': reset }, NOW_MS)).toEqual({
+      resetMs: 1000,
+      quotaResetMs: 86_400_000,
+    })
   })
 })
 

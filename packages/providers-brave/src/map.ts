@@ -3,6 +3,7 @@ import {
   type ParsedProviderRequest,
   ProviderError,
   type RateLimitInfo,
+  resetDelayMs,
   type SearchResult,
   describesKeyRejection,
   errorFromStatus,
@@ -270,20 +271,23 @@ function parseNumberList(value: string | undefined): number[] {
 }
 
 /**
- * Reads Brave's two-valued `X-RateLimit-Limit/Remaining/Reset` headers (`1, 15000`: per second, per month).
- * Undefined when none are present.
+ * Reads Brave's two-valued `X-RateLimit-Limit/Remaining/Reset` headers (`1, 15000`: per second, per month; resets
+ * are seconds to wait, per Brave's docs, and a Unix time is read as one too). Undefined when none are present.
  */
-export function parseBraveRateLimit(headers: Readonly<Record<string, string>>): RateLimitInfo | undefined {
+export function parseBraveRateLimit(
+  headers: Readonly<Record<string, string>>,
+  nowMs: number,
+): RateLimitInfo | undefined {
   const limit = parseNumberList(headers['x-ratelimit-limit'])
   const remaining = parseNumberList(headers['x-ratelimit-remaining'])
   const reset = parseNumberList(headers['x-ratelimit-reset'])
   const info: RateLimitInfo = {}
   if (limit[0] !== undefined) info.limit = limit[0]
   if (remaining[0] !== undefined) info.remaining = remaining[0]
-  if (reset[0] !== undefined) info.resetMs = reset[0] * 1000
+  if (reset[0] !== undefined) info.resetMs = resetDelayMs(reset[0], nowMs)
   if (limit[1] !== undefined) info.quotaLimit = limit[1]
   if (remaining[1] !== undefined) info.quotaRemaining = remaining[1]
-  if (reset[1] !== undefined) info.quotaResetMs = reset[1] * 1000
+  if (reset[1] !== undefined) info.quotaResetMs = resetDelayMs(reset[1], nowMs)
   return Object.keys(info).length > 0 ? info : undefined
 }
 

@@ -64,7 +64,7 @@ export function createExaProvider(options: ExaProviderOptions = {}): Provider {
       })
       const { results, dropped } = mapExaResults(response.data, request, snippetMaxChars)
       const cost = exaCost(response.data)
-      const rateLimit = parseExaRateLimit(response.headers)
+      const rateLimit = parseExaRateLimit(response.headers, now.getTime())
       return { results, dropped, ...(cost && { cost }), ...(rateLimit && { rateLimit }) }
     },
   })

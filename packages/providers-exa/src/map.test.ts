@@ -235,12 +235,23 @@ describe('mapExaError', () => {
 describe('parseExaRateLimit', () => {
   it('reads single-valued headers when present', () => {
     expect(
-      parseExaRateLimit({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' }),
+      parseExaRateLimit({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' }, 0),
     ).toEqual({
       limit: 10,
       remaining: 9,
       resetMs: 1000,
     })
-    expect(parseExaRateLimit({})).toBeUndefined()
+    expect(parseExaRateLimit({}, 0)).toBeUndefined()
+  })
+
+  it("reads Exa's recorded reset (a Unix time in seconds) as the time left until it", () => {
+    // Recorded by crewAI on Wed, 11 Feb 2026 01:02:58 GMT (test/fixtures/recorded/crewai--search-contents-text-1).
+    const headers = { 'x-ratelimit-limit': '450', 'x-ratelimit-remaining': '405', 'x-ratelimit-reset': '1770771778' }
+    expect(parseExaRateLimit(headers, Date.parse('2026-02-11T01:02:28Z'))).toEqual({
+      limit: 450,
+      remaining: 405,
+      resetMs: 30_000,
+    })
+    expect(parseExaRateLimit(headers, Date.parse('2026-02-11T01:03:00Z'))?.resetMs).toBe(0)
   })
 })

@@ -3,6 +3,7 @@ import {
   type ParsedProviderRequest,
   ProviderError,
   type RateLimitInfo,
+  resetDelayMs,
   type SearchResult,
   describesKeyRejection,
   errorFromStatus,
@@ -172,15 +173,18 @@ function headerNumber(value: string | undefined): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined
 }
 
-/** Rate-limit hints from `X-RateLimit-*` headers when a gateway in front of Exa sends them; undefined otherwise. */
-export function parseExaRateLimit(headers: Readonly<Record<string, string>>): RateLimitInfo | undefined {
+/**
+ * Rate-limit hints from Exa's `X-RateLimit-*` headers; undefined when none are sent. `nowMs` is the caller's clock.
+ */
+export function parseExaRateLimit(headers: Readonly<Record<string, string>>, nowMs: number): RateLimitInfo | undefined {
   const limit = headerNumber(headers['x-ratelimit-limit'])
   const remaining = headerNumber(headers['x-ratelimit-remaining'])
   const reset = headerNumber(headers['x-ratelimit-reset'])
   const info: RateLimitInfo = {
     ...(limit !== undefined && { limit }),
     ...(remaining !== undefined && { remaining }),
-    ...(reset !== undefined && { resetMs: reset * 1000 }),
+    // NOTE(exa): `x-ratelimit-reset` is a Unix time in seconds (`1770771778`), not a delay; resetDelayMs reads both.
+    ...(reset !== undefined && { resetMs: resetDelayMs(reset, nowMs) }),
   }
   return Object.keys(info).length > 0 ? info : undefined
 }

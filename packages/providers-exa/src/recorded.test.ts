@@ -30,15 +30,20 @@ function replay(name: string, body?: string) {
 
 describe.each([
   // crewAI cassettes: `contents.text` only, Cloudflare and x-ratelimit-* headers recorded.
-  ['crewai--search-contents-text-1', { usd: 0.015, rateLimit: { limit: 450, remaining: 405 } }],
-  ['crewai--search-contents-text-2', { usd: 0.015, rateLimit: { limit: 450, remaining: 410 } }],
+  ['crewai--search-contents-text-1', { usd: 0.015, rateLimit: { limit: 450, remaining: 405, resetMs: 10_000 } }],
+  ['crewai--search-contents-text-2', { usd: 0.015, rateLimit: { limit: 450, remaining: 410, resetMs: 10_000 } }],
   // pydantic-ai cassette: highlights, one result without publishedDate, `effectiveFilters` (not in the docs).
   ['pydantic-ai--exa-search-highlights', { usd: 0.007, rateLimit: undefined }],
 ])('recorded 200: %s', (name, expected) => {
   const results = recorded(name).json.results as RecordedResult[]
 
   it('keeps every result in Exa order with clean text, dates read, the reported cost and rate limits', async () => {
-    const res = await replay(name).search({ query: 'recorded', num: 100 })
+    // The clock reads 10 s before the recorded Date header, so the window's reset (a Unix time) is 10 s away.
+    const recordedAtMs = Date.parse(recorded(name).headers?.Date ?? '2026-01-01T00:00:00Z')
+    const res = await replay(name).search(
+      { query: 'recorded', num: 100 },
+      { now: () => new Date(recordedAtMs - 10_000) },
+    )
     expect(ProviderResponseSchema.parse(res)).toMatchObject({ dropped: 0 })
     expect(res.results.map((r) => r.url)).toEqual(results.map((r) => r.url))
     for (const [i, r] of res.results.entries()) {

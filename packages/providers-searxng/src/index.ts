@@ -1,7 +1,3 @@
 export { searxngDefinition } from './definition.js'
 export { createSearxngProvider } from './client.js'
 export type { SearxngProviderOptions } from './client.js'
-export { buildSearxngQuery, mapSearxngError, mapSearxngResults, searxngTimeRange, SEARXNG_JSON_FIX } from './map.js'
-export type { MappedResults, SearxngQuery } from './map.js'
-export { SearxngResponseSchema, SearxngResultSchema } from './schema.js'
-export type { SearxngResponse, SearxngResult } from './schema.js'

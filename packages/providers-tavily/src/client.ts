@@ -49,7 +49,7 @@ export function createTavilyProvider({
     definition: tavilyDefinition,
     overrides: { apiKey, baseUrl },
     env,
-    async run({ request, apiKey: secret, service, http }) {
+    async run({ request, apiKey: secret, service, now, http }) {
       const response = await requestJson<unknown>({
         ...http,
         service: SERVICE,
@@ -62,7 +62,7 @@ export function createTavilyProvider({
         ...(retries !== undefined && { retries }),
         mapError: (res) => mapTavilyError(res, [secret]),
       })
-      return mapTavilyResponse(response.data, { searchDepth, headers: response.headers })
+      return mapTavilyResponse(response.data, { searchDepth, headers: response.headers, nowMs: now.getTime() })
     },
   })
 }

@@ -154,7 +154,13 @@ describe('mapTavilyResponse', () => {
       { headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '97', 'x-ratelimit-reset': '30' } },
     )
     expect(res.rateLimit).toEqual({ limit: 100, remaining: 97, resetMs: 30_000 })
-    expect(rateLimitFromHeaders({})).toBeUndefined()
+    expect(rateLimitFromHeaders({}, 0)).toBeUndefined()
+  })
+
+  it('reads a reset that is a Unix time as the time left until it', () => {
+    const nowMs = Date.parse('2026-02-11T01:02:58Z')
+    const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-reset': String(nowMs / 1000 + 45) }
+    expect(rateLimitFromHeaders(headers, nowMs)).toEqual({ limit: 100, resetMs: 45_000 })
   })
 
   it('never throws anything but ProviderError, and every kept result is well-formed (fuzz)', () => {

@@ -4,6 +4,7 @@ import {
   ProviderError,
   type ProviderResponse,
   type RateLimitInfo,
+  resetDelayMs,
   type SearchResult,
   describesKeyRejection,
   errorFromStatus,
@@ -80,7 +81,7 @@ function dedupeDomains(domains: readonly string[] | undefined): string[] {
  */
 export function mapTavilyResponse(
   body: unknown,
-  options: { searchDepth?: TavilySearchDepth; headers?: Readonly<Record<string, string>> } = {},
+  options: { searchDepth?: TavilySearchDepth; headers?: Readonly<Record<string, string>>; nowMs?: number } = {},
 ): ProviderResponse {
   const parsed = safeParseJson(TavilySearchResponseSchema, body)
   if (!parsed.success) {
@@ -115,7 +116,7 @@ export function mapTavilyResponse(
   if (typeof reported === 'number' && Number.isFinite(reported))
     response.cost = { credits: reported, basis: 'reported' }
   else response.cost = { credits: CREDITS_PER_DEPTH[options.searchDepth ?? 'basic'], basis: 'estimated' }
-  const rateLimit = rateLimitFromHeaders(options.headers ?? {})
+  const rateLimit = rateLimitFromHeaders(options.headers ?? {}, options.nowMs ?? Date.now())
   if (rateLimit) response.rateLimit = rateLimit
   return response
 }
@@ -134,8 +135,14 @@ function headerNumber(headers: Readonly<Record<string, string>>, names: readonly
   return undefined
 }
 
-/** Rate-limit hints from `x-ratelimit-*` / `ratelimit-*` headers, when the vendor or a gateway sends them. */
-export function rateLimitFromHeaders(headers: Readonly<Record<string, string>>): RateLimitInfo | undefined {
+/**
+ * Rate-limit hints from `x-ratelimit-*` / `ratelimit-*` headers, when the vendor or a gateway sends them (none in
+ * Tavily's recorded answers, so a reset may be seconds to wait or a Unix time). `nowMs` is the caller's clock.
+ */
+export function rateLimitFromHeaders(
+  headers: Readonly<Record<string, string>>,
+  nowMs: number,
+): RateLimitInfo | undefined {
   const limit = headerNumber(headers, ['x-ratelimit-limit', 'ratelimit-limit', 'x-ratelimit-limit-requests'])
   const remaining = headerNumber(headers, [
     'x-ratelimit-remaining',
@@ -147,7 +154,7 @@ export function rateLimitFromHeaders(headers: Readonly<Record<string, string>>):
   return {
     ...(limit !== undefined && { limit }),
     ...(remaining !== undefined && { remaining }),
-    ...(resetSec !== undefined && { resetMs: Math.round(resetSec * 1000) }),
+    ...(resetSec !== undefined && { resetMs: resetDelayMs(resetSec, nowMs) }),
   }
 }
 
