@@ -130,6 +130,26 @@ describe('pacing learned from the vendor', () => {
     expect(emu.maxInFlight('brave')).toBe(1)
   })
 
+  it('starts paced calls one per window: the stated reset overlaps the pace instead of adding the round trip', async () => {
+    const layer = braveOnly(KEY_ONE)
+    const free = {
+      'x-ratelimit-limit': '1, 2000',
+      'x-ratelimit-remaining': '0, 1985',
+      'x-ratelimit-reset': '1, 864000',
+    }
+    emu.fault('brave', replyWith(free))
+    // A slow answer: were the hold counted from it ("reset in 1 s"), each call would start 1.6 s after the last.
+    emu.latency('brave', 600)
+    await layer.search(search(['semantic kernel']))
+    await layer.search({ ...search(['rust async', 'tokio runtime', 'deno vs bun']), deadlineMs: 8000 })
+    const starts = emu.requests.filter((r) => r.service === 'brave').map((r) => r.startedAt)
+    // Calls started in each 1 s window counted from the first call: one in each, none skipped.
+    const perWindow = [0, 0, 0, 0, 0]
+    for (const at of starts) perWindow[Math.floor((at - starts[0]!) / 1000)]!++
+    expect(perWindow).toEqual([1, 1, 1, 1, 0])
+    expect(emu.maxInFlight('brave')).toBe(1)
+  }, 10_000)
+
   it('warns when the monthly quota is nearly used up, and rests a key whose quota is gone', async () => {
     const layer = braveOnly(`${KEY_ONE},${KEY_TWO}`, { rateLimits: false })
     emu.fault(
