@@ -94,6 +94,7 @@ export class KeyPool {
   private slots: KeySlot[] = []
   private readonly known = new Map<string, KeySlot>()
   private next = 0
+  private refreshing: Promise<void> | undefined
 
   constructor(private readonly options: KeyPoolOptions) {}
 
@@ -101,8 +102,19 @@ export class KeyPool {
     return this.options.definition.id
   }
 
-  /** Re-reads the keys configured now and what the store knows about each. */
-  async refresh(): Promise<void> {
+  /**
+   * Re-reads the keys configured now and what the store knows about each. Calls that start while a read is under way
+   * share it: a search starts its calls to one provider together, and one read (config file check, a store round trip
+   * per key) serves them all instead of one each.
+   */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.readKeys().finally(() => {
+      this.refreshing = undefined
+    })
+    return this.refreshing
+  }
+
+  private async readKeys(): Promise<void> {
     this.slots = this.configuredKeys().map((key, index) => this.slotFor(key, index))
     await Promise.all(this.slots.map((slot) => this.load(slot)))
   }
