@@ -5,6 +5,9 @@ import { type Options, defineConfig } from 'tsup'
 
 // Workspace packages import 'undici'; the bundle gets only the three parts they use (see the file's comment).
 const undiciSlim = fileURLToPath(new URL('./src/_undici-slim.mjs', import.meta.url))
+// core's provider calls go through node:http instead, undici only behind a proxy (see the file's comment).
+const undiciNodeHttp = fileURLToPath(new URL('./src/_undici-node-http.mjs', import.meta.url))
+const fromCore = (importer: string) => /[\\/]packages[\\/]core[\\/]/.test(importer)
 // zod's every locale, reachable through `z.locales`: the bundle keeps English only (see the file's comment).
 const zodLocalesEn = fileURLToPath(new URL('./src/_zod-locales-en.mjs', import.meta.url))
 // undici's two names from node:http, without loading it (see the file's comment).
@@ -35,7 +38,7 @@ const shared: Options & { banner: { js: string } } = {
     {
       name: 'undici-slim',
       setup(build) {
-        build.onResolve({ filter: /^undici$/ }, () => ({ path: undiciSlim }))
+        build.onResolve({ filter: /^undici$/ }, (args) => ({ path: fromCore(args.importer) ? undiciNodeHttp : undiciSlim }))
       },
     },
     {

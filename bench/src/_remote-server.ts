@@ -7,6 +7,8 @@ export interface ServerStats {
   rss: number
   peakRss: number
   heapUsed: number
+  /** CPU time (user + system) the server process has used since it started, in ms. */
+  cpuMs: number
 }
 
 /** The search-layer server running in a child process. */

@@ -29,7 +29,9 @@ process.on('message', async (message: { id: number; op: 'stats' | 'resetPeak' | 
   peakRss = Math.max(peakRss, rss)
   if (message.op === 'resetPeak') peakRss = rss
   if (message.op === 'gc') collect?.()
-  process.send?.({ id: message.id, ok: true, value: { rss, peakRss, heapUsed: process.memoryUsage().heapUsed } })
+  const { user, system } = process.cpuUsage()
+  const value = { rss, peakRss, heapUsed: process.memoryUsage().heapUsed, cpuMs: (user + system) / 1000 }
+  process.send?.({ id: message.id, ok: true, value })
   if (message.op === 'close') {
     clearInterval(sampler)
     await server.close()

@@ -54,7 +54,7 @@ export async function cliScenario(ctx: ScenarioContext): Promise<VariantResult[]
       if (i > 0) help.push(run.ms) // the first run warms the OS file cache
     }
     const helpSummary = summarize(help)
-    out.push({ scenario: '2 CLI', variant: '--help, cold process', latency: helpSummary, note: 'target ≤ 150 ms' })
+    out.push({ scenario: '2 CLI', variant: '--help, cold process', latency: helpSummary, note: 'target ≤ 50 ms' })
     ctx.log(`cli --help: p50 ${helpSummary.p50} ms`)
 
     const searches: number[] = []
@@ -80,7 +80,7 @@ export async function cliScenario(ctx: ScenarioContext): Promise<VariantResult[]
       variant: 'deep search, latency 200 ms, fresh process',
       latency: searchSummary,
       upstreamCalls: calls / iterations,
-      note: `target ≤ 350 ms; ${shape}`,
+      note: `target ≤ 300 ms; ${shape}`,
     })
     ctx.log(`cli search: p50 ${searchSummary.p50} ms (${shape})`)
     return out

@@ -143,6 +143,7 @@ async function pacingVariants(
       latency: after,
       upstreamCalls: 3,
       extra: { firstSearchP50Ms: before.p50, latencyMs: LATENCY_MS },
+      // The learned search starts right after the first, so on 1/s its first call waits out that second.
       note: `after learning; the first search (default 1/s) p50 ${before.p50} ms`,
     })
     ctx.log(`pacing ${plan.variant}: first p50 ${before.p50} ms, learned p50 ${after.p50} ms`)

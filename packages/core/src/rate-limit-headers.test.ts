@@ -20,6 +20,7 @@ describe('readRateLimitHeaders', () => {
       perSecond: 1,
       remaining: 0,
       resetAt: NOW + 1000,
+      windowMs: 1000,
       quotaLimit: 15000,
       quotaRemaining: 14983,
       quotaResetAt: NOW + 1_419_200_000,
@@ -31,7 +32,13 @@ describe('readRateLimitHeaders', () => {
       { 'x-ratelimit-limit': '20, 20000000', 'x-ratelimit-remaining': '19, 1999', 'x-ratelimit-reset': '1, 86400' },
       NOW,
     )
-    expect(reading).toMatchObject({ perSecond: 20, remaining: 19, quotaLimit: 20_000_000, quotaRemaining: 1999 })
+    expect(reading).toMatchObject({
+      perSecond: 20,
+      remaining: 19,
+      windowMs: 1000,
+      quotaLimit: 20_000_000,
+      quotaRemaining: 1999,
+    })
   })
 
   it("reads Exa's recorded single values, whose reset is a Unix time (crewAI cassette, 2026-02-11)", () => {

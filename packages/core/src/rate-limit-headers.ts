@@ -10,6 +10,8 @@ export interface RateLimitReading {
   /** Requests left in the short window, and when that window resets. */
   remaining?: number
   resetAt?: number
+  /** The short window's length, when the vendor states it (a policy's `w=`, Brave's pair): a call's share of the window ends this long after it was sent. */
+  windowMs?: number
   /** The long (monthly) quota: its size, what is left, when it resets. */
   quotaLimit?: number
   quotaRemaining?: number
@@ -106,8 +108,10 @@ export function readRateLimitHeaders(
       continue
     }
     if (i > 0 && window === undefined) continue
-    if (limit !== undefined && window !== undefined && window > 0 && window <= SHORT_WINDOW_MAX_S)
-      reading.perSecond = limit / window
+    if (window !== undefined && window > 0 && window <= SHORT_WINDOW_MAX_S) {
+      reading.windowMs = window * 1000
+      if (limit !== undefined) reading.perSecond = limit / window
+    }
     if (remaining[i] !== undefined) reading.remaining = remaining[i]
     const at = resetTime(resets[i], nowMs)
     if (at !== undefined) reading.resetAt = at

@@ -87,12 +87,20 @@ export function createFileKeyStateStore({ file, now = Date.now }: { file: string
     }
     return out
   }
+  // Reads that start together (each provider's pool reads its keys as a search starts) share one read of the file.
+  let reading: Promise<Record<string, KeyState>> | undefined
+  const readShared = () => {
+    reading ??= read().finally(() => {
+      reading = undefined
+    })
+    return reading
+  }
   const fresh = (state: KeyState) =>
     Math.max(state.limits?.learnedAt ?? 0, state.restUntil ?? 0) > now() - FORGET_AFTER_MS
   return {
     async get(provider, keyId) {
       await chain
-      return (await read())[`${provider}:${keyId}`]
+      return (await readShared())[`${provider}:${keyId}`]
     },
     set(provider, keyId, state) {
       const next = chain.then(async () => {

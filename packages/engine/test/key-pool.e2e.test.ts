@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Emulator, readRecorded, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type SearchLayerOptions, createFileKeyStateStore, createSearchLayer } from '../src/index.js'
+import {
+  type KeyStateStore,
+  type SearchLayerOptions,
+  createFileKeyStateStore,
+  createMemoryKeyStateStore,
+  createSearchLayer,
+} from '../src/index.js'
 
 const KEY_ONE = 'BSApool-first-key-000000001'
 const KEY_TWO = 'BSApool-second-key-00000002'
@@ -75,6 +81,23 @@ describe('key pools', () => {
     expect(keysSent().filter((k) => k === KEY_TWO)).toHaveLength(3)
   })
 
+  it('reads the key state once for the calls a search starts together', async () => {
+    const memory = createMemoryKeyStateStore()
+    let reads = 0
+    const keyState: KeyStateStore = {
+      get: (provider, keyId) => {
+        reads++
+        return memory.get(provider, keyId)
+      },
+      set: (provider, keyId, state) => memory.set(provider, keyId, state),
+    }
+    const layer = braveOnly(KEY_ONE, { rateLimits: false, keyState })
+    await layer.search(search(['rust async', 'tokio runtime', 'deno vs bun']))
+    expect(emu.count('brave')).toBe(3)
+    // One read when the search checks whether brave is resting, one shared by its three calls (not one each).
+    expect(reads).toBe(2)
+  })
+
   it('rests a rejected key and says which one (by label) when the other fails too', async () => {
     const layer = braveOnly(`BSAnot-accepted-key-000003,${KEY_TWO}`, { rateLimits: false })
     emu.fault('brave', { status: 429, key: KEY_TWO })
@@ -129,6 +152,26 @@ describe('pacing learned from the vendor', () => {
     expect(third!.startedAt - second!.startedAt).toBeGreaterThanOrEqual(900)
     expect(emu.maxInFlight('brave')).toBe(1)
   })
+
+  it('starts paced calls one per window: the stated reset overlaps the pace instead of adding the round trip', async () => {
+    const layer = braveOnly(KEY_ONE)
+    const free = {
+      'x-ratelimit-limit': '1, 2000',
+      'x-ratelimit-remaining': '0, 1985',
+      'x-ratelimit-reset': '1, 864000',
+    }
+    emu.fault('brave', replyWith(free))
+    // A slow answer: were the hold counted from it ("reset in 1 s"), each call would start 1.6 s after the last.
+    emu.latency('brave', 600)
+    await layer.search(search(['semantic kernel']))
+    await layer.search({ ...search(['rust async', 'tokio runtime', 'deno vs bun']), deadlineMs: 8000 })
+    const starts = emu.requests.filter((r) => r.service === 'brave').map((r) => r.startedAt)
+    // The second a call started in, counted from the first call and rounded (a call leaves the pool a few ms before
+    // the emulator logs it, more when it opens the connection): one call per second, none skipped.
+    const second = starts.map((at) => Math.round((at - starts[0]!) / 1000))
+    expect(second, JSON.stringify(starts.map((at) => at - starts[0]!))).toEqual([0, 1, 2, 3])
+    expect(emu.maxInFlight('brave')).toBe(1)
+  }, 10_000)
 
   it('warns when the monthly quota is nearly used up, and rests a key whose quota is gone', async () => {
     const layer = braveOnly(`${KEY_ONE},${KEY_TWO}`, { rateLimits: false })

@@ -11,7 +11,6 @@ import {
 } from '@search-layer/core'
 import { duckduckgoDefinition } from './definition.js'
 import { buildDuckDuckGoQuery, duckDuckGoChallengeError, mapDuckDuckGoError, mapDuckDuckGoResults } from './map.js'
-import { isDuckDuckGoChallenge, parseDuckDuckGoPage } from './parse.js'
 
 /** Options of `createDuckDuckGoProvider`; every field is optional and the base URL is read at call time. */
 export interface DuckDuckGoProviderOptions {
@@ -134,6 +133,9 @@ export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}
       retries,
       mapError: mapDuckDuckGoError,
     })
+    // The HTML parser (linkedom with its CSS engine, ~250 KB) loads with the first page to parse, not with the
+    // registry: every search imports every provider, and most never ask DuckDuckGo.
+    const { isDuckDuckGoChallenge, parseDuckDuckGoPage } = await import('./parse.js')
     // NOTE(duckduckgo): the challenge comes as a 202, or as a 200 whose page is the puzzle.
     if (response.status === 202 || isDuckDuckGoChallenge(response.text)) throw duckDuckGoChallengeError(response.status)
     const { results, dropped } = mapDuckDuckGoResults(parseDuckDuckGoPage(response.text), request)
