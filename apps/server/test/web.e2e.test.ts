@@ -28,7 +28,11 @@ const KEY = { name: 'alice', key: 'k-alice-web-0123456789' }
 // What a new user has: no key at all and no SearXNG instance. Only the base URLs each definition declares
 // (DUCKDUCKGO_URL, WIKIPEDIA_API_URL, …) point at the emulator, so the keyless sources answer from it.
 const ZERO_KEYS = () => ({
-  ...Object.fromEntries(Object.keys(emu.env).filter((k) => /KEY|TOKEN/.test(k) || k === 'SEARXNG_URL').map((k) => [k, undefined])),
+  ...Object.fromEntries(
+    Object.keys(emu.env)
+      .filter((k) => /KEY|TOKEN/.test(k) || k === 'SEARXNG_URL')
+      .map((k) => [k, undefined]),
+  ),
   SEARCH_LAYER_KEYLESS: 'on',
 })
 const ENGINE_VARIABLES = ['BRAVE_API_KEY', 'EXA_API_KEY', 'TAVILY_API_KEY', 'XAI_API_KEY']
@@ -101,7 +105,7 @@ describe('the web app', () => {
     expect(await page.locator('.result').count()).toBe(0)
   })
 
-  it("shows the server's configuration error when no engine is configured", async () => {
+  it("shows the server's configuration error when no engine is configured and keyless sources are off", async () => {
     const bare = await boot(emu, { envOverride: NO_ENGINES })
     extra.push(bare)
     await page.goto(bare.url)
@@ -136,7 +140,10 @@ describe('the web app', () => {
   })
 
   it('shows no keyless notice when an engine key is set', async () => {
-    await page.goto(server.url)
+    // A server of its own: the shared one has open circuits after the every-engine-fails case.
+    const keyed = await boot(emu)
+    extra.push(keyed)
+    await page.goto(keyed.url)
     await search('what is a monad')
     await finished()
     expect(await page.locator('.result').count()).toBeGreaterThan(0)
