@@ -25,6 +25,17 @@ const NO_ENGINES = {
   XAI_API_KEY: undefined,
 }
 const KEY = { name: 'alice', key: 'k-alice-web-0123456789' }
+// What a new user has: no key at all and no SearXNG instance. Only the base URLs each definition declares
+// (DUCKDUCKGO_URL, WIKIPEDIA_API_URL, …) point at the emulator, so the keyless sources answer from it.
+const ZERO_KEYS = () => ({
+  ...Object.fromEntries(
+    Object.keys(emu.env)
+      .filter((k) => /KEY|TOKEN/.test(k) || k === 'SEARXNG_URL')
+      .map((k) => [k, undefined]),
+  ),
+  SEARCH_LAYER_KEYLESS: 'on',
+})
+const ENGINE_VARIABLES = ['BRAVE_API_KEY', 'EXA_API_KEY', 'TAVILY_API_KEY', 'XAI_API_KEY']
 
 beforeAll(async () => {
   if (!findWebDir()) throw new Error('The web app is not built: run `npx -y pnpm@10 --filter @search-layer/web build`')
@@ -94,7 +105,7 @@ describe('the web app', () => {
     expect(await page.locator('.result').count()).toBe(0)
   })
 
-  it("shows the server's configuration error when no engine is configured", async () => {
+  it("shows the server's configuration error when no engine is configured and keyless sources are off", async () => {
     const bare = await boot(emu, { envOverride: NO_ENGINES })
     extra.push(bare)
     await page.goto(bare.url)
@@ -102,6 +113,41 @@ describe('the web app', () => {
     await expect
       .poll(() => page.getByRole('alert').first().textContent())
       .toMatch(/no search provider is configured.*BRAVE_API_KEY/)
+  })
+
+  it('answers with zero keys from the keyless sources, and says which variables add engines', async () => {
+    const keyless = await boot(emu, { envOverride: ZERO_KEYS() })
+    extra.push(keyless)
+    // The page reads the search as server-sent events: the notice must arrive through the stream's `done` event.
+    const streamed: string[] = []
+    page.on('request', (r) => {
+      if (r.url().endsWith('/v1/search')) streamed.push(r.headers().accept ?? '')
+    })
+    await page.goto(keyless.url)
+    await search('what is a monad')
+    await finished()
+    expect(streamed).toEqual(['text/event-stream'])
+    const tags = await page.locator('.result .tag').allTextContents()
+    expect(tags).toContain('duckduckgo')
+    expect(tags).toContain('wikipedia')
+    const notice = page.getByRole('complementary', { name: 'Keyless sources only' })
+    const text = (await notice.textContent()) ?? ''
+    expect(text).toMatch(/duckduckgo, wikipedia/)
+    for (const name of ENGINE_VARIABLES) expect(text).toContain(name)
+    // Information, not a failure: no alert, and no engine was called.
+    expect(await page.getByRole('alert').count()).toBe(0)
+    expect(emu.requests.filter((r) => ['brave', 'exa', 'tavily', 'grok'].includes(r.service))).toHaveLength(0)
+  })
+
+  it('shows no keyless notice when an engine key is set', async () => {
+    // A server of its own: the shared one has open circuits after the every-engine-fails case.
+    const keyed = await boot(emu)
+    extra.push(keyed)
+    await page.goto(keyed.url)
+    await search('what is a monad')
+    await finished()
+    expect(await page.locator('.result').count()).toBeGreaterThan(0)
+    expect(await page.getByRole('complementary', { name: 'Keyless sources only' }).count()).toBe(0)
   })
 
   it('asks for the key when the server wants one, keeps it for the tab and never puts it in a URL', async () => {

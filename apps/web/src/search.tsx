@@ -3,7 +3,7 @@ import { ApiError, streamSearch } from './api.js'
 import { type EngineRun, EngineStrip } from './engines.js'
 import { renderMarkdown } from './markdown.js'
 import { type Route, hrefOf, isThreadUrl } from './route.js'
-import type { Plan, Progress, Result, SearchResponse } from './types.js'
+import type { KeylessOnly, Plan, Progress, Result, SearchResponse } from './types.js'
 
 const INTENTS = ['factual', 'status', 'comparison', 'tutorial', 'exploratory', 'news', 'resource']
 const MODES = ['fast', 'deep', 'answer']
@@ -181,7 +181,6 @@ function Warnings({ run }: { run: Run }) {
         text: `Partial results: ${failed.map(([n, p]) => `${n} (${p.error?.kind ?? 'error'})`).join(', ') || 'some calls'} did not answer.`,
         level: 'warn',
       })
-    if (r.keyless) items.push({ text: 'Keyless engines only: add an API key for better results.', level: 'warn' })
     if (r.cached) items.push({ text: 'Answered from the cache.', level: 'warn' })
     for (const w of r.warnings) items.push({ text: w, level: 'warn' })
   } else if (run.plan) for (const w of run.plan.warnings) items.push({ text: w, level: 'warn' })
@@ -194,6 +193,28 @@ function Warnings({ run }: { run: Run }) {
         </li>
       ))}
     </ul>
+  )
+}
+
+/**
+ * A search with no engine key still answers, from keyless sources: say which answered and which variables add
+ * engines, as information beside the results rather than a warning (nothing went wrong).
+ */
+function KeylessNotice({ notice }: { notice: KeylessOnly }) {
+  return (
+    <aside class="notice" aria-labelledby="keyless-title">
+      <h2 id="keyless-title">Keyless sources only</h2>
+      <p>
+        These results come from {notice.sources.join(', ')}, which need no key. For more engines, set{' '}
+        {notice.set.map((name, i) => (
+          <span key={name}>
+            {i > 0 && (i === notice.set.length - 1 ? ' or ' : ', ')}
+            <code>{name}</code>
+          </span>
+        ))}{' '}
+        where the server runs.
+      </p>
+    </aside>
   )
 }
 
@@ -434,6 +455,7 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
           )}
           {run.plan && <PlanView plan={run.plan} />}
           <Answer run={run} />
+          {run.response?.keyless_only && <KeylessNotice notice={run.response.keyless_only} />}
           {run.results.length > 0 && (
             <section aria-labelledby="results-title">
               <h2 id="results-title" class="visually-hidden">

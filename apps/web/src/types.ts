@@ -38,9 +38,15 @@ export interface SearchResponse {
   partial: boolean
   cached: boolean
   warnings: string[]
-  /** Set when only keyless engines answered (no API key configured). */
-  keyless?: boolean
+  /** Present when no engine key is set and only keyless sources answered: which, and the variables to set for more. */
+  keyless_only?: KeylessOnly
   timing: { total_ms: number }
+}
+
+export interface KeylessOnly {
+  sources: EngineName[]
+  set: string[]
+  message: string
 }
 
 export interface Plan {
