@@ -37,6 +37,8 @@ const PROVIDER_KIND_CODE: Record<ProviderErrorKind, ErrorCode> = {
   rate_limited: 'rate_limited',
   timeout: 'timeout',
   upstream: 'upstream',
+  // The vendor refused the parameters we built: a fault on our side of the upstream call, not the caller's input.
+  bad_request: 'upstream',
   bad_response: 'upstream',
   network: 'upstream',
   config: 'not_configured',

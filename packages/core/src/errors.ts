@@ -1,3 +1,4 @@
+import type { RateLimitReading } from './rate-limit-headers.js'
 import { redactSecrets } from './redact.js'
 
 /** What went wrong with a provider call; branch on this, never on message text. */
@@ -7,6 +8,7 @@ export type ProviderErrorKind =
   | 'rate_limited'
   | 'timeout'
   | 'upstream'
+  | 'bad_request'
   | 'bad_response'
   | 'network'
   | 'config'
@@ -17,6 +19,7 @@ export const PROVIDER_ERROR_KINDS: readonly ProviderErrorKind[] = [
   'rate_limited',
   'timeout',
   'upstream',
+  'bad_request',
   'bad_response',
   'network',
   'config',
@@ -28,6 +31,8 @@ const DEFAULT_RETRYABLE: Record<ProviderErrorKind, boolean> = {
   rate_limited: true,
   timeout: true,
   upstream: true,
+  // The vendor refused our parameters: the same call fails the same way.
+  bad_request: false,
   bad_response: false,
   network: true,
   config: false,
@@ -42,10 +47,18 @@ export interface ProviderErrorOptions {
   retryAfterMs?: number
   /** The vendor's own error code (`RATE_LIMITED`, `INVALID_API_KEY`…), safe to show. */
   code?: string
+  /**
+   * What the vendor's error body says about the key's limits (Brave's 429 `meta`: per-second rate, monthly quota),
+   * so pacing learns them even when the answer carried no rate-limit headers.
+   */
+  limits?: VendorLimits
   cause?: unknown
   /** Secrets to scrub from the message, on top of the well-known key shapes. */
   secrets?: readonly (string | undefined)[]
 }
+
+/** The limits a vendor states in an error body. */
+export type VendorLimits = Pick<RateLimitReading, 'perSecond' | 'quotaLimit' | 'quotaRemaining'>
 
 /**
  * A failed call to an upstream service. The message is human-readable and never contains a key or token.
@@ -58,6 +71,7 @@ export class ProviderError extends Error {
   readonly retryable: boolean
   readonly retryAfterMs?: number
   readonly code?: string
+  readonly limits?: VendorLimits
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(redactSecrets(message, options.secrets), options.cause === undefined ? undefined : { cause: options.cause })
@@ -66,6 +80,7 @@ export class ProviderError extends Error {
     this.status = options.status
     this.code = options.code
     this.retryAfterMs = options.retryAfterMs
+    this.limits = options.limits
     this.retryable = options.retryable ?? DEFAULT_RETRYABLE[options.kind]
   }
 

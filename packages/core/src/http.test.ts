@@ -404,7 +404,8 @@ describe('helpers', () => {
     [429, 'rate_limited'],
     [500, 'upstream'],
     [503, 'upstream'],
-    [400, 'upstream'],
+    [400, 'bad_request'],
+    [422, 'bad_request'],
   ] as const)('status %i → %s', (status, kind) => {
     expect(errorFromStatus('exa', status).kind).toBe(kind)
   })

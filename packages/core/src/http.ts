@@ -121,6 +121,11 @@ export function errorFromStatus(
     })
   if (status >= 500)
     return new ProviderError(`${service} server error (HTTP ${status})${detail}`, { ...base, kind: 'upstream' })
+  if (status === 400 || status === 422)
+    return new ProviderError(`${service} rejected the request parameters (HTTP ${status})${detail}`, {
+      ...base,
+      kind: 'bad_request',
+    })
   return new ProviderError(`${service} refused the request (HTTP ${status})${detail}`, {
     ...base,
     kind: 'upstream',

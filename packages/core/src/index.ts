@@ -39,7 +39,7 @@ export {
   describesKeyRejection,
   PROVIDER_ERROR_KINDS,
 } from './errors.js'
-export type { ProviderErrorKind, ProviderErrorOptions } from './errors.js'
+export type { ProviderErrorKind, ProviderErrorOptions, VendorLimits } from './errors.js'
 export { redactSecrets } from './redact.js'
 export { resolveCassetteConfig, checkCassetteConfig, CASSETTE_RECORD_ENV, CASSETTE_REPLAY_ENV } from './cassette.js'
 export type { CassetteConfig, Cassette } from './cassette.js'

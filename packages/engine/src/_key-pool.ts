@@ -10,6 +10,7 @@ import {
   apiKeyLabel,
   isProviderError,
   readRateLimitHeaders,
+  type VendorLimits,
   resolveServiceConfig,
 } from '@search-layer/core'
 import { CircuitBreaker, type CircuitOptions, type CircuitState, type CircuitTicket } from './_circuit.js'
@@ -287,6 +288,9 @@ export class KeyPool {
     const error = isProviderError(caught)
       ? caught
       : { kind: 'bad_response' as const, message: caught instanceof Error ? caught.message : String(caught) }
+    if (isProviderError(caught)) this.learnFromError(slot, caught.limits)
+    // The vendor refused the parameters we sent: the service and the key are fine, so the circuit learns nothing.
+    if (error.kind === 'bad_request') return
     slot.circuit.failure(ticket, error)
     if (this.slots.length > 1 && KEY_KINDS.has(error.kind))
       slot.circuit.restUntil(this.options.now() + this.restMs(slot, error), error)
@@ -319,6 +323,14 @@ export class KeyPool {
     if (!reading) return
     const resetAt = windowResetAt(reading, sentAt)
     slot.limits = { ...slot.limits, ...reading, ...(resetAt !== undefined && { resetAt }), learnedAt: now }
+    slot.dirty = true
+    this.applyPace(slot)
+  }
+
+  // A 429 body can state the plan's limits where no header did (Brave's `meta`): pace by them from this call on.
+  private learnFromError(slot: KeySlot, limits: VendorLimits | undefined): void {
+    if (!limits) return
+    slot.limits = { ...slot.limits, ...limits, learnedAt: this.options.now() }
     slot.dirty = true
     this.applyPace(slot)
   }

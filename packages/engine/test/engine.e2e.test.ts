@@ -151,7 +151,7 @@ describe('failure isolation: each provider failing in turn', () => {
   const cases = providers.flatMap((p) => faults.map(([label, fault, kind]) => [p, label, fault, kind] as const))
   // Vendors answer some statuses in their own way (Brave's bad key is a 422, Tavily's plan limit a 432).
   const expectedKind = (p: (typeof providers)[number], label: string, kind: string) => {
-    if (label === '422' && p !== 'brave') return ['auth', 'upstream', 'bad_response']
+    if (label === '422' && p !== 'brave') return ['auth', 'bad_request', 'bad_response']
     if (label === '432' && p !== 'tavily') return ['quota', 'upstream', 'rate_limited', 'auth']
     if (label === '401' && p === 'grok') return ['auth']
     // xAI's 429 usually means the team's credits or spending limit ran out, not a request rate.

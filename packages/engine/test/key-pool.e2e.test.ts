@@ -173,6 +173,25 @@ describe('pacing learned from the vendor', () => {
     expect(emu.maxInFlight('brave')).toBe(1)
   }, 10_000)
 
+  it("learns the plan's rate from a 429 body that came with no rate-limit headers", async () => {
+    // The user allows 50/s; Brave's answer (recorded from a Free-plan user) says 1/s, in its body only.
+    const layer = braveOnly(KEY_ONE, { rateLimits: { brave: { perSecond: 50, burst: 50 } } })
+    const limited = readRecorded(RECORDED, 'issue--error-429-rate-limited')
+    emu.fault('brave', { reply: { status: 429, body: limited.body, headers: {} }, times: 1 })
+    const first = await layer.search(search(['semantic kernel']))
+    expect(first.providers.brave!.error).toMatchObject({ kind: 'rate_limited' })
+    const [brave] = await layer.status()
+    expect(brave!.keys[0]!.pace).toEqual({ perSecond: 1, burst: 1, learned: true })
+    expect(brave!.keys[0]!.limits).toMatchObject({ quotaLimit: 2000, quotaRemaining: 1985 })
+    // The 429 rests Brave for one slot of its stated rate (1 s); after that, calls go at the learned pace.
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    await layer.search({ ...search(['rust async', 'tokio runtime']), deadlineMs: 8000 })
+    // Learned 1 per second: the two calls go one at a time, a second apart, where 50/s would send both at once.
+    const [, a, b] = emu.requests.filter((r) => r.service === 'brave')
+    expect(b!.startedAt - a!.startedAt).toBeGreaterThanOrEqual(900)
+    expect(emu.maxInFlight('brave')).toBe(1)
+  }, 10_000)
+
   it('warns when the monthly quota is nearly used up, and rests a key whose quota is gone', async () => {
     const layer = braveOnly(`${KEY_ONE},${KEY_TWO}`, { rateLimits: false })
     emu.fault(

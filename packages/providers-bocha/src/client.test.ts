@@ -70,7 +70,7 @@ describe('createBochaProvider against the emulator', () => {
   it.each([
     ['403 insufficient balance', { status: 403 }, { kind: 'quota', retryable: false }],
     ['429', { status: 429, retryAfterSec: 2 }, { kind: 'rate_limited', retryAfterMs: 2000 }],
-    ['400', { status: 400 }, { kind: 'upstream', retryable: false }],
+    ['400', { status: 400 }, { kind: 'bad_request', retryable: false }],
     ['500', { status: 500 }, { kind: 'upstream', retryable: true }],
     ['hang', { hang: true }, { kind: 'timeout' }],
     ['malformed JSON', { malformedJson: true }, { kind: 'bad_response' }],

@@ -124,7 +124,7 @@ describe('mapBochaError on the documented error bodies', () => {
   })
   it.each([
     [429, 'rate_limited', true],
-    [400, 'upstream', false],
+    [400, 'bad_request', false],
     [500, 'upstream', true],
   ])('%i → %s', (status, kind, retryable) => {
     expect(mapBochaError(res(status, { code: String(status), message: 'm', log_id: 'x' }))).toMatchObject({

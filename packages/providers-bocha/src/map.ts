@@ -95,7 +95,7 @@ export function mapBochaResults(
 
 /**
  * Bocha's own codes (HTTP status and body `code` agree): 401 `auth`, 403 (insufficient balance) `quota`, 429
- * `rate_limited`, 400 a non-retryable `upstream`, 5xx a retryable `upstream`.
+ * `rate_limited`, 400 `bad_request`, other codes a non-retryable `upstream`, 5xx a retryable `upstream`.
  */
 export function bochaCodeError(
   code: number,
@@ -125,6 +125,11 @@ export function bochaCodeError(
       retryAfterMs,
     })
   if (code >= 500) return new ProviderError(`bocha server error (${code})${detail}`, { ...base, kind: 'upstream' })
+  if (code === 400)
+    return new ProviderError(`bocha rejected the request parameters (${code})${detail}`, {
+      ...base,
+      kind: 'bad_request',
+    })
   return new ProviderError(`bocha refused the request (${code})${detail}`, {
     ...base,
     kind: 'upstream',

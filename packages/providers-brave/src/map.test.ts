@@ -267,9 +267,9 @@ describe('mapBraveError', () => {
     [
       '422 VALIDATION without meta',
       res(422, { type: 'ErrorResponse', error: { status: 422, code: 'VALIDATION' } }),
-      'upstream',
+      'bad_request',
     ],
-    ['422 VALIDATION about count', res(422, fixture('error-422-validation.json')), 'upstream'],
+    ['422 VALIDATION about count', res(422, fixture('error-422-validation.json')), 'bad_request'],
     ['401', res(401, {}), 'auth'],
     ['429 RATE_LIMITED', res(429, fixture('error-429-rate.json')), 'rate_limited'],
     ['429 QUOTA_LIMITED', res(429, fixture('error-429-quota.json')), 'quota'],
@@ -319,7 +319,29 @@ describe('mapBraveError', () => {
       res(422, { error: { code: 'OPTION_NOT_IN_PLAN', detail: `token ${token} lacks this` } }),
       [token],
     )
-    expect(err?.kind).toBe('upstream')
+    expect(err?.kind).toBe('bad_request')
     expect(err?.message).not.toContain(token)
+  })
+})
+
+describe('limits stated in an error body', () => {
+  const res = (status: number, json: unknown) => ({
+    status,
+    headers: {},
+    text: JSON.stringify(json),
+    json,
+    retryAfterMs: undefined,
+  })
+  it("carries the plan's rate and what is left of the monthly quota, for pacing", () => {
+    expect(mapBraveError(res(429, fixture('error-429-rate.json')))?.limits).toEqual({
+      perSecond: 1,
+      quotaLimit: 2000,
+      quotaRemaining: 1880,
+    })
+    expect(mapBraveError(res(429, fixture('error-429-quota.json')))?.limits).toMatchObject({ quotaRemaining: 0 })
+  })
+
+  it('states none when the body has no meta', () => {
+    expect(mapBraveError(res(429, { type: 'ErrorResponse', error: { code: 'RATE_LIMITED' } }))?.limits).toBeUndefined()
   })
 })

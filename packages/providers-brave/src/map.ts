@@ -5,6 +5,7 @@ import {
   type RateLimitInfo,
   resetDelayMs,
   type SearchResult,
+  type VendorLimits,
   describesKeyRejection,
   errorFromStatus,
 } from '@search-layer/core'
@@ -323,6 +324,19 @@ export function describeBravePlan(meta: BraveErrorMeta | undefined): string {
 }
 
 // Pydantic-style `loc` + `msg` of a failed parameter: `query.count: Input should be less than or equal to 20`.
+/** The plan's limits as pacing reads them: its per-second rate and what is left of the monthly quota. */
+function braveLimits(meta: BraveErrorMeta | undefined): VendorLimits | undefined {
+  if (!meta) return undefined
+  const limits: VendorLimits = {}
+  if (typeof meta.rate_limit === 'number' && meta.rate_limit > 0) limits.perSecond = meta.rate_limit
+  if (typeof meta.quota_limit === 'number' && meta.quota_limit > 0) {
+    limits.quotaLimit = meta.quota_limit
+    if (typeof meta.quota_current === 'number')
+      limits.quotaRemaining = Math.max(0, meta.quota_limit - meta.quota_current)
+  }
+  return Object.keys(limits).length > 0 ? limits : undefined
+}
+
 function failedParameters(meta: BraveErrorMeta | undefined): string {
   const errors = meta?.errors ?? []
   return errors
@@ -359,7 +373,7 @@ export function mapBraveError(
   const words = vendorWords(error?.detail)
   const said = words ? `: ${words}` : ''
   const plan = describeBravePlan(meta)
-  const base = { provider: 'brave', status, code, secrets }
+  const base = { provider: 'brave', status, code, secrets, limits: braveLimits(meta) }
   // NOTE(brave): Retry-After is not always sent on 429; the first X-RateLimit-Reset value is the per-second window,
   // and without headers the plan's per-second rate in the body says how long one slot lasts.
   const resetSec = parseNumberList(response.headers['x-ratelimit-reset'])[0]
@@ -383,8 +397,7 @@ export function mapBraveError(
       : ' Brave named no parameter; the key is not the problem, check the query options sent (count, country, search_lang, freshness).'
     return new ProviderError(`brave rejected the request parameters (${label})${said}${where}`, {
       ...base,
-      kind: 'upstream',
-      retryable: false,
+      kind: 'bad_request',
     })
   }
   if (code === 'QUOTA_LIMITED' || status === 402)
@@ -401,11 +414,7 @@ export function mapBraveError(
     )
   if (describesKeyRejection(error?.detail)) return new ProviderError(tokenRejected, { ...base, kind: 'auth' })
   if (status === 422 || code === 'OPTION_NOT_IN_PLAN')
-    return new ProviderError(`brave refused the request (${label})${said}`, {
-      ...base,
-      kind: 'upstream',
-      retryable: false,
-    })
+    return new ProviderError(`brave refused the request (${label})${said}`, { ...base, kind: 'bad_request' })
   if (words) return errorFromStatus('brave', status, { detail: words, code, retryAfterMs, secrets })
   return undefined
 }

@@ -59,7 +59,7 @@ describe('recorded 200: sk--brave_what_is_the_semantic_kernel (Semantic Kernel t
 describe('recorded errors (ChatWise issue reports)', () => {
   it('422 VALIDATION with an empty meta is a parameter problem, not the key, and keeps Brave’s words', async () => {
     const err = await providerFailure(replay('issue--error-422-validation').search({ query: 'x' }))
-    expect(err).toMatchObject({ kind: 'upstream', retryable: false, status: 422, code: 'VALIDATION' })
+    expect(err).toMatchObject({ kind: 'bad_request', retryable: false, status: 422, code: 'VALIDATION' })
     expect(err.message).toContain('Unable to validate request parameter(s).')
     expect(err.message).toContain('the key is not the problem')
     expect(err.message).not.toContain('check BRAVE_API_KEY')

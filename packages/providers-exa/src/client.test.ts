@@ -178,7 +178,7 @@ describe('createExaProvider against the emulator', () => {
       { code: 'API_KEY_BUDGET_EXCEEDED' },
     ],
     ['429 + Retry-After', { status: 429, retryAfterSec: 3 }, 'rate_limited', { retryAfterMs: 3000, retryable: true }],
-    ['400', { status: 400 }, 'upstream', { retryable: false }],
+    ['400', { status: 400 }, 'bad_request', { retryable: false }],
     ['500', { status: 500 }, 'upstream', { status: 500, retryable: true }],
     ['502', { status: 502 }, 'upstream', { status: 502 }],
     ['503', { status: 503 }, 'upstream', { status: 503 }],

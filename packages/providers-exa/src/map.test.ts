@@ -208,7 +208,7 @@ describe('mapExaError', () => {
     [402, fixture('error-402.json'), 'quota', 'NO_MORE_CREDITS'],
     [402, { error: 'API key budget exceeded', tag: 'API_KEY_BUDGET_EXCEEDED' }, 'quota', 'API_KEY_BUDGET_EXCEEDED'],
     [403, { error: 'Feature disabled', tag: 'FEATURE_DISABLED' }, 'auth', 'FEATURE_DISABLED'],
-    [400, fixture('error-400.json'), 'upstream', 'INVALID_NUM_RESULTS'],
+    [400, fixture('error-400.json'), 'bad_request', 'INVALID_NUM_RESULTS'],
     [429, { error: 'Rate limit exceeded' }, 'rate_limited', undefined],
   ])('%i → %s', (status, json, kind, code) => {
     expect(mapExaError(res(status, json, 2000))).toMatchObject({ kind, code, status, provider: 'exa' })

@@ -203,8 +203,8 @@ const QUOTA_TAGS = new Set(['NO_MORE_CREDITS', 'API_KEY_BUDGET_EXCEEDED', 'INSUF
 /**
  * Maps Exa's `{requestId, error, tag}` errors to `ProviderError`, keeping Exa's own `error` text: 401,
  * `INVALID_API_KEY` or a text saying the key is invalid/missing (Exa has answered that with a bare 400) → `auth`;
- * 402 and credit tags → `quota`; 403 → `auth` (not allowed for this key); 429 → `rate_limited`; other 4xx →
- * non-retryable `upstream`; undefined for 5xx without a body (status-based default).
+ * 402 and credit tags → `quota`; 403 → `auth` (not allowed for this key); 429 → `rate_limited`; other 400/422 →
+ * `bad_request` (a parameter Exa refused); other 4xx → non-retryable `upstream`; undefined for 5xx without a body (status-based default).
  */
 export function mapExaError(
   response: HttpErrorResponse,
@@ -239,6 +239,11 @@ export function mapExaError(
       ...base,
       kind: 'rate_limited',
       retryAfterMs: response.retryAfterMs,
+    })
+  if (status === 400 || status === 422)
+    return new ProviderError(`exa rejected the request parameters (${label})${said}${requestId}`, {
+      ...base,
+      kind: 'bad_request',
     })
   if (status >= 400 && status < 500 && status !== 408)
     return new ProviderError(`exa refused the request (${label})${said}${requestId}`, {

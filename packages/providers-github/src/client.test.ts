@@ -82,7 +82,7 @@ describe('createGithubProvider against the emulator', () => {
     ['primary search limit', { status: 403, code: 'search' }, { kind: 'rate_limited', retryAfterMs: 60_000 }],
     ['429', { status: 429 }, { kind: 'rate_limited', retryAfterMs: expect.any(Number) }],
     ['bad token', { status: 401 }, { kind: 'auth' }],
-    ['422', { status: 422 }, { kind: 'upstream', retryable: false }],
+    ['422', { status: 422 }, { kind: 'bad_request', retryable: false }],
     ['503', { status: 503 }, { kind: 'upstream', retryable: true }],
     ['hang', { hang: true }, { kind: 'timeout' }],
     ['HTML', { html: true }, { kind: 'bad_response' }],

@@ -150,7 +150,7 @@ describe('mapGithubError', () => {
   it.each([
     [401, { message: 'Bad credentials' }, 'auth'],
     [403, { message: 'Resource not accessible by personal access token' }, 'auth'],
-    [422, { message: 'Validation Failed', errors: [{ message: 'bad qualifier' }] }, 'upstream'],
+    [422, { message: 'Validation Failed', errors: [{ message: 'bad qualifier' }] }, 'bad_request'],
   ])('%i → %s, the token never in the message', (status, body, kind) => {
     const token = 'ghp_secretsecretsecretsecretsecret0001'
     const err = mapGithubError(res(status, { ...body, echoed: token }), [token])

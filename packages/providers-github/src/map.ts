@@ -179,7 +179,7 @@ export function parseGithubRateLimit(
 /**
  * GitHub's errors. Rate limits come as 403 or 429: the primary one (`x-ratelimit-remaining: 0`, wait until
  * `x-ratelimit-reset`) and the secondary/abuse one (wait `Retry-After`, else a minute), both `rate_limited`.
- * 401 and other 403s are `auth`; 422 (a query GitHub cannot run) is a non-retryable `upstream`.
+ * 401 and other 403s are `auth`; 422 (a query GitHub cannot run) is `bad_request`.
  */
 export function mapGithubError(
   response: HttpErrorResponse,
@@ -220,8 +220,7 @@ export function mapGithubError(
     const first = body.success ? plainText(body.data.errors?.[0]?.message) : ''
     return new ProviderError(`github could not run the search (HTTP 422)${detail}${first ? ` (${first})` : ''}`, {
       ...base,
-      kind: 'upstream',
-      retryable: false,
+      kind: 'bad_request',
     })
   }
   return undefined

@@ -368,7 +368,7 @@ describe('mapGrokError', () => {
       'auth',
       false,
     ],
-    [400, { code: 'Client specified an invalid argument', error: 'Invalid request.' }, 'upstream', false],
+    [400, { code: 'Client specified an invalid argument', error: 'Invalid request.' }, 'bad_request', false],
     [401, { error: 'Unauthenticated.' }, 'auth', false],
     [
       403,

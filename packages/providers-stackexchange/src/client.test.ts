@@ -90,7 +90,7 @@ describe('createStackExchangeProvider against the emulator', () => {
       { status: 400, code: 'throttle_violation' },
       { kind: 'quota', retryAfterMs: 82_216_000 },
     ],
-    ['bad parameter', { status: 400, code: 'bad_parameter' }, { kind: 'upstream', retryable: false }],
+    ['bad parameter', { status: 400, code: 'bad_parameter' }, { kind: 'bad_request', retryable: false }],
     ['access_denied', { status: 403 }, { kind: 'auth' }],
     ['temporarily_unavailable', { status: 503 }, { kind: 'upstream', retryable: true }],
     ['hang', { hang: true }, { kind: 'timeout' }],

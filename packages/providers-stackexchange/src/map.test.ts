@@ -151,7 +151,7 @@ describe('mapStackExchangeError', () => {
     [error('duplicate_request', 409, 'duplicate request'), 'rate_limited', undefined],
     [error('bad_parameter', 400, 'key'), 'auth', undefined],
     [error('access_denied', 403, 'access denied'), 'auth', undefined],
-    [error('bad_parameter', 400, 'pagesize'), 'upstream', undefined],
+    [error('bad_parameter', 400, 'pagesize'), 'bad_request', undefined],
     [error('temporarily_unavailable', 503, 'temporarily unavailable'), 'upstream', undefined],
   ])('%j → %s', (body, kind, retryAfterMs) => {
     const err = mapStackExchangeError(res(400, body), ['emuTestKey0001zz(('])

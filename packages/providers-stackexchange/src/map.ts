@@ -149,7 +149,7 @@ const AUTH_ERRORS = new Set(['access_token_required', 'invalid_access_token', 'a
 /**
  * Stack Exchange's errors (most arrive as HTTP 400 whatever they are): `throttle_violation` is `rate_limited` with the
  * wait it names, or `quota` when that wait is the rest of the day; a refused key and access errors are `auth`;
- * `duplicate_request` is `rate_limited`; internal/unavailable are retryable `upstream`; a bad parameter is not.
+ * `duplicate_request` is `rate_limited`; internal/unavailable are retryable `upstream`; `bad_parameter` is `bad_request`; anything else is a non-retryable `upstream`.
  */
 export function mapStackExchangeError(
   response: HttpErrorResponse,
@@ -184,6 +184,11 @@ export function mapStackExchangeError(
     )
   if (name === 'internal_error' || name === 'temporarily_unavailable' || id >= 500)
     return new ProviderError(`stackexchange is unavailable (${detail})`, { ...base, kind: 'upstream' })
+  if (name === 'bad_parameter')
+    return new ProviderError(`stackexchange rejected the search parameters (${detail})`, {
+      ...base,
+      kind: 'bad_request',
+    })
   return new ProviderError(`stackexchange rejected the search (${detail})`, {
     ...base,
     kind: 'upstream',

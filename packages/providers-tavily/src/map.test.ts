@@ -223,7 +223,7 @@ describe('mapTavilyError', () => {
     [429, 'rate_limited', true],
     [432, 'quota', false],
     [433, 'quota', false],
-    [400, 'upstream', false],
+    [400, 'bad_request', false],
     [500, 'upstream', true],
     [502, 'upstream', true],
   ] as const)('HTTP %i → %s (retryable %s)', (status, kind, retryable) => {

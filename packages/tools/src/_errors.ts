@@ -46,6 +46,8 @@ export function describeProviderFailure(
       return `${who} could not be reached (network error).${retry}`
     case 'upstream':
       return `${who} had a server error.${retry}`
+    case 'bad_request':
+      return `${who} refused the request parameters${detail ? `: ${redactSecrets(detail)}` : ''}. Not retried: the same request fails the same way; try other options (count, language, freshness, filters).`
     case 'bad_response':
       return `${who} sent an answer that could not be read.`
     case 'config':

@@ -158,6 +158,16 @@ describe('web_search', () => {
     },
   )
 
+  it("says a refused parameter will not be fixed by retrying, in the vendor's words", async () => {
+    emu.fault('exa', { status: 400 })
+    const res = await executors().web_search({ query: 'what is WebTransport', sources: ['exa'] })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/Exa refused the request parameters: exa rejected the request parameters \(HTTP 400/)
+    expect(res.content).toMatch(/Not retried: the same request fails the same way/)
+    expect(res.data).toMatchObject({ error: { kind: 'bad_request' } })
+    expectNoSecrets(res)
+  })
+
   it.each([
     ['432', 432],
     ['433', 433],

@@ -265,7 +265,9 @@ function engineLine(response: SearchResponse, services: readonly ServiceSpec[]):
   ][]) {
     if (report.status === 'ok') parts.push(`${name} ${report.results}`)
     else if (report.status === 'error' && report.error)
-      parts.push(`${name} failed: ${describeProviderFailure(report.error.kind, name, undefined, undefined, services)}`)
+      parts.push(
+        `${name} failed: ${describeProviderFailure(report.error.kind, name, undefined, report.error.message, services)}`,
+      )
   }
   return parts.length > 0 ? `Engines: ${parts.join(' · ')}` : ''
 }
@@ -278,6 +280,7 @@ const KIND_PRIORITY: readonly string[] = [
   'timeout',
   'network',
   'upstream',
+  'bad_request',
   'bad_response',
   'config',
 ]
@@ -332,7 +335,9 @@ function searchResult(
   if (results.length === 0 && ok.length === 0 && failed.length > 0) {
     const kinds = failed.map(([, r]) => r.error?.kind ?? 'upstream')
     const why = failed
-      .map(([name, r]) => describeProviderFailure(r.error?.kind ?? 'upstream', name, undefined, undefined, services))
+      .map(([name, r]) =>
+        describeProviderFailure(r.error?.kind ?? 'upstream', name, undefined, r.error?.message, services),
+      )
       .join(' ')
     const message = `The search failed: every engine it tried failed. ${why}`
     return { content: message, data: { ...data, error: { kind: worstKind(kinds), message } }, isError: true }
