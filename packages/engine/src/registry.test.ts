@@ -124,6 +124,10 @@ describe('keyless fallbacks and verticals', () => {
     ['tutorial', 'Rust 异步编程 教程', ['stackexchange', 'bocha', 'wikipedia']],
     ['factual', '什么是 WebTransport', ['wikipedia', 'bocha']],
     [null, 'Rust 异步编程', []],
+    // Kanji beside kana is Japanese: Japanese Wikipedia, not the Chinese web index.
+    ['tutorial', 'Rust の非同期プログラミング 入門', ['stackexchange', 'wikipedia']],
+    ['factual', 'ラーメンとは', ['wikipedia']],
+    ['factual', '쿠버네티스란 무엇인가', ['wikipedia']],
   ] as const)('%s "%s" asks %j', (intent, query, expected) => {
     expect(verticalsFor(builtInProviders, intent, query).map((v) => v.id)).toEqual(expected)
   })

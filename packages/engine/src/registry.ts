@@ -144,17 +144,25 @@ export const INTENT_VERTICALS: Readonly<Record<Intent, readonly ProviderCapabili
 
 /**
  * What a query's language asks for on top of its intent. A Chinese query gets a regional web index (a vertical
- * listing `web`: Bocha, when its key is set) and a reference (Wikipedia searches zh and en for it).
+ * listing `web`: Bocha, when its key is set) and a reference (Wikipedia searches zh and en for it). Japanese and
+ * Korean get a reference only (Wikipedia reads the script and searches ja or ko): the Chinese web index is not theirs.
  */
 export const LANGUAGE_VERTICALS: Readonly<Record<string, readonly ProviderCapability[]>> = {
   zh: ['web', 'reference'],
+  ja: ['reference'],
+  ko: ['reference'],
 }
 
-const HAN = /\p{Script=Han}/u
+// Japanese writes kanji (Han) beside kana, so kana decides before Han does.
+const QUERY_SCRIPTS: readonly [RegExp, string][] = [
+  [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'ja'],
+  [/\p{Script=Hangul}/u, 'ko'],
+  [/\p{Script=Han}/u, 'zh'],
+]
 
-/** The query's language as the vertical table knows it: `zh` when it holds Han characters, else none. */
+/** The query's language as the vertical table knows it, from its script: `ja` (kana), `ko` (Hangul), `zh` (Han only), else none. */
 export function queryLanguage(query: string): string | undefined {
-  return HAN.test(query) ? 'zh' : undefined
+  return QUERY_SCRIPTS.find(([script]) => script.test(query))?.[1]
 }
 
 /** A vertical a search asks, and the capability it was asked for. */

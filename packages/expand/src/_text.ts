@@ -1,10 +1,11 @@
 import { GLOSSARY, SYNONYMS } from './_data.js'
 
 const HAN = /\p{Script=Han}/u
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u
 
-/** True when the text has at least one Chinese character. */
+/** True when the text is Chinese: at least one Han character and no kana (kanji beside kana is Japanese). */
 export function hasHan(text: string): boolean {
-  return HAN.test(text)
+  return HAN.test(text) && !KANA.test(text)
 }
 
 /** NFKC, control characters and runs of whitespace to single spaces, trimmed. */

@@ -259,6 +259,21 @@ describe('English variants of Chinese queries', () => {
     const kinds = expandQuery('饕餮 编程', c.exploratory(), { now, maxQueries: 5 }).queries.map((q) => q.kind)
     expect(kinds).not.toContain('translation')
   })
+
+  it('leaves Japanese alone: kanji beside kana is not Chinese for the translation hook', async () => {
+    const asked: string[] = []
+    const translate = async (zh: string) => {
+      asked.push(zh)
+      return 'Rust performance and safety'
+    }
+    const { queries } = await expandQueryWithLlm('Rust の性能と安全性', c.exploratory(), {
+      now,
+      translate,
+      maxQueries: 3,
+    })
+    expect(asked).toEqual([])
+    expect(queries.map((q) => q.kind)).not.toContain('translation')
+  })
 })
 
 describe('robustness', () => {
