@@ -16,6 +16,15 @@ export function statusLine(response: SearchResponse): string {
   return `_${response.intent ? `${response.intent} · ` : ''}${response.mode} · ${queries} · ${status.join(' · ')} · ${response.timing.total_ms} ms${response.cached ? ' (cached)' : ''}_`
 }
 
+/** The `--explain` line on the intent: which, and who decided it (the caller, the rules, or the intent model). */
+export function intentLine(response: SearchResponse): string {
+  if (!response.intent) return "**Intent** none: providers' fused order, no scores"
+  if (response.intent_source === 'explicit') return `**Intent** ${response.intent}, set by the caller`
+  const confidence = response.confidence !== undefined ? ` (confidence ${response.confidence.toFixed(2)})` : ''
+  const who = response.intent_by === 'llm' ? 'the intent model (the rules were unsure)' : 'the rules'
+  return `**Intent** ${response.intent}, classified by ${who}${confidence}`
+}
+
 /**
  * The `--explain` lines on query operators: what was parsed, who applied each filter natively, who had it stripped,
  * and what enforcement on the merged results dropped or could not check.
@@ -61,8 +70,9 @@ export async function formatSearchMarkdown(
     synthesis.llm && !synthesis.llm.used && llm
       ? `\n_LLM synthesis unavailable (${synthesis.llm.fallbackReason}); showing the rule-based summary._\n`
       : ''
+  const intent = explain ? `\n${intentLine(response)}\n` : ''
   const operators = explain && response.operators ? `\n${operatorLines(response.operators)}\n` : ''
-  return `${toMarkdown(synthesis).trimEnd()}\n${note}\n${statusLine(response)}\n${operators}${keylessNote(response)}`
+  return `${toMarkdown(synthesis).trimEnd()}\n${note}\n${statusLine(response)}\n${intent}${operators}${keylessNote(response)}`
 }
 
 /** Only keyless sources answered: say so, and which variables to set for more (the engine's own sentence). */

@@ -66,8 +66,25 @@ describe('search-layer with query operators', () => {
     )
     expect(r.stdout).toContain('- stripped: tavily (phrase, exclude-term)')
     expect(r.stdout).toMatch(/- enforced: \d+ results? dropped/)
+    expect(r.stdout).toContain('**Intent** exploratory, set by the caller')
     const plain = await run([QUERY, ...ARGS, '--format', 'markdown'], env())
     expect(plain.stdout).not.toContain('**Operators**')
+    expect(plain.stdout).not.toContain('**Intent**')
+  })
+
+  it('--explain says the intent model classified a query the rules were unsure of', async () => {
+    emu.llm.respond(() => JSON.stringify({ intent: 'factual', confidence: 0.8 }))
+    const withModel = {
+      ...env(),
+      ...Object.fromEntries(Object.entries(emu.env).filter(([k]) => k.startsWith('SEARCH_LAYER_LLM_'))),
+      SEARCH_LAYER_INTENT_LLM: 'on',
+    }
+    const r = await run(['RISC-V', '--source', 'brave', '--json'], withModel)
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ intent: 'factual', intent_by: 'llm' })
+    const rules = await run(['RISC-V', '--source', 'brave', '--format', 'markdown', '--explain'], env())
+    expect(rules.stdout).toMatch(/\*\*Intent\*\* exploratory, classified by the rules \(confidence 0\.\d\d\)/)
+    emu.llm.respond(null)
   })
 
   it.each([

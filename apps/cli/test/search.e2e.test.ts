@@ -118,7 +118,7 @@ describe('search-layer search (built bin, emulator)', () => {
 
   const faults: [string, Fault, string[]][] = [
     ['401', { status: 401 }, ['auth']],
-    ['422', { status: 422 }, ['auth', 'upstream', 'bad_response']],
+    ['422', { status: 422 }, ['auth', 'bad_request', 'bad_response']],
     ['429', { status: 429, retryAfterSec: 30 }, ['rate_limited', 'quota']],
     ['432', { status: 432 }, ['quota', 'upstream', 'rate_limited', 'auth']],
     ['500', { status: 500 }, ['upstream']],

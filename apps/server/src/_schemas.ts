@@ -95,6 +95,7 @@ export const SearchResponseSchema = z
     mode: ModeSchema,
     intent: IntentSchema.nullable(),
     intent_source: z.enum(['auto', 'explicit', 'none']),
+    intent_by: z.enum(['rules', 'llm']).optional(),
     confidence: z.number().optional(),
     signals: z.array(z.object({ intent: IntentSchema, term: z.string(), lang: z.string() })).optional(),
     queries: z.array(z.string()),

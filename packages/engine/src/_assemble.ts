@@ -170,6 +170,7 @@ export function buildResponse({
     mode: strategy.mode,
     intent: classification?.intent ?? null,
     intent_source: intentSetting === 'auto' ? 'auto' : intentSetting === 'none' ? 'none' : 'explicit',
+    ...(strategy.classifiedBy && { intent_by: strategy.classifiedBy }),
     ...(classification &&
       intentSetting === 'auto' && { confidence: classification.confidence, signals: classification.signals }),
     queries,

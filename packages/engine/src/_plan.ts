@@ -11,6 +11,8 @@ export interface Strategy {
   /** `auto` (classified), `none` (v1 behaviour: fused order, no scores) or the intent the caller set. */
   intentSetting: 'auto' | 'none' | Intent
   classification: IntentClassification | null
+  /** Who classified an `auto` intent: the rules, or the model when the rules were unsure (`refineIntent`). */
+  classifiedBy?: 'rules' | 'llm'
   mode: Mode
   freshness: Freshness | null
   /** Every sub-query, before the call cap trims them. */
@@ -24,16 +26,17 @@ export interface Strategy {
  * an intent keeps the original skill's v1 behaviour: no classification, no expansion, no scores. Throws `InputError`
  * for an unusable operator.
  */
-export function planStrategy(req: ParsedSearchRequest, now: Date): Strategy {
+export function planStrategy(req: ParsedSearchRequest, now: Date, byModel?: IntentClassification): Strategy {
   // Operators (site:, after:, "phrase"…) become filters; the words left are what is classified and searched.
   const operators = readSearchOperators(req, now)
   const baseQuery = operators.baseQuery
   const intentSetting = req.intent ?? (req.mode ? 'none' : 'auto')
-  const classification = classificationFor(intentSetting, baseQuery)
+  const classification = intentSetting === 'auto' && byModel ? byModel : classificationFor(intentSetting, baseQuery)
   return {
     baseQuery,
     intentSetting,
     classification,
+    ...(intentSetting === 'auto' && { classifiedBy: byModel ? 'llm' : 'rules' }),
     mode: req.mode ?? classification?.mode ?? 'deep',
     freshness: operators.dateRange ?? req.freshness ?? classification?.freshness ?? null,
     queries: subQueries(operators, baseQuery, classification, req.maxQueries, now),

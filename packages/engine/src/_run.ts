@@ -14,6 +14,7 @@ import { type AssembleContext, type CallOutcome, assembleResults, buildResponse,
 import { fanOut } from './_fan-out.js'
 import type { KeyPool, PoolCallContext } from './_key-pool.js'
 import { describeOperators } from './_operators.js'
+import { type IntentModelSetting, intentModelFor, refineIntent } from './_intent-model.js'
 import { type Strategy, budgetWarnings, capQueries, planStrategy } from './_plan.js'
 import { type Roster, createRoster } from './_roster.js'
 import { type UsageStore, monthOf } from './budget.js'
@@ -39,6 +40,8 @@ export interface LayerState {
   usage: UsageStore
   monthlyBudgets?: Partial<Record<ProviderName, number>>
   maxCalls: number
+  /** Who may classify a query the rules are unsure of (`SearchLayerOptions.intentModel`). */
+  intentModel: IntentModelSetting
 }
 
 /** One search's run: the plan (intent, sub-queries, who takes part, budget) → the fan-out → the response. */
@@ -52,12 +55,18 @@ export async function runSearch(
   const started = now()
   const deadlineAt = started + req.deadlineMs
   const { emit, send } = listeners(onProgress, onStream, () => now() - started)
-  const strategy = planStrategy(req, new Date(now()))
+  const model = intentModelFor(layer.intentModel, layer.env)
+  const refined = await refineIntent(planStrategy(req, new Date(now())), req, new Date(now()), model)
+  const strategy = refined.strategy
   const month = monthOf(new Date(started))
 
   const keyless = keylessSourcesEnabled({ env: layer.env })
   const configProblems = relevantConfigProblems(layer)
-  const warnings = [...strategy.operators.warnings, ...configProblems.map((p) => p.message)]
+  const warnings = [
+    ...(refined.warning ? [refined.warning] : []),
+    ...strategy.operators.warnings,
+    ...configProblems.map((p) => p.message),
+  ]
   const unavailable = unavailability(layer, strategy.mode, month, configProblems, keyless)
   const route = routeSearch(layer, req, strategy, keyless)
   // A broken config file may be where the engine keys are: say so rather than quietly search keyless.

@@ -2,6 +2,7 @@ import {
   ConfigError,
   type Env,
   type Intent,
+  type LlmEndpoint,
   type Mode,
   type Provider,
   type ProviderDefinition,
@@ -70,6 +71,13 @@ export interface SearchLayerOptions {
    * Default in memory.
    */
   keyState?: KeyStateStore
+  /**
+   * Who classifies a query the intent rules are unsure of: an OpenAI-compatible endpoint, `true` for the one in
+   * `SEARCH_LAYER_LLM_URL`/`_KEY`/`_MODEL`, `false` for the rules alone. Default: `SEARCH_LAYER_INTENT_LLM=on` in
+   * `env` turns the `SEARCH_LAYER_LLM_*` model on; off otherwise, since it is asked before any engine (at most
+   * 1.5 s, a fifth of the deadline).
+   */
+  intentModel?: LlmEndpoint | boolean
   /** The clock (epoch ms), for tests. */
   now?: () => number
 }
@@ -162,6 +170,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     usage,
     ...(options.monthlyBudgets && { monthlyBudgets: options.monthlyBudgets }),
     maxCalls: options.maxCallsPerRequest ?? 24,
+    intentModel: options.intentModel,
   }
 
   async function status(): Promise<ProviderStatus[]> {

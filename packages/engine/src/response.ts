@@ -74,6 +74,8 @@ export interface SearchResponse {
   intent: Intent | null
   /** How the intent was decided. */
   intent_source: 'auto' | 'explicit' | 'none'
+  /** Who classified an `auto` intent: the rules, or the model when the rules were unsure (`intentModel`). */
+  intent_by?: 'rules' | 'llm'
   confidence?: number
   signals?: { intent: Intent; term: string; lang: string }[]
   queries: string[]

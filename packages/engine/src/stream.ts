@@ -21,6 +21,8 @@ export interface SearchPlan {
   query: string
   intent: Intent | null
   intent_source: 'auto' | 'explicit' | 'none'
+  /** Who classified an `auto` intent: the rules, or the model when the rules were unsure. */
+  intent_by?: 'rules' | 'llm'
   confidence?: number
   signals?: { intent: Intent; term: string; lang: string }[]
   /** One sentence: why this intent (or none). */
@@ -54,6 +56,7 @@ export interface PlanInput {
   baseQuery: string
   intentSetting: string
   classification: IntentClassification | null
+  classifiedBy?: 'rules' | 'llm'
   mode: Mode
   freshness: Freshness | null
   queries: string[]
@@ -72,6 +75,8 @@ function intentWhy(input: PlanInput): string {
       ? 'intent "none" was asked for: providers\' fused order, no scores'
       : "a mode was set without an intent: providers' fused order, no scores"
   if (intentSetting !== 'auto') return `intent "${intentSetting}" was set by the caller`
+  if (input.classifiedBy === 'llm')
+    return `the rules were unsure, so the intent model decided "${classification?.intent}" (confidence ${classification?.confidence.toFixed(2)})`
   const signals = classification?.signals ?? []
   const confidence = classification ? ` (confidence ${classification.confidence.toFixed(2)})` : ''
   if (signals.length === 0)
@@ -115,6 +120,7 @@ export function describePlan(input: PlanInput): SearchPlan {
     query: input.baseQuery,
     intent: classification?.intent ?? null,
     intent_source: input.intentSetting === 'auto' ? 'auto' : input.intentSetting === 'none' ? 'none' : 'explicit',
+    ...(input.classifiedBy && { intent_by: input.classifiedBy }),
     ...(classification &&
       input.intentSetting === 'auto' && { confidence: classification.confidence, signals: classification.signals }),
     intent_why: intentWhy(input),
@@ -134,6 +140,7 @@ function planFromResponse(response: SearchResponse): SearchPlan {
     query: response.query,
     intent: response.intent,
     intent_source: response.intent_source,
+    ...(response.intent_by && { intent_by: response.intent_by }),
     ...(response.confidence !== undefined && { confidence: response.confidence }),
     ...(response.signals && { signals: response.signals }),
     intent_why: response.cached ? 'answered from the cache' : 'answered by an identical search already running',
