@@ -25,6 +25,35 @@ export function intentLine(response: SearchResponse): string {
   return `**Intent** ${response.intent}, classified by ${who}${confidence}`
 }
 
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return url
+  }
+}
+
+/**
+ * The `--explain` lines on what ranking did beyond scores: copies of one page folded into one result (near-duplicates)
+ * and results moved down so no site fills the top places (site diversity). Empty when it did neither.
+ */
+export function rankingLines(response: SearchResponse): string {
+  const folded = response.results.flatMap((r, i) =>
+    r.duplicates?.length
+      ? [`#${i + 1} ${hostOf(r.url)} also at ${r.duplicates.map((d) => hostOf(d.url)).join(', ')}`]
+      : [],
+  )
+  const moved = response.results.flatMap((r, i) =>
+    r.explain?.demoted_from !== undefined ? [`#${i + 1} ${hostOf(r.url)} (was #${r.explain.demoted_from})`] : [],
+  )
+  if (folded.length === 0 && moved.length === 0) return ''
+  return [
+    '**Ranking**',
+    ...(folded.length > 0 ? [`- near-duplicates folded: ${folded.join(' · ')}`] : []),
+    ...(moved.length > 0 ? [`- moved down for site diversity: ${moved.join(' · ')}`] : []),
+  ].join('\n')
+}
+
 /**
  * The `--explain` lines on query operators: what was parsed, who applied each filter natively, who had it stripped,
  * and what enforcement on the merged results dropped or could not check.
@@ -70,7 +99,8 @@ export async function formatSearchMarkdown(
     synthesis.llm && !synthesis.llm.used && llm
       ? `\n_LLM synthesis unavailable (${synthesis.llm.fallbackReason}); showing the rule-based summary._\n`
       : ''
-  const intent = explain ? `\n${intentLine(response)}\n` : ''
+  const ranking = explain ? rankingLines(response) : ''
+  const intent = explain ? `\n${intentLine(response)}\n${ranking ? `\n${ranking}\n` : ''}` : ''
   const operators = explain && response.operators ? `\n${operatorLines(response.operators)}\n` : ''
   return `${toMarkdown(synthesis).trimEnd()}\n${note}\n${statusLine(response)}\n${intent}${operators}${keylessNote(response)}`
 }

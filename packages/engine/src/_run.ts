@@ -356,6 +356,9 @@ function noProviderError(layer: LayerState, configProblems: readonly ConfigProbl
     .join(', ')
   const errors = configProblems.filter((p) => p.severity === 'error')
   const off = keyless ? '' : `; ${KEYLESS_OFF}`
+  // A layer built from keyless plug-ins alone has no key to ask for: only the keyless switch can be the cause.
+  if (errors.length === 0 && !keyVariables)
+    return new ConfigError(`no search provider is configured: every provider needs no key${off}`)
   if (errors.length === 0)
     return new ConfigError(
       `no search provider is configured: set at least one of ${keyVariables} (or add keys to ~/.config/search-layer/config.json)${off}`,
