@@ -379,6 +379,72 @@ function closeQuietly(body: Dispatcher.ResponseData['body']): void {
 }
 
 /**
+ * Reads a response body through a byte cap on the wire, the decoders its `content-encoding` names, and a second cap
+ * after decompression (a small gzip can expand to gigabytes). A body that cannot be decoded is a `network` error.
+ */
+async function readCappedBody(
+  res: Pick<Dispatcher.ResponseData, 'body' | 'statusCode'>,
+  context: {
+    encoding: string | undefined
+    describeUrl: string
+    requested: string
+    maxBytes: number
+    signal: AbortSignal
+  },
+): Promise<{ body: Buffer; bytes: number }> {
+  const { encoding, describeUrl, requested, maxBytes, signal } = context
+  let decoders: Transform[]
+  try {
+    decoders = decodersFor(encoding, requested)
+  } catch (error) {
+    closeQuietly(res.body)
+    throw error
+  }
+  const tooLarge = (stage: string) => () =>
+    new FetchError(`refused ${describeUrl}: body is over the ${maxBytes}-byte limit ${stage}`, {
+      kind: 'too_large',
+      url: requested,
+      status: res.statusCode,
+    })
+  const chunks: Buffer[] = []
+  let bytes = 0
+  try {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk)
+        bytes += chunk.length
+        callback()
+      },
+    })
+    const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [
+      res.body,
+      new ByteCap(maxBytes, tooLarge('on the wire')),
+      ...decoders,
+      new ByteCap(maxBytes, tooLarge('after decompression')),
+      sink,
+    ]
+    await pipeline(stages, { signal })
+  } catch (error) {
+    if (isFetchError(error) || signal.aborted) throw error
+    const code = (error as { code?: string }).code ?? ''
+    if (
+      decoders.length > 0 &&
+      (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1')
+    ) {
+      throw new FetchError(`could not decode the ${encoding} body of ${describeUrl}`, {
+        kind: 'network',
+        url: requested,
+        status: res.statusCode,
+        retryable: false,
+        cause: error,
+      })
+    }
+    throw error
+  }
+  return { body: Buffer.concat(chunks, bytes), bytes }
+}
+
+/**
  * Fetches an http(s) URL from untrusted input safely: refuses non-public addresses (by default) on every hop,
  * connects only to the address it checked, follows at most `maxRedirects`, caps the body on the wire and after
  * decompression, accepts only allowed content types, and decodes the text with the detected charset.
@@ -479,55 +545,13 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
         )
       }
 
-      let decoders: Transform[]
-      try {
-        decoders = decodersFor(resHeaders['content-encoding'], requested)
-      } catch (error) {
-        closeQuietly(res.body)
-        throw error
-      }
-      const tooLarge = (stage: string) => () =>
-        new FetchError(`refused ${describe(current)}: body is over the ${maxBytes}-byte limit ${stage}`, {
-          kind: 'too_large',
-          url: requested,
-          status: res.statusCode,
-        })
-      const chunks: Buffer[] = []
-      let bytes = 0
-      try {
-        const sink = new Writable({
-          write(chunk: Buffer, _encoding, callback) {
-            chunks.push(chunk)
-            bytes += chunk.length
-            callback()
-          },
-        })
-        const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [
-          res.body,
-          new ByteCap(maxBytes, tooLarge('on the wire')),
-          ...decoders,
-          new ByteCap(maxBytes, tooLarge('after decompression')),
-          sink,
-        ]
-        await pipeline(stages, { signal })
-      } catch (error) {
-        if (isFetchError(error) || signal.aborted) throw error
-        const code = (error as { code?: string }).code ?? ''
-        if (
-          decoders.length > 0 &&
-          (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1')
-        ) {
-          throw new FetchError(`could not decode the ${resHeaders['content-encoding']} body of ${describe(current)}`, {
-            kind: 'network',
-            url: requested,
-            status: res.statusCode,
-            retryable: false,
-            cause: error,
-          })
-        }
-        throw error
-      }
-      const body = Buffer.concat(chunks, bytes)
+      const { body, bytes } = await readCappedBody(res, {
+        encoding: resHeaders['content-encoding'],
+        describeUrl: describe(current),
+        requested,
+        maxBytes,
+        signal,
+      })
       const contentType = declaredMedia === '' ? sniffType(body) : declaredMedia
       if (declaredMedia === '' && !typeAllowed(contentType, allowedTypes)) {
         throw new FetchError(
