@@ -85,86 +85,150 @@ let warnedInline = false
 
 /** Creates a pool of extraction workers (lazy: none start before the first job). */
 export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool {
-  const size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism())))
-  const maxHeapMb = options.maxHeapMb ?? 256
-  const defaultTimeoutMs = options.timeoutMs ?? 10_000
-  const fallbackTimeoutMs = Math.max(0, options.fallbackTimeoutMs ?? 2000)
-  const idleMs = options.idleMs ?? 30_000
-  const slots = new Set<Slot>()
-  const queue: Job[] = []
-  let nextId = 1
-  let spawnable: boolean | undefined
+  return new WorkerExtractPool(options)
+}
 
-  function canSpawn(): boolean {
-    spawnable ??= workerScript(options.workerUrl) !== undefined
-    if (!spawnable && !warnedInline) {
+/** The pool behind `createExtractPool`: slots of workers, a queue of jobs, and the degrade path for failed reads. */
+class WorkerExtractPool implements ExtractPool {
+  private readonly size: number
+  private readonly maxHeapMb: number
+  private readonly defaultTimeoutMs: number
+  private readonly fallbackTimeoutMs: number
+  private readonly idleMs: number
+  private readonly slots = new Set<Slot>()
+  private readonly queue: Job[] = []
+  private nextId = 1
+  private spawnable: boolean | undefined
+
+  constructor(private readonly options: ExtractPoolOptions) {
+    this.size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism())))
+    this.maxHeapMb = options.maxHeapMb ?? 256
+    this.defaultTimeoutMs = options.timeoutMs ?? 10_000
+    this.fallbackTimeoutMs = Math.max(0, options.fallbackTimeoutMs ?? 2000)
+    this.idleMs = options.idleMs ?? 30_000
+  }
+
+  pageFromBody(text: string, contentType: string, jobOptions: ExtractJobOptions): Promise<ReadablePage> {
+    const { signal, timeoutMs, ...readOptions } = jobOptions
+    if (signal?.aborted) return Promise.reject(cancelled(readOptions.url, signal))
+    if (!this.canSpawn()) return Promise.resolve(pageFromBody(text, contentType, readOptions))
+    const limitMs = Math.max(0, timeoutMs ?? this.defaultTimeoutMs)
+    return new Promise<ReadablePage>((resolve, reject) => {
+      const id = this.nextId++
+      const job: Job = {
+        id,
+        message: { id, text, contentType, options: readOptions },
+        resolve,
+        reject,
+        done: false,
+        cleanup: () => {
+          clearTimeout(job.timer)
+          signal?.removeEventListener('abort', onAbort)
+        },
+      }
+      const onAbort = () => this.abandon(job, () => reject(cancelled(readOptions.url, signal as AbortSignal)))
+      job.timer = setTimeout(() => {
+        this.stop(job)
+        this.degrade(job, `did not finish within ${count(limitMs)} ms`)
+      }, limitMs)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.queue.push(job)
+      this.pump()
+    })
+  }
+
+  async close(): Promise<void> {
+    const stopped = (job: Job) => () =>
+      job.reject(
+        new FetchError('reading the page was stopped: the extraction pool closed', {
+          kind: 'timeout',
+          url: job.message.options.url,
+          retryable: false,
+        }),
+      )
+    for (const job of this.queue.splice(0)) this.finish(job, stopped(job))
+    const running = [...this.slots]
+    for (const slot of running) {
+      const job = slot.job
+      this.retire(slot)
+      if (job) this.finish(job, stopped(job))
+    }
+    await Promise.all(running.map((slot) => slot.worker.terminate()))
+  }
+
+  private canSpawn(): boolean {
+    this.spawnable ??= workerScript(this.options.workerUrl) !== undefined
+    if (!this.spawnable && !warnedInline) {
       warnedInline = true
       process.emitWarning(
         'page-fetch: extract-worker.js was not found beside the bundle; readable extraction runs on the main thread',
       )
     }
-    return spawnable
+    return this.spawnable
   }
 
-  function spawn(): Slot {
-    const script = workerScript(options.workerUrl) as WorkerScript
+  private spawn(): Slot {
+    const script = workerScript(this.options.workerUrl) as WorkerScript
+    const maxHeapMb = this.maxHeapMb
     const worker = new Worker(script.source, {
       eval: script.eval,
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: Math.min(32, maxHeapMb / 4) },
     })
     const slot: Slot = { worker }
     worker.unref()
-    worker.on('message', (reply: { id: number; page?: ReadablePage; error?: string }) => {
-      const job = slot.job
-      if (!job || job.id !== reply.id) return
-      release(slot)
-      job.slot = undefined
-      if (reply.page) finish(job, () => job.resolve(reply.page as ReadablePage))
-      else degrade(job, `failed: ${reply.error ?? 'unknown error'}`)
-    })
+    worker.on('message', (reply: { id: number; page?: ReadablePage; error?: string }) => this.onReply(slot, reply))
     // 'error' (out of memory, a crash) is followed by 'exit'; the job is settled once, the slot replaced on demand.
     worker.on('error', (error: Error & { code?: string }) => {
       const job = slot.job
-      retire(slot)
+      this.retire(slot)
       if (!job) return
       const why =
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? `ran out of memory (worker heap limit ${maxHeapMb} MB)`
           : `failed: ${error.message.slice(0, 200)}`
-      degrade(job, why)
+      this.degrade(job, why)
     })
     worker.on('exit', () => {
       const job = slot.job
-      retire(slot)
-      if (job) degrade(job, 'stopped unexpectedly')
+      this.retire(slot)
+      if (job) this.degrade(job, 'stopped unexpectedly')
     })
-    slots.add(slot)
+    this.slots.add(slot)
     return slot
   }
 
-  function retire(slot: Slot): void {
-    if (!slots.delete(slot)) return
+  private onReply(slot: Slot, reply: { id: number; page?: ReadablePage; error?: string }): void {
+    const job = slot.job
+    if (!job || job.id !== reply.id) return
+    this.release(slot)
+    job.slot = undefined
+    if (reply.page) this.finish(job, () => job.resolve(reply.page as ReadablePage))
+    else this.degrade(job, `failed: ${reply.error ?? 'unknown error'}`)
+  }
+
+  private retire(slot: Slot): void {
+    if (!this.slots.delete(slot)) return
     clearTimeout(slot.idleTimer)
     slot.job = undefined
     void slot.worker.terminate()
-    pump()
+    this.pump()
   }
 
-  function release(slot: Slot): void {
+  private release(slot: Slot): void {
     slot.job = undefined
     slot.worker.unref()
     clearTimeout(slot.idleTimer)
-    slot.idleTimer = setTimeout(() => retire(slot), idleMs)
+    slot.idleTimer = setTimeout(() => this.retire(slot), this.idleMs)
     slot.idleTimer.unref()
-    pump()
+    this.pump()
   }
 
-  function pump(): void {
-    while (queue.length > 0) {
-      let slot = [...slots].find((s) => !s.job)
-      if (!slot && slots.size < size) slot = spawn()
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let slot = [...this.slots].find((s) => !s.job)
+      if (!slot && this.slots.size < this.size) slot = this.spawn()
       if (!slot) return
-      const job = queue.shift() as Job
+      const job = this.queue.shift() as Job
       if (job.done) continue
       clearTimeout(slot.idleTimer)
       slot.job = job
@@ -175,7 +239,7 @@ export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool
     }
   }
 
-  function finish(job: Job, settle: () => void): void {
+  private finish(job: Job, settle: () => void): void {
     if (job.done) return
     job.done = true
     job.cleanup()
@@ -187,86 +251,36 @@ export function createExtractPool(options: ExtractPoolOptions = {}): ExtractPool
    * line, for a worker to read as plain text within `fallbackTimeoutMs`; when that read fails too, settled from
    * the body's start on this thread. `degraded` says what failed, the readable read first.
    */
-  function degrade(job: Job, failure: string): void {
+  private degrade(job: Job, failure: string): void {
     if (job.done) return
     const first = job.message.degradeReason
     if (first !== undefined) {
-      finish(job, () => job.resolve(inlinePlainPage(job.message, first, failure)))
+      this.finish(job, () => job.resolve(inlinePlainPage(job.message, first, failure)))
       return
     }
     const reason = `readable extraction ${failure}`
     clearTimeout(job.timer)
-    job.id = nextId++
+    job.id = this.nextId++
     job.message = { ...job.message, id: job.id, degradeReason: reason }
     job.timer = setTimeout(() => {
-      stop(job)
-      degrade(job, `did not finish within ${count(fallbackTimeoutMs)} ms`)
-    }, fallbackTimeoutMs)
-    queue.unshift(job)
-    pump()
+      this.stop(job)
+      this.degrade(job, `did not finish within ${count(this.fallbackTimeoutMs)} ms`)
+    }, this.fallbackTimeoutMs)
+    this.queue.unshift(job)
+    this.pump()
   }
 
   /** Stops the job's worker, if it has one (a worker cannot be interrupted otherwise). */
-  function stop(job: Job): void {
+  private stop(job: Job): void {
     const slot = job.slot
     job.slot = undefined
-    if (slot && slot.job === job) retire(slot)
+    if (slot && slot.job === job) this.retire(slot)
   }
 
   /** Stops the job's worker and settles the job. */
-  function abandon(job: Job, settle: () => void): void {
-    stop(job)
-    finish(job, settle)
-  }
-
-  return {
-    pageFromBody(text, contentType, jobOptions) {
-      const { signal, timeoutMs, ...readOptions } = jobOptions
-      if (signal?.aborted) return Promise.reject(cancelled(readOptions.url, signal))
-      if (!canSpawn()) return Promise.resolve(pageFromBody(text, contentType, readOptions))
-      const limitMs = Math.max(0, timeoutMs ?? defaultTimeoutMs)
-      return new Promise<ReadablePage>((resolve, reject) => {
-        const id = nextId++
-        const job: Job = {
-          id,
-          message: { id, text, contentType, options: readOptions },
-          resolve,
-          reject,
-          done: false,
-          cleanup: () => {
-            clearTimeout(job.timer)
-            signal?.removeEventListener('abort', onAbort)
-          },
-        }
-        const onAbort = () => abandon(job, () => reject(cancelled(readOptions.url, signal as AbortSignal)))
-        job.timer = setTimeout(() => {
-          stop(job)
-          degrade(job, `did not finish within ${count(limitMs)} ms`)
-        }, limitMs)
-        signal?.addEventListener('abort', onAbort, { once: true })
-        queue.push(job)
-        pump()
-      })
-    },
-
-    async close() {
-      const stopped = (job: Job) => () =>
-        job.reject(
-          new FetchError('reading the page was stopped: the extraction pool closed', {
-            kind: 'timeout',
-            url: job.message.options.url,
-            retryable: false,
-          }),
-        )
-      for (const job of queue.splice(0)) finish(job, stopped(job))
-      const running = [...slots]
-      for (const slot of running) {
-        const job = slot.job
-        retire(slot)
-        if (job) finish(job, stopped(job))
-      }
-      await Promise.all(running.map((slot) => slot.worker.terminate()))
-    },
+  private abandon(job: Job, settle: () => void): void {
+    this.stop(job)
+    this.finish(job, settle)
   }
 }
 
