@@ -278,6 +278,127 @@ function Answer({ run }: { run: Run }) {
   )
 }
 
+/** The intent, mode, freshness and engine controls; each defaults to automatic. */
+function SearchControls({ controls, setControls }: { controls: Controls; setControls: (c: Controls | ((c: Controls) => Controls)) => void }) {
+  const toggleSource = (name: string) =>
+    setControls((c) => ({
+      ...c,
+      sources: c.sources.includes(name) ? c.sources.filter((s) => s !== name) : [...c.sources, name],
+    }))
+  return (
+    <div class="controls">
+      <label>
+        Intent
+        <select value={controls.intent} onChange={(e) => setControls({ ...controls, intent: e.currentTarget.value })}>
+          <option value="auto">automatic</option>
+          {INTENTS.map((i) => (
+            <option key={i} value={i}>
+              {i}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Mode
+        <select value={controls.mode} onChange={(e) => setControls({ ...controls, mode: e.currentTarget.value })}>
+          <option value="auto">automatic</option>
+          {MODES.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Freshness
+        <select
+          value={controls.freshness}
+          onChange={(e) => setControls({ ...controls, freshness: e.currentTarget.value })}
+        >
+          <option value="auto">automatic</option>
+          {FRESHNESS.map(([v, label]) => (
+            <option key={v} value={v}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset class="sources">
+        <legend>Engines {controls.sources.length === 0 && <span class="muted">(automatic)</span>}</legend>
+        {ENGINES.map((name) => (
+          <label key={name} class="check">
+            <input type="checkbox" checked={controls.sources.includes(name)} onChange={() => toggleSource(name)} />
+            {name}
+          </label>
+        ))}
+      </fieldset>
+    </div>
+  )
+}
+
+/** One search as it streams in: status, warnings, engine waterfall, plan, answer and results. */
+function RunView({ run }: { run: Run }) {
+  return (
+    <div class="run" aria-busy={run.status === 'running'}>
+      <p class="status-line" role="status">
+        {run.status === 'running'
+          ? `Searching “${run.query}”… ${run.results.length ? `${run.results.length} results so far` : ''}`
+          : run.status === 'done'
+            ? `${run.response!.count} results in ${run.response!.timing.total_ms} ms${run.firstResultMs !== undefined ? ` · first results after ${run.firstResultMs} ms` : ''}`
+            : 'Search failed'}
+      </p>
+      <Warnings run={run} />
+      {Object.keys(run.engines).length > 0 && (
+        <EngineStrip
+          engines={Object.values(run.engines)}
+          totalMs={run.response?.timing.total_ms}
+          reports={run.response?.providers}
+        />
+      )}
+      {run.plan && <PlanView plan={run.plan} />}
+      <Answer run={run} />
+      {run.response?.keyless_only && <KeylessNotice notice={run.response.keyless_only} />}
+      {run.results.length > 0 && (
+        <section aria-labelledby="results-title">
+          <h2 id="results-title" class="visually-hidden">
+            Results
+          </h2>
+          <ol class="results" data-answered={run.answered.join(',')}>
+            {run.results.map((r, i) => (
+              <ResultItem key={r.url} result={r} rank={i + 1} />
+            ))}
+          </ol>
+        </section>
+      )}
+    </div>
+  )
+}
+
+/** The state change a streamed event makes; undefined for an event the page does not use. */
+function actionFor(event: string, d: Record<string, unknown>): Action | undefined {
+  switch (event) {
+    case 'plan':
+      return { type: 'plan', plan: d as unknown as Plan }
+    case 'progress':
+      return { type: 'progress', progress: d.progress as Progress, elapsed: d.elapsed_ms as number }
+    case 'results':
+      return {
+        type: 'results',
+        results: d.results as Result[],
+        answer: d.answer as string | undefined,
+        answer_source: d.answer_source as string | undefined,
+        answered: d.answered as string[],
+        elapsed: d.elapsed_ms as number,
+      }
+    case 'done':
+      return { type: 'done', response: d.response as SearchResponse }
+    case 'error':
+      return { type: 'error', message: String(d.error), code: d.code as string }
+    default:
+      return undefined
+  }
+}
+
 /** The search box, its controls, and one streamed search at a time. */
 export function SearchView({ route, onSearched }: { route: Extract<Route, { view: 'search' }>; onSearched: () => void }) {
   const initialQuery = route.q
@@ -318,21 +439,8 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
         request,
         ({ event, data }) => {
           if (controller.signal.aborted) return
-          const d = data as Record<string, unknown>
-          if (event === 'plan') dispatch({ type: 'plan', plan: d as unknown as Plan })
-          else if (event === 'progress')
-            dispatch({ type: 'progress', progress: d.progress as Progress, elapsed: d.elapsed_ms as number })
-          else if (event === 'results')
-            dispatch({
-              type: 'results',
-              results: d.results as Result[],
-              answer: d.answer as string | undefined,
-              answer_source: d.answer_source as string | undefined,
-              answered: d.answered as string[],
-              elapsed: d.elapsed_ms as number,
-            })
-          else if (event === 'done') dispatch({ type: 'done', response: d.response as SearchResponse })
-          else if (event === 'error') dispatch({ type: 'error', message: String(d.error), code: d.code as string })
+          const action = actionFor(event, data as Record<string, unknown>)
+          if (action) dispatch(action)
         },
         controller.signal,
       )
@@ -353,12 +461,6 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
       void start(initialQuery, c)
     }
   }, [initialQuery, route.intent, route.mode, route.n])
-
-  const toggleSource = (name: string) =>
-    setControls((c) => ({
-      ...c,
-      sources: c.sources.includes(name) ? c.sources.filter((s) => s !== name) : [...c.sources, name],
-    }))
 
   return (
     <div class="search-view">
@@ -387,89 +489,10 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
         <button type="submit" class="primary">
           Search
         </button>
-        <div class="controls">
-          <label>
-            Intent
-            <select value={controls.intent} onChange={(e) => setControls({ ...controls, intent: e.currentTarget.value })}>
-              <option value="auto">automatic</option>
-              {INTENTS.map((i) => (
-                <option key={i} value={i}>
-                  {i}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Mode
-            <select value={controls.mode} onChange={(e) => setControls({ ...controls, mode: e.currentTarget.value })}>
-              <option value="auto">automatic</option>
-              {MODES.map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Freshness
-            <select
-              value={controls.freshness}
-              onChange={(e) => setControls({ ...controls, freshness: e.currentTarget.value })}
-            >
-              <option value="auto">automatic</option>
-              {FRESHNESS.map(([v, label]) => (
-                <option key={v} value={v}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <fieldset class="sources">
-            <legend>Engines {controls.sources.length === 0 && <span class="muted">(automatic)</span>}</legend>
-            {ENGINES.map((name) => (
-              <label key={name} class="check">
-                <input type="checkbox" checked={controls.sources.includes(name)} onChange={() => toggleSource(name)} />
-                {name}
-              </label>
-            ))}
-          </fieldset>
-        </div>
+        <SearchControls controls={controls} setControls={setControls} />
       </form>
 
-      {run && (
-        <div class="run" aria-busy={run.status === 'running'}>
-          <p class="status-line" role="status">
-            {run.status === 'running'
-              ? `Searching “${run.query}”… ${run.results.length ? `${run.results.length} results so far` : ''}`
-              : run.status === 'done'
-                ? `${run.response!.count} results in ${run.response!.timing.total_ms} ms${run.firstResultMs !== undefined ? ` · first results after ${run.firstResultMs} ms` : ''}`
-                : 'Search failed'}
-          </p>
-          <Warnings run={run} />
-          {Object.keys(run.engines).length > 0 && (
-            <EngineStrip
-              engines={Object.values(run.engines)}
-              totalMs={run.response?.timing.total_ms}
-              reports={run.response?.providers}
-            />
-          )}
-          {run.plan && <PlanView plan={run.plan} />}
-          <Answer run={run} />
-          {run.response?.keyless_only && <KeylessNotice notice={run.response.keyless_only} />}
-          {run.results.length > 0 && (
-            <section aria-labelledby="results-title">
-              <h2 id="results-title" class="visually-hidden">
-                Results
-              </h2>
-              <ol class="results" data-answered={run.answered.join(',')}>
-                {run.results.map((r, i) => (
-                  <ResultItem key={r.url} result={r} rank={i + 1} />
-                ))}
-              </ol>
-            </section>
-          )}
-        </div>
-      )}
+      {run && <RunView run={run} />}
     </div>
   )
 }
