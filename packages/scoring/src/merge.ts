@@ -521,20 +521,35 @@ export class KeyOrder {
   }
 }
 
+/** Every occurrence of every result, packed: the lists, queries, URLs and canonical groups they belong to. */
+interface MergeTable {
+  occ: Occurrences
+  occCount: number
+  urls: Urls
+  lists: Map<string, number>
+  queryTexts: string[]
+  groupKeys: string[]
+  keyOrder: KeyOrder
+  groupSize: Int32Array
+}
+
+/** What fusing each group gave, by group number: the results and the keys `rankGroups` orders them by. */
+interface FusedGroups {
+  out: MergedResult[]
+  raws: Float64Array
+  sourceCounts: Int32Array
+  bestRankOf: Float64Array
+}
+
 /**
- * Fold results from every provider and sub-query into one list, grouped by `canonicalUrl`, ordered by normalised
- * reciprocal rank fusion (Σ 1/(k+rank) over the lists that found a page). The same batches in any order give
- * the same output. Never throws.
+ * Reads every batch once into packed arrays sized by `total`: each result's rank, provider, query, list and URL, and
+ * each URL's canonical group (canonicalised once per distinct URL string).
  */
-export function merge(batches: readonly ResultBatch[], options: MergeOptions = {}): MergedResult[] {
-  const k = options.k !== undefined && Number.isFinite(options.k) && options.k >= 0 ? options.k : 60
-  const now = options.now ?? new Date()
-  // Two passes (size, then fill): a one-shot iterable is read into an array first.
-  const batchList: readonly ResultBatch[] = Array.isArray(batches) ? batches : [...(batches ?? [])]
-  let total = 0
-  for (const batch of batchList) {
-    if (batch !== null && typeof batch === 'object' && Array.isArray(batch.results)) total += batch.results.length
-  }
+function collectOccurrences(
+  batchList: readonly ResultBatch[],
+  total: number,
+  providerOrder: readonly string[],
+): MergeTable {
   const lists = new Map<string, number>()
   const queryIds = new Map<string, number>()
   const queryTexts: string[] = []
@@ -557,10 +572,8 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const keyOrder = new KeyOrder(total)
   const groupSize = new Int32Array(total)
   let occCount = 0
-  const providerOrder = providerOrderOf(batchList, options.providers)
   const providerIndexes = new Map(providerOrder.map((name, index) => [name, index]))
   const providerCount = providerOrder.length
-  const sourceTexts = sourceTextsFor(providerOrder)
 
   for (const batch of batchList) {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.results)) continue
@@ -614,13 +627,21 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
       groupSize[urls.group[urlId]!]!++
     }
   }
+  return { occ, occCount, urls, lists, queryTexts, groupKeys, keyOrder, groupSize }
+}
 
+/**
+ * Numbers the queries two ways: by text (for comparators, written into `occ.queryOrder`) and in output order
+ * (the caller's order first, then by text). Returns the output order by query number.
+ */
+function orderQueries(table: MergeTable, givenQueries: readonly string[] | undefined): Int32Array {
+  const { occ, occCount, queryTexts } = table
   // Queries compare by their text; rank them once so comparators compare numbers.
   const queryCount = queryTexts.length
   const byText = queryTexts.map((_, i) => i).sort((a, b) => cmp(queryTexts[a]!, queryTexts[b]!))
   const textOrder: number[] = new Array(queryCount)
   for (let i = 0; i < queryCount; i++) textOrder[byText[i]!] = i
-  const given = new Map((options.queries ?? []).map((q, index) => [q, index]))
+  const given = new Map((givenQueries ?? []).map((q, index) => [q, index]))
   const outputOrder = new Int32Array(queryCount)
   const byOutput = queryTexts
     .map((_, i) => i)
@@ -631,7 +652,12 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
     )
   for (let i = 0; i < queryCount; i++) outputOrder[byOutput[i]!] = i
   for (let o = 0; o < occCount; o++) occ.queryOrder[o] = textOrder[occ.query[o]!]!
+  return outputOrder
+}
 
+/** Counting sort of occurrences by group into `occ.byGroup`; returns where each group starts in it. */
+function groupOccurrences(table: MergeTable): Int32Array {
+  const { occ, occCount, urls, groupKeys, groupSize } = table
   // Counting sort of occurrences by group, in arrival order within a group (so the stable sort below breaks
   // ties the way sorting each group's arrival-ordered list would).
   const groupCount = groupKeys.length
@@ -640,7 +666,25 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const fill = start.slice(0, groupCount)
   const byGroup = occ.byGroup
   for (let o = 0; o < occCount; o++) byGroup[fill[urls.group[occ.url[o]!]!]!++] = o
+  return start
+}
 
+/**
+ * Fuses each group into one result: its reciprocal-rank sum over the lists that found it (one vote per list), its
+ * sources with their best ranks and scores, the queries that found it, and the best URL, title, snippet and date.
+ */
+function fuseGroups(
+  table: MergeTable,
+  start: Int32Array,
+  outputOrder: Int32Array,
+  context: { k: number; now: Date; providerOrder: readonly string[]; sourceTexts: string[] | undefined },
+): FusedGroups {
+  const { occ, urls, lists, queryTexts, groupKeys, groupSize } = table
+  const { k, now, providerOrder, sourceTexts } = context
+  const providerCount = providerOrder.length
+  const byGroup = occ.byGroup
+  const groupCount = groupKeys.length
+  const queryCount = queryTexts.length
   const listCount = Math.max(1, lists.size)
   const norm = listCount / (k + 1)
   const generalDates = new Map<string, number | null>()
@@ -730,8 +774,13 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
       fusion: Math.round(Math.min(1, raw) * 10_000) / 10_000,
     }
   }
-  seen.length = 0
+  return { out, raws, sourceCounts, bestRankOf }
+}
 
+/** The groups by fusion score, then number of sources, then best rank, then canonical key: a total order. */
+function rankGroups(fused: FusedGroups, keyOrder: KeyOrder): MergedResult[] {
+  const { out, raws, sourceCounts, bestRankOf } = fused
+  const groupCount = out.length
   const order: number[] = new Array(groupCount)
   for (let g = 0; g < groupCount; g++) order[g] = g
   // Comparators answer -1/0/1: a fractional difference handed back to the sort builtin is a heap number each.
@@ -747,4 +796,32 @@ export function merge(batches: readonly ResultBatch[], options: MergeOptions = {
   const sorted: MergedResult[] = new Array(groupCount)
   for (let i = 0; i < groupCount; i++) sorted[i] = out[order[i]!]!
   return sorted
+}
+
+/**
+ * Fold results from every provider and sub-query into one list, grouped by `canonicalUrl`, ordered by normalised
+ * reciprocal rank fusion (Σ 1/(k+rank) over the lists that found a page). The same batches in any order give
+ * the same output. Never throws.
+ */
+export function merge(batches: readonly ResultBatch[], options: MergeOptions = {}): MergedResult[] {
+  const k = options.k !== undefined && Number.isFinite(options.k) && options.k >= 0 ? options.k : 60
+  const now = options.now ?? new Date()
+  // Two passes (size, then fill): a one-shot iterable is read into an array first.
+  const batchList: readonly ResultBatch[] = Array.isArray(batches) ? batches : [...(batches ?? [])]
+  let total = 0
+  for (const batch of batchList) {
+    if (batch !== null && typeof batch === 'object' && Array.isArray(batch.results)) total += batch.results.length
+  }
+  const providerOrder = providerOrderOf(batchList, options.providers)
+  const table = collectOccurrences(batchList, total, providerOrder)
+  const outputOrder = orderQueries(table, options.queries)
+  const start = groupOccurrences(table)
+  const fused = fuseGroups(table, start, outputOrder, {
+    k,
+    now,
+    providerOrder,
+    sourceTexts: sourceTextsFor(providerOrder),
+  })
+  seen.length = 0
+  return rankGroups(fused, table.keyOrder)
 }
