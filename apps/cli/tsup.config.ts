@@ -82,7 +82,7 @@ const shared: Options & { banner: { js: string } } = {
 // One build for both entries so they share chunks; the shebang is harmless in the library entry.
 export default defineConfig({
   ...shared,
-  entry: { cli: 'src/cli.ts', index: 'src/index.ts', 'extract-worker': 'src/_extract-worker.ts' },
+  entry: { cli: 'src/cli.ts', index: 'src/index.ts', 'extract-worker': 'src/extract-worker.ts' },
   clean: true,
   splitting: true,
   dts: { entry: { index: 'src/index.ts' } },

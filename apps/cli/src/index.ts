@@ -1,2 +1,2 @@
 export { runCli, VERSION } from './main.js'
-export type { CliIo } from './_io.js'
+export type { CliIo } from './io.js'

@@ -1,8 +1,8 @@
 import pkg from '../package.json' with { type: 'json' }
-import { parseCommandArgs, renderCommandHelp } from './_args.js'
-import type { Command } from './_command.js'
-import { type CliIo, EXIT, UsageError } from './_io.js'
-import { terminalSafe } from './_terminal-text.js'
+import { parseCommandArgs, renderCommandHelp } from './args.js'
+import type { Command } from './command.js'
+import { type CliIo, EXIT, UsageError } from './io.js'
+import { terminalSafe } from './terminal-text.js'
 import { commands } from './commands/index.js'
 
 /** The CLI's version, from its package.json. */

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { closeSharedExtractPool } from '@search-layer/page-fetch'
-import { applyHeapGrowth } from './_heap-growth.js'
-import { createInFlightRequests } from './_in-flight.js'
-import { listenErrorToConfigError } from './_listen-error.js'
+import { applyHeapGrowth } from './heap-growth.js'
+import { createInFlightRequests } from './in-flight.js'
+import { listenErrorToConfigError } from './listen-error.js'
 import { type CreateAppOptions, createApp } from './app.js'
 
 /** Options of `startServer`: those of `createApp`, plus signal handling. */

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { ConfigError, type Env, type ProviderName, ProviderNameSchema } from '@search-layer/core'
 import { builtInProviders } from '@search-layer/engine'
 import { z } from 'zod'
-import { type ApiKey, keyIdentity } from './_auth.js'
+import { type ApiKey, keyIdentity } from './auth.js'
 
 /** One documented server setting: its option name, env var, CLI flag and default. */
 export interface ServerSetting {

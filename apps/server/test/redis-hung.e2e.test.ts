@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import pino from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createSharedState } from '../src/_shared-state.js'
+import { createSharedState } from '../src/shared-state.js'
 import { type ServerApp, createApp } from '../src/index.js'
 import { type FakeRedis, startFakeRedis } from './_fake-redis.js'
 

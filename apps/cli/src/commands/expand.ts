@@ -1,5 +1,5 @@
-import { INTENT_LIST } from '../_constants.js'
-import type { Command } from '../_command.js'
+import { INTENT_LIST } from '../constants.js'
+import type { Command } from '../command.js'
 
 export const expandCommand: Command = {
   name: 'expand',
@@ -25,5 +25,5 @@ export const expandCommand: Command = {
     'search-layer expand "Bun vs Deno" --json',
     'search-layer expand "Rust 异步编程"',
   ],
-  run: (args, io) => import('./_expand-run.js').then((m) => m.runExpand(args, io)),
+  run: (args, io) => import('./expand-run.js').then((m) => m.runExpand(args, io)),
 }

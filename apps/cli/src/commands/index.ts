@@ -1,4 +1,4 @@
-import type { Command } from '../_command.js'
+import type { Command } from '../command.js'
 import { expandCommand } from './expand.js'
 import { intentCommand } from './intent.js'
 import { mcpCommand } from './mcp.js'

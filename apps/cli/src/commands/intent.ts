@@ -1,4 +1,4 @@
-import type { Command } from '../_command.js'
+import type { Command } from '../command.js'
 
 export const intentCommand: Command = {
   name: 'intent',
@@ -17,5 +17,5 @@ export const intentCommand: Command = {
     'search-layer intent "Rust 异步编程 教程" --json',
     'search-layer intent --stdin < queries.txt > intents.jsonl',
   ],
-  run: (args, io) => import('./_intent-run.js').then((m) => m.runIntent(args, io)),
+  run: (args, io) => import('./intent-run.js').then((m) => m.runIntent(args, io)),
 }

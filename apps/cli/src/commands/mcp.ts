@@ -1,4 +1,4 @@
-import type { Command } from '../_command.js'
+import type { Command } from '../command.js'
 
 export const mcpCommand: Command = {
   name: 'mcp',
@@ -20,5 +20,5 @@ export const mcpCommand: Command = {
       '(`search-layer providers` lists the variable of each provider; set any subset.)',
     ],
   },
-  run: (args, io) => import('./_mcp-run.js').then((m) => m.runMcp(args, io)),
+  run: (args, io) => import('./mcp-run.js').then((m) => m.runMcp(args, io)),
 }

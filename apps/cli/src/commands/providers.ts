@@ -1,4 +1,4 @@
-import type { Command } from '../_command.js'
+import type { Command } from '../command.js'
 
 export const providersCommand: Command = {
   name: 'providers',
@@ -8,5 +8,5 @@ export const providersCommand: Command = {
     json: { type: 'boolean', description: 'print JSON instead of a table' },
     help: { type: 'boolean', short: 'h', description: 'show this help' },
   },
-  run: (args, io) => import('./_providers-run.js').then((m) => m.runProviders(args, io)),
+  run: (args, io) => import('./providers-run.js').then((m) => m.runProviders(args, io)),
 }

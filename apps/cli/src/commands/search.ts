@@ -1,5 +1,5 @@
-import type { Command } from '../_command.js'
-import { INTENT_CHOICES, MODE_CHOICES } from '../_constants.js'
+import type { Command } from '../command.js'
+import { INTENT_CHOICES, MODE_CHOICES } from '../constants.js'
 
 export const searchCommand: Command = {
   name: 'search',
@@ -81,5 +81,5 @@ export const searchCommand: Command = {
     'search-layer search --queries "Deno 2 latest" "Deno release notes" --mode deep --intent status --freshness pw',
     'search-layer "k8s operator docs" --source brave,exa --domain-boost kubernetes.io',
   ],
-  run: (args, io) => import('./_search-run.js').then((m) => m.runSearch(args, io)),
+  run: (args, io) => import('./search-run.js').then((m) => m.runSearch(args, io)),
 }

@@ -1,4 +1,4 @@
-import type { Command } from '../_command.js'
+import type { Command } from '../command.js'
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -34,5 +34,5 @@ export const serveCommand: Command = {
     'search-layer serve --port 8787',
     'SEARCH_LAYER_API_KEYS=@/etc/search-layer/keys REDIS_URL=redis://127.0.0.1:6379 search-layer serve --host 0.0.0.0',
   ],
-  run: (args, io) => import('./_serve-run.js').then((m) => m.runServe(args, io)),
+  run: (args, io) => import('./serve-run.js').then((m) => m.runServe(args, io)),
 }

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Command } from '../_command.js'
-import { EXIT, UsageError } from '../_io.js'
-import { installSkillFile } from './_skill-file.js'
+import type { Command } from '../command.js'
+import { EXIT, UsageError } from '../io.js'
+import { installSkillFile } from './skill-file.js'
 
 // The bundle lives in dist/; SKILL.md ships beside it at the package root (tests run from src/, same depth).
 const SKILL_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'SKILL.md')

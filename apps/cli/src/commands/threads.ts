@@ -1,4 +1,4 @@
-import type { Command } from '../_command.js'
+import type { Command } from '../command.js'
 
 const formatFlags = {
   json: { type: 'boolean', description: 'print JSON (the default when stdout is not a terminal)' },
@@ -31,7 +31,7 @@ export const threadCommand: Command = {
     'search-layer thread https://github.com/nodejs/undici/issues/1412',
     'search-layer thread https://news.ycombinator.com/item?id=8863 --json',
   ],
-  run: (args, io) => import('./_threads-run.js').then((m) => m.runThread(args, io)),
+  run: (args, io) => import('./threads-run.js').then((m) => m.runThread(args, io)),
 }
 
 export const refsCommand: Command = {
@@ -44,7 +44,7 @@ export const refsCommand: Command = {
     ...formatFlags,
   },
   examples: ['search-layer refs https://github.com/owner/repo/issues/123 https://github.com/owner/repo/pull/456'],
-  run: (args, io) => import('./_threads-run.js').then((m) => m.runRefs(args, io)),
+  run: (args, io) => import('./threads-run.js').then((m) => m.runRefs(args, io)),
 }
 
 export const chainCommand: Command = {
@@ -63,7 +63,7 @@ export const chainCommand: Command = {
     ...formatFlags,
   },
   examples: ['search-layer chain https://github.com/owner/repo/issues/123 --query "memory leak on reconnect"'],
-  run: (args, io) => import('./_threads-run.js').then((m) => m.runChain(args, io)),
+  run: (args, io) => import('./threads-run.js').then((m) => m.runChain(args, io)),
 }
 
 export const fetchCommand: Command = {
@@ -78,5 +78,5 @@ export const fetchCommand: Command = {
     'search-layer fetch https://example.com/blog/post',
     'search-layer fetch https://example.com/post --json | jq .links',
   ],
-  run: (args, io) => import('./_threads-run.js').then((m) => m.runFetch(args, io)),
+  run: (args, io) => import('./threads-run.js').then((m) => m.runFetch(args, io)),
 }

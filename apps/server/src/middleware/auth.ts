@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { Authenticator } from '../_auth.js'
+import type { Authenticator } from '../auth.js'
 import type { AppEnv } from '../context.js'
 import { errorJson } from '../errors.js'
 

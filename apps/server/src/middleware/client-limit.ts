@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { ClientLimiter } from '../_client-limit.js'
-import type { Metrics } from '../_metrics.js'
+import type { ClientLimiter } from '../client-limit.js'
+import type { Metrics } from '../metrics.js'
 import type { AppEnv } from '../context.js'
 import { errorJson } from '../errors.js'
 

@@ -9,8 +9,8 @@ import {
   extractRefsFromUrls,
   fetchThread,
 } from '@search-layer/thread-fetch'
-import { FetchBodySchema, ReadablePageSchema, RefsBodySchema, ThreadBodySchema } from '../_schemas.js'
-import { type Security, commonErrors, createRouter, errors, json } from './_responses.js'
+import { FetchBodySchema, ReadablePageSchema, RefsBodySchema, ThreadBodySchema } from '../schemas.js'
+import { type Security, commonErrors, createRouter, errors, json } from './responses.js'
 
 /** Options of `fetchRoutes`. */
 export interface FetchRoutesOptions {

@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { keyVariableHint } from '@search-layer/core'
 import type { SearchLayer } from '@search-layer/engine'
-import { ReadyKeySchema, readyKey } from '../_ready-keys.js'
-import type { SharedState } from '../_shared-state.js'
-import { createRouter, json } from './_responses.js'
+import { ReadyKeySchema, readyKey } from '../ready-keys.js'
+import type { SharedState } from '../shared-state.js'
+import { createRouter, json } from './responses.js'
 
 const ReadySchema = z.object({
   status: z.enum(['ready', 'degraded', 'not_ready']),

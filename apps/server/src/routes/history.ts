@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import type { HistoryStore } from '../_history.js'
-import { HistoryEntrySchema } from '../_schemas.js'
-import { type Security, commonErrors, createRouter, errors, json } from './_responses.js'
+import type { HistoryStore } from '../history.js'
+import { HistoryEntrySchema } from '../schemas.js'
+import { type Security, commonErrors, createRouter, errors, json } from './responses.js'
 
 /** `GET` and `DELETE /v1/history`: the caller's recent searches. */
 export function historyRoutes({ history, security }: { history: HistoryStore; security: Security }) {

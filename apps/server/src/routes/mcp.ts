@@ -1,7 +1,7 @@
 import type { Env } from '@search-layer/core'
 import type { AppContext } from '../context.js'
 import { callOf } from '../context.js'
-import { createRouter } from './_responses.js'
+import { createRouter } from './responses.js'
 
 /** Options of `mcpRoutes`. */
 export interface McpRoutesOptions {

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { type SearchLayer, monthOf } from '@search-layer/engine'
-import { renderGauge } from '../_metrics.js'
-import type { ServerState } from '../_server-state.js'
-import { type Security, commonErrors, createRouter } from './_responses.js'
+import { renderGauge } from '../metrics.js'
+import type { ServerState } from '../server-state.js'
+import { type Security, commonErrors, createRouter } from './responses.js'
 
 /** The Prometheus exposition of the server's counters and the engine's budgets, providers and queue. */
 async function renderMetrics(layer: SearchLayer, { metrics, shared, searchSlots }: ServerState): Promise<string> {

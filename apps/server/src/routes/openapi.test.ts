@@ -4,13 +4,7 @@ import { join } from 'node:path'
 import type { z } from '@hono/zod-openapi'
 import { SearchRequestSchema } from '@search-layer/engine'
 import { afterAll, describe, expect, it } from 'vitest'
-import {
-  FetchBodySchema,
-  RefsBodySchema,
-  SearchFormatSchema,
-  SearchQuerySchema,
-  ThreadBodySchema,
-} from '../_schemas.js'
+import { FetchBodySchema, RefsBodySchema, SearchFormatSchema, SearchQuerySchema, ThreadBodySchema } from '../schemas.js'
 import { createApp } from '../app.js'
 
 const wired = createApp({

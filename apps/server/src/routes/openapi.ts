@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../context.js'
-import { createRouter } from './_responses.js'
+import { createRouter } from './responses.js'
 
 /** The document's header; the paths come from the routes' own zod schemas. */
 const INFO = {

@@ -2,10 +2,10 @@ import { InputError, formatIssues, redactSecrets } from '@search-layer/core'
 import { type SearchRequest, type SearchStreamEvent, streamSearch } from '@search-layer/engine'
 import type { Context } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import { SearchQuerySchema } from '../_schemas.js'
+import { SearchQuerySchema } from '../schemas.js'
 import type { AppContext, AppEnv } from '../context.js'
 import { describeError } from '../errors.js'
-import { createRouter } from './_responses.js'
+import { createRouter } from './responses.js'
 import { searchRequestFromQuery } from './search.js'
 
 const wantsEventStream = (c: Context<AppEnv>) => (c.req.header('accept') ?? '').includes('text/event-stream')

@@ -3,9 +3,9 @@ import type { ProviderName } from '@search-layer/core'
 import { type SearchRequest, SearchRequestSchema, type SearchResponse } from '@search-layer/engine'
 import { synthesize, toJSON, toMarkdown, toText } from '@search-layer/synthesis'
 import type { Context } from 'hono'
-import { SearchFormatSchema, SearchQuerySchema, SearchResponseSchema } from '../_schemas.js'
+import { SearchFormatSchema, SearchQuerySchema, SearchResponseSchema } from '../schemas.js'
 import { type AppContext, type AppEnv, callOf } from '../context.js'
-import { type Security, commonErrors, createRouter, errors } from './_responses.js'
+import { type Security, commonErrors, createRouter, errors } from './responses.js'
 
 const searchOk = {
   description:

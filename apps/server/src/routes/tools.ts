@@ -1,11 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { SearchLayer } from '@search-layer/engine'
 import { liveSources, toolDefinitions, toolJsonSchema } from '@search-layer/tools'
-import { isToolName, unknownToolMessage } from '../_app-context.js'
-import { ToolDescriptionSchema, ToolResultSchema } from '../_schemas.js'
+import { isToolName, unknownToolMessage } from '../app-context.js'
+import { ToolDescriptionSchema, ToolResultSchema } from '../schemas.js'
 import { type AppContext, callOf } from '../context.js'
 import { errorJson } from '../errors.js'
-import { type Security, commonErrors, createRouter, errors, json } from './_responses.js'
+import { type Security, commonErrors, createRouter, errors, json } from './responses.js'
 
 /** Options of `toolRoutes`. */
 export interface ToolRoutesOptions {

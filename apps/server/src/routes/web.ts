@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import type { Context } from 'hono'
 import type { AppEnv } from '../context.js'
-import { createRouter } from './_responses.js'
+import { createRouter } from './responses.js'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,11 +1,11 @@
 import type { Intent } from '@search-layer/core'
 import { expandQuery } from '@search-layer/expand'
 import { classifyIntent, strategyFor } from '@search-layer/intent'
-import { parseIntFlag } from '../_flags.js'
-import { EXIT, UsageError } from '../_io.js'
-import { stdinLines } from './_lines.js'
-import type { ParsedCommandArgs } from '../_args.js'
-import type { CliIo } from '../_io.js'
+import { parseIntFlag } from '../flags.js'
+import { EXIT, UsageError } from '../io.js'
+import { stdinLines } from './lines.js'
+import type { ParsedCommandArgs } from '../args.js'
+import type { CliIo } from '../io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runExpand(args: ParsedCommandArgs, io: CliIo): Promise<number> {

@@ -1,5 +1,5 @@
-import type { CommandSpec, ParsedCommandArgs } from './_args.js'
-import type { CliIo } from './_io.js'
+import type { CommandSpec, ParsedCommandArgs } from './args.js'
+import type { CliIo } from './io.js'
 
 /** A subcommand: its spec (flags, help) and what it does. Returns the exit code. */
 export interface Command extends CommandSpec {

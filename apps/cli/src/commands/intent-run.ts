@@ -1,8 +1,8 @@
 import { type IntentClassification, classifyIntent } from '@search-layer/intent'
-import { EXIT, UsageError } from '../_io.js'
-import { stdinLines } from './_lines.js'
-import type { ParsedCommandArgs } from '../_args.js'
-import type { CliIo } from '../_io.js'
+import { EXIT, UsageError } from '../io.js'
+import { stdinLines } from './lines.js'
+import type { ParsedCommandArgs } from '../args.js'
+import type { CliIo } from '../io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runIntent(args: ParsedCommandArgs, io: CliIo): Promise<number> {

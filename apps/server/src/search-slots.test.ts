@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSearchSlots } from './_search-slots.js'
+import { createSearchSlots } from './search-slots.js'
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 

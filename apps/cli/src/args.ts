@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { UsageError } from './_io.js'
+import { UsageError } from './io.js'
 
 /** One flag of a command: how it parses and how help describes it. */
 export interface FlagSpec {

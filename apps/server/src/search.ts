@@ -8,8 +8,8 @@ import {
   cacheKey,
 } from '@search-layer/engine'
 import type { Logger } from 'pino'
-import type { Metrics } from './_metrics.js'
-import type { ServerState } from './_server-state.js'
+import type { Metrics } from './metrics.js'
+import type { ServerState } from './server-state.js'
 import type { AppCall } from './context.js'
 
 /** Options of `createSearch`. */

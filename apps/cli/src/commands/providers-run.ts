@@ -1,11 +1,11 @@
 import { GITHUB_SERVICE, describeConfig, keyVariableHint } from '@search-layer/core'
 import { type KeyStatus, createSearchLayer } from '@search-layer/engine'
-import { engineOptionsFromEnv } from '../_engine-options.js'
-import type { ParsedCommandArgs } from '../_args.js'
-import { type CliIo, EXIT } from '../_io.js'
-import { loadProviders } from '../_providers.js'
-import { renderTable } from '../_table.js'
-import { checkConfig, writeConfigProblems } from './_config-problems.js'
+import { engineOptionsFromEnv } from '../engine-options.js'
+import type { ParsedCommandArgs } from '../args.js'
+import { type CliIo, EXIT } from '../io.js'
+import { loadProviders } from '../providers.js'
+import { renderTable } from '../table.js'
+import { checkConfig, writeConfigProblems } from './config-problems.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<number> {

@@ -1,6 +1,6 @@
 import { redactSecrets } from '@search-layer/core'
-import { callerList } from './_caller-list.js'
-import type { SharedState } from './_shared-state.js'
+import { callerList } from './caller-list.js'
+import type { SharedState } from './shared-state.js'
 
 /** One tool call an agent made through `/api/tools/*` or `/mcp`. */
 export interface ToolCallEntry {

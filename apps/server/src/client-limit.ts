@@ -1,4 +1,4 @@
-import type { SharedState } from './_shared-state.js'
+import type { SharedState } from './shared-state.js'
 
 /** The verdict for one request. */
 export interface LimitVerdict {

@@ -7,7 +7,7 @@ import {
   inspectConfig,
   redactSecrets,
 } from '@search-layer/core'
-import type { CliIo } from '../_io.js'
+import type { CliIo } from '../io.js'
 
 /**
  * What is wrong with the configuration. A config file the user named (`SEARCH_LAYER_CONFIG`) that does not exist

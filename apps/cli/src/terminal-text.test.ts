@@ -1,7 +1,7 @@
 import { ADVERSARIAL_TEXTS, measureGrowth } from '@search-layer/testkit'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { terminalSafe } from './_terminal-text.js'
+import { terminalSafe } from './terminal-text.js'
 
 // Every control a terminal acts on: C0 but \n and \t, DEL, C1.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/

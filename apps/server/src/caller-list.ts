@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { SharedState } from './_shared-state.js'
+import type { SharedState } from './shared-state.js'
 
 /**
  * A capped, newest-first list of JSON entries per caller in Redis: the shared half of the history and the tool-call

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
-import { type Authenticator, createAuthenticator } from './_auth.js'
-import { type ClientLimiter, createClientLimiter } from './_client-limit.js'
-import { type HistoryStore, createHistoryStore } from './_history.js'
-import { type Metrics, createMetrics } from './_metrics.js'
-import { type SearchSlots, createSearchSlots } from './_search-slots.js'
+import { type Authenticator, createAuthenticator } from './auth.js'
+import { type ClientLimiter, createClientLimiter } from './client-limit.js'
+import { type HistoryStore, createHistoryStore } from './history.js'
+import { type Metrics, createMetrics } from './metrics.js'
+import { type SearchSlots, createSearchSlots } from './search-slots.js'
 import {
   type SearchClaims,
   type SharedCache,
@@ -13,8 +13,8 @@ import {
   createSearchClaims,
   createSharedCache,
   createSharedState,
-} from './_shared-state.js'
-import { type ToolCallLog, createToolCallLog } from './_tool-log.js'
+} from './shared-state.js'
+import { type ToolCallLog, createToolCallLog } from './tool-log.js'
 import type { ServerOptions } from './settings.js'
 
 /** Tool calls kept per caller for the web app's timeline. */

@@ -7,7 +7,7 @@ import {
   defaultCacheDir,
 } from '@search-layer/engine'
 import { join } from 'node:path'
-import { UsageError } from './_io.js'
+import { UsageError } from './io.js'
 
 function parsePairs(name: string, value: string, ids: readonly string[]): Partial<Record<ProviderName, number>> {
   const out: Partial<Record<ProviderName, number>> = {}

@@ -1,5 +1,5 @@
 import { OpenAPIHono, type z } from '@hono/zod-openapi'
-import { ErrorBodySchema } from '../_schemas.js'
+import { ErrorBodySchema } from '../schemas.js'
 import type { AppEnv } from '../context.js'
 import { ERROR_STATUS, type ErrorCode } from '../errors.js'
 

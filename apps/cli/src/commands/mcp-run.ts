@@ -1,12 +1,12 @@
 import { createSearchLayer } from '@search-layer/engine'
 import { runStdioServer } from '@search-layer/mcp'
-import { checkConfig, writeConfigProblems } from './_config-problems.js'
-import { engineOptionsFromEnv } from '../_engine-options.js'
-import { loadProviders } from '../_providers.js'
-import { parseIntFlag } from '../_flags.js'
-import { EXIT } from '../_io.js'
-import type { ParsedCommandArgs } from '../_args.js'
-import type { CliIo } from '../_io.js'
+import { checkConfig, writeConfigProblems } from './config-problems.js'
+import { engineOptionsFromEnv } from '../engine-options.js'
+import { loadProviders } from '../providers.js'
+import { parseIntFlag } from '../flags.js'
+import { EXIT } from '../io.js'
+import type { ParsedCommandArgs } from '../args.js'
+import type { CliIo } from '../io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runMcp(args: ParsedCommandArgs, io: CliIo): Promise<number> {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { applyHeapGrowth } from './_heap-growth.js'
+import { applyHeapGrowth } from './heap-growth.js'
 
 const run = promisify(execFile)
 

@@ -1,10 +1,10 @@
 import { type ServerOptions, serverOptionsFromEnv, startServer } from '@search-layer/server'
-import { checkConfig, writeConfigProblems } from './_config-problems.js'
-import { parseIntFlag } from '../_flags.js'
-import { EXIT } from '../_io.js'
-import { loadProviders } from '../_providers.js'
-import type { ParsedCommandArgs } from '../_args.js'
-import type { CliIo } from '../_io.js'
+import { checkConfig, writeConfigProblems } from './config-problems.js'
+import { parseIntFlag } from '../flags.js'
+import { EXIT } from '../io.js'
+import { loadProviders } from '../providers.js'
+import type { ParsedCommandArgs } from '../args.js'
+import type { CliIo } from '../io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runServe(args: ParsedCommandArgs, io: CliIo): Promise<number> {

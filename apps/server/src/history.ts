@@ -1,8 +1,8 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import { dirname } from 'node:path'
-import { callerList } from './_caller-list.js'
-import type { SharedState } from './_shared-state.js'
+import { callerList } from './caller-list.js'
+import type { SharedState } from './shared-state.js'
 
 /** One remembered search. */
 export interface HistoryEntry {

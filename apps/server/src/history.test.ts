@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type HistoryEntry, createHistoryStore } from './_history.js'
-import { createSharedState } from './_shared-state.js'
+import { type HistoryEntry, createHistoryStore } from './history.js'
+import { createSharedState } from './shared-state.js'
 
 const dirs: string[] = []
 afterEach(() => {

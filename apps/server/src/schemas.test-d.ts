@@ -2,9 +2,9 @@ import type { z } from '@hono/zod-openapi'
 import type { SearchResponse } from '@search-layer/engine'
 import type { ReadablePage } from '@search-layer/page-fetch'
 import { expectTypeOf, test } from 'vitest'
-import type { ReadablePageSchema, SearchResponseSchema } from './_schemas.js'
+import type { ReadablePageSchema, SearchResponseSchema } from './schemas.js'
 import type { ErrorBody } from './errors.js'
-import type { ErrorBodySchema } from './_schemas.js'
+import type { ErrorBodySchema } from './schemas.js'
 
 test('documented response shapes', () => {
   expectTypeOf<z.infer<typeof SearchResponseSchema>>().toEqualTypeOf<SearchResponse>()

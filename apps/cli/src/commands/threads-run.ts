@@ -1,4 +1,4 @@
-import '../_one-shot.js'
+import '../one-shot.js'
 import { isFetchError, fetchPage } from '@search-layer/page-fetch'
 import {
   chainToMarkdown,
@@ -9,11 +9,11 @@ import {
   threadRefsOnly,
   threadToMarkdown,
 } from '@search-layer/thread-fetch'
-import { parseIntFlag } from '../_flags.js'
-import { terminalSafe } from '../_terminal-text.js'
-import { EXIT, UsageError } from '../_io.js'
-import type { ParsedCommandArgs } from '../_args.js'
-import type { CliIo } from '../_io.js'
+import { parseIntFlag } from '../flags.js'
+import { terminalSafe } from '../terminal-text.js'
+import { EXIT, UsageError } from '../io.js'
+import type { ParsedCommandArgs } from '../args.js'
+import type { CliIo } from '../io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runThread(args: ParsedCommandArgs, io: CliIo): Promise<number> {

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { dirname, parse } from 'node:path'
-import { UsageError } from '../_io.js'
+import { UsageError } from '../io.js'
 
 // Kernel and device trees: writing a "file" there talks to a driver or the kernel, never installs a skill.
 const SPECIAL_ROOTS = ['/dev', '/proc', '/sys']

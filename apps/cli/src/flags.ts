@@ -1,5 +1,5 @@
 import type { Freshness, ProviderName } from '@search-layer/core'
-import { UsageError } from './_io.js'
+import { UsageError } from './io.js'
 
 /** `pd|pw|pm|py`, or a date range `2026-01-01to2026-03-31` (Brave's form) or `2026-01-01..2026-03-31`. */
 export function parseFreshnessFlag(value: string): Freshness {
@@ -36,4 +36,4 @@ export function parseIntFlag(name: string, value: string | undefined, min: numbe
   return n
 }
 
-export { INTENT_CHOICES, MODE_CHOICES } from './_constants.js'
+export { INTENT_CHOICES, MODE_CHOICES } from './constants.js'
