@@ -43,6 +43,7 @@ export type { ProviderErrorKind, ProviderErrorOptions, VendorLimits } from './er
 export { redactSecrets } from './redact.js'
 export { resolveCassetteConfig, checkCassetteConfig, CASSETTE_RECORD_ENV, CASSETTE_REPLAY_ENV } from './cassette.js'
 export type { CassetteConfig, Cassette } from './cassette.js'
+export { timeoutSignal } from './timeout-signal.js'
 export { requestJson, requestText, parseRetryAfter, errorFromStatus, retryHint, dispatcherFor } from './http.js'
 export type { HttpRequestOptions, HttpResponse, HttpErrorResponse, HttpTextResponse } from './http.js'
 export {

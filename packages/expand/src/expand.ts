@@ -1,4 +1,4 @@
-import type { FreshnessWindow, Intent } from '@search-layer/core'
+import { type FreshnessWindow, type Intent, timeoutSignal } from '@search-layer/core'
 import { parseComparison } from './_comparison.js'
 import {
   applySynonyms,
@@ -156,8 +156,7 @@ export async function expandQueryWithLlm(
   const { translate, timeoutMs = 8000 } = options
   if (!translate || plan.variant?.kind === 'translation' || !hasHan(plan.topic))
     return finish(plan, classification, options)
-  const timeout = AbortSignal.timeout(timeoutMs)
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  const signal = timeoutSignal(timeoutMs, options.signal)
   try {
     const english = await Promise.race([
       translate(plan.topic, { signal }),

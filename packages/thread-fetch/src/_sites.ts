@@ -1,4 +1,4 @@
-import { ProviderError } from '@search-layer/core'
+import { ProviderError, timeoutSignal } from '@search-layer/core'
 import { safeFetch } from '@search-layer/page-fetch'
 import { z } from 'zod'
 import { toThreadError } from './_errors.js'
@@ -326,8 +326,7 @@ async function fetchV2ex(
 
 /** Fetches an HN item, a Reddit thread or a V2EX topic through its JSON API (every request SSRF-checked). */
 export async function fetchSiteThread(target: SiteTarget, url: string, options: FetchThreadOptions): Promise<Thread> {
-  const deadline = AbortSignal.timeout(options.deadlineMs ?? DEFAULTS.deadlineMs)
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
+  const signal = timeoutSignal(options.deadlineMs ?? DEFAULTS.deadlineMs, options.signal)
   const maxComments = Math.max(0, options.maxComments ?? DEFAULTS.maxComments)
   const contextChars = options.contextChars ?? DEFAULTS.contextChars
   const thread =

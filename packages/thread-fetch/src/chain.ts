@@ -1,4 +1,11 @@
-import { type Env, ProviderError, canonicalUrl, chatCompletion, extractJsonObject } from '@search-layer/core'
+import {
+  type Env,
+  ProviderError,
+  canonicalUrl,
+  chatCompletion,
+  extractJsonObject,
+  timeoutSignal,
+} from '@search-layer/core'
 import { z } from 'zod'
 import { errorJson, toThreadError } from './_errors.js'
 import { parseGithubUrl } from './_github-url.js'
@@ -208,10 +215,7 @@ export async function followChain(seeds: readonly string[], options: FollowChain
     }
     if (frontier.length > room) stopped = 'max_nodes'
     const batch = frontier.slice(0, room)
-    const signal = AbortSignal.any([
-      AbortSignal.timeout(Math.max(1, deadlineAt - Date.now())),
-      ...(options.signal ? [options.signal] : []),
-    ])
+    const signal = timeoutSignal(Math.max(1, deadlineAt - Date.now()), options.signal)
     const results = await mapLimit(batch, nodeConcurrency, async (pending) => {
       try {
         const thread = await fetchThread(pending.url, {
@@ -312,7 +316,7 @@ async function choose(
   if (!ctx.llm || candidates.length === 0 || ctx.maxFollow <= 0) return builtIn()
   ctx.stats.gateCalls++
   try {
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.llmTimeoutMs)])
+    const signal = timeoutSignal(ctx.llmTimeoutMs, ctx.signal)
     const gate = ctx.llm
     const picked = await new Promise<readonly string[]>((resolve, reject) => {
       signal.addEventListener('abort', () => reject(new Error('gate timed out')), { once: true })

@@ -1,4 +1,4 @@
-import { InputError, canonicalUrl } from '@search-layer/core'
+import { InputError, canonicalUrl, timeoutSignal } from '@search-layer/core'
 import { fetchPage } from '@search-layer/page-fetch'
 import { errorJson, toThreadError } from './_errors.js'
 import { fetchGithubDiscussion } from './_github-discussion.js'
@@ -49,11 +49,11 @@ export async function fetchThread(url: string, options: FetchThreadOptions = {})
 }
 
 async function fetchGenericPage(url: string, options: FetchThreadOptions): Promise<Thread> {
-  const deadline = AbortSignal.timeout(options.deadlineMs ?? DEFAULTS.deadlineMs)
+  const signal = timeoutSignal(options.deadlineMs ?? DEFAULTS.deadlineMs, options.signal)
   let page: Awaited<ReturnType<typeof fetchPage>>
   try {
     page = await fetchPage(url, {
-      signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
+      signal,
       timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
       maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
       ...(options.allowPrivateHosts !== undefined && { allowPrivateHosts: options.allowPrivateHosts }),

@@ -5,6 +5,7 @@ import {
   type ServiceSpec,
   isProviderError,
   parseInput,
+  timeoutSignal,
 } from '@search-layer/core'
 import {
   type SearchLayer,
@@ -82,12 +83,9 @@ export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExec
     return layer
   }
   const signalFor = (call: ToolCallOptions | undefined, deadlineMs?: number): AbortSignal | undefined => {
-    const signals = [
-      options.signal,
-      call?.signal,
-      deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs),
-    ].filter((s): s is AbortSignal => s !== undefined)
-    return signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals)
+    if (deadlineMs !== undefined) return timeoutSignal(deadlineMs, options.signal, call?.signal)
+    const signals = [options.signal, call?.signal].filter((s): s is AbortSignal => s !== undefined)
+    return signals.length <= 1 ? signals[0] : AbortSignal.any(signals)
   }
 
   return {
