@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PassThrough } from 'node:stream'
 import { runCli } from '../src/index.js'
@@ -44,4 +46,21 @@ export function runBin(
     )
     if (input !== undefined) child.stdin?.end(input)
   })
+}
+
+/**
+ * The emulator's variables for a CLI run, minus the LLM ones (so markdown uses the rule-based synthesis), with a
+ * fresh HOME and cache directory and rate limits off; `extra` last.
+ */
+export function emulatorEnv(
+  emuEnv: Readonly<Record<string, string | undefined>>,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
+    ...Object.fromEntries(Object.entries(emuEnv).filter(([k]) => !k.startsWith('SEARCH_LAYER_LLM_'))),
+    HOME: mkdtempSync(join(tmpdir(), 'sl-cli-home-')),
+    SEARCH_LAYER_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sl-cli-cache-')),
+    SEARCH_LAYER_RATE_LIMITS: 'off',
+    ...extra,
+  }
 }

@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { run } from './_run.js'
+import { emulatorEnv, run } from './_run.js'
 
 let emu: Emulator
 beforeAll(async () => {
@@ -12,12 +9,7 @@ beforeAll(async () => {
 afterAll(() => emu.close())
 beforeEach(() => emu.reset())
 
-const env = () => ({
-  ...Object.fromEntries(Object.entries(emu.env).filter(([k]) => !k.startsWith('SEARCH_LAYER_LLM_'))),
-  HOME: mkdtempSync(join(tmpdir(), 'sl-cli-ops-')),
-  SEARCH_LAYER_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sl-cli-ops-cache-')),
-  SEARCH_LAYER_RATE_LIMITS: 'off',
-})
+const env = () => emulatorEnv(emu.env)
 const QUERY = 'async runtime "error handling" site:github.com -site:gist.github.com after:2024-06 -tokio'
 const ARGS = ['--source', 'brave,tavily', '--intent', 'exploratory', '--max-queries', '1']
 

@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { run } from './_run.js'
+import { emulatorEnv, run } from './_run.js'
 
 let emu: Emulator
 beforeAll(async () => {
@@ -12,13 +9,7 @@ beforeAll(async () => {
 afterAll(() => emu.close())
 beforeEach(() => emu.reset())
 
-const env = () => ({
-  ...Object.fromEntries(Object.entries(emu.env).filter(([k]) => !k.startsWith('SEARCH_LAYER_LLM_'))),
-  HOME: mkdtempSync(join(tmpdir(), 'sl-cli-ranking-')),
-  SEARCH_LAYER_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sl-cli-ranking-cache-')),
-  SEARCH_LAYER_RATE_LIMITS: 'off',
-  SEARCH_LAYER_KEYLESS: 'off',
-})
+const env = () => emulatorEnv(emu.env, { SEARCH_LAYER_KEYLESS: 'off' })
 
 const STORY = {
   title: 'Deno 2.3 adds a stable permission broker',

@@ -1,10 +1,11 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { InputError, type ProviderDefinition, type ProviderRequest, defineProvider } from '@search-layer/core'
+import { InputError, type ProviderRequest } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { builtInProviders, createSearchLayer } from '../src/index.js'
+import { pluginProvider } from './_plugins.js'
 
 let emu: Emulator
 let home: string
@@ -30,34 +31,18 @@ const hit = (url: string, title: string, publishedAt: string | null, rank: numbe
   rank,
 })
 // A plug-in that ignores every filter and declares none: what enforcement exists for.
-const loose: ProviderDefinition = {
-  id: 'loose',
-  label: 'Loose',
-  docsUrl: 'https://loose.example/docs',
-  env: { apiKey: [], baseUrl: 'LOOSE_URL' },
-  defaultBaseUrl: 'https://loose.example',
-  keyless: true,
-  capabilities: ['web'],
-  priority: 60,
-  rateLimit: { perSecond: 100, burst: 100, maxConcurrent: 8 },
-  cost: {},
-  create: () =>
-    defineProvider({
-      definition: loose,
-      run: async ({ request }) => {
-        received.push(request)
-        return {
-          results: [
-            hit('https://github.com/smol-rs/smol', 'smol: a small async runtime', '2025-03-01T00:00:00Z', 1),
-            hit('https://gitlab.com/x/runtime', 'An async runtime on GitLab', '2025-03-01T00:00:00Z', 2),
-            hit('https://github.com/old/runtime', 'An old async runtime', '2020-01-01T00:00:00Z', 3),
-            hit('https://github.com/undated/runtime', 'An undated async runtime', null, 4),
-            hit('https://github.com/tokio-rs/tokio', 'Tokio async runtime', '2025-05-01T00:00:00Z', 5),
-          ],
-        }
-      },
-    }),
-}
+const loose = pluginProvider('loose', (request) => {
+  received.push(request)
+  return {
+    results: [
+      hit('https://github.com/smol-rs/smol', 'smol: a small async runtime', '2025-03-01T00:00:00Z', 1),
+      hit('https://gitlab.com/x/runtime', 'An async runtime on GitLab', '2025-03-01T00:00:00Z', 2),
+      hit('https://github.com/old/runtime', 'An old async runtime', '2020-01-01T00:00:00Z', 3),
+      hit('https://github.com/undated/runtime', 'An undated async runtime', null, 4),
+      hit('https://github.com/tokio-rs/tokio', 'Tokio async runtime', '2025-05-01T00:00:00Z', 5),
+    ],
+  }
+})
 
 const layer = () =>
   createSearchLayer({

@@ -1,9 +1,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderDefinition, type SearchResult, defineProvider } from '@search-layer/core'
+import type { SearchResult } from '@search-layer/core'
 import { describe, expect, it } from 'vitest'
 import { createSearchLayer } from '../src/index.js'
+import { pluginProvider } from './_plugins.js'
 
 // What real result sets show: one wire story syndicated under three domains, and one blog filling the page.
 const STORY_TITLE = 'Node.js 24 ships a permission model for child processes'
@@ -96,23 +97,9 @@ const PAGE = [
 ]
 
 // A plug-in that answers every query with the same recorded-shaped page, so the ranking is the only variable.
-const fixed: ProviderDefinition = {
-  id: 'fixed',
-  label: 'Fixed page',
-  docsUrl: 'https://fixed.example/docs',
-  env: { apiKey: [], baseUrl: 'FIXED_URL' },
-  defaultBaseUrl: 'https://fixed.example',
-  keyless: true,
-  capabilities: ['web'],
-  priority: 60,
-  rateLimit: { perSecond: 100, burst: 100, maxConcurrent: 8 },
-  cost: {},
-  create: () =>
-    defineProvider({
-      definition: fixed,
-      run: async () => ({ results: PAGE.map((r, i) => ({ ...r, provider: 'fixed', rank: i + 1 })) }),
-    }),
-}
+const fixed = pluginProvider('fixed', () => ({
+  results: PAGE.map((r, i) => ({ ...r, provider: 'fixed', rank: i + 1 })),
+}))
 
 const layer = () =>
   createSearchLayer({
