@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer } from 'node:net'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
+import { type Booted, boot } from './_helpers.js'
 
 /** A redis-server child process on a free loopback port. */
 export interface RedisProcess {
@@ -80,4 +83,33 @@ export async function startRedis(): Promise<RedisProcess> {
       child = await launch(port)
     },
   }
+}
+
+/**
+ * The hooks of a test file whose tests run server instances on one emulator and one real Redis: both start before
+ * the file and stop after it, the emulator is reset and every instance closed after each test. `pair(options)` boots
+ * two instances on the Redis (the options win); `emu` and `redis` are set once the file's hooks have run.
+ */
+export function useRedisPair(emulatorOptions: Parameters<typeof startEmulator>[0] = {}) {
+  const servers: Booted[] = []
+  const shared = { emu: undefined as unknown as Emulator, redis: undefined as unknown as RedisProcess }
+  const closeServers = () => Promise.all(servers.splice(0).map((s) => s.close()))
+  beforeAll(async () => {
+    shared.emu = await startEmulator(emulatorOptions)
+    shared.redis = await startRedis()
+  })
+  afterAll(async () => {
+    await closeServers()
+    await shared.redis?.stop()
+    await shared.emu?.close()
+  })
+  beforeEach(() => shared.emu.reset())
+  afterEach(closeServers)
+  const pair = async (options: Parameters<typeof boot>[1] = {}) => {
+    const a = await boot(shared.emu, { redisUrl: shared.redis.url, ...options })
+    const b = await boot(shared.emu, { redisUrl: shared.redis.url, ...options })
+    servers.push(a, b)
+    return [a, b] as const
+  }
+  return { shared, pair }
 }

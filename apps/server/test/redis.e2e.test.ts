@@ -1,18 +1,16 @@
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type Booted, boot, upstreamCalls } from './_helpers.js'
-import { type RedisProcess, startRedis } from './_redis.js'
+import type { Emulator } from '@search-layer/testkit'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { upstreamCalls } from './_helpers.js'
+import { type RedisProcess, useRedisPair } from './_redis.js'
 
 // Two server instances on one Redis behave as one service; Redis going away degrades them, never fails them.
+const instances = useRedisPair()
 let emu: Emulator
 let redis: RedisProcess
-const servers: Booted[] = []
-const pair = async (options: Parameters<typeof boot>[1] = {}) => {
-  const a = await boot(emu, { redisUrl: redis.url, redisTimeoutMs: 200, ...options })
-  const b = await boot(emu, { redisUrl: redis.url, redisTimeoutMs: 200, ...options })
-  servers.push(a, b)
-  return [a, b] as const
-}
+beforeAll(() => {
+  ;({ emu, redis } = instances.shared)
+})
+const pair = (options: Parameters<typeof instances.pair>[0] = {}) => instances.pair({ redisTimeoutMs: 200, ...options })
 const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number) => {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
@@ -21,20 +19,6 @@ const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number) => {
   }
   return false
 }
-
-beforeAll(async () => {
-  emu = await startEmulator()
-  redis = await startRedis()
-})
-afterAll(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-  await redis?.stop()
-  await emu?.close()
-})
-beforeEach(() => emu.reset())
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
 
 describe('two instances sharing one Redis', () => {
   it('the second instance answers from the shared cache with zero upstream calls', async () => {

@@ -1,48 +1,30 @@
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type Booted, type Json, boot } from './_helpers.js'
-import { type RedisProcess, startRedis } from './_redis.js'
+import type { Emulator } from '@search-layer/testkit'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Booted, Json } from './_helpers.js'
+import { useRedisPair } from './_redis.js'
 
 // Two server instances on one Redis share each provider key's rest and learned limits.
 const KEY_ONE = 'BSAserver-pool-first-000001'
 const KEY_TWO = 'BSAserver-pool-second-00002'
+const instances = useRedisPair({ keys: { brave: [KEY_ONE, KEY_TWO] } })
 let emu: Emulator
-let redis: RedisProcess
-const servers: Booted[] = []
+beforeAll(() => {
+  emu = instances.shared.emu
+})
 let prefixes = 0
-const pair = async (braveKeys: string, extra: Parameters<typeof boot>[1] = {}) => {
-  const options = {
+const pair = (braveKeys: string, extra: Parameters<typeof instances.pair>[0] = {}) =>
+  instances.pair({
     ...extra,
-    redisUrl: redis.url,
     redisTimeoutMs: 500,
     redisPrefix: `shared-keys-${++prefixes}:`,
     envOverride: { BRAVE_API_KEY: braveKeys },
-  }
-  const a = await boot(emu, options)
-  const b = await boot(emu, options)
-  servers.push(a, b)
-  return [a, b] as const
-}
+  })
 const braveSearch = (query: string) => ({ query, sources: ['brave'], intent: 'none', cache: false })
 const keysSent = () => emu.requests.filter((r) => r.service === 'brave').map((r) => r.headers['x-subscription-token'])
 const braveReady = async (server: Booted) => {
   const body = await (await server.call('/readyz')).json()
   return { body, brave: (body.providers as Json[]).find((p) => p.name === 'brave')! }
 }
-
-beforeAll(async () => {
-  emu = await startEmulator({ keys: { brave: [KEY_ONE, KEY_TWO] } })
-  redis = await startRedis()
-})
-afterAll(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-  await redis?.stop()
-  await emu?.close()
-})
-beforeEach(() => emu.reset())
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
 
 describe('provider keys shared through Redis', () => {
   it('a key one instance rests is skipped by the other, and /readyz names it by label only', async () => {
