@@ -98,6 +98,7 @@ export { canonicalUrl } from './canonical-url.js'
 export {
   parseQueryOperators,
   queryWithOperators,
+  queryWithSiteOperators,
   QueryFiltersSchema,
   QueryOperatorSchema,
   QUERY_FILTER_KINDS,

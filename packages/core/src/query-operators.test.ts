@@ -1,7 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { InputError } from './errors.js'
-import { type QueryFilters, parseQueryOperators, queryWithOperators } from './query-operators.js'
+import {
+  type QueryFilters,
+  parseQueryOperators,
+  queryWithOperators,
+  queryWithSiteOperators,
+} from './query-operators.js'
 
 const none: QueryFilters = { includeDomains: [], excludeDomains: [], phrases: [], excludeTerms: [], fileTypes: [] }
 
@@ -119,5 +124,22 @@ describe('queryWithOperators', () => {
     [{ query: 'plain' }, 'plain'],
   ])('%j → %s', (request, expected) => {
     expect(queryWithOperators(request)).toBe(expected)
+  })
+})
+
+describe('queryWithSiteOperators', () => {
+  it.each([
+    [{ query: 'tokio', includeDomains: ['github.com'] }, 'tokio site:github.com'],
+    [
+      { query: 'tokio', includeDomains: ['github.com', 'docs.rs'], excludeDomains: ['gist.github.com'] },
+      'tokio (site:github.com OR site:docs.rs) -site:gist.github.com',
+    ],
+    [
+      { query: 'rust errors', phrases: ['error handling'], excludeDomains: ['a.com', 'b.com'] },
+      'rust errors "error handling" -site:a.com -site:b.com',
+    ],
+    [{ query: 'plain' }, 'plain'],
+  ])('%j → %s', (request, expected) => {
+    expect(queryWithSiteOperators(request)).toBe(expected)
   })
 })

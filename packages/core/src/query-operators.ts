@@ -284,3 +284,26 @@ export function queryWithOperators(request: {
   ]
   return extra.length ? `${text} ${extra.join(' ')}` : text
 }
+
+/**
+ * `queryWithOperators`, plus the domain filters as operators for a source that has no parameters for them (DuckDuckGo,
+ * SearXNG): `site:` for one domain, `(site:a OR site:b)` for several, `-site:` for each excluded one. Pure.
+ */
+export function queryWithSiteOperators(request: {
+  query: string
+  phrases?: readonly string[]
+  excludeTerms?: readonly string[]
+  fileTypes?: readonly string[]
+  includeDomains?: readonly string[]
+  excludeDomains?: readonly string[]
+}): string {
+  const include = request.includeDomains ?? []
+  const site =
+    include.length === 1
+      ? `site:${include[0]}`
+      : include.length > 1
+        ? `(${include.map((d) => `site:${d}`).join(' OR ')})`
+        : ''
+  const exclude = (request.excludeDomains ?? []).map((d) => `-site:${d}`)
+  return [queryWithOperators(request), site, ...exclude].filter(Boolean).join(' ')
+}

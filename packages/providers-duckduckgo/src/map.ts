@@ -5,7 +5,7 @@ import {
   type SearchResult,
   passesDomainFilters,
   retryHint,
-  queryWithOperators,
+  queryWithSiteOperators,
 } from '@search-layer/core'
 import type { DuckDuckGoPage } from './parse.js'
 
@@ -94,15 +94,7 @@ export function duckDuckGoQueryText(
     'query' | 'includeDomains' | 'excludeDomains' | 'phrases' | 'excludeTerms' | 'fileTypes'
   >,
 ): string {
-  const include = request.includeDomains ?? []
-  const exclude = request.excludeDomains ?? []
-  const site =
-    include.length === 1
-      ? `site:${include[0]}`
-      : include.length > 1
-        ? `(${include.map((d) => `site:${d}`).join(' OR ')})`
-        : ''
-  return [queryWithOperators(request), site, ...exclude.map((d) => `-site:${d}`)].filter(Boolean).join(' ')
+  return queryWithSiteOperators(request)
 }
 
 /** The form fields for a request. */

@@ -7,7 +7,7 @@ import {
   isoDate,
   plainText,
   retryHint,
-  queryWithOperators,
+  queryWithSiteOperators,
 } from '@search-layer/core'
 import { SearxngResultSchema, type SearxngResponse } from './schema.js'
 
@@ -81,15 +81,7 @@ export function searxngQueryText(
     'query' | 'includeDomains' | 'excludeDomains' | 'phrases' | 'excludeTerms' | 'fileTypes'
   >,
 ): string {
-  const include = request.includeDomains ?? []
-  const site =
-    include.length === 1
-      ? `site:${include[0]}`
-      : include.length > 1
-        ? `(${include.map((d) => `site:${d}`).join(' OR ')})`
-        : ''
-  const exclude = (request.excludeDomains ?? []).map((d) => `-site:${d}`)
-  return [queryWithOperators(request), site, ...exclude].filter(Boolean).join(' ')
+  return queryWithSiteOperators(request)
 }
 
 /** Normalised results plus how many entries were unusable. */
