@@ -37,6 +37,9 @@ export interface Cluster {
   other: boolean
 }
 
+// Separates a result's title from its snippet in `DocTerms.text`; `flatten` removes it from the texts themselves.
+const SEGMENT = '\u2029'
+
 interface DocTerms {
   keys: Set<string>
   titleKeys: Set<string>
@@ -58,7 +61,8 @@ export function cluster(docs: readonly ClusterDoc[], query: string, maxGroups: n
     return {
       keys: new Set(all.map((t) => t.key)),
       titleKeys: new Set(titleTerms.map((t) => t.key)),
-      text: flatten(`${d.title} ${d.snippet}`),
+      // Title and snippet stay apart: a phrase running from a title's last word into the snippet's first is none.
+      text: `${flatten(d.title)}${SEGMENT}${flatten(d.snippet)}`,
     }
   })
   const df = new Map<string, number>()
@@ -154,6 +158,9 @@ function labelTerms(
     const shown = hasHan(k) ? extendHan(k, texts) : latinPhrase(display.get(k) ?? k, texts)
     // A bigram already inside a longer Han label adds nothing.
     if (out.some((o) => o.includes(shown) || (hasHan(k) && o.includes(k)))) continue
+    // "FAQ, Frequently asked" repeats itself: a phrase sharing a word with an earlier label is left out.
+    if (out.some((o) => sharesWord(o, shown))) continue
+    if (out.length > 0 && isLoneParticiple(shown)) continue
     out.push(shown)
     if (out.length === 3) break
   }
@@ -161,6 +168,38 @@ function labelTerms(
 }
 
 const PHRASE_WORD = /[\p{L}\p{N}][\p{L}\p{N}+#._-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu
+const HAN_ANY = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u
+
+/** Latin word runs of a text: a phrase never crosses the title/snippet boundary or a Han word ("cargo 以及 Tokio"). */
+function latinRuns(text: string): string[][] {
+  const runs: string[][] = []
+  for (const segment of text.split(SEGMENT)) {
+    let run: string[] = []
+    for (const word of segment.match(PHRASE_WORD) ?? []) {
+      if (HAN_ANY.test(word)) {
+        if (run.length > 0) runs.push(run)
+        run = []
+      } else run.push(word)
+    }
+    if (run.length > 0) runs.push(run)
+  }
+  return runs
+}
+
+function labelWords(label: string): string[] {
+  return hasHan(label) ? [] : label.toLowerCase().split(' ')
+}
+
+function sharesWord(a: string, b: string): boolean {
+  const words = new Set(labelWords(a))
+  return labelWords(b).some((w) => words.has(w))
+}
+
+// "collected", "based", "released": a lone past participle reads as a verb, not a topic. Only a second or later
+// label is dropped for it; a seed keeps its word because the group needs a name.
+function isLoneParticiple(label: string): boolean {
+  return /^[a-z]{3,}(?<!e)ed$/i.test(label)
+}
 
 /**
  * A phrase of two or three words around `word` that at least two members share, every word topical (no stop
@@ -171,25 +210,8 @@ function latinPhrase(word: string, texts: readonly string[]): string {
   const target = word.toLowerCase()
   const counts = new Map<string, { members: number; shown: string }>()
   for (const text of texts) {
-    const words = text.match(PHRASE_WORD) ?? []
     const seen = new Set<string>()
-    for (let i = 0; i < words.length; i++) {
-      if (words[i]!.toLowerCase() !== target) continue
-      for (let start = Math.max(0, i - 2); start <= i; start++) {
-        for (let end = i + 1; end <= Math.min(words.length, start + 3); end++) {
-          if (end - start < 2) continue
-          const span = words.slice(start, end)
-          const lower = span.map((w) => w.toLowerCase())
-          if (!lower.every(isTopical)) continue
-          const key = span.join(' ').toLowerCase()
-          if (seen.has(key)) continue
-          seen.add(key)
-          const c = counts.get(key) ?? { members: 0, shown: span.join(' ') }
-          c.members++
-          counts.set(key, c)
-        }
-      }
-    }
+    for (const words of latinRuns(text)) countSpansAround(words, target, seen, counts)
   }
   const shared = [...counts.entries()].filter(([, c]) => c.members >= 2)
   if (shared.length === 0) return word
@@ -201,6 +223,30 @@ function latinPhrase(word: string, texts: readonly string[]): string {
       (ka < kb ? -1 : ka > kb ? 1 : 0),
   )
   return shared[0]![1].shown
+}
+
+/** Counts, once per member (`seen`), each 2–3 word topical span of `words` that contains `target`. */
+function countSpansAround(
+  words: readonly string[],
+  target: string,
+  seen: Set<string>,
+  counts: Map<string, { members: number; shown: string }>,
+): void {
+  for (let i = 0; i < words.length; i++) {
+    if (words[i]!.toLowerCase() !== target) continue
+    for (let start = Math.max(0, i - 2); start <= i; start++) {
+      for (let end = Math.max(i + 1, start + 2); end <= Math.min(words.length, start + 3); end++) {
+        const span = words.slice(start, end)
+        if (!span.every((w) => isTopical(w.toLowerCase()))) continue
+        const key = span.join(' ').toLowerCase()
+        if (seen.has(key)) continue
+        seen.add(key)
+        const c = counts.get(key) ?? { members: 0, shown: span.join(' ') }
+        c.members++
+        counts.set(key, c)
+      }
+    }
+  }
 }
 
 const HAN_CHAR = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]$/u

@@ -324,7 +324,7 @@ describe('topic labels', () => {
         expect(holders.length).toBeGreaterThanOrEqual(2)
       }
     }
-    expect(topics.map((g) => g.label).join(' | ')).toMatch(/npm compatibility/i)
+    expect(topics.map((g) => g.label).join(' | ')).toMatch(/npm compatibility|compatibility layer/i)
     expect(topics.map((g) => g.label).join(' | ')).toMatch(/bundler|tree shaking/i)
   })
 
@@ -333,5 +333,39 @@ describe('topic labels', () => {
     for (const g of s.groups.filter((g) => g.terms.length > 0)) expect(g.results.length).toBeGreaterThanOrEqual(2)
     const other = s.groups.find((g) => g.label === 'Other results')!
     expect(other.results.map((r) => r.n)).toEqual(expect.arrayContaining([6]))
+  })
+
+  it('keeps a phrase inside the title or the snippet and never repeats a word across labels', () => {
+    const faq = [
+      doc(1, 'Tokio runtime FAQ', 'Frequently asked questions collected from the Tokio Discord.', 'a.dev'),
+      doc(2, 'Async runtime FAQ', 'Frequently asked questions collected by the maintainers.', 'b.dev'),
+      doc(3, 'Runtime FAQ for beginners', 'Frequently asked questions collected over the years.', 'c.dev'),
+      doc(4, 'Cargo workspaces explained', 'Cargo workspaces share one lock file and one target directory.', 'd.dev'),
+      doc(5, 'Managing Cargo workspaces', 'Cargo workspaces keep crates in step.', 'e.dev'),
+      doc(6, 'Sourdough starter basics', 'Feed the starter daily.', 'f.dev'),
+    ]
+    const s = synthesize({ query: 'rust async runtime', results: faq }, { now: NOW })
+    const labels = s.groups.filter((g) => g.terms.length > 0).map((g) => g.label)
+    expect(labels).toContain('Cargo workspaces')
+    const faqLabel = labels.find((l) => /faq|frequently/i.test(l))!
+    // Not "FAQ Frequently" (title end + snippet start), not "Frequently asked" again, not a lone "collected".
+    expect(faqLabel).not.toMatch(/FAQ Frequently/)
+    expect(faqLabel).not.toMatch(/collected/)
+    const words = faqLabel.toLowerCase().split(/[ ,]+/)
+    expect(new Set(words).size).toBe(words.length)
+  })
+
+  it('never joins Latin words across a Chinese word in a label', () => {
+    const mixed = [
+      doc(1, 'Rust 入门', '安装 cargo 以及 Tokio 运行时的步骤。', 'a.cn'),
+      doc(2, 'Rust 环境配置', '配置 cargo 以及 Tokio 的方法。', 'b.cn'),
+      doc(3, 'Rust 项目结构', '使用 cargo 以及 Tokio 创建项目。', 'c.cn'),
+      doc(4, '所有权 详解', '所有权 与 借用 规则。', 'd.cn'),
+      doc(5, '所有权 入门', '所有权 规则 示例。', 'e.cn'),
+      doc(6, '天气', '今天 晴。', 'f.cn'),
+    ]
+    const s = synthesize({ query: 'rust 教程', results: mixed }, { now: NOW })
+    for (const g of s.groups.filter((g) => g.terms.length > 0))
+      for (const term of g.terms) expect(term).not.toMatch(/[a-z] ?以及|以及 ?[A-Z]/i)
   })
 })
