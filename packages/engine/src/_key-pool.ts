@@ -4,6 +4,7 @@ import {
   type ProviderDefinition,
   ProviderError,
   type ProviderErrorKind,
+  type RateLimitInfo,
   type RateLimitReading,
   type UpstreamResponseMeta,
   apiKeyId,
@@ -40,6 +41,11 @@ export interface KeyStatus {
   }
   /** A monthly quota near or at its end. */
   warning?: string
+}
+
+/** A provider's answer may state limits in its body (Stack Exchange `quota_remaining`, `backoff`). */
+export interface AnswerLimits {
+  rateLimit?: RateLimitInfo | undefined
 }
 
 /** What the pool hands the provider call: the key, the header observer, and whether to retry a rate limit in place. */
@@ -134,7 +140,7 @@ export class KeyPool {
   }
 
   /** Runs one provider call on the next usable key; rejects with the call's `ProviderError` (its key named by label). */
-  async call<T>(
+  async call<T extends AnswerLimits>(
     ctx: { deadlineAt: number; signal: AbortSignal },
     run: (call: PoolCallContext) => Promise<T>,
   ): Promise<T> {
@@ -256,7 +262,7 @@ export class KeyPool {
     return chosen
   }
 
-  private async callWith<T>(
+  private async callWith<T extends AnswerLimits>(
     slot: KeySlot,
     ctx: { deadlineAt: number; signal: AbortSignal },
     run: (call: PoolCallContext) => Promise<T>,
@@ -266,12 +272,17 @@ export class KeyPool {
     try {
       release = await slot.limiter?.acquire({ deadlineAt: ctx.deadlineAt, signal: ctx.signal })
       const sentAt = this.options.now()
+      let headersTaught = false
       const result = await run({
         ...(slot.key !== undefined && { apiKey: slot.key }),
-        onResponse: (meta) => this.learn(slot, meta, sentAt),
+        onResponse: (meta) => {
+          if (this.learn(slot, meta, sentAt)) headersTaught = true
+        },
         // With another key to take over, waiting out this key's rate limit is time lost.
         ...(this.slots.length > 1 && { retryRateLimited: false }),
       })
+      // Headers are read against the send time (see `windowResetAt`); a body's relative times only where they are silent.
+      if (!headersTaught && result.rateLimit) this.learnFromAnswer(slot, result.rateLimit)
       slot.circuit.success(ticket)
       return result
     } catch (caught) {
@@ -317,12 +328,29 @@ export class KeyPool {
     return KEY_REST_MS
   }
 
-  private learn(slot: KeySlot, meta: UpstreamResponseMeta, sentAt: number): void {
+  private learn(slot: KeySlot, meta: UpstreamResponseMeta, sentAt: number): boolean {
     const now = this.options.now()
     const reading = readRateLimitHeaders(meta.headers, now)
-    if (!reading) return
+    if (!reading) return false
     const resetAt = windowResetAt(reading, sentAt)
     slot.limits = { ...slot.limits, ...reading, ...(resetAt !== undefined && { resetAt }), learnedAt: now }
+    slot.dirty = true
+    this.applyPace(slot)
+    return true
+  }
+
+  // Limits stated in a body, relative to now (Stack Exchange's daily quota and `backoff`), learned like headers.
+  private learnFromAnswer(slot: KeySlot, info: RateLimitInfo): void {
+    const now = this.options.now()
+    const reading: RateLimitReading = {
+      ...(info.remaining !== undefined && { remaining: info.remaining }),
+      ...(info.resetMs !== undefined && { resetAt: now + info.resetMs }),
+      ...(info.quotaLimit !== undefined && { quotaLimit: info.quotaLimit }),
+      ...(info.quotaRemaining !== undefined && { quotaRemaining: info.quotaRemaining }),
+      ...(info.quotaResetMs !== undefined && { quotaResetAt: now + info.quotaResetMs }),
+    }
+    if (Object.keys(reading).length === 0) return
+    slot.limits = { ...slot.limits, ...reading, learnedAt: now }
     slot.dirty = true
     this.applyPace(slot)
   }

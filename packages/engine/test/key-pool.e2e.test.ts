@@ -237,4 +237,33 @@ describe('pacing learned from the vendor', () => {
     const [next] = await braveOnly(KEY_ONE, { keyState: createFileKeyStateStore({ file }) }).status()
     expect(next!.keys[0]).toMatchObject({ pace: { perSecond: 20, learned: true }, limits: { quotaLimit: 20_000_000 } })
   })
+
+  it("learns Stack Exchange's quota and backoff from its body and keeps them for the next process", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sl-keystate-')), 'keys.json')
+    const stackOnly = () =>
+      createSearchLayer({
+        env: { HOME: home, STACKEXCHANGE_API_URL: emu.urls.stackexchange },
+        cache: false,
+        providerRetries: 0,
+        keyState: createFileKeyStateStore({ file }),
+      })
+    const ask = (query: string, deadlineMs: number) => ({
+      queries: [query],
+      sources: ['stackexchange'],
+      intent: 'none' as const,
+      deadlineMs,
+    })
+    emu.fault('stackexchange', { status: 200, code: 'backoff', times: 1 })
+    const first = await stackOnly().search(ask('rust borrow checker', 6000))
+    expect(first.providers.stackexchange).toMatchObject({ status: 'ok' })
+
+    // A new process reads what the body said: 247 of 300 left today, and no call for the next 10 s.
+    emu.reset()
+    const next = stackOnly()
+    const status = (await next.status()).find((p) => p.name === 'stackexchange')!
+    expect(status.keys[0]!.limits).toMatchObject({ quotaLimit: 300, quotaRemaining: 247, remaining: 0 })
+    const res = await next.search(ask('tokio spawn blocking', 1000))
+    expect(res.providers.stackexchange!.status).not.toBe('ok')
+    expect(emu.requests.filter((r) => r.service === 'stackexchange')).toHaveLength(0)
+  })
 })
