@@ -323,7 +323,6 @@ export function describeBravePlan(meta: BraveErrorMeta | undefined): string {
   return parts.length > 0 ? `${parts.join('; ')}.` : ''
 }
 
-// Pydantic-style `loc` + `msg` of a failed parameter: `query.count: Input should be less than or equal to 20`.
 /** The plan's limits as pacing reads them: its per-second rate and what is left of the monthly quota. */
 function braveLimits(meta: BraveErrorMeta | undefined): VendorLimits | undefined {
   if (!meta) return undefined
@@ -337,6 +336,7 @@ function braveLimits(meta: BraveErrorMeta | undefined): VendorLimits | undefined
   return Object.keys(limits).length > 0 ? limits : undefined
 }
 
+// Pydantic-style `loc` + `msg` of a failed parameter: `query.count: Input should be less than or equal to 20`.
 function failedParameters(meta: BraveErrorMeta | undefined): string {
   const errors = meta?.errors ?? []
   return errors
