@@ -1,24 +1,16 @@
 import { z } from '@hono/zod-openapi'
-import {
-  FreshnessSchema,
-  FreshnessWindowSchema,
-  IntentSchema,
-  ModeSchema,
-  PROVIDER_ERROR_KINDS,
-  type ProviderErrorKind,
-  ProviderNameSchema,
-  QUERY_FILTER_KINDS,
-  QueryOperatorSchema,
-} from '@search-layer/core'
+import { FreshnessWindowSchema, PROVIDER_ERROR_KINDS, type ProviderErrorKind } from '@search-layer/core'
 import { SearchRequestSchema } from '@search-layer/engine'
+import { SearchResponseSchema as EngineSearchResponseSchema } from '@search-layer/engine/schemas'
 import { FETCH_ERROR_KINDS, type FetchErrorKind } from '@search-layer/page-fetch'
+import { ReadablePageSchema as PageFetchReadablePageSchema } from '@search-layer/page-fetch/schemas'
 import { ERROR_STATUS, type ErrorCode } from './errors.js'
 
-// The response schemas below restate the engine's `SearchResponse`, page-fetch's `ReadablePage` and this package's
-// `ErrorBody`, which are TypeScript types, not schemas: _schemas.test-d.ts holds each equal to its type, so a field
-// added or changed there fails typecheck until the document says it too.
+// Response bodies come from the packages that produce them (`@search-layer/engine/schemas`,
+// `@search-layer/page-fetch/schemas`); this file only names them for the OpenAPI document and adds what the server
+// itself returns (errors, history, tools, the fetch route's `truncated`). schemas.test-d.ts holds `ErrorBody` equal.
 
-const ProviderErrorKindSchema = z.enum(PROVIDER_ERROR_KINDS as [ProviderErrorKind, ...ProviderErrorKind[]])
+const _ProviderErrorKindSchema = z.enum(PROVIDER_ERROR_KINDS as [ProviderErrorKind, ...ProviderErrorKind[]])
 const ErrorKindSchema = z.enum([...new Set([...PROVIDER_ERROR_KINDS, ...FETCH_ERROR_KINDS])] as [
   ProviderErrorKind | FetchErrorKind,
   ...(ProviderErrorKind | FetchErrorKind)[],
@@ -36,86 +28,11 @@ export const ErrorBodySchema = z
   })
   .openapi('Error')
 
-/** One search result (the engine's `SearchResultOut`). */
-export const SearchResultOutSchema = z.object({
-  title: z.string(),
-  url: z.string(),
-  snippet: z.string(),
-  published_date: z.string().nullable(),
-  source: z.string(),
-  sources: z.array(ProviderNameSchema),
-  score: z.number().optional(),
-  duplicates: z
-    .array(z.object({ url: z.string(), title: z.string(), sources: z.array(ProviderNameSchema) }))
-    .optional()
-    .openapi({ description: 'The same page under other URLs (syndication, mirrors, print/AMP copies), folded in.' }),
-  explain: z.record(z.string(), z.number()).optional(),
-  date_unverified: z
-    .literal(true)
-    .optional()
-    .openapi({ description: 'A date filter is in force and this result has no date: kept, not known to be in range.' }),
-})
+// Re-wrapped with this package's `z` (the one `@hono/zod-openapi` extends): a schema another package built may
+// predate that extension and lack `.openapi()`. Field schemas, descriptions included, are the package's own.
 
-const QueryFilterKindSchema = z.enum(QUERY_FILTER_KINDS)
-
-/** What the query's operators did (the engine's `OperatorReport`). */
-const OperatorReportSchema = z
-  .object({
-    parsed: z.array(
-      z.object({ name: z.enum(QueryOperatorSchema.shape.name.options), value: z.string(), raw: z.string() }),
-    ),
-    filters: z.array(QueryFilterKindSchema),
-    native: z.record(ProviderNameSchema, z.array(QueryFilterKindSchema)),
-    stripped: z.record(ProviderNameSchema, z.array(QueryFilterKindSchema)),
-    dropped: z.number(),
-    dropped_by: z.record(z.string(), z.number()),
-    date_unverified: z.number(),
-    unchecked: z.array(z.string()).optional(),
-  })
-  .openapi('OperatorReport', {
-    description:
-      'Query operators (site:, after:, "phrase"…): what was parsed, which filters each provider applied natively or had stripped, and what enforcement on the merged results dropped.',
-  })
-
-const ProviderReportSchema = z.object({
-  status: z.enum(['ok', 'error', 'skipped']),
-  results: z.number(),
-  ms: z.number(),
-  calls: z.number(),
-  reason: z.string().optional(),
-  fallback_for: ProviderNameSchema.optional(),
-  error: z.object({ kind: ProviderErrorKindSchema, message: z.string() }).optional(),
-  cost: z.object({ usd: z.number().optional(), credits: z.number().optional() }).optional(),
-})
-
-/** The engine's `SearchResponse`. */
-export const SearchResponseSchema = z
-  .object({
-    query: z.string(),
-    mode: ModeSchema,
-    intent: IntentSchema.nullable(),
-    intent_source: z.enum(['auto', 'explicit', 'none']),
-    intent_by: z.enum(['rules', 'llm']).optional(),
-    confidence: z.number().optional(),
-    signals: z.array(z.object({ intent: IntentSchema, term: z.string(), lang: z.string() })).optional(),
-    queries: z.array(z.string()),
-    count: z.number(),
-    results: z.array(SearchResultOutSchema),
-    answer: z.string().optional(),
-    answer_source: ProviderNameSchema.optional(),
-    freshness_filter: FreshnessSchema.nullable(),
-    operators: OperatorReportSchema.optional(),
-    providers: z.record(ProviderNameSchema, ProviderReportSchema),
-    partial: z.boolean(),
-    cached: z.boolean(),
-    warnings: z.array(z.string()),
-    keyless_only: z
-      .object({ sources: z.array(ProviderNameSchema), set: z.array(z.string()), message: z.string() })
-      .optional()
-      .openapi({ description: 'Present when no search engine key is set and only keyless sources answered.' }),
-    timing: z.object({ total_ms: z.number() }),
-  })
-  .openapi('SearchResponse')
+/** The engine's `SearchResponse`, named for the document. */
+export const SearchResponseSchema = z.object(EngineSearchResponseSchema.shape).openapi('SearchResponse')
 
 /** `GET /v1/search` query parameters: the common subset of the POST body, with the engine's own field schemas. */
 export const SearchQuerySchema = z.object({
@@ -177,26 +94,9 @@ export const FetchBodySchema = z
   })
   .strict()
 
-/** A readable page (page-fetch's `ReadablePage`). */
+/** page-fetch's `ReadablePage`, plus whether the route cut it to `maxChars`. */
 export const ReadablePageSchema = z
-  .object({
-    url: z.string(),
-    finalUrl: z.string(),
-    title: z.string().nullable(),
-    byline: z.string().nullable(),
-    siteName: z.string().nullable(),
-    lang: z.string().nullable(),
-    publishedAt: z.string().nullable(),
-    excerpt: z.string().nullable(),
-    markdown: z.string(),
-    text: z.string(),
-    links: z.array(z.object({ url: z.string(), text: z.string(), context: z.string() })),
-    readerable: z.boolean(),
-    degraded: z.string().optional().openapi({
-      description: 'Set when the page was returned as plain text instead of read readably (too complex, out of time).',
-    }),
-    truncated: z.boolean(),
-  })
+  .object({ ...PageFetchReadablePageSchema.shape, truncated: z.boolean() })
   .openapi('ReadablePage')
 
 /** `POST /v1/thread` body. */

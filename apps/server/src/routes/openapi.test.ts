@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { z } from '@hono/zod-openapi'
 import { SearchRequestSchema } from '@search-layer/engine'
+import { SearchResponseSchema as EngineSearchResponseSchema } from '@search-layer/engine/schemas'
+import { ReadablePageSchema as PageFetchReadablePageSchema } from '@search-layer/page-fetch/schemas'
 import { afterAll, describe, expect, it } from 'vitest'
 import { FetchBodySchema, RefsBodySchema, SearchFormatSchema, SearchQuerySchema, ThreadBodySchema } from '../schemas.js'
 import { createApp } from '../app.js'
@@ -104,5 +106,19 @@ describe('/openapi.json', () => {
       minimum: deadlineMs.unwrap().minValue,
       maximum: deadlineMs.unwrap().maxValue,
     })
+  })
+
+  // Response bodies are the producing packages' own schemas: a field added there is documented with no edit here.
+  it.each([
+    ['SearchResponse', keysOf(EngineSearchResponseSchema)],
+    ['ReadablePage', [...keysOf(PageFetchReadablePageSchema), 'truncated'].sort()],
+  ])('documents %s from its package schema, descriptions included', async (name, keys) => {
+    const component = (await document()).components.schemas[name]
+    expect(Object.keys(component.properties).sort()).toEqual(keys)
+    if (name === 'SearchResponse')
+      expect(component.properties.keyless_only.description).toBe(
+        EngineSearchResponseSchema.shape.keyless_only.unwrap().description,
+      )
+    else expect(component.properties.degraded.description).toMatch(/plain text/)
   })
 })

@@ -1,0 +1,9 @@
+import { expectTypeOf, test } from 'vitest'
+import type { z } from 'zod'
+import type { PageLink, ReadablePage } from './extract.js'
+import type { PageLinkSchema, ReadablePageSchema } from './schemas.js'
+
+test('each schema is its type', () => {
+  expectTypeOf<z.infer<typeof ReadablePageSchema>>().toEqualTypeOf<ReadablePage>()
+  expectTypeOf<z.infer<typeof PageLinkSchema>>().toEqualTypeOf<PageLink>()
+})
