@@ -139,6 +139,32 @@ describe('the web app', () => {
     expect(emu.requests.filter((r) => ['brave', 'exa', 'tavily', 'grok'].includes(r.service))).toHaveLength(0)
   })
 
+  it("offers the server's configured sources, from /readyz, and searches only the ones ticked", async () => {
+    const keyless = await boot(emu, { envOverride: ZERO_KEYS() })
+    extra.push(keyless)
+    const ready = (await (await fetch(`${keyless.url}/readyz`)).json()) as {
+      providers: { name: string; configured: boolean }[]
+    }
+    const configured = ready.providers.filter((p) => p.configured).map((p) => p.name)
+    await page.goto(keyless.url)
+    const boxes = page.getByRole('group', { name: /Sources/ }).getByRole('checkbox')
+    await expect.poll(() => boxes.count()).toBe(configured.length)
+    const offered = await page
+      .getByRole('group', { name: /Sources/ })
+      .locator('label')
+      .allTextContents()
+    expect(offered).toEqual(configured)
+    // No key, so no engine is offered; the keyless fallback is.
+    expect(offered).toContain('duckduckgo')
+    expect(offered).not.toContain('brave')
+
+    await page.getByRole('checkbox', { name: 'wikipedia' }).check()
+    await search('what is a monad')
+    await finished()
+    expect([...new Set(await page.locator('.result .tag').allTextContents())]).toEqual(['wikipedia'])
+    expect(emu.requests.filter((r) => r.service === 'duckduckgo')).toHaveLength(0)
+  })
+
   it('shows no keyless notice when an engine key is set', async () => {
     // A server of its own: the shared one has open circuits after the every-engine-fails case.
     const keyed = await boot(emu)

@@ -124,3 +124,25 @@ function parseBlock(block: string): StreamMessage | undefined {
     return undefined
   }
 }
+
+/** A source the server has registered, as `/readyz` lists it. */
+export interface SourceInfo {
+  name: string
+  configured: boolean
+  resting: boolean
+}
+
+/**
+ * The sources this server can search with (registered and configured, in registry order), read from `/readyz`, so
+ * the page offers exactly what the server has: plug-ins included, engines without a key left out. `/readyz` answers
+ * 503 with the same body when nothing is configured; an unreachable server gives an empty list.
+ */
+export async function listSources(signal?: AbortSignal): Promise<SourceInfo[]> {
+  try {
+    const response = await fetch('/readyz', { headers: headers(), ...(signal && { signal }) })
+    const body = (await response.json()) as { providers?: SourceInfo[] }
+    return (body.providers ?? []).filter((p) => p.configured)
+  } catch {
+    return []
+  }
+}

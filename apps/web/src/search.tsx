@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks'
-import { ApiError, streamSearch } from './api.js'
+import { ApiError, listSources, type SourceInfo, streamSearch } from './api.js'
 import { type EngineRun, EngineStrip } from './engines.js'
 import { renderMarkdown } from './markdown.js'
 import { type Route, hrefOf, isThreadUrl } from './route.js'
@@ -13,7 +13,6 @@ const FRESHNESS: [string, string][] = [
   ['pm', 'past month'],
   ['py', 'past year'],
 ]
-const ENGINES = ['brave', 'exa', 'tavily', 'grok']
 
 interface Controls {
   intent: string
@@ -285,6 +284,14 @@ function SearchControls({ controls, setControls }: { controls: Controls; setCont
       ...c,
       sources: c.sources.includes(name) ? c.sources.filter((s) => s !== name) : [...c.sources, name],
     }))
+  const [sources, setSources] = useState<SourceInfo[]>([])
+  useEffect(() => {
+    const controller = new AbortController()
+    void listSources(controller.signal).then((list) => {
+      if (!controller.signal.aborted) setSources(list)
+    })
+    return () => controller.abort()
+  }, [])
   return (
     <div class="controls">
       <label>
@@ -324,11 +331,12 @@ function SearchControls({ controls, setControls }: { controls: Controls; setCont
         </select>
       </label>
       <fieldset class="sources">
-        <legend>Engines {controls.sources.length === 0 && <span class="muted">(automatic)</span>}</legend>
-        {ENGINES.map((name) => (
+        <legend>Sources {controls.sources.length === 0 && <span class="muted">(automatic)</span>}</legend>
+        {sources.map(({ name, resting }) => (
           <label key={name} class="check">
             <input type="checkbox" checked={controls.sources.includes(name)} onChange={() => toggleSource(name)} />
             {name}
+            {resting && <span class="muted"> (resting)</span>}
           </label>
         ))}
       </fieldset>
