@@ -16,6 +16,8 @@ export interface FanOutOptions {
   deadlineAt: number
   /** Most calls this search may make, stand-ins included. */
   maxCalls: number
+  /** Most queries one provider is asked (its first ones, the original query first); unlimited when undefined. */
+  queriesFor?: (name: ProviderName) => number
   /** Each provider's keys, with their circuits and paces. */
   pools: ReadonlyMap<ProviderName, KeyPool>
   /** Asks one provider one query, with the key the pool picked. */
@@ -59,6 +61,7 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
   const launch = (name: ProviderName, query: string) => {
     const id = `${name}\u0000${query}`
     if (launched.has(id)) return
+    if ((launchedBy.get(name) ?? 0) >= (options.queriesFor?.(name) ?? Number.POSITIVE_INFINITY)) return
     if (launched.size >= maxCalls) {
       options.warn(`${name} was not asked "${query}": maxCallsPerRequest ${maxCalls} reached`)
       return

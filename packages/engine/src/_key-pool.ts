@@ -179,6 +179,15 @@ export class KeyPool {
     return this.slots.map((slot) => this.describe(slot))
   }
 
+  /**
+   * Calls the pace lets start at once over all keys (its burst per key). With the engine's pacing off the
+   * definition's own pace still counts: a keyless client such as DuckDuckGo's paces itself regardless.
+   */
+  callsAtOnce(): number {
+    const { burst } = this.options.rateLimit ?? this.options.definition.rateLimit
+    return Math.max(1, Math.floor(burst)) * this.slots.length
+  }
+
   /** Monthly quotas near or at their end, one sentence per key. */
   warnings(): string[] {
     return this.slots.flatMap((slot) => {

@@ -47,6 +47,18 @@ describe('no search engine key: the keyless sources search', () => {
     })
   })
 
+  it('asks paced keyless and vertical sources only the queries their pace starts at once, the original first', async () => {
+    const paced = createSearchLayer({ env: { ...zeroKeys(), HOME: home }, cache: false, providerRetries: 0 })
+    const res = await paced.search({ query: 'kubernetes vs nomad' })
+    expect(res.queries).toHaveLength(3)
+    // DuckDuckGo's pace (1/s, burst 1) starts one call at once.
+    expect(res.providers.duckduckgo).toMatchObject({ status: 'ok', calls: 1 })
+    const asked = emu.requests
+      .filter((r) => r.service === 'duckduckgo')
+      .map((r) => r.query.q ?? new URLSearchParams(String(r.body)).get('q'))
+    expect(asked).toEqual([res.queries[0]])
+  })
+
   it('searches the SearXNG instance instead of DuckDuckGo when SEARXNG_URL is set', async () => {
     const res = await layer({ ...zeroKeys(), SEARXNG_URL: emu.urls.searxng }).search({
       query: 'kubernetes operator',
