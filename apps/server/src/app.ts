@@ -5,7 +5,7 @@ import pino, { type DestinationStream, type Logger } from 'pino'
 import { createAppContext, toolDeadlinesFor } from './app-context.js'
 import { createSearch } from './search.js'
 import { type ServerState, createServerState } from './server-state.js'
-import { createSharedKeyStateStore, createSharedUsageStore } from './shared-state.js'
+import { createSharedKeyStateStore, createSharedPaceStore, createSharedUsageStore } from './shared-state.js'
 import type { AppContext, AppEnv } from './context.js'
 import { accessLog } from './middleware/access-log.js'
 import { apiKeyAuth } from './middleware/auth.js'
@@ -92,6 +92,7 @@ function createLayer(settings: ServerOptions, env: Env, state: ServerState, prov
     cache: state.sharedCache,
     usage: createSharedUsageStore(state.shared),
     keyState: createSharedKeyStateStore(state.shared),
+    paceStore: createSharedPaceStore(state.shared),
     providerTimeoutMs: settings.providerTimeoutMs,
     ...(providers && { providers }),
     ...(rateLimits !== undefined && { rateLimits }),

@@ -8,6 +8,7 @@ import {
   createMemoryUsageStore,
   parseKeyState,
 } from '@search-layer/engine'
+import { type PaceStore, processPaceStore } from '@search-layer/core'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 
@@ -312,6 +313,40 @@ export function createSharedKeyStateStore(state: SharedState): KeyStateStore {
           await redis.set(keyOf(provider, keyId), JSON.stringify(value), 'PX', Math.round(ttlMs))
         },
         () => undefined,
+      )
+    },
+  }
+}
+
+// Takes the next slot atomically: at the stored next-slot time or now, whichever is later; refuses (-1) a slot at or
+// after notAfter (0 = none) without taking it. The entry expires once its schedule is in the past.
+const PACE_SCRIPT = `
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local notAfter = tonumber(ARGV[3])
+local at = tonumber(redis.call('GET', KEYS[1]) or '0')
+if at < now then at = now end
+if notAfter > 0 and at >= notAfter then return -1 end
+redis.call('SET', KEYS[1], tostring(at + interval), 'PX', math.floor(at + interval - now) + 1000)
+return at
+`
+
+/**
+ * Request slots of self-paced keyless providers (DuckDuckGo) in Redis under `pace:<service>`, so every instance
+ * keeps one schedule: two instances make one polite client, not two. Each instance's own schedule while Redis is
+ * down (the process's, as with no Redis at all). Times are the instances' clocks (epoch ms); a skew between them shortens or stretches one gap by as much.
+ */
+export function createSharedPaceStore(state: SharedState): PaceStore {
+  return {
+    reserve(key, intervalMs, now, notAfter) {
+      return state.guard(
+        'pace reserve',
+        async (redis) => {
+          const args = [String(Math.round(now)), String(Math.round(intervalMs)), String(Math.round(notAfter ?? 0))]
+          const at = Number(await redis.eval(PACE_SCRIPT, 1, state.key('pace', key), ...args))
+          return at < 0 ? undefined : at
+        },
+        () => processPaceStore.reserve(key, intervalMs, now, notAfter),
       )
     },
   }

@@ -1,3 +1,4 @@
+import type { PaceStore } from './pace-store.js'
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
 import type { Env, Provider } from './provider.js'
@@ -61,6 +62,8 @@ export interface ProviderCreateOptions {
   retries?: number
   /** Set in answer mode: ask for the provider's written answer when it can give one. */
   includeAnswer?: boolean
+  /** Where a self-paced provider takes its request slots (`processPaceStore` when absent); a server shares one. */
+  pace?: PaceStore
 }
 
 /** One search source, described once: every app, tool, message and doc reads these fields. */

@@ -6,6 +6,7 @@ import {
   type Mode,
   type Provider,
   type ProviderDefinition,
+  type PaceStore,
   type ProviderName,
   checkCassetteConfig,
   checkProviderDefinitions,
@@ -71,6 +72,11 @@ export interface SearchLayerOptions {
    * Default in memory.
    */
   keyState?: KeyStateStore
+  /**
+   * Where self-paced providers with no key (DuckDuckGo) take their request slots. Default: one schedule for the
+   * whole process (`processPaceStore`); a server passes one in Redis so its instances keep one pace together.
+   */
+  paceStore?: PaceStore
   /**
    * Who classifies a query the intent rules are unsure of: an OpenAI-compatible endpoint, `true` for the one in
    * `SEARCH_LAYER_LLM_URL`/`_KEY`/`_MODEL`, `false` for the rules alone. Default: `SEARCH_LAYER_INTENT_LLM=on` in
@@ -147,7 +153,12 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
   )
   const inflight = new Map<string, Promise<SearchResponse>>()
 
-  const common = { env, timeoutMs: options.providerTimeoutMs ?? 8000, retries: options.providerRetries ?? 1 }
+  const common = {
+    env,
+    timeoutMs: options.providerTimeoutMs ?? 8000,
+    retries: options.providerRetries ?? 1,
+    ...(options.paceStore && { pace: options.paceStore }),
+  }
   const plain = new Map(definitions.map((d) => [d.id, instantiate(d, common)]))
   // Answer mode asks providers that can write an answer for one (Tavily's include_answer).
   const answering = new Map(

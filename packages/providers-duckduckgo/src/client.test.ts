@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { validateProviderDefinition } from '@search-layer/core'
+import { type PaceStore, createMemoryPaceStore, validateProviderDefinition } from '@search-layer/core'
 import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDuckDuckGoProvider } from './client.js'
@@ -115,6 +115,26 @@ describe('createDuckDuckGoProvider against the emulator', () => {
       .sort((a, b) => a - b)
     expect(starts).toHaveLength(3)
     for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(290)
+  })
+
+  it('takes its slots from the pace store it is given: created through its definition, as the engine does', async () => {
+    const shared = createMemoryPaceStore()
+    const taken: string[] = []
+    const pace: PaceStore = {
+      reserve(key, intervalMs, now, notAfter) {
+        taken.push(`${key} ${intervalMs}`)
+        return shared.reserve(key, intervalMs, now, notAfter)
+      },
+    }
+    const env = { DUCKDUCKGO_URL: emu.urls.duckduckgo }
+    const one = duckduckgoDefinition.create({ env, pace })
+    const two = duckduckgoDefinition.create({ env, pace })
+    await Promise.all([one.search({ query: 'a' }), two.search({ query: 'b' })])
+    expect(taken).toEqual([`duckduckgo:${emu.urls.duckduckgo} 1000`, `duckduckgo:${emu.urls.duckduckgo} 1000`])
+    const [first, second] = sent()
+      .map((r) => r.startedAt)
+      .sort((a, b) => a - b)
+    expect(second! - first!).toBeGreaterThanOrEqual(990)
   })
 
   it('gives up with timeout when the pace would pass the deadline, without a request', async () => {

@@ -1,12 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type Env,
+  type PaceStore,
   type Provider,
   type ProviderCall,
   ProviderError,
   type ProviderResponse,
   defineProvider,
   isProviderError,
+  processPaceStore,
   requestText,
 } from '@search-layer/core'
 import { duckduckgoDefinition } from './definition.js'
@@ -16,8 +18,10 @@ import { buildDuckDuckGoQuery, duckDuckGoChallengeError, mapDuckDuckGoError, map
 export interface DuckDuckGoProviderOptions {
   /** Base URL (default `https://html.duckduckgo.com`, or `DUCKDUCKGO_URL`); `/html/` is appended. */
   baseUrl?: string
-  /** Least time between two requests to the same base URL, across every provider in the process. Default 1000 ms. */
+  /** Least time between two requests to the same base URL, across everything sharing `pace`. Default 1000 ms. */
   minIntervalMs?: number
+  /** Where request slots are taken: default `processPaceStore` (every provider in the process); a server shares one. */
+  pace?: PaceStore
   /** Sent as `User-Agent`. */
   userAgent?: string
   /** Time allowed per attempt (ms). Default 8000. */
@@ -38,18 +42,18 @@ const DEFAULT_MAX_BYTES = 1024 * 1024
 const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0'
 
 // NOTE(duckduckgo): a shared, keyless endpoint that answers bursts with a bot challenge. Requests to one base URL are
-// spaced at least `minIntervalMs` apart process-wide: the slot is taken before waiting, so concurrent callers queue.
-const nextSlotAt = new Map<string, number>()
-
+// spaced at least `minIntervalMs` apart over everything sharing the pace store (the process; a server's instances
+// through Redis): the slot is taken before waiting, so concurrent callers queue.
 async function waitForSlot(
+  pace: PaceStore,
   base: string,
   intervalMs: number,
   signal: AbortSignal | undefined,
   deadlineAt: number | undefined,
 ): Promise<void> {
   const now = Date.now()
-  const at = Math.max(now, nextSlotAt.get(base) ?? 0)
-  if (deadlineAt !== undefined && at >= deadlineAt)
+  const at = await pace.reserve(`duckduckgo:${base}`, intervalMs, now, deadlineAt)
+  if (at === undefined)
     throw new ProviderError(
       `duckduckgo call skipped: its pace (one request per ${intervalMs} ms) passes the deadline`,
       {
@@ -58,10 +62,10 @@ async function waitForSlot(
         retryable: false,
       },
     )
-  nextSlotAt.set(base, at + intervalMs)
-  if (at > now) {
+  const waitMs = at - Date.now()
+  if (waitMs > 0) {
     try {
-      await sleep(at - now, undefined, { signal })
+      await sleep(waitMs, undefined, { signal })
     } catch (error) {
       throw new ProviderError('duckduckgo call was cancelled', {
         kind: 'timeout',
@@ -88,6 +92,7 @@ export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}
     retries = 1,
     cooldownMs = 60_000,
     clock = Date.now,
+    pace = processPaceStore,
   } = options
   // NOTE(duckduckgo): after a challenge, more requests only prolong it; stay away for `cooldownMs`.
   let coolUntil = 0
@@ -116,7 +121,7 @@ export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}
     baseUrl: string,
     http: ProviderCall['http'],
   ): Promise<ProviderResponse> {
-    await waitForSlot(baseUrl, minIntervalMs, http.signal, http.deadlineAt)
+    await waitForSlot(pace, baseUrl, minIntervalMs, http.signal, http.deadlineAt)
     const response = await requestText({
       ...http,
       service: 'duckduckgo',

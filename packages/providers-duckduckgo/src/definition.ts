@@ -18,5 +18,5 @@ export const duckduckgoDefinition: ProviderDefinition = {
   // A shared public page, not an API: one request a second, one at a time (the client enforces this too).
   rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 1 },
   cost: { usdPerCall: 0, note: 'free, no key; bursts get a bot challenge page' },
-  create: ({ env, timeoutMs, retries } = {}) => createDuckDuckGoProvider({ env, timeoutMs, retries }),
+  create: ({ env, timeoutMs, retries, pace } = {}) => createDuckDuckGoProvider({ env, timeoutMs, retries, pace }),
 }

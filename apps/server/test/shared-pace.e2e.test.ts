@@ -1,0 +1,66 @@
+import type { Emulator } from '@search-layer/testkit'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useRedisPair } from './_redis.js'
+
+// Two server instances on one Redis keep one DuckDuckGo pace: the slots one takes hold the other.
+const instances = useRedisPair()
+let emu: Emulator
+let redis: Redis
+beforeAll(() => {
+  emu = instances.shared.emu
+  redis = new Redis(instances.shared.redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 })
+})
+afterAll(() => redis?.quit())
+
+let prefixes = 0
+// What a new user has: no key, no SearXNG; only DuckDuckGo's base URL points at the emulator.
+const zeroKeyPair = (prefix: string) =>
+  instances.pair({
+    redisTimeoutMs: 500,
+    redisPrefix: prefix,
+    envOverride: {
+      ...Object.fromEntries(
+        Object.keys(emu.env)
+          .filter((k) => /KEY|TOKEN/.test(k) || k === 'SEARXNG_URL')
+          .map((k) => [k, undefined]),
+      ),
+      SEARCH_LAYER_KEYLESS: 'on',
+    },
+  })
+const ddgSearch = (query: string, deadlineMs = 8000) => ({
+  query,
+  sources: ['duckduckgo'],
+  intent: 'none',
+  cache: false,
+  deadlineMs,
+})
+const paceKey = (prefix: string) => `${prefix}pace:duckduckgo:${emu.urls.duckduckgo}`
+
+describe('keyless pace shared through Redis', () => {
+  it('keeps one schedule: the slot one instance took is in Redis, and the other waits for the next', async () => {
+    const prefix = `shared-pace-${++prefixes}:`
+    const [a, b] = await zeroKeyPair(prefix)
+    const sentAt = Date.now()
+    const first = await (await a.call('/v1/search', { json: ddgSearch('what is a monad') })).json()
+    expect(first.providers.duckduckgo).toMatchObject({ status: 'ok', calls: 1 })
+    const next = Number(await redis.get(paceKey(prefix)))
+    expect(next).toBeGreaterThanOrEqual(sentAt + 1000)
+
+    const second = await (await b.call('/v1/search', { json: ddgSearch('what is a functor') })).json()
+    expect(second.providers.duckduckgo).toMatchObject({ status: 'ok', calls: 1 })
+    const [one, two] = emu.requests.filter((r) => r.service === 'duckduckgo').map((r) => r.startedAt)
+    expect(two! - one!).toBeGreaterThanOrEqual(990)
+  })
+
+  it('skips DuckDuckGo without a request when the shared schedule passes the deadline', async () => {
+    const prefix = `shared-pace-${++prefixes}:`
+    const [, b] = await zeroKeyPair(prefix)
+    // Slots taken by instances elsewhere (another process, another machine) up to 5 s from now.
+    await redis.set(paceKey(prefix), String(Date.now() + 5000), 'PX', 10_000)
+    const res = await (await b.call('/v1/search', { json: ddgSearch('what is a monad', 1500) })).json()
+    expect(res.providers.duckduckgo).toMatchObject({ status: 'error', error: { kind: 'timeout' } })
+    expect(res.providers.duckduckgo.error.message).toMatch(/pace .* passes the deadline/)
+    expect(emu.requests.filter((r) => r.service === 'duckduckgo')).toHaveLength(0)
+  })
+})
