@@ -318,16 +318,20 @@ export function createSharedKeyStateStore(state: SharedState): KeyStateStore {
   }
 }
 
-// Takes the next slot atomically: at the stored next-slot time or now, whichever is later; refuses (-1) a slot at or
-// after notAfter (0 = none) without taking it. The entry expires once its schedule is in the past.
+// core's `nextPaceSlot` (the cell rate algorithm on one stored arrival time), done atomically: returns the slot's
+// time, or -1 without storing when it would be at or after notAfter (0 = none). The entry expires once its
+// arrival time is in the past.
 const PACE_SCRIPT = `
 local now = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
-local notAfter = tonumber(ARGV[3])
-local at = tonumber(redis.call('GET', KEYS[1]) or '0')
+local burst = tonumber(ARGV[3])
+local notAfter = tonumber(ARGV[4])
+local arrival = tonumber(redis.call('GET', KEYS[1]) or '0')
+if arrival < now then arrival = now end
+local at = arrival - (burst - 1) * interval
 if at < now then at = now end
 if notAfter > 0 and at >= notAfter then return -1 end
-redis.call('SET', KEYS[1], tostring(at + interval), 'PX', math.floor(at + interval - now) + 1000)
+redis.call('SET', KEYS[1], tostring(arrival + interval), 'PX', math.floor(arrival + interval - now) + 1000)
 return at
 `
 
@@ -338,15 +342,16 @@ return at
  */
 export function createSharedPaceStore(state: SharedState): PaceStore {
   return {
-    reserve(key, intervalMs, now, notAfter) {
+    reserve(key, request) {
+      const { now, intervalMs, burst = 1, notAfter = 0 } = request
       return state.guard(
         'pace reserve',
         async (redis) => {
-          const args = [String(Math.round(now)), String(Math.round(intervalMs)), String(Math.round(notAfter ?? 0))]
+          const args = [now, intervalMs, Math.max(1, Math.floor(burst)), notAfter].map((n) => String(Math.round(n)))
           const at = Number(await redis.eval(PACE_SCRIPT, 1, state.key('pace', key), ...args))
           return at < 0 ? undefined : at
         },
-        () => processPaceStore.reserve(key, intervalMs, now, notAfter),
+        () => processPaceStore.reserve(key, request),
       )
     },
   }

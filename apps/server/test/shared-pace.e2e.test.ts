@@ -19,6 +19,8 @@ const zeroKeyPair = (prefix: string) =>
   instances.pair({
     redisTimeoutMs: 500,
     redisPrefix: prefix,
+    // The engine's per-source pacing on (the test helper turns it off): its keyless schedule is the one shared.
+    providerRateLimits: undefined,
     envOverride: {
       ...Object.fromEntries(
         Object.keys(emu.env)
@@ -46,6 +48,8 @@ describe('keyless pace shared through Redis', () => {
     expect(first.providers.duckduckgo).toMatchObject({ status: 'ok', calls: 1 })
     const next = Number(await redis.get(paceKey(prefix)))
     expect(next).toBeGreaterThanOrEqual(sentAt + 1000)
+    // The engine's own schedule for every keyless source is there too (Wikipedia, Hacker News… share it the same way).
+    expect(Number(await redis.get(`${prefix}pace:keyless:duckduckgo`))).toBeGreaterThanOrEqual(sentAt + 1000)
 
     const second = await (await b.call('/v1/search', { json: ddgSearch('what is a functor') })).json()
     expect(second.providers.duckduckgo).toMatchObject({ status: 'ok', calls: 1 })

@@ -30,8 +30,8 @@ export type {
 export type { Env, Provider, ProviderContext, UpstreamResponseMeta } from './provider.js'
 export { splitApiKeys, apiKeyId, apiKeyLabel } from './api-keys.js'
 export { readRateLimitHeaders, resetDelayMs } from './rate-limit-headers.js'
-export { createMemoryPaceStore, processPaceStore } from './pace-store.js'
-export type { PaceStore } from './pace-store.js'
+export { createMemoryPaceStore, nextPaceSlot, processPaceStore } from './pace-store.js'
+export type { PaceRequest, PaceStore } from './pace-store.js'
 export type { RateLimitReading } from './rate-limit-headers.js'
 export {
   ProviderError,

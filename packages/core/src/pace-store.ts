@@ -1,3 +1,15 @@
+/** One request for a slot: the pace to keep, the caller's clock, and the latest slot worth taking. */
+export interface PaceRequest {
+  /** Least time between slots once a burst is spent (ms): 1000 / requests per second. */
+  intervalMs: number
+  /** Slots that may be taken at once after an idle period. Default 1. */
+  burst?: number
+  /** The caller's clock (epoch ms). */
+  now: number
+  /** A slot at or after this time (epoch ms) is not taken. */
+  notAfter?: number
+}
+
 /**
  * One schedule of request slots per service, for a service with no key to learn limits for (DuckDuckGo asks for
  * politeness, not a stated rate). Process-wide by default; a server shares it across instances through Redis, so
@@ -5,21 +17,38 @@
  */
 export interface PaceStore {
   /**
-   * Takes the next slot of `key`: at least `intervalMs` after the slot taken before it, never before `now` (epoch
-   * ms). Resolves to the slot's time, or to `undefined` without taking it when it would be at or after `notAfter`.
+   * Takes the next slot of `key` and resolves to its time (epoch ms, never before `now`): a token bucket of `burst`
+   * slots refilled one per `intervalMs`, kept as the generic cell rate algorithm's one number (the theoretical
+   * arrival time), so a store holds one value per key. Resolves to `undefined`, taking nothing, when the slot would
+   * be at or after `notAfter`.
    */
-  reserve(key: string, intervalMs: number, now: number, notAfter?: number): Promise<number | undefined>
+  reserve(key: string, request: PaceRequest): Promise<number | undefined>
+}
+
+/**
+ * The cell rate algorithm on one stored value, shared by every `PaceStore` (the server's Redis script does the same
+ * sums): from the stored theoretical arrival time, the slot's time and the value to store, or undefined past notAfter.
+ */
+export function nextPaceSlot(
+  stored: number | undefined,
+  request: PaceRequest,
+): { at: number; store: number } | undefined {
+  const { intervalMs, now, notAfter } = request
+  const burst = Math.max(1, Math.floor(request.burst ?? 1))
+  const arrival = Math.max(stored ?? 0, now)
+  const at = Math.max(now, arrival - (burst - 1) * intervalMs)
+  if (notAfter !== undefined && at >= notAfter) return undefined
+  return { at, store: arrival + intervalMs }
 }
 
 /** A `PaceStore` in this process's memory. */
 export function createMemoryPaceStore(): PaceStore {
-  const nextSlotAt = new Map<string, number>()
+  const arrivals = new Map<string, number>()
   return {
-    async reserve(key, intervalMs, now, notAfter) {
-      const at = Math.max(now, nextSlotAt.get(key) ?? 0)
-      if (notAfter !== undefined && at >= notAfter) return undefined
-      nextSlotAt.set(key, at + intervalMs)
-      return at
+    async reserve(key, request) {
+      const slot = nextPaceSlot(arrivals.get(key), request)
+      if (slot) arrivals.set(key, slot.store)
+      return slot?.at
     },
   }
 }

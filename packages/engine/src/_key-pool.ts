@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type Env,
+  type PaceStore,
   type ProviderContext,
   type ProviderDefinition,
   ProviderError,
@@ -43,6 +45,8 @@ export interface KeyStatus {
   warning?: string
 }
 
+const PACE_DEADLINE = 'pace_deadline'
+
 /** A provider's answer may state limits in its body (Stack Exchange `quota_remaining`, `backoff`). */
 export interface AnswerLimits {
   rateLimit?: RateLimitInfo | undefined
@@ -59,6 +63,8 @@ export interface KeyPoolOptions {
   store: KeyStateStore
   env: Env
   now: () => number
+  /** Shared request slots for calls made with no key (the server's is Redis); the local bucket alone when absent. */
+  pace?: PaceStore
 }
 
 interface KeySlot {
@@ -280,6 +286,7 @@ export class KeyPool {
     let release: (() => void) | undefined
     try {
       release = await slot.limiter?.acquire({ deadlineAt: ctx.deadlineAt, signal: ctx.signal })
+      await this.takeSharedSlot(slot, ctx)
       const sentAt = this.options.now()
       let headersTaught = false
       const result = await run({
@@ -304,13 +311,37 @@ export class KeyPool {
     }
   }
 
+  // A keyless service's pace is one for every instance sharing the store: this process's bucket only sees its own
+  // calls. Keyed calls need none: each key's limits are learned from its vendor and shared through the key state.
+  private async takeSharedSlot(slot: KeySlot, ctx: { deadlineAt: number; signal: AbortSignal }): Promise<void> {
+    const { pace, now } = this.options
+    if (!pace || !slot.limiter || slot.key !== undefined) return
+    const { perSecond, burst } = slot.limiter.current()
+    const asked = now()
+    const at = await pace.reserve(`keyless:${this.name}`, {
+      intervalMs: 1000 / perSecond,
+      burst,
+      now: asked,
+      notAfter: ctx.deadlineAt,
+    })
+    if (at === undefined)
+      throw new ProviderError(`${this.name} call skipped: its shared pace (${perSecond}/s) passes the deadline`, {
+        kind: 'timeout',
+        provider: this.name,
+        code: PACE_DEADLINE,
+        retryable: false,
+      })
+    if (at > asked) await sleep(at - asked, undefined, { signal: ctx.signal })
+  }
+
   private fail(slot: KeySlot, ticket: CircuitTicket, caught: unknown): void {
     const error = isProviderError(caught)
       ? caught
       : { kind: 'bad_response' as const, message: caught instanceof Error ? caught.message : String(caught) }
     if (isProviderError(caught)) this.learnFromError(slot, caught.limits)
-    // The vendor refused the parameters we sent: the service and the key are fine, so the circuit learns nothing.
-    if (error.kind === 'bad_request') return
+    // The vendor refused the parameters we sent, or the call never went out (no shared slot before the deadline):
+    // the service and the key are fine, so the circuit learns nothing.
+    if (error.kind === 'bad_request' || (isProviderError(caught) && caught.code === PACE_DEADLINE)) return
     slot.circuit.failure(ticket, error)
     if (this.slots.length > 1 && KEY_KINDS.has(error.kind))
       slot.circuit.restUntil(this.options.now() + this.restMs(slot, error), error)

@@ -148,6 +148,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
         store: keyState,
         env,
         now,
+        ...(options.paceStore && { pace: options.paceStore }),
       }),
     ]),
   )

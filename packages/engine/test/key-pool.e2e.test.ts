@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createMemoryPaceStore } from '@search-layer/core'
 import { type Emulator, readRecorded, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
@@ -265,5 +266,39 @@ describe('pacing learned from the vendor', () => {
     const res = await next.search(ask('tokio spawn blocking', 1000))
     expect(res.providers.stackexchange!.status).not.toBe('ok')
     expect(emu.requests.filter((r) => r.service === 'stackexchange')).toHaveLength(0)
+  })
+
+  it('keeps one pace for a keyless source across layers that share a pace store (as server instances do)', async () => {
+    const pace = createMemoryPaceStore()
+    const hn = () =>
+      createSearchLayer({
+        env: { HOME: home, HN_API_URL: emu.urls.hackernews },
+        cache: false,
+        providerRetries: 0,
+        rateLimits: { hackernews: { perSecond: 1, burst: 1 } },
+        paceStore: pace,
+      })
+    const ask = (query: string) => ({
+      queries: [query],
+      sources: ['hackernews'],
+      intent: 'none' as const,
+      deadlineMs: 6000,
+    })
+    // Each layer's own bucket would let both calls go at once; the shared schedule spaces them a second apart.
+    const [a, b] = await Promise.all([hn().search(ask('rust async')), hn().search(ask('tokio runtime'))])
+    expect(a.providers.hackernews).toMatchObject({ status: 'ok' })
+    expect(b.providers.hackernews).toMatchObject({ status: 'ok' })
+    const [first, second] = emu.requests
+      .filter((r) => r.service === 'hackernews')
+      .map((r) => r.startedAt)
+      .sort((x, y) => x - y)
+    expect(second! - first!).toBeGreaterThanOrEqual(990)
+
+    // A schedule that passes the deadline skips the call without a request and without counting a failure.
+    emu.reset()
+    await pace.reserve('keyless:hackernews', { intervalMs: 5000, now: Date.now() })
+    const late = await hn().search({ ...ask('deno vs bun'), deadlineMs: 1000 })
+    expect(late.providers.hackernews).toMatchObject({ status: 'error', error: { kind: 'timeout' } })
+    expect(emu.count('hackernews')).toBe(0)
   })
 })

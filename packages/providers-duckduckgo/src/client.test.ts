@@ -121,9 +121,9 @@ describe('createDuckDuckGoProvider against the emulator', () => {
     const shared = createMemoryPaceStore()
     const taken: string[] = []
     const pace: PaceStore = {
-      reserve(key, intervalMs, now, notAfter) {
-        taken.push(`${key} ${intervalMs}`)
-        return shared.reserve(key, intervalMs, now, notAfter)
+      reserve(key, request) {
+        taken.push(`${key} ${request.intervalMs}`)
+        return shared.reserve(key, request)
       },
     }
     const env = { DUCKDUCKGO_URL: emu.urls.duckduckgo }

@@ -52,7 +52,11 @@ async function waitForSlot(
   deadlineAt: number | undefined,
 ): Promise<void> {
   const now = Date.now()
-  const at = await pace.reserve(`duckduckgo:${base}`, intervalMs, now, deadlineAt)
+  const at = await pace.reserve(`duckduckgo:${base}`, {
+    intervalMs,
+    now,
+    ...(deadlineAt !== undefined && { notAfter: deadlineAt }),
+  })
   if (at === undefined)
     throw new ProviderError(
       `duckduckgo call skipped: its pace (one request per ${intervalMs} ms) passes the deadline`,
