@@ -142,7 +142,7 @@ export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}
       retries,
       mapError: mapDuckDuckGoError,
     })
-    // The HTML parser (linkedom with its CSS engine, ~250 KB) loads with the first page to parse, not with the
+    // The HTML parser (htmlparser2 and its entity tables) loads with the first page to parse, not with the
     // registry: every search imports every provider, and most never ask DuckDuckGo.
     const { isDuckDuckGoChallenge, parseDuckDuckGoPage } = await import('./parse.js')
     // NOTE(duckduckgo): the challenge comes as a 202, or as a 200 whose page is the puzzle.

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { parseWithLinkedom } from '../test/parse-linkedom-reference.js'
 import { isDuckDuckGoChallenge, parseDuckDuckGoPage, unwrapDuckDuckGoUrl } from './parse.js'
 
 const page = (name: string) => readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8')
@@ -97,6 +98,55 @@ describe('parseDuckDuckGoPage on recorded pages', () => {
         for (const hit of parseDuckDuckGoPage(parts.join('')).hits) expect(hit.url).toMatch(/^https?:\/\//)
       }),
       { numRuns: 150 },
+    )
+  })
+})
+
+describe('the streaming parser agrees with the DOM one it replaced', () => {
+  it.each([
+    'meka--html-results-rust-programming-language-2026.html',
+    'lofi--html-results-foo-2025.html',
+    'meka--html-anomaly-captcha-rust-2026.html',
+  ])('on the recorded %s', (name) => {
+    expect(parseDuckDuckGoPage(page(name))).toEqual(parseWithLinkedom(page(name)))
+  })
+
+  it('on generated pages: nested and unclosed results, ads, badges, entities, scripts, stray text', () => {
+    const text = fc.oneof(
+      fc.constantFrom('Rust &amp; Go', 'a &lt;b&gt;', '2024-05-01', ' ', 'x'),
+      fc.string({ maxLength: 8 }),
+    )
+    const href = fc.oneof(
+      fc.webUrl(),
+      fc.webUrl().map((u) => `//duckduckgo.com/l/?uddg=${encodeURIComponent(u)}&amp;rut=1`),
+      fc.constantFrom('https://duckduckgo.com/y.js?ad=1', '', 'javascript:void(0)'),
+    )
+    const node: fc.Memo<string> = fc.memo((n) =>
+      n <= 1
+        ? text
+        : fc.oneof(
+            text,
+            fc
+              .tuple(
+                fc.constantFrom('result', 'result result--ad', 'results', 'result  web-result'),
+                fc.array(node(n - 1), { maxLength: 4 }),
+                fc.boolean(),
+              )
+              .map(([cls, kids, close]) => `<div class="${cls}">${kids.join('')}${close ? '</div>' : ''}`),
+            fc.tuple(href, node(n - 1)).map(([h, kid]) => `<a class="result__a" href="${h}">${kid}</a>`),
+            fc
+              .tuple(fc.constantFrom('result__snippet', 'result__url', 'result__extras__url', 'badge--ad'), node(n - 1))
+              .map(([cls, kid]) => `<span class="${cls}">${kid}</span>`),
+            node(n - 1).map((kid) => `<p>${kid}<br>${kid}`),
+            node(n - 1).map((kid) => `<script>${kid}</script><!-- ${kid} -->`),
+          ),
+    )
+    fc.assert(
+      fc.property(fc.array(node(5), { maxLength: 6 }), (parts) => {
+        const html = parts.join('')
+        expect(parseDuckDuckGoPage(html)).toEqual(parseWithLinkedom(html))
+      }),
+      { numRuns: 400 },
     )
   })
 })
