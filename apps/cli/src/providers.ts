@@ -23,5 +23,6 @@ export async function loadProviders(env: Env, cwd = process.cwd()): Promise<Prov
   return checkProviderDefinitions(
     [...builtInProviders, ...extra],
     [...builtInProviders.map((d) => `built-in provider ${d.id}`), ...extra.map((d) => `plug-in provider ${d.id}`)],
+    { trusted: new Set(builtInProviders) },
   )
 }

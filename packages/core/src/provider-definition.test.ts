@@ -71,6 +71,19 @@ describe('checkProviderDefinitions', () => {
       /provider id "my-news" is registered twice \(built-in and search-layer-provider-foo\)/,
     )
   })
+
+  it('validates all but the trusted definitions, and checks every id for duplicates', () => {
+    const broken = { ...base, id: 'broken', docsUrl: 'not a url' }
+    expect(() => checkProviderDefinitions([broken])).toThrowError(/providers\[0\] is not a valid provider definition/)
+    expect(checkProviderDefinitions([broken], [], { trusted: new Set([broken]) })).toEqual([broken])
+    const other = { ...base, id: 'other', label: '' }
+    expect(() => checkProviderDefinitions([broken, other], [], { trusted: new Set([broken]) })).toThrowError(
+      /providers\[1\] is not a valid provider definition: `label` must not be empty/,
+    )
+    expect(() => checkProviderDefinitions([base, { ...base }], [], { trusted: new Set([base]) })).toThrowError(
+      /registered twice/,
+    )
+  })
 })
 
 describe('keyVariableHint and registeredProviderIdSchema', () => {

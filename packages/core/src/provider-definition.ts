@@ -102,42 +102,50 @@ export interface ProviderDefinition {
 // Config-file keys that are not providers. (`github` is a provider: its entry's token is also thread-fetch's.)
 const RESERVED_IDS: readonly string[] = ['plugins', 'keyless']
 
-const positive = z.number().finite().positive()
+// Built on first use: a search with only the built-in providers never validates a definition (see `trusted` below),
+// and zod schema construction is a measurable part of the CLI's start-up.
+let definitionShape: ReturnType<typeof buildDefinitionShape> | undefined
 
-const ProviderDefinitionShape = z.object({
-  id: ProviderIdSchema,
-  label: z.string().min(1, 'must not be empty'),
-  docsUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
-  env: z.object({
-    apiKey: z.array(z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'expected an environment variable name such as FOO_API_KEY')),
-    baseUrl: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'expected an environment variable name such as FOO_API_URL'),
-    model: z
-      .string()
-      .regex(/^[A-Z][A-Z0-9_]*$/)
-      .optional(),
-  }),
-  defaultBaseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
-  defaultModel: z.string().min(1).optional(),
-  keyless: z.boolean().optional(),
-  routing: z.enum(PROVIDER_ROUTINGS).optional(),
-  capabilities: z.array(z.enum(PROVIDER_CAPABILITIES)).min(1, 'list at least one capability'),
-  queryFilters: z.array(z.enum(QUERY_FILTER_KINDS)).optional(),
-  priority: z.number().finite(),
-  rateLimit: z.object({ perSecond: positive, burst: positive, maxConcurrent: z.number().int().positive() }),
-  cost: z.object({
-    usdPerCall: z.number().nonnegative().optional(),
-    creditsPerCall: z.number().nonnegative().optional(),
-    note: z.string().optional(),
-  }),
-  create: z.custom<ProviderDefinition['create']>((v) => typeof v === 'function', 'expected a function'),
-})
+function buildDefinitionShape() {
+  const positive = z.number().finite().positive()
+  return z.object({
+    id: ProviderIdSchema,
+    label: z.string().min(1, 'must not be empty'),
+    docsUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+    env: z.object({
+      apiKey: z.array(
+        z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'expected an environment variable name such as FOO_API_KEY'),
+      ),
+      baseUrl: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'expected an environment variable name such as FOO_API_URL'),
+      model: z
+        .string()
+        .regex(/^[A-Z][A-Z0-9_]*$/)
+        .optional(),
+    }),
+    defaultBaseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+    defaultModel: z.string().min(1).optional(),
+    keyless: z.boolean().optional(),
+    routing: z.enum(PROVIDER_ROUTINGS).optional(),
+    capabilities: z.array(z.enum(PROVIDER_CAPABILITIES)).min(1, 'list at least one capability'),
+    queryFilters: z.array(z.enum(QUERY_FILTER_KINDS)).optional(),
+    priority: z.number().finite(),
+    rateLimit: z.object({ perSecond: positive, burst: positive, maxConcurrent: z.number().int().positive() }),
+    cost: z.object({
+      usdPerCall: z.number().nonnegative().optional(),
+      creditsPerCall: z.number().nonnegative().optional(),
+      note: z.string().optional(),
+    }),
+    create: z.custom<ProviderDefinition['create']>((v) => typeof v === 'function', 'expected a function'),
+  })
+}
 
 /**
  * Checks that `value` is a usable `ProviderDefinition` (plug-ins arrive as `unknown`). Throws `ConfigError` naming
  * `origin`, the field and what is expected; the definition must also list key variables unless it is `keyless`.
  */
 export function validateProviderDefinition(value: unknown, origin: string): ProviderDefinition {
-  const parsed = ProviderDefinitionShape.safeParse(value)
+  definitionShape ??= buildDefinitionShape()
+  const parsed = definitionShape.safeParse(value)
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `\`${i.path.map(String).join('.') || '(root)'}\` ${i.message}`)
     throw new ConfigError(`${origin} is not a valid provider definition: ${problems.join('; ')}.`, {
@@ -164,16 +172,19 @@ export function validateProviderDefinition(value: unknown, origin: string): Prov
 
 /**
  * Validates a list of definitions and checks ids are unique. Throws `ConfigError` naming the duplicated id and where
- * each came from (`origins[i]` is where `definitions[i]` was loaded, e.g. a plug-in's package name).
+ * each came from (`origins[i]` is where `definitions[i]` was loaded, e.g. a plug-in's package name). Definitions in
+ * `trusted` (the built-in ones, validated by their own packages' tests) are only checked for unique ids: validating
+ * eleven of them cost ~5 ms of every CLI search's start-up.
  */
 export function checkProviderDefinitions(
   definitions: readonly unknown[],
   origins: readonly string[] = [],
+  { trusted }: { trusted?: ReadonlySet<unknown> } = {},
 ): ProviderDefinition[] {
   const seen = new Map<string, string>()
   return definitions.map((value, i) => {
     const origin = origins[i] ?? `providers[${i}]`
-    const definition = validateProviderDefinition(value, origin)
+    const definition = trusted?.has(value) ? (value as ProviderDefinition) : validateProviderDefinition(value, origin)
     const first = seen.get(definition.id)
     if (first !== undefined)
       throw new ConfigError(

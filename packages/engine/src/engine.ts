@@ -26,6 +26,9 @@ import { type ParsedSearchRequest, type SearchRequest, searchRequestSchemaFor } 
 import type { SearchProgress, SearchResponse } from './response.js'
 import { type SearchStreamEvent, streamSearch } from './stream.js'
 
+// The built-in definitions are validated by their own packages' tests; a layer only checks plug-ins.
+const BUILT_IN: ReadonlySet<unknown> = new Set(builtInProviders)
+
 /** The built-in providers' default rate limits (each definition's `rateLimit`), by id. */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<ProviderName, RateLimit>> = Object.fromEntries(
   builtInProviders.map((d) => [d.id, { ...d.rateLimit }]),
@@ -134,7 +137,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     maxCooldownMs: 5 * 60_000,
     ...options.circuit,
   }
-  const definitions = checkProviderDefinitions(options.providers ?? builtInProviders)
+  const definitions = checkProviderDefinitions(options.providers ?? builtInProviders, [], { trusted: BUILT_IN })
   const ids = definitions.map((d) => d.id)
   const requestSchema = searchRequestSchemaFor(ids)
   const keyState = options.keyState ?? createMemoryKeyStateStore()

@@ -1,4 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
+import { type ProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { describe, expect, it } from 'vitest'
 import {
   type SourcePlan,
@@ -136,5 +136,12 @@ describe('keyless fallbacks and verticals', () => {
     const docs = { ...builtInProviders[0]!, id: 'my-docs', routing: 'vertical', capabilities: ['qa'], priority: 1 }
     const chosen = verticalsFor([...builtInProviders, docs as ProviderDefinition], 'tutorial', 'tokio')
     expect(chosen).toEqual([{ id: 'my-docs', capability: 'qa', why: 'tutorial searches ask for qa' }])
+  })
+})
+
+describe('the built-in definitions', () => {
+  // A layer trusts them and skips their validation at start-up (see checkProviderDefinitions): this is the check.
+  it.each(builtInProviders.map((d) => [d.id, d] as const))('%s is a valid definition', (id, definition) => {
+    expect(validateProviderDefinition(definition, `built-in ${id}`)).toBe(definition)
   })
 })
