@@ -113,7 +113,7 @@ async function serverPass(
 
     for (const [variant, path, target] of [
       ['/v1/search cache hit', '/v1/search?q=rust+async+runtime', '≥ 3,000 req/s'],
-      // A tutorial query: deep mode, 3 sub-queries × 4 providers, 12 upstream calls per miss.
+      // An exploratory query: deep mode, 3 sub-queries × (4 engines + Wikipedia, its vertical): 15 upstream calls per miss.
       ['/v1/search cache miss', '/v1/search?q=rust+async+runtime+[<id>]', '≥ 1,000 req/s, server CPU ≤ 3.5 ms'],
     ] as const) {
       const { cpuMs: cpuBefore } = await server.resetPeak()
