@@ -64,7 +64,7 @@ describe('keyless pace shared through Redis', () => {
     await redis.set(paceKey(prefix), String(Date.now() + 5000), 'PX', 10_000)
     const res = await (await b.call('/v1/search', { json: ddgSearch('what is a monad', 1500) })).json()
     expect(res.providers.duckduckgo).toMatchObject({ status: 'error', error: { kind: 'timeout' } })
-    expect(res.providers.duckduckgo.error.message).toMatch(/pace .* passes the deadline/)
+    expect(res.providers.duckduckgo.error.message).toMatch(/next request slot comes after the deadline/)
     expect(emu.requests.filter((r) => r.service === 'duckduckgo')).toHaveLength(0)
   })
 })

@@ -14,8 +14,14 @@ beforeEach(() => emu.reset())
 
 const sent = () => emu.requests.filter((r) => r.service === 'duckduckgo')
 // The pacing tests set their own interval; the others turn pacing off.
+// Each provider keeps its own pace store, so a cooldown one test provokes does not hold the next test's calls.
 const ddg = (options: Parameters<typeof createDuckDuckGoProvider>[0] = {}) =>
-  createDuckDuckGoProvider({ baseUrl: emu.urls.duckduckgo, minIntervalMs: 0, ...options })
+  createDuckDuckGoProvider({
+    baseUrl: emu.urls.duckduckgo,
+    minIntervalMs: 0,
+    pace: createMemoryPaceStore(),
+    ...options,
+  })
 
 describe('createDuckDuckGoProvider against the emulator', () => {
   it('needs no key, sends q/kl/df, skips the ad and unwraps redirect links', async () => {
@@ -76,6 +82,19 @@ describe('createDuckDuckGoProvider against the emulator', () => {
     clock += 30_001
     expect((await provider.search({ query: 'other' })).results.length).toBeGreaterThan(0)
     expect(sent()).toHaveLength(2)
+  })
+
+  it('holds everyone sharing its pace store off after a challenge, without a request', async () => {
+    const pace = createMemoryPaceStore()
+    // Two server instances sharing one store (Redis in a server): the one challenged and one that was not.
+    const challenged = ddg({ pace })
+    const other = ddg({ pace })
+    emu.fault('duckduckgo', { status: 202, code: 'anomaly', times: 1 })
+    expect(await providerFailure(challenged.search({ query: 'rust' }))).toMatchObject({ kind: 'rate_limited' })
+    const err = await providerFailure(other.search({ query: 'go' }, { deadlineAt: Date.now() + 2000 }))
+    expect(err).toMatchObject({ kind: 'timeout', retryable: false })
+    expect(err.message).toMatch(/next request slot comes after the deadline/)
+    expect(sent()).toHaveLength(1)
   })
 
   it('treats the recorded anomaly page as a challenge too', async () => {

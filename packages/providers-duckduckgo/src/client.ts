@@ -34,39 +34,42 @@ export interface DuckDuckGoProviderOptions {
   maxBytes?: number
   /** How long to stay away after a challenge page or a 403/429 block. Default 60 000 ms. */
   cooldownMs?: number
-  /** The clock the cooldown is measured with; default `Date.now`. */
+  /** The clock the cooldown and the pace are measured with (epoch ms, as deadlines are); default `Date.now`. */
   clock?: () => number
 }
 
 const DEFAULT_MAX_BYTES = 1024 * 1024
 const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0'
 
+const paceKey = (base: string) => `duckduckgo:${base}`
+
 // NOTE(duckduckgo): a shared, keyless endpoint that answers bursts with a bot challenge. Requests to one base URL are
 // spaced at least `minIntervalMs` apart over everything sharing the pace store (the process; a server's instances
 // through Redis): the slot is taken before waiting, so concurrent callers queue.
 async function waitForSlot(
   pace: PaceStore,
+  clock: () => number,
   base: string,
   intervalMs: number,
   signal: AbortSignal | undefined,
   deadlineAt: number | undefined,
 ): Promise<void> {
-  const now = Date.now()
-  const at = await pace.reserve(`duckduckgo:${base}`, {
+  const now = clock()
+  const at = await pace.reserve(paceKey(base), {
     intervalMs,
     now,
     ...(deadlineAt !== undefined && { notAfter: deadlineAt }),
   })
   if (at === undefined)
     throw new ProviderError(
-      `duckduckgo call skipped: its pace (one request per ${intervalMs} ms) passes the deadline`,
+      `duckduckgo call skipped: its next request slot comes after the deadline (its pace is one request per ${intervalMs} ms, and a challenge anywhere sharing the pace holds everyone off for a while)`,
       {
         kind: 'timeout',
         provider: 'duckduckgo',
         retryable: false,
       },
     )
-  const waitMs = at - Date.now()
+  const waitMs = at - clock()
   if (waitMs > 0) {
     try {
       await sleep(waitMs, undefined, { signal })
@@ -114,7 +117,12 @@ export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}
       try {
         return await searchOnce(request, service.baseUrl, http)
       } catch (error) {
-        if (isProviderError(error) && error.kind === 'rate_limited') coolUntil = clock() + cooldownMs
+        if (isProviderError(error) && error.kind === 'rate_limited') {
+          coolUntil = clock() + cooldownMs
+          // Everyone sharing the pace (a server's instances) stays away too: a slot taken now, the next one only
+          // after the cooldown.
+          await pace.reserve(paceKey(service.baseUrl), { intervalMs: cooldownMs, now: clock() })
+        }
         throw error
       }
     },
@@ -125,7 +133,7 @@ export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}
     baseUrl: string,
     http: ProviderCall['http'],
   ): Promise<ProviderResponse> {
-    await waitForSlot(pace, baseUrl, minIntervalMs, http.signal, http.deadlineAt)
+    await waitForSlot(pace, clock, baseUrl, minIntervalMs, http.signal, http.deadlineAt)
     const response = await requestText({
       ...http,
       service: 'duckduckgo',
