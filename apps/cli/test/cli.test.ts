@@ -25,6 +25,17 @@ describe('search-layer (built bin)', () => {
     expect(r.stdout + r.stderr).not.toContain(key)
     expect(r.stdout + r.stderr).not.toContain(key.slice(-6))
   })
+
+  it('providers says a keyless source needs no key, which optional key it can use, and where a set one came from', async () => {
+    const token = 'ghp_providerstable000000000000000000001'
+    const bare = await runBin(['providers'], { GITHUB_TOKEN: '', GH_TOKEN: '', STACKEXCHANGE_KEY: '' })
+    expect(bare.stdout).toMatch(/duckduckgo\s+yes\s+not needed\s/)
+    expect(bare.stdout).toMatch(/stackexchange\s+yes\s+not needed \(optional: STACKEXCHANGE_KEY\)/)
+    expect(bare.stdout).not.toContain('from null')
+    const withToken = await runBin(['providers'], { GITHUB_TOKEN: token })
+    expect(withToken.stdout).toMatch(/github\s+yes\s+set \(\d+ chars\) from env:GITHUB_TOKEN/)
+    expect(withToken.stdout).not.toContain(token)
+  })
 })
 
 describe('usage errors', () => {

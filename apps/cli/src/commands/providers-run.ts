@@ -12,8 +12,9 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   const providers = await loadProviders(io.env)
   const { config, problems } = checkConfig(io.env, providers)
   const keyless = new Set(providers.filter((d) => d.keyless).map((d) => d.id))
+  // A keyless source searches without a key; one it can still use (GITHUB_TOKEN, STACKEXCHANGE_KEY) is shown as set.
   const description = describeConfig(config).map((d) =>
-    keyless.has(d.name) ? { ...d, configured: true, key: 'not needed' } : d,
+    keyless.has(d.name) && !d.configured ? { ...d, configured: true, key: 'not needed' } : d,
   )
   // Each key's pace, quota and rest as earlier runs learned them (the key-state file), by key label only.
   const statuses = await createSearchLayer(engineOptionsFromEnv(io.env, { cache: false, providers })).status()
@@ -33,7 +34,7 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   const rows = description.map((d) => [
     d.name,
     invalid.has(d.name) ? 'invalid' : d.configured ? 'yes' : 'no',
-    d.configured ? `${d.key} from ${d.keySource}` : `set ${hintOf.get(d.name)}`,
+    keyCell(d, keyless.has(d.name), hintOf.get(d.name)),
     d.baseUrl + (d.baseUrlSource === 'default' ? '' : ` (${d.baseUrlSource})`),
     d.model ?? '',
   ])
@@ -48,6 +49,17 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
     for (const k of keys) if (k.warning) io.stdout.write(`${name} ${k.label}: ${k.warning}\n`)
   writeConfigProblems(problems, 'providers', io)
   return code
+}
+
+/** What the key column says: the key's source when one is set, else what to set, or that none is needed. */
+function keyCell(
+  d: { configured: boolean; key: string | null; keySource: string | null },
+  keyless: boolean,
+  hint: string | undefined,
+): string {
+  if (d.key && d.keySource) return `${d.key} from ${d.keySource}`
+  if (!keyless) return `set ${hint}`
+  return hint && hint !== '(no key needed)' ? `not needed (optional: ${hint})` : 'not needed'
 }
 
 const shortTime = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`
