@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
@@ -90,23 +90,17 @@ describe('htmlToText', () => {
 })
 
 describe('the default extraction limits against real pages', () => {
-  // The repo keeps a sample (test/fixtures/README.md); the whole corpora stay outside it: SEARCH_LAYER_TESTDATA
-  // (empty: none), else shared/testdata beside the clone.
+  // Both corpora, copied into the repo with their licences (test/fixtures/README.md).
   const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
-  const SHARED_TESTDATA = fileURLToPath(new URL('../../../../shared/testdata', import.meta.url))
-  const CORPUS = process.env.SEARCH_LAYER_TESTDATA ?? (existsSync(SHARED_TESTDATA) ? SHARED_TESTDATA : '')
 
-  /** Every Readability page (`source.html`, or `.gz` in the sample) and article-extraction page under `root`. */
+  /** Every Readability page (`source.html.gz`) and article-extraction page under `root`. */
   function readPages(root: string): string[] {
     const readability = join(root, 'readability', 'test-pages')
     const articles = join(root, 'article-extraction', 'html')
     return [
-      ...readdirSync(readability).map((name) => {
-        const gzipped = join(readability, name, 'source.html.gz')
-        return existsSync(gzipped)
-          ? gunzipSync(readFileSync(gzipped)).toString('utf8')
-          : readFileSync(join(readability, name, 'source.html'), 'utf8')
-      }),
+      ...readdirSync(readability).map((name) =>
+        gunzipSync(readFileSync(join(readability, name, 'source.html.gz'))).toString('utf8'),
+      ),
       ...readdirSync(articles).map((name) => gunzipSync(readFileSync(join(articles, name))).toString('utf8')),
     ]
   }
@@ -123,20 +117,11 @@ describe('the default extraction limits against real pages', () => {
     expect(most('links')).toBeLessThan(DEFAULT_EXTRACT_LIMITS.maxLinks / 2)
   }
 
-  it('never trip on the 43 sample pages in the repo', () => {
+  it('never trip on the 311 pages of the Readability and article-extraction corpora', () => {
     const pages = readPages(FIXTURES)
-    expect(pages.length).toBe(43)
+    expect(pages.length).toBe(311)
     expectWithinLimits(pages)
   })
-
-  it.skipIf(!CORPUS)(
-    'never trip on the 311 pages of the Readability and article-extraction corpora (needs SEARCH_LAYER_TESTDATA or ../shared/testdata)',
-    () => {
-      const pages = readPages(CORPUS)
-      expect(pages.length).toBe(311)
-      expectWithinLimits(pages)
-    },
-  )
 })
 
 // Broken markup anyone can serve; the figures are the bench's, the ratio here only tells linear from quadratic.

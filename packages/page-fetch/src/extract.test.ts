@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
@@ -6,13 +6,9 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type ReadablePage, extractReadable, pageFromBody } from './index.js'
 
-// A sample of the Readability and article-extraction pages lives in the repo (test/fixtures/README.md); the whole
-// corpora stay outside it: SEARCH_LAYER_TESTDATA (empty: none), else shared/testdata beside the clone.
+// The Readability and article-extraction corpora, copied into the repo with their licences (test/fixtures/README.md).
 const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
-const SHARED_TESTDATA = fileURLToPath(new URL('../../../../shared/testdata', import.meta.url))
-const CORPUS = process.env.SEARCH_LAYER_TESTDATA ?? (existsSync(SHARED_TESTDATA) ? SHARED_TESTDATA : '')
-const CORPUS_NOTE = 'needs SEARCH_LAYER_TESTDATA or ../shared/testdata'
-const samplePages = join(FIXTURES, 'readability', 'test-pages')
+const readabilityPages = join(FIXTURES, 'readability', 'test-pages')
 const PAGE_URL = 'http://fakehost/test/page.html'
 
 const collapse = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim() || null
@@ -27,14 +23,11 @@ interface ExpectedMetadata {
   readerable: boolean
 }
 
-/** A Readability test page: `source.html` in the full corpus, `source.html.gz` in the repo's sample. */
-function readPage(name: string, pages = samplePages): { html: string; expected: ExpectedMetadata } {
+/** A Readability test page (`source.html`, gzipped in the repo) and Readability's expected metadata. */
+function readPage(name: string, pages = readabilityPages): { html: string; expected: ExpectedMetadata } {
   const dir = join(pages, name)
-  const gzipped = join(dir, 'source.html.gz')
   return {
-    html: existsSync(gzipped)
-      ? gunzipSync(readFileSync(gzipped)).toString('utf8')
-      : readFileSync(join(dir, 'source.html'), 'utf8'),
+    html: gunzipSync(readFileSync(join(dir, 'source.html.gz'))).toString('utf8'),
     expected: JSON.parse(readFileSync(join(dir, 'expected-metadata.json'), 'utf8')) as ExpectedMetadata,
   }
 }
@@ -134,16 +127,10 @@ describe('extractReadable on the Readability test pages', () => {
     }
   }
 
-  it('returns only absolute, unique http(s) links with their anchor text and context, on every sample page', () => {
-    const sample = extractAll(samplePages)
-    expect(sample.size).toBe(30)
-    expectCleanLinks(sample.values())
-  })
-
-  describe.skipIf(!CORPUS)(`all 130 Readability pages (${CORPUS_NOTE})`, () => {
+  describe('all 130 Readability pages', () => {
     let extracted: ReturnType<typeof extractAll>
     beforeAll(() => {
-      extracted = extractAll(join(CORPUS, 'readability', 'test-pages'))
+      extracted = extractAll(readabilityPages)
     }, 120_000)
 
     it('agrees with Readability on title, byline, lang and excerpt for nearly every page', () => {
@@ -227,18 +214,9 @@ describe('extraction quality on the article-extraction benchmark', () => {
     return { pages: ids.length, recall, precision, lowRecall: recalls.filter((r) => r < 0.8).length }
   }
 
-  it('word-level recall and precision over the 13 sample pages stay above the measured floor', () => {
-    const result = measure(join(FIXTURES, 'article-extraction'))
-    expect(result.pages).toBe(13)
-    // Measured on the sample: recall 1.000, precision 0.959, F1 0.978 (same floors as the whole corpus).
-    expect(result.recall).toBeGreaterThanOrEqual(0.97)
-    expect(result.precision).toBeGreaterThanOrEqual(0.88)
-    expect(result.lowRecall).toBe(0)
-  }, 60_000)
-
-  describe.skipIf(!CORPUS)(`all 181 article-extraction pages (${CORPUS_NOTE})`, () => {
+  describe('all 181 article-extraction pages', () => {
     it('word-level recall and precision over all 181 pages stay above the measured floor', () => {
-      const result = measure(join(CORPUS, 'article-extraction'))
+      const result = measure(join(FIXTURES, 'article-extraction'))
       expect(result.pages).toBe(181)
       // Measured: recall 0.994, precision 0.924, F1 0.950. Floors leave room for dependency updates, not for regressions.
       expect(result.recall).toBeGreaterThanOrEqual(0.97)
