@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { canonicalUrl } from '@search-layer/core'
-import { type Emulator, type Fault, startEmulator } from '@search-layer/testkit'
+import { type Emulator, type Fault, startEmulator, userKeyVariables } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { run, runBin } from './_run.js'
 
@@ -171,14 +171,7 @@ describe('search-layer search (built bin, emulator)', () => {
 
   describe('with zero keys (the emulator base URLs each definition declares)', () => {
     // What a new user has: no key, no SearXNG instance.
-    const zeroKeys = () =>
-      env(
-        Object.fromEntries(
-          Object.keys(emu.env)
-            .filter((k) => /KEY|TOKEN/.test(k) || k === 'SEARXNG_URL')
-            .map((k) => [k, '']),
-        ),
-      )
+    const zeroKeys = () => env(Object.fromEntries(userKeyVariables(emu.env).map((k) => [k, ''])))
 
     it('prints results from the keyless sources, and the JSON says which variables to set for more', async () => {
       const r = await runBin(['rust async tutorial', '--max-queries', '1', '--json'], zeroKeys())

@@ -1,4 +1,4 @@
-import type { Emulator } from '@search-layer/testkit'
+import { type Emulator, userKeyVariables } from '@search-layer/testkit'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useRedisPair } from './_redis.js'
@@ -22,11 +22,7 @@ const zeroKeyPair = (prefix: string) =>
     // The engine's per-source pacing on (the test helper turns it off): its keyless schedule is the one shared.
     providerRateLimits: undefined,
     envOverride: {
-      ...Object.fromEntries(
-        Object.keys(emu.env)
-          .filter((k) => /KEY|TOKEN/.test(k) || k === 'SEARXNG_URL')
-          .map((k) => [k, undefined]),
-      ),
+      ...Object.fromEntries(userKeyVariables(emu.env).map((k) => [k, undefined])),
       SEARCH_LAYER_KEYLESS: 'on',
     },
   })

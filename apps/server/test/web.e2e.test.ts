@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { type Emulator, startEmulator, userKeyVariables } from '@search-layer/testkit'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { findWebDir } from '../src/routes/web.js'
@@ -28,11 +28,7 @@ const KEY = { name: 'alice', key: 'k-alice-web-0123456789' }
 // What a new user has: no key at all and no SearXNG instance. Only the base URLs each definition declares
 // (DUCKDUCKGO_URL, WIKIPEDIA_API_URL, …) point at the emulator, so the keyless sources answer from it.
 const ZERO_KEYS = () => ({
-  ...Object.fromEntries(
-    Object.keys(emu.env)
-      .filter((k) => /KEY|TOKEN/.test(k) || k === 'SEARXNG_URL')
-      .map((k) => [k, undefined]),
-  ),
+  ...Object.fromEntries(userKeyVariables(emu.env).map((k) => [k, undefined])),
   SEARCH_LAYER_KEYLESS: 'on',
 })
 const ENGINE_VARIABLES = ['BRAVE_API_KEY', 'EXA_API_KEY', 'TAVILY_API_KEY', 'XAI_API_KEY']

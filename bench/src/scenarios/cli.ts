@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import type { ScenarioContext } from '../_context.js'
+import { zeroKeyEnv } from '@search-layer/testkit'
 import { startRemoteEmulator } from '../_remote-emulator.js'
 import type { VariantResult } from '../_report.js'
 import { summarize } from '../_stats.js'
@@ -83,10 +84,6 @@ const ZERO_KEY_SEARCH: CliSearch = {
   variant: 'zero keys (DuckDuckGo + Wikipedia), latency 200 ms, fresh process',
   args: ['what is a monad', '--num', '10', '--no-cache', '--json'],
 }
-
-// No key or token variable and no SearXNG: only the base URLs point at the emulator.
-const zeroKeyEnv = (env: Record<string, string>) =>
-  Object.fromEntries(Object.entries(env).filter(([name]) => !/KEY|TOKEN/.test(name) && name !== 'SEARXNG_URL'))
 
 /** One search run in a fresh process per iteration, timed end to end and split at the first call and last answer. */
 async function measureSearch(

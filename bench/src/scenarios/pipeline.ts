@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks'
 import { createSearchLayer } from '@search-layer/engine'
 import type { ScenarioContext } from '../_context.js'
 import { rssMb } from '../_context.js'
+import { zeroKeyEnv } from '@search-layer/testkit'
 import { startRemoteEmulator } from '../_remote-emulator.js'
 import type { VariantResult } from '../_report.js'
 import { slowestSpanMs, summarize } from '../_stats.js'
@@ -33,14 +34,14 @@ type Variant = {
 }
 
 // What a new user has: no key or token variable and no SearXNG; only the base URLs point at the emulator.
-const zeroKeyEnv = (emu: Emulator) => ({
-  ...Object.fromEntries(Object.entries(emu.env).filter(([name]) => !/KEY|TOKEN/.test(name) && name !== 'SEARXNG_URL')),
+const zeroKeysOf = (emu: Emulator) => ({
+  ...zeroKeyEnv(emu.env),
   SEARCH_LAYER_KEYLESS: 'on',
 })
 
 const VARIANTS: readonly Variant[] = [
   { name: 'deep search', env: (emu) => emu.env, request: PIPELINE_REQUEST },
-  { name: 'zero keys (keyless + vertical)', env: zeroKeyEnv, request: ZERO_KEY_REQUEST, paced: true },
+  { name: 'zero keys (keyless + vertical)', env: zeroKeysOf, request: ZERO_KEY_REQUEST, paced: true },
 ]
 
 /**

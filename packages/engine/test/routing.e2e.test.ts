@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, type Intent } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { type Emulator, startEmulator, zeroKeyEnv } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type SearchLayerOptions, builtInProviders, createSearchLayer } from '../src/index.js'
 
@@ -19,8 +19,7 @@ beforeEach(() => emu.reset())
 
 // What a new user has: no keys at all. The emulator's base URLs stand in for the real services (each definition
 // declares its override variable); SEARXNG_URL is left out, since setting it is what configures SearXNG.
-const zeroKeys = () =>
-  Object.fromEntries(Object.entries(emu.env).filter(([name]) => !/KEY|TOKEN/.test(name) && name !== 'SEARXNG_URL'))
+const zeroKeys = () => zeroKeyEnv(emu.env)
 
 const layer = (env: Record<string, string>, overrides: SearchLayerOptions = {}) =>
   createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false, providerRetries: 0, ...overrides })

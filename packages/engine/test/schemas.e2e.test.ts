@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { type Emulator, startEmulator, zeroKeyEnv } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createSearchLayer, type SearchResponse } from '../src/index.js'
@@ -18,8 +18,7 @@ beforeEach(() => emu.reset())
 
 const layer = (env: Record<string, string>) =>
   createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false, providerRetries: 0 })
-const zeroKeys = () =>
-  Object.fromEntries(Object.entries(emu.env).filter(([name]) => !/KEY|TOKEN/.test(name) && name !== 'SEARXNG_URL'))
+const zeroKeys = () => zeroKeyEnv(emu.env)
 
 // Strict at the top and per result: a field the engine starts sending without a schema entry fails here, so the
 // server's OpenAPI document (built from these schemas) cannot fall behind what searches return.

@@ -1,5 +1,5 @@
 export { startEmulator, EMULATOR_MODELS } from './emulator.js'
-export { DEFAULT_KEYS, DEFAULT_NOW } from './keys.js'
+export { DEFAULT_KEYS, DEFAULT_NOW, userKeyVariables, zeroKeyEnv } from './keys.js'
 export { corpusFor, queryTerms, vendorUrl, hostMatches, snippet } from './corpus.js'
 export type { CorpusQueryOptions, RankedDoc, SearchVendor } from './corpus.js'
 export { CORPUS } from './corpus-data.js'
