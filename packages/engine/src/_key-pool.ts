@@ -373,9 +373,7 @@ export class KeyPool {
     const reading = readRateLimitHeaders(meta.headers, now)
     if (!reading) return false
     const resetAt = windowResetAt(reading, sentAt)
-    slot.limits = { ...slot.limits, ...reading, ...(resetAt !== undefined && { resetAt }), learnedAt: now }
-    slot.dirty = true
-    this.applyPace(slot)
+    this.remember(slot, { ...reading, ...(resetAt !== undefined && { resetAt }) })
     return true
   }
 
@@ -389,15 +387,16 @@ export class KeyPool {
       ...(info.quotaRemaining !== undefined && { quotaRemaining: info.quotaRemaining }),
       ...(info.quotaResetMs !== undefined && { quotaResetAt: now + info.quotaResetMs }),
     }
-    if (Object.keys(reading).length === 0) return
-    slot.limits = { ...slot.limits, ...reading, learnedAt: now }
-    slot.dirty = true
-    this.applyPace(slot)
+    if (Object.keys(reading).length > 0) this.remember(slot, reading)
   }
 
   // A 429 body can state the plan's limits where no header did (Brave's `meta`): pace by them from this call on.
   private learnFromError(slot: KeySlot, limits: VendorLimits | undefined): void {
-    if (!limits) return
+    if (limits) this.remember(slot, limits)
+  }
+
+  // What the vendor said, from any of the three places it says it, kept for the key and applied at once.
+  private remember(slot: KeySlot, limits: RateLimitReading | VendorLimits): void {
     slot.limits = { ...slot.limits, ...limits, learnedAt: this.options.now() }
     slot.dirty = true
     this.applyPace(slot)

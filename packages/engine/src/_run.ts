@@ -118,7 +118,7 @@ export async function runSearch(
     fallbacksOf,
     deadlineAt,
     maxCalls: layer.maxCalls,
-    queriesFor: (name) => queriesAtPace(layer, name),
+    queriesFor: queriesAtPace(layer),
     pools: layer.pools,
     ask: askFor(layer, req, strategy, deadlineAt),
     beforeCall: async (name) => {
@@ -403,8 +403,8 @@ function listeners(
 // Fallbacks and verticals keep the pace their definitions set (DuckDuckGo: 1 request/s, for politeness) and,
 // unlike a paid engine's, nothing they answer raises it. They are asked only the queries that pace starts at once,
 // the original first, instead of queueing the rest (a zero-key deep search spent two seconds on DuckDuckGo alone).
-function queriesAtPace(layer: LayerState, name: ProviderName): number {
-  const definition = layer.definitions.find((d) => d.id === name)
-  if (!definition || routingOf(definition) === 'engine') return Number.POSITIVE_INFINITY
-  return layer.pools.get(name)!.callsAtOnce()
+function queriesAtPace(layer: LayerState): (name: ProviderName) => number {
+  const paced = new Set(layer.definitions.filter((d) => routingOf(d) !== 'engine').map((d) => d.id))
+  // Read when a call is launched: a stand-in's keys are known only once it is activated.
+  return (name) => (paced.has(name) ? layer.pools.get(name)!.callsAtOnce() : Number.POSITIVE_INFINITY)
 }

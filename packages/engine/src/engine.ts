@@ -76,8 +76,10 @@ export interface SearchLayerOptions {
    */
   keyState?: KeyStateStore
   /**
-   * Where self-paced providers with no key (DuckDuckGo) take their request slots. Default: one schedule for the
-   * whole process (`processPaceStore`); a server passes one in Redis so its instances keep one pace together.
+   * Request slots shared by everything using the store, for calls made with no key (each source at its pace) and
+   * for providers that pace themselves (DuckDuckGo). Default: none for the key pools (their local buckets pace this
+   * process) and the process-wide `processPaceStore` for providers; a server passes one in Redis so its instances
+   * keep one pace together.
    */
   paceStore?: PaceStore
   /**
