@@ -11,6 +11,7 @@ import {
   configuredPlugins,
   describeConfig,
   keylessSourcesEnabled,
+  readConfigFiles,
   inspectConfig as inspectAll,
   resolveConfig as resolveAll,
   resolveServiceConfig as resolveService,
@@ -132,6 +133,39 @@ describe('resolveConfig precedence', () => {
     expect(() => resolveConfig({ env: {}, homeDir: dir })).toThrowError(ConfigError)
     rmSync(file)
     expect(resolveConfig({ env: {}, homeDir: dir })).toMatchObject({ files: [] })
+  })
+
+  it('resolves against one reading of the files until the next reading', () => {
+    const dir = home({ [ours]: { brave: 'first-key', keyless: false } })
+    const env = {}
+    const reading = readConfigFiles({ env, homeDir: dir })
+    writeFileSync(join(dir, ours), JSON.stringify({ brave: 'second-key' }))
+    // What a search read when it started is what all its calls use…
+    expect(resolveServiceConfig('brave', { env, homeDir: dir, reading }).apiKey).toBe('first-key')
+    expect(resolveServiceConfig('exa', { env, homeDir: dir, reading }).apiKey).toBeUndefined()
+    expect(keylessSourcesEnabled({ env, homeDir: dir, reading })).toBe(false)
+    expect(inspectAll({ env, homeDir: dir, reading, services: [SPECS.brave] }).config.services.brave!.apiKey).toBe(
+      'first-key',
+    )
+    // …overrides still win…
+    expect(
+      resolveServiceConfig('brave', { env, homeDir: dir, reading, overrides: { brave: { apiKey: 'explicit' } } })
+        .apiKey,
+    ).toBe('explicit')
+    // …and the next reading, or a call without one, sees the edit.
+    expect(resolveServiceConfig('brave', { env, homeDir: dir }).apiKey).toBe('second-key')
+    const next = readConfigFiles({ env, homeDir: dir })
+    expect(resolveServiceConfig('brave', { env, homeDir: dir, reading: next }).apiKey).toBe('second-key')
+    expect(keylessSourcesEnabled({ env, homeDir: dir, reading: next })).toBe(true)
+  })
+
+  it('ignores a reading made for another env or home', () => {
+    const dir = home({ [ours]: { brave: 'file-key' } })
+    const reading = readConfigFiles({ env: {}, homeDir: dir })
+    expect(resolveServiceConfig('brave', { env: { BRAVE_API_KEY: 'env-key' }, homeDir: dir, reading }).apiKey).toBe(
+      'env-key',
+    )
+    expect(resolveServiceConfig('brave', { env: {}, homeDir: home(), reading }).apiKey).toBeUndefined()
   })
 
   it.each([

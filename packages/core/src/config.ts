@@ -83,6 +83,11 @@ export interface ResolveConfigOptions {
   configFile?: string
   /** Home directory for the default file locations; defaults to `HOME` or `os.homedir()`. */
   homeDir?: string
+  /**
+   * The files as `readConfigFiles` read them, resolved against instead of checking the files again. Ignored when it
+   * was read for another `env`, `configFile` or `homeDir`.
+   */
+  reading?: ConfigReading
 }
 
 // A problem with the whole file concerns every service; which ones exist is known only when resolving, where this
@@ -184,7 +189,7 @@ function deepestIssue(issues: readonly Issue[], prefix: PropertyKey[] = []): Iss
 }
 
 /** A config file as far as it is usable: each service's entry is checked on its own, so one bad entry costs only that service. */
-interface LoadedConfigFile {
+export interface LoadedConfigFile {
   data?: ConfigFile
   problems: ConfigProblem[]
 }
@@ -390,15 +395,77 @@ function checkUrl(
   return { url: url.replace(/\/+$/, '') }
 }
 
-/** The config files and lookups one resolution shares between the services it resolves. */
-function resolver(options: ResolveConfigOptions) {
+type FileOptions = Pick<ResolveConfigOptions, 'env' | 'configFile' | 'homeDir'>
+
+/**
+ * The config files as read at one moment (`readConfigFiles`), and each service resolved against them without
+ * overrides, kept as it is first asked for.
+ */
+export class ConfigReading {
+  readonly env: Env
+  /** The primary file as read (absent when it does not exist). */
+  readonly primary: LoadedConfigFile | undefined
+  readonly files: readonly { path: string; data: ConfigFile }[]
+  readonly fileProblems: readonly ConfigProblem[]
+  private readonly options: FileOptions
+  private readonly services = new Map<ServiceSpec, ResolvedService>()
+  private resolveFresh: ((spec: ServiceSpec) => ResolvedService) | undefined
+
+  /** Reads the files now; `readConfigFiles` is the public way in. */
+  constructor(options: FileOptions) {
+    this.env = options.env ?? process.env
+    this.options = { configFile: options.configFile, homeDir: options.homeDir }
+    const read = readFiles(options)
+    this.primary = read.primary
+    this.files = read.files
+    this.fileProblems = read.fileProblems
+  }
+
+  /** Whether resolving with `options` may use this reading (same env and file locations). */
+  fits(options: FileOptions): boolean {
+    return (
+      (options.env ?? process.env) === this.env &&
+      options.configFile === this.options.configFile &&
+      options.homeDir === this.options.homeDir
+    )
+  }
+
+  /** `spec` resolved against this reading without overrides, once. */
+  resolved(spec: ServiceSpec): ResolvedService {
+    let service = this.services.get(spec)
+    if (!service) {
+      this.resolveFresh ??= serviceResolver(this.env, {}, this.files)
+      service = this.resolveFresh(spec)
+      this.services.set(spec, service)
+    }
+    return service
+  }
+}
+
+/**
+ * Reads the config files once, for resolving many services against the same reading (`reading` in
+ * `ResolveConfigOptions`, `ProviderContext.config`). A search does this once instead of each provider call checking
+ * the files again; an edit is seen by the next reading.
+ */
+export function readConfigFiles(options: FileOptions = {}): ConfigReading {
+  return new ConfigReading(options)
+}
+
+type ResolvedService = { config: ServiceConfig; problem?: ConfigProblem }
+
+/** The options' reading when it fits them, else a fresh one. */
+const readingFor = (options: ResolveConfigOptions): ConfigReading =>
+  options.reading?.fits(options) ? options.reading : new ConfigReading(options)
+
+function readFiles(options: FileOptions) {
   const env = options.env ?? process.env
-  const overrides = options.overrides ?? {}
   const files: { path: string; data: ConfigFile }[] = []
   const fileProblems: ConfigProblem[] = []
   const explicitBy = options.configFile ? 'configFile' : env.SEARCH_LAYER_CONFIG ? 'SEARCH_LAYER_CONFIG' : undefined
+  let primary: LoadedConfigFile | undefined
   for (const [index, path] of pathsFor(options).entries()) {
     const loaded = loadConfigFileIfChanged(path)
+    if (index === 0) primary = loaded
     if (loaded?.data) files.push({ path, data: loaded.data })
     if (loaded) fileProblems.push(...loaded.problems)
     else if (index === 0 && explicitBy)
@@ -411,7 +478,15 @@ function resolver(options: ResolveConfigOptions) {
         ...(explicitBy === 'SEARCH_LAYER_CONFIG' && { variable: 'SEARCH_LAYER_CONFIG' }),
       })
   }
+  return { primary, files, fileProblems }
+}
 
+/** Resolves one service at a time from overrides, env and the files read, in that order. */
+function serviceResolver(
+  env: Env,
+  overrides: ConfigOverrides,
+  files: readonly { path: string; data: ConfigFile }[],
+): (spec: ServiceSpec) => ResolvedService {
   const pick = (service: string, field: 'apiKey' | 'apiUrl' | 'model', envNames: readonly string[]) => {
     const explicit = overrides[service]?.[field === 'apiUrl' ? 'baseUrl' : field]
     if (explicit) return { value: explicit, source: 'options' }
@@ -426,7 +501,7 @@ function resolver(options: ResolveConfigOptions) {
     return undefined
   }
 
-  const resolve = (spec: ServiceSpec): { config: ServiceConfig; problem?: ConfigProblem } => {
+  const resolve = (spec: ServiceSpec): ResolvedService => {
     const key = pick(spec.id, 'apiKey', spec.env.apiKey)
     const keys = splitApiKeys(key?.value)
     const url = pick(spec.id, 'apiUrl', [spec.env.baseUrl])
@@ -446,7 +521,7 @@ function resolver(options: ResolveConfigOptions) {
       ...(checked?.problem && { problem: checked.problem }),
     }
   }
-  return { resolve, files, fileProblems }
+  return resolve
 }
 
 /** Which services to resolve beside GitHub: normally the provider definitions. */
@@ -459,7 +534,11 @@ export interface ResolveServicesOptions extends ResolveConfigOptions {
  * skipped (a malformed entry costs only its service), a malformed base URL falls back to the default and is listed.
  */
 export function inspectConfig(options: ResolveServicesOptions = {}): ConfigInspection {
-  const { resolve, files, fileProblems } = resolver(options)
+  const reading = readingFor(options)
+  const { files, fileProblems } = reading
+  const resolve = options.overrides
+    ? serviceResolver(reading.env, options.overrides, files)
+    : (spec: ServiceSpec) => reading.resolved(spec)
   const services = options.services ?? []
   // A registered `github` provider is the same service as thread-fetch's GitHub: resolved (and checked) once.
   const githubIsService = services.some((spec) => spec.id === GITHUB_SERVICE.id)
@@ -499,8 +578,13 @@ export function resolveConfig(options: ResolveServicesOptions = {}): ResolvedCon
  * elsewhere: it throws `ConfigError` for its own malformed URL, and for a file problem only when no key was found.
  */
 export function resolveServiceConfig(spec: ServiceSpec, options: ResolveConfigOptions = {}): ServiceConfig {
-  const { resolve, fileProblems } = resolver(options)
-  const { config, problem } = resolve(spec)
+  const reading = readingFor(options)
+  const overrides = options.overrides?.[spec.id]
+  const hasOverrides = overrides !== undefined && Object.values(overrides).some((v) => v !== undefined)
+  const { config, problem } = hasOverrides
+    ? serviceResolver(reading.env, { [spec.id]: overrides }, reading.files)(spec)
+    : reading.resolved(spec)
+  const { fileProblems } = reading
   if (problem) throw toConfigError(problem)
   const fileProblem = fileProblems.find((p) => p.severity === 'error' && concerns(p, spec.id))
   if (!config.apiKey && spec.env.apiKey.length > 0 && fileProblem)
@@ -515,17 +599,21 @@ export function resolveServiceConfig(spec: ServiceSpec, options: ResolveConfigOp
  * The config file's `plugins` list (empty when there is no file or no list). A malformed list is a `ConfigError`;
  * other problems of the file are left to the configuration checks.
  */
-export function configuredPlugins(options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'homeDir'> = {}): {
+export function configuredPlugins(options: FileOptions & Pick<ResolveConfigOptions, 'reading'> = {}): {
   plugins: string[]
   file?: string
 } {
   const [primary] = pathsFor(options)
   if (!primary) return { plugins: [] }
-  const loaded = loadConfigFileIfChanged(primary)
+  const loaded = primaryFile(options, primary)
   const problem = loaded?.problems.find((p) => p.field?.startsWith('plugins'))
   if (problem) throw toConfigError(problem)
   return { plugins: loaded?.data?.plugins ?? [], file: primary }
 }
+
+/** The primary config file: as the options' reading read it, or read now. */
+const primaryFile = (options: FileOptions & Pick<ResolveConfigOptions, 'reading'>, path: string) =>
+  options.reading?.fits(options) ? options.reading.primary : loadConfigFileIfChanged(path)
 
 const KEYLESS_ENV = 'SEARCH_LAYER_KEYLESS'
 const KEYLESS_VALUES: Readonly<Record<string, boolean>> = {
@@ -542,9 +630,7 @@ const KEYLESS_VALUES: Readonly<Record<string, boolean>> = {
  * `SEARCH_LAYER_KEYLESS=off` (or `0`, `false`) says no and wins over the config file's `"keyless": false`. Throws
  * `ConfigError` naming the variable or field for any other value.
  */
-export function keylessSourcesEnabled(
-  options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'homeDir'> = {},
-): boolean {
+export function keylessSourcesEnabled(options: FileOptions & Pick<ResolveConfigOptions, 'reading'> = {}): boolean {
   const env = options.env ?? process.env
   const raw = env[KEYLESS_ENV]
   if (raw !== undefined && raw !== '') {
@@ -556,7 +642,7 @@ export function keylessSourcesEnabled(
     return value
   }
   const [primary] = pathsFor(options)
-  const loaded = primary ? loadConfigFileIfChanged(primary) : undefined
+  const loaded = primary ? primaryFile(options, primary) : undefined
   const problem = loaded?.problems.find((p) => p.field?.startsWith('keyless'))
   if (problem) throw toConfigError(problem)
   return loaded?.data?.keyless ?? true

@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { readConfigFiles } from './config.js'
 import { defineProvider } from './define-provider.js'
 import { ProviderError } from './errors.js'
 
@@ -48,6 +52,28 @@ describe('defineProvider', () => {
       apiKey: 'exa-second-0002',
       http: { secrets: ['exa-second-0002'], onResponse, retryRateLimited: false },
     })
+  })
+
+  it("resolves against the caller's reading of the config files when it is given one", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sl-define-'))
+    const file = join(home, '.config', 'search-layer', 'config.json')
+    mkdirSync(join(file, '..'), { recursive: true })
+    writeFileSync(file, JSON.stringify({ exa: 'exa-from-file-0001' }))
+    const fileEnv = { HOME: home }
+    const keys: string[] = []
+    const provider = defineProvider({
+      definition: EXA,
+      run: async (call) => {
+        keys.push(call.apiKey)
+        return { results: [] }
+      },
+    })
+    const reading = readConfigFiles({ env: fileEnv })
+    writeFileSync(file, JSON.stringify({}))
+    expect(provider.isConfigured(fileEnv, reading)).toBe(true)
+    expect(provider.isConfigured(fileEnv)).toBe(false)
+    await provider.search({ query: 'rust' }, { env: fileEnv, config: reading })
+    expect(keys).toEqual(['exa-from-file-0001'])
   })
 
   it.each([

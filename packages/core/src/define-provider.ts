@@ -1,5 +1,5 @@
 import { replayKeyFor } from './cassette.js'
-import { type ServiceConfig, type ServiceSpec, resolveServiceConfig } from './config.js'
+import { type ConfigReading, type ServiceConfig, type ServiceSpec, resolveServiceConfig } from './config.js'
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env, Provider, ProviderContext } from './provider.js'
 import { type ProviderDefinition, keyVariableHint } from './provider-definition.js'
@@ -48,9 +48,13 @@ export function defineProvider(options: DefineProviderOptions): Provider {
   const { definition, overrides } = options
   const name = definition.id
   const keyless = definition.keyless === true
-  const configFor = (env: Env): ServiceConfig => {
+  const configFor = (env: Env, reading: ConfigReading | undefined): ServiceConfig => {
     try {
-      return resolveServiceConfig(definition, { overrides: { [name]: overrides }, env })
+      return resolveServiceConfig(definition, {
+        env,
+        ...(overrides && { overrides: { [name]: overrides } }),
+        ...(reading && { reading }),
+      })
     } catch (error) {
       throw new ProviderError(`${name} configuration is invalid: ${(error as Error).message}`, {
         kind: 'config',
@@ -64,10 +68,10 @@ export function defineProvider(options: DefineProviderOptions): Provider {
 
   return {
     name,
-    isConfigured(env?: Env): boolean {
+    isConfigured(env?: Env, reading?: ConfigReading): boolean {
       try {
         const callEnv = envOf(env)
-        return keyless || Boolean(configFor(callEnv).apiKey ?? replayKeyFor(name, callEnv))
+        return keyless || Boolean(configFor(callEnv, reading).apiKey ?? replayKeyFor(name, callEnv))
       } catch {
         return false
       }
@@ -87,7 +91,7 @@ export function defineProvider(options: DefineProviderOptions): Provider {
           })
         }
         const env = envOf(ctx.env)
-        const service = configFor(env)
+        const service = configFor(env, ctx.config)
         // Replaying cassettes needs no key: a CI without keys runs every provider it has recordings for.
         apiKey = ctx.apiKey ?? service.apiKey ?? replayKeyFor(name, env) ?? (keyless ? '' : undefined)
         if (apiKey === undefined)

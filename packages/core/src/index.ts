@@ -59,6 +59,7 @@ export {
   ConfigFileSchema,
   configuredPlugins,
   keylessSourcesEnabled,
+  readConfigFiles,
   GITHUB_SERVICE,
 } from './config.js'
 export type {
@@ -74,6 +75,8 @@ export type {
   ConfigInspection,
   ServiceSpec,
   ResolveServicesOptions,
+  ConfigReading,
+  LoadedConfigFile,
 } from './config.js'
 export {
   PROVIDER_CAPABILITIES,

@@ -1,3 +1,4 @@
+import type { ConfigReading } from './config.js'
 import type { ProviderName, ProviderRequest, ProviderResponse } from './schemas.js'
 
 /** Environment variables as a plain map (defaults to `process.env` where a function takes one). */
@@ -11,6 +12,11 @@ export interface ProviderContext {
   deadlineAt?: number
   /** Where keys are read from at call time; defaults to `process.env`. */
   env?: Env
+  /**
+   * The config files as the caller read them (`readConfigFiles`) for this env: the provider resolves its settings
+   * against that reading instead of checking the files again. A search reads them once for all its calls.
+   */
+  config?: ConfigReading
   /** The clock, injectable for tests (time-sensitive prompts, date windows). */
   now?: () => Date
   /** The key for this call, chosen from the configured pool (`BRAVE_API_KEY=key1,key2`); wins over the resolved one. */
@@ -33,8 +39,11 @@ export interface UpstreamResponseMeta {
 /** A search provider. Every provider package's `create<Name>Provider()` returns one. */
 export interface Provider {
   readonly name: ProviderName
-  /** Whether a key is available right now (read at call time, never cached from import). */
-  isConfigured(env?: Env): boolean
+  /**
+   * Whether a key is available right now (read at call time, never cached from import); against `config` when given
+   * (see `ProviderContext.config`).
+   */
+  isConfigured(env?: Env, config?: ConfigReading): boolean
   /**
    * Runs one query. Rejects only with a `ProviderError` (every `kind` is possible).
    */

@@ -1,5 +1,11 @@
 import { setMaxListeners } from 'node:events'
-import { ProviderError, type ProviderName, type ProviderResponse, isProviderError } from '@search-layer/core'
+import {
+  type ConfigReading,
+  ProviderError,
+  type ProviderName,
+  type ProviderResponse,
+  isProviderError,
+} from '@search-layer/core'
 import type { CallOutcome } from './_assemble.js'
 import type { KeyPool, PoolCallContext } from './_key-pool.js'
 import type { Roster } from './_roster.js'
@@ -20,6 +26,8 @@ export interface FanOutOptions {
   queriesFor?: (name: ProviderName) => number
   /** Each provider's keys, with their circuits and paces. */
   pools: ReadonlyMap<ProviderName, KeyPool>
+  /** The config files as the search read them: each pool resolves its keys against this (once per search). */
+  reading?: ConfigReading
   /** Asks one provider one query, with the key the pool picked. */
   ask: (name: ProviderName, query: string, signal: AbortSignal, key: PoolCallContext) => Promise<ProviderResponse>
   /** Runs once a call has its slot, before it is made (monthly budgets count it here). */
@@ -44,7 +52,7 @@ export interface FanOutResult {
  * first stand-in that can take it. Never throws: failures are outcomes.
  */
 export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
-  const { queries, roster, fallbacksOf, deadlineAt, maxCalls, pools, emit, now } = options
+  const { queries, roster, fallbacksOf, deadlineAt, maxCalls, pools, reading, emit, now } = options
   const controller = new AbortController()
   // Each call waiting in its provider's rate-limit queue listens on this signal until it gets its slot: up to
   // maxCallsPerRequest listeners at once is the design (above Node's default warning threshold of 10).
@@ -90,7 +98,7 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
     emit({ type: 'started', provider: name, query })
     try {
       // The pool picks the key, holds it to its pace and circuit, and retries once on another key.
-      const response = await pools.get(name)!.call({ deadlineAt, signal: controller.signal }, async (key) => {
+      const response = await pools.get(name)!.call({ deadlineAt, signal: controller.signal, reading }, async (key) => {
         await options.beforeCall(name)
         return options.ask(name, query, controller.signal, key)
       })

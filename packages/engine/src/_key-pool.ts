@@ -5,6 +5,7 @@ import {
   type ProviderContext,
   type ProviderDefinition,
   ProviderError,
+  type ConfigReading,
   type ProviderErrorKind,
   type RateLimitInfo,
   type RateLimitReading,
@@ -108,6 +109,8 @@ export class KeyPool {
   private readonly known = new Map<string, KeySlot>()
   private next = 0
   private refreshing: Promise<void> | undefined
+  /** The config reading the keys were last read for (`refresh`). */
+  private readFor: ConfigReading | undefined
 
   constructor(private readonly options: KeyPoolOptions) {}
 
@@ -120,15 +123,18 @@ export class KeyPool {
    * share it: a search starts its calls to one provider together, and one read (config file check, a store round trip
    * per key) serves them all instead of one each.
    */
-  refresh(): Promise<void> {
-    this.refreshing ??= this.readKeys().finally(() => {
+  refresh(reading?: ConfigReading): Promise<void> {
+    // A search reads its pools once (when it checks who is available), not again for each call it makes.
+    if (reading && reading === this.readFor) return this.refreshing ?? Promise.resolve()
+    this.refreshing ??= this.readKeys(reading).finally(() => {
       this.refreshing = undefined
     })
     return this.refreshing
   }
 
-  private async readKeys(): Promise<void> {
-    this.slots = this.configuredKeys().map((key, index) => this.slotFor(key, index))
+  private async readKeys(reading: ConfigReading | undefined): Promise<void> {
+    this.readFor = reading
+    this.slots = this.configuredKeys(reading).map((key, index) => this.slotFor(key, index))
     await Promise.all(this.slots.map((slot) => this.load(slot)))
   }
 
@@ -147,10 +153,10 @@ export class KeyPool {
 
   /** Runs one provider call on the next usable key; rejects with the call's `ProviderError` (its key named by label). */
   async call<T extends AnswerLimits>(
-    ctx: { deadlineAt: number; signal: AbortSignal },
+    ctx: { deadlineAt: number; signal: AbortSignal; reading?: ConfigReading },
     run: (call: PoolCallContext) => Promise<T>,
   ): Promise<T> {
-    await this.refresh()
+    await this.refresh(ctx.reading)
     const failed = new Set<KeySlot>()
     const moved = new Set<KeySlot>()
     for (;;) {
@@ -202,10 +208,13 @@ export class KeyPool {
     })
   }
 
-  private configuredKeys(): (string | undefined)[] {
+  private configuredKeys(reading: ConfigReading | undefined): (string | undefined)[] {
     let keys: string[] | undefined
     try {
-      keys = resolveServiceConfig(this.options.definition, { env: this.options.env }).apiKeys
+      keys = resolveServiceConfig(this.options.definition, {
+        env: this.options.env,
+        ...(reading && { reading }),
+      }).apiKeys
     } catch {
       // A broken setting is reported by the engine's config checks; the provider then resolves (and refuses) itself.
     }

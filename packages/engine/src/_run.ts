@@ -1,6 +1,7 @@
 import {
   ConfigError,
   type ConfigProblem,
+  type ConfigReading,
   type Env,
   type Mode,
   type Provider,
@@ -9,6 +10,7 @@ import {
   inspectConfig,
   keyVariableHint,
   keylessSourcesEnabled,
+  readConfigFiles,
 } from '@search-layer/core'
 import { type AssembleContext, type CallOutcome, assembleResults, buildResponse, reportCalls } from './_assemble.js'
 import { fanOut } from './_fan-out.js'
@@ -44,13 +46,23 @@ export interface LayerState {
   intentModel: IntentModelSetting
 }
 
+/**
+ * One search's view of its layer: the config files as read once when it started, against which every check and
+ * provider call of the search resolves its keys (one `stat` per file and one resolution per provider, where each
+ * call once read the files again: ~30 resolutions per deep search).
+ */
+interface SearchState extends LayerState {
+  reading: ConfigReading
+}
+
 /** One search's run: the plan (intent, sub-queries, who takes part, budget) → the fan-out → the response. */
 export async function runSearch(
-  layer: LayerState,
+  shared: LayerState,
   req: ParsedSearchRequest,
   onProgress?: (event: SearchProgress) => void,
   onStream?: (event: SearchStreamEvent) => void,
 ): Promise<SearchResponse> {
+  const layer: SearchState = { ...shared, reading: readConfigFiles({ env: shared.env }) }
   const { now, usage } = layer
   const started = now()
   const deadlineAt = started + req.deadlineMs
@@ -60,7 +72,7 @@ export async function runSearch(
   const strategy = refined.strategy
   const month = monthOf(new Date(started))
 
-  const keyless = keylessSourcesEnabled({ env: layer.env })
+  const keyless = keylessSourcesEnabled({ env: layer.env, reading: layer.reading })
   const configProblems = relevantConfigProblems(layer)
   const warnings = [
     ...(refined.warning ? [refined.warning] : []),
@@ -120,6 +132,7 @@ export async function runSearch(
     maxCalls: layer.maxCalls,
     queriesFor: queriesAtPace(layer),
     pools: layer.pools,
+    reading: layer.reading,
     ask: askFor(layer, req, strategy, deadlineAt),
     beforeCall: async (name) => {
       if (limitOf(name) !== undefined) await usage.increment(name, month, 1)
@@ -162,9 +175,11 @@ const loadScoring = () => (scoringModule ??= import('@search-layer/scoring'))
 const definitionsById = ({ definitions }: LayerState) => new Map(definitions.map((d) => [d.id, d]))
 
 /** Problems in env and config files that concern this layer's providers (not GitHub's token, say). */
-function relevantConfigProblems({ env, definitions }: LayerState): ConfigProblem[] {
+function relevantConfigProblems({ env, definitions, reading }: SearchState): ConfigProblem[] {
   const ids = new Set(definitions.map((d) => d.id))
-  return inspectConfig({ env, services: definitions }).problems.filter((p) => p.services.some((s) => ids.has(s)))
+  return inspectConfig({ env, services: definitions, reading }).problems.filter((p) =>
+    p.services.some((s) => ids.has(s)),
+  )
 }
 
 const secondsUntil = (now: number, until: number | undefined) => Math.max(0, Math.ceil(((until ?? now) - now) / 1000))
@@ -176,7 +191,7 @@ const KEYLESS_OFF = 'keyless sources are off (SEARCH_LAYER_KEYLESS=off, or "keyl
  * when it can.
  */
 function unavailability(
-  layer: LayerState,
+  layer: SearchState,
   mode: Mode,
   month: string,
   configProblems: readonly ConfigProblem[],
@@ -184,10 +199,10 @@ function unavailability(
 ) {
   return async (name: ProviderName): Promise<string | undefined> => {
     if (!keyless && needsNoKey(definitionOf(layer, name))) return KEYLESS_OFF
-    if (!layer.providerFor(name, mode).isConfigured(layer.env)) return notConfiguredReason(layer, name, configProblems)
+    if (!isConfigured(layer, name, mode)) return notConfiguredReason(layer, name, configProblems)
     // Another run or server instance may have rested this provider's keys.
     const pool = layer.pools.get(name)!
-    await pool.refresh()
+    await pool.refresh(layer.reading)
     const circuit = pool.state()
     if (circuit.open)
       return `cooling down for ${secondsUntil(layer.now(), circuit.until)}s after repeated failures (last: ${circuit.lastError?.kind ?? 'unknown'})`
@@ -200,8 +215,8 @@ function unavailability(
 
 const definitionOf = (layer: LayerState, name: ProviderName) => layer.definitions.find((d) => d.id === name)!
 
-const isConfigured = (layer: LayerState, name: ProviderName, mode: Mode) =>
-  layer.providerFor(name, mode).isConfigured(layer.env)
+const isConfigured = (layer: SearchState, name: ProviderName, mode: Mode) =>
+  layer.providerFor(name, mode).isConfigured(layer.env, layer.reading)
 
 /** Who a search asks before availability is checked, who stands in for whom, and why each is (not) asked. */
 interface Route {
@@ -222,7 +237,7 @@ const FALLBACK_WHY = 'no search engine key is set: a keyless engine searches ins
  * The requested `sources`; else the mode's engines — or, when no engine is configured, the fallback engines — plus
  * the verticals the intent and the query's language ask for (`verticalsFor`). Keyless sources only when allowed.
  */
-function routeSearch(layer: LayerState, req: ParsedSearchRequest, strategy: Strategy, keyless: boolean): Route {
+function routeSearch(layer: SearchState, req: ParsedSearchRequest, strategy: Strategy, keyless: boolean): Route {
   const { mode, classification } = strategy
   const allowed = (d: ProviderDefinition) => keyless || !needsNoKey(d)
   const noEngine = !layer.definitions.some(
@@ -302,7 +317,7 @@ function keylessOnlyNotice(
  * is resting, and the warnings say until when.
  */
 function explainNothingToCall(
-  layer: LayerState,
+  layer: SearchState,
   roster: Roster,
   { mode }: Strategy,
   configProblems: readonly ConfigProblem[],
@@ -322,7 +337,7 @@ function explainNothingToCall(
 
 /** How this search asks one provider one query. */
 function askFor(
-  layer: LayerState,
+  layer: SearchState,
   req: ParsedSearchRequest,
   { mode, freshness, operators }: Strategy,
   deadlineAt: number,
@@ -335,7 +350,7 @@ function askFor(
         ...(freshness && { freshness }),
         ...operators.providerFields,
       },
-      { signal, deadlineAt, env: layer.env, now: () => new Date(layer.now()), ...key },
+      { signal, deadlineAt, env: layer.env, config: layer.reading, now: () => new Date(layer.now()), ...key },
     )
 }
 

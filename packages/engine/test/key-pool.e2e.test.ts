@@ -82,7 +82,7 @@ describe('key pools', () => {
     expect(keysSent().filter((k) => k === KEY_TWO)).toHaveLength(3)
   })
 
-  it('reads the key state once for the calls a search starts together', async () => {
+  it('reads the key state once per search, not again for each call', async () => {
     const memory = createMemoryKeyStateStore()
     let reads = 0
     const keyState: KeyStateStore = {
@@ -95,7 +95,9 @@ describe('key pools', () => {
     const layer = braveOnly(KEY_ONE, { rateLimits: false, keyState })
     await layer.search(search(['rust async', 'tokio runtime', 'deno vs bun']))
     expect(emu.count('brave')).toBe(3)
-    // One read when the search checks whether brave is resting, one shared by its three calls (not one each).
+    // One read when the search checks whether brave is resting; its three calls use it (not one read each).
+    expect(reads).toBe(1)
+    await layer.search(search(['rust async']))
     expect(reads).toBe(2)
   })
 
