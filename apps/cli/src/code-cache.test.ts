@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { chownSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -67,6 +67,16 @@ describe('runCached', () => {
       expect(await runCached<Bundle, string>(url, env, fallback, greet)).toBe(`hello you from a/b at ${url.href}`)
       expect(readFileSync(file!).equals(good)).toBe(true)
     }
+  })
+
+  // Only root can give a file to another user.
+  it.skipIf(process.getuid?.() !== 0)('ignores a cache file another user owns, and replaces it', async () => {
+    const { url, cacheDir, env } = setup()
+    await runCached<Bundle, string>(url, env, fallback, greet)
+    const [file] = cacheFiles(cacheDir)
+    chownSync(file!, 65534, 65534)
+    expect(await runCached<Bundle, string>(url, env, fallback, greet)).toBe(`hello you from a/b at ${url.href}`)
+    expect(statSync(file!).uid).toBe(0)
   })
 
   it('keys the cache by the bundle: a changed bundle gets its own file, and an old one is removed', async () => {

@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
@@ -66,16 +77,22 @@ function cacheDir(env: Env): string {
   return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), '.cache'), 'search-layer')
 }
 
-function readOrUndefined(file: string): Buffer | undefined {
+function readOrUndefined(file: string, { ownedByMe = false } = {}): Buffer | undefined {
+  let fd: number | undefined
   try {
-    return readFileSync(file)
+    fd = openSync(file, 'r')
+    if (ownedByMe && process.getuid && fstatSync(fd).uid !== process.getuid()) return undefined
+    return readFileSync(fd)
   } catch {
     return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
   }
 }
 
+// V8 runs what a cache file holds: only a file this user wrote is read (another user's could be made to match).
 function readCache(file: string): Buffer | undefined {
-  const stored = readOrUndefined(file)
+  const stored = readOrUndefined(file, { ownedByMe: true })
   if (!stored || stored.length <= DIGEST_BYTES) return undefined
   const data = stored.subarray(DIGEST_BYTES)
   return sha256(data).equals(stored.subarray(0, DIGEST_BYTES)) ? data : undefined
