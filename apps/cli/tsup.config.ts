@@ -1,4 +1,4 @@
-import { cpSync, existsSync } from 'node:fs'
+import { cpSync, existsSync, readFileSync } from 'node:fs'
 import { constants as http2Constants } from 'node:http2'
 import { fileURLToPath } from 'node:url'
 import { type Options, defineConfig } from 'tsup'
@@ -80,14 +80,45 @@ const shared: Options & { banner: { js: string } } = {
 }
 
 // One build for both entries so they share chunks; the shebang is harmless in the library entry.
-export default defineConfig({
+const esm: Options = {
   ...shared,
   entry: { cli: 'src/cli.ts', index: 'src/index.ts', 'extract-worker': 'src/extract-worker.ts' },
-  clean: true,
+  // Not the CommonJS bundle below, which the other build writes at the same time.
+  clean: ['!search-run.cjs*'],
   splitting: true,
   dts: { entry: { index: 'src/index.ts' } },
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
   async onSuccess() {
     if (existsSync(webDist)) cpSync(webDist, fileURLToPath(new URL('./dist/web/', import.meta.url)), { recursive: true })
   },
-})
+}
+
+// A search's code again, as one CommonJS script that the CLI compiles through V8's code cache (src/code-cache.ts):
+// a code cache is for scripts, not ES modules, on Node 20. Everything it imports lazily stays in it, lazily run.
+const searchScript: Options = {
+  ...shared,
+  entry: { 'search-run': 'src/commands/search-run.ts' },
+  format: ['cjs'],
+  splitting: false,
+  banner: {},
+  // code-cache.ts passes the bundle's URL under this name.
+  define: { 'import.meta.url': '__importMetaUrl' },
+  esbuildPlugins: [
+    ...(shared.esbuildPlugins ?? []),
+    {
+      // A script's `import()` needs --experimental-vm-modules on Node 20: core imports plug-in providers through the
+      // function code-cache.ts passes instead (an ES module's own import()).
+      name: 'plugin-import',
+      setup(build) {
+        build.onLoad({ filter: /[\\/]packages[\\/]core[\\/]src[\\/]plugins\.ts$/ }, ({ path }) => {
+          const source = readFileSync(path, 'utf8')
+          const call = 'await import(url)'
+          if (source.split(call).length !== 2) throw new Error(`${path}: expected one "${call}" to route`)
+          return { loader: 'ts', contents: source.replace(call, 'await __importModule(url)') }
+        })
+      },
+    },
+  ],
+}
+
+export default defineConfig([esm, searchScript])

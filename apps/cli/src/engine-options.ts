@@ -1,5 +1,6 @@
 import type { Env, ProviderDefinition, ProviderName } from '@search-layer/core'
 import {
+  type KeyStateStore,
   type SearchLayerOptions,
   createFileCache,
   createFileKeyStateStore,
@@ -24,6 +25,34 @@ function parsePairs(name: string, value: string, ids: readonly string[]): Partia
   return out
 }
 
+/** Engine options for the CLI, and when what it writes in the background is on disk. */
+export interface CliEngineOptions extends SearchLayerOptions {
+  /** Resolves once every key-state write started so far is done (a command awaits it before the process exits). */
+  settled(): Promise<void>
+}
+
+/**
+ * The key-state store with its writes off the calls' path: each answer teaches its key's limits, and the file store
+ * reads and rewrites the file for each before the call may return, so a search's last answer waited for a chain of
+ * file round trips before merging (~5 ms, measured). Writes stay in order (the file store chains them, and its
+ * reads wait for them); only the caller no longer waits. A failed write costs a slower next run, as before.
+ */
+function writeBehind(store: KeyStateStore): KeyStateStore & { settled(): Promise<void> } {
+  const pending = new Set<Promise<void>>()
+  return {
+    get: (provider, keyId) => store.get(provider, keyId),
+    set(provider, keyId, state) {
+      const write = store.set(provider, keyId, state).catch(() => undefined)
+      pending.add(write)
+      void write.then(() => pending.delete(write))
+      return Promise.resolve()
+    },
+    settled: async () => {
+      await Promise.all(pending)
+    },
+  }
+}
+
 /**
  * Engine options for one CLI process: a disk cache so repeated commands are instant, monthly budgets
  * counted on disk, each key's learned limits and rests kept on disk (`key-state.json`, by key hash, 0600) so the
@@ -35,14 +64,16 @@ function parsePairs(name: string, value: string, ids: readonly string[]): Partia
 export function engineOptionsFromEnv(
   env: Env,
   { cache, providers }: { cache: boolean; providers: readonly ProviderDefinition[] },
-): SearchLayerOptions {
+): CliEngineOptions {
   const dir = defaultCacheDir(env)
   const ids = providers.map((d) => d.id)
-  const options: SearchLayerOptions = {
+  const keyState = writeBehind(createFileKeyStateStore({ file: join(dir, 'key-state.json') }))
+  const options: CliEngineOptions = {
     env,
     providers,
     cache: cache ? createFileCache({ dir: join(dir, 'responses') }) : false,
-    keyState: createFileKeyStateStore({ file: join(dir, 'key-state.json') }),
+    keyState,
+    settled: keyState.settled,
   }
   const limits = env.SEARCH_LAYER_RATE_LIMITS
   if (limits === 'off' || limits === '0') options.rateLimits = false

@@ -1,7 +1,7 @@
 import pkg from '../package.json' with { type: 'json' }
 import { parseCommandArgs, renderCommandHelp } from './args.js'
 import type { Command } from './command.js'
-import { type CliIo, EXIT, UsageError } from './io.js'
+import { type CliIo, EXIT } from './io.js'
 import { terminalSafe } from './terminal-text.js'
 import { commands } from './commands/index.js'
 
@@ -94,7 +94,8 @@ async function reportError(error: unknown, command: Command, io: CliIo): Promise
   const { redactSecrets } = await import('@search-layer/core')
   // Messages may quote what an upstream said.
   const say = (text: string) => io.stderr.write(terminalSafe(`search-layer ${command.name}: ${redactSecrets(text)}\n`))
-  if (error instanceof UsageError) {
+  // By name too: a command run from its own bundle (code-cache.ts) has its own copy of the class.
+  if (isNamed(error, 'UsageError')) {
     say(error.message)
     io.stderr.write(`Run "search-layer ${command.name} --help" for usage.\n`)
     return EXIT.usage

@@ -1,5 +1,5 @@
-import { setFlagsFromString } from 'node:v8'
 import { config } from 'zod'
+import { useOneShotV8Flags } from './one-shot-flags.js'
 
 // Imported first by commands that run once and exit (search, thread, refs, chain, fetch), before any package
 // builds its schemas: zod decides at construction whether a schema gets a generated parser. Generating one costs
@@ -7,8 +7,4 @@ import { config } from 'zod'
 // commands (serve, mcp) do not import this and keep zod's default.
 config({ jitless: true })
 
-// undici parses HTTP with a WebAssembly build of llhttp (page fetches here; provider calls use node:http in this
-// bundle). V8 first compiles it with its baseline compiler, then recompiles the hot parser functions with its
-// optimising compiler on a worker thread, and a process cannot exit until that job is done: 70–90 ms after the output
-// was written (measured; the optimised code is never used by a process about to exit). Baseline code is enough.
-setFlagsFromString('--liftoff-only')
+useOneShotV8Flags()

@@ -15,7 +15,8 @@ export async function runMcp(args: ParsedCommandArgs, io: CliIo): Promise<number
   writeConfigProblems(checkConfig(io.env, providers).problems, 'mcp', io)
   const maxChars = parseIntFlag('max-chars', args.values['max-chars'] as string | undefined, 500, 1_000_000)
   // stdout carries the protocol; the disk cache makes repeated agent searches instant across sessions.
-  const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: true, providers }))
+  const engineOptions = engineOptionsFromEnv(io.env, { cache: true, providers })
+  const layer = createSearchLayer(engineOptions)
   const running = await runStdioServer({
     env: io.env,
     layer,
@@ -31,5 +32,6 @@ export async function runMcp(args: ParsedCommandArgs, io: CliIo): Promise<number
     process.once('SIGINT', done)
   })
   await running.close()
+  await engineOptions.settled()
   return EXIT.ok
 }

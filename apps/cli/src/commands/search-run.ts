@@ -52,7 +52,8 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
   }
   const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
   const configProblems = checkConfig(io.env, providers).problems
-  const layer = createSearchLayer(engineOptionsFromEnv(io.env, { cache: !v['no-cache'], providers }))
+  const engineOptions = engineOptionsFromEnv(io.env, { cache: !v['no-cache'], providers })
+  const layer = createSearchLayer(engineOptions)
   const onProgress = io.stderr.isTTY
     ? (event: SearchProgress) => io.stderr.write(terminalSafe(progressLine(event)))
     : undefined
@@ -86,6 +87,7 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
   }
   // After the output: a broken file or variable is named, and the search still ran on what was valid.
   writeConfigProblems(configProblems, 'search', io)
+  await engineOptions.settled()
   const anyOk = Object.values(response.providers).some((p) => p.status === 'ok')
   if (!anyOk) {
     io.stderr.write('search-layer: every provider failed; see "providers" in the output for each error.\n')

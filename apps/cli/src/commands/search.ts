@@ -81,5 +81,14 @@ export const searchCommand: Command = {
     'search-layer search --queries "Deno 2 latest" "Deno release notes" --mode deep --intent status --freshness pw',
     'search-layer "k8s operator docs" --source brave,exa --domain-boost kubernetes.io',
   ],
-  run: (args, io) => import('./search-run.js').then((m) => m.runSearch(args, io)),
+  // From its own bundle through V8's code cache (see code-cache.ts).
+  run: (args, io) =>
+    import('../code-cache.js').then(({ runCached }) =>
+      runCached(
+        new URL('./search-run.cjs', import.meta.url),
+        io.env,
+        () => import('./search-run.js'),
+        (m) => m.runSearch(args, io),
+      ),
+    ),
 }

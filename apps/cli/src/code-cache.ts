@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto'
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { createRequire } from 'node:module'
+import { homedir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Script } from 'node:vm'
+import type { Env } from '@search-layer/core'
+import { useOneShotV8Flags } from './one-shot-flags.js'
+
+const DIGEST_BYTES = 32
+// A cache file of another build or Node version is removed when a new one is written, once it is this old (a
+// user who runs two installs in turn keeps both).
+const STALE_MS = 7 * 24 * 3_600_000
+
+/**
+ * Runs a one-shot command's implementation from its own CommonJS bundle (`dist/<name>.cjs`, see tsup.config.ts)
+ * through V8's code cache: the bytecode of every function the previous run compiled, kept in the user's cache
+ * directory, so a search neither parses nor compiles the megabyte of code it runs (Node 20 has no
+ * `module.enableCompileCache`).
+ *
+ * The file is `<cache dir>/code/<name>-<key>.bin`, the key a hash of the bundle's bytes, Node's version and the CPU
+ * architecture; it holds the SHA-256 of V8's data, then the data. A file that is missing or damaged, or that V8
+ * rejects (other V8 flags), is ignored: the bundle compiles as usual and the cache is written after the command.
+ * `SEARCH_LAYER_CODE_CACHE=off` reads and writes none. Without the bundle (the TypeScript sources, in tests),
+ * `fallback` imports the module as usual.
+ */
+export async function runCached<M, R>(
+  bundleUrl: URL,
+  env: Env,
+  fallback: () => Promise<M>,
+  run: (module: M) => Promise<R>,
+): Promise<R> {
+  const file = fileURLToPath(bundleUrl)
+  const bytes = readOrUndefined(file)
+  if (!bytes) return run(await fallback())
+  const cacheFile = env.SEARCH_LAYER_CODE_CACHE === 'off' ? undefined : cacheFileFor(file, bytes, env)
+  const cachedData = cacheFile ? readCache(cacheFile) : undefined
+  // Before compiling: V8 accepts a cache only under the flags it was made with, and the command sets these.
+  useOneShotV8Flags()
+  const script = new Script(wrap(bytes.toString('utf8')), { filename: file, ...(cachedData && { cachedData }) })
+  const module = { exports: {} as M }
+  const require = createRequire(file)
+  script.runInThisContext()(module.exports, require, module, file, dirname(file), bundleUrl.href, importModule)
+  const result = await run(module.exports)
+  // After the run, the cache holds the functions it compiled on the way, not only the top level.
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) writeCache(cacheFile, script.createCachedData())
+  return result
+}
+
+// CommonJS's own wrapper, plus what the bundle uses for `import.meta.url` and for `import()` of a plug-in provider
+// (see tsup.config.ts): a script's own `import()` needs a flag on Node 20.
+const wrap = (source: string) =>
+  `(function (exports, require, module, __filename, __dirname, __importMetaUrl, __importModule) {${source}\n})`
+
+const importModule = (specifier: string) => import(specifier)
+
+function cacheFileFor(file: string, bytes: Buffer, env: Env): string {
+  const key = createHash('sha256').update(`${process.version} ${process.arch}\n`).update(bytes).digest('hex')
+  return join(cacheDir(env), 'code', `${basename(file, '.cjs')}-${key.slice(0, 16)}.bin`)
+}
+
+// The engine's cache directory (engine's `defaultCacheDir`, not imported: it would load the engine before the cache).
+function cacheDir(env: Env): string {
+  if (env.SEARCH_LAYER_CACHE_DIR) return env.SEARCH_LAYER_CACHE_DIR
+  return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), '.cache'), 'search-layer')
+}
+
+function readOrUndefined(file: string, { ownedByMe = false } = {}): Buffer | undefined {
+  let fd: number | undefined
+  try {
+    fd = openSync(file, 'r')
+    if (ownedByMe && process.getuid && fstatSync(fd).uid !== process.getuid()) return undefined
+    return readFileSync(fd)
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+// V8 runs what a cache file holds: only a file this user wrote is read (another user's could be made to match).
+function readCache(file: string): Buffer | undefined {
+  const stored = readOrUndefined(file, { ownedByMe: true })
+  if (!stored || stored.length <= DIGEST_BYTES) return undefined
+  const data = stored.subarray(DIGEST_BYTES)
+  return sha256(data).equals(stored.subarray(0, DIGEST_BYTES)) ? data : undefined
+}
+
+function writeCache(file: string, data: Buffer): void {
+  const temp = `${file}.${process.pid}.tmp`
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+    writeFileSync(temp, Buffer.concat([sha256(data), data]), { mode: 0o600 })
+    renameSync(temp, file)
+    removeStale(file)
+  } catch {
+    // Not writable: the next run compiles again, nothing else changes.
+    removeQuietly(temp)
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true })
+  } catch {
+    // Its directory is not there, or not ours to change.
+  }
+}
+
+/** Older cache files of the same bundle (other builds, other Node versions). */
+function removeStale(file: string): void {
+  const dir = dirname(file)
+  const prefix = `${basename(file).replace(/-[0-9a-f]+\.bin$/, '')}-`
+  const now = Date.now()
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    if (path === file || !name.startsWith(prefix) || !name.endsWith('.bin')) continue
+    if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true })
+  }
+}
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest()

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Script } from 'node:vm'
+import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { emulatorEnv, runBin } from './_run.js'
+
+let emu: Emulator
+beforeAll(async () => {
+  emu = await startEmulator()
+})
+afterAll(async () => {
+  await emu.close()
+})
+
+const SEARCH = ['rust async runtime', '--mode', 'deep', '--intent', 'exploratory', '--no-cache', '--json']
+type Json = { queries: string[]; results: { url: string }[]; providers: Record<string, { status: string }> }
+
+const codeDir = (env: Record<string, string | undefined>) => join(env.SEARCH_LAYER_CACHE_DIR!, 'code')
+const cacheFiles = (env: Record<string, string | undefined>) =>
+  readdirSync(codeDir(env)).map((name) => join(codeDir(env), name))
+
+async function search(env: Record<string, string | undefined>) {
+  const r = await runBin(SEARCH, env)
+  expect(r.stderr).toBe('')
+  expect(r.code).toBe(0)
+  const out = JSON.parse(r.stdout) as Json
+  expect(out.providers.brave!.status).toBe('ok')
+  return out.results.map((x) => x.url)
+}
+
+describe('the search code cache (built bin)', () => {
+  it('is written by the first search and used as it is by the next, which answers the same', async () => {
+    const env = emulatorEnv(emu.env)
+    const first = await search(env)
+    const [file] = cacheFiles(env)
+    expect(file).toMatch(/search-run-[0-9a-f]{16}\.bin$/)
+    const written = readFileSync(file!)
+    expect(await search(env)).toEqual(first)
+    expect(readFileSync(file!).equals(written)).toBe(true)
+  })
+
+  it('is replaced when it is damaged, or when V8 rejects it (another V8, other flags, other code)', async () => {
+    const env = emulatorEnv(emu.env)
+    const expected = await search(env)
+    const [file] = cacheFiles(env)
+    const good = readFileSync(file!)
+    const flipped = Buffer.from(good)
+    flipped[good.length >> 1]! ^= 0xff
+    const foreignData = (() => {
+      const other = new Script('(function () { return 42 })')
+      other.runInThisContext()
+      return other.createCachedData()
+    })()
+    const foreign = Buffer.concat([createHash('sha256').update(foreignData).digest(), foreignData])
+    for (const bad of [flipped, good.subarray(0, 1000), Buffer.from('garbage'), foreign]) {
+      writeFileSync(file!, bad)
+      expect(await search(env)).toEqual(expected)
+      expect(readFileSync(file!).equals(bad)).toBe(false)
+      expect(readFileSync(file!).length).toBeGreaterThan(1000)
+    }
+  })
+
+  it('searches as usual when the cache directory cannot be written, or with SEARCH_LAYER_CODE_CACHE=off', async () => {
+    // A file where the directory would be (a read-only directory does not stop root, who may run the tests).
+    const blocked = emulatorEnv(emu.env)
+    writeFileSync(join(blocked.SEARCH_LAYER_CACHE_DIR!, 'code'), 'not a directory')
+    const expected = await search(blocked)
+    const off = emulatorEnv(emu.env, { SEARCH_LAYER_CODE_CACHE: 'off' })
+    expect(await search(off)).toEqual(expected)
+    expect(readdirSync(off.SEARCH_LAYER_CACHE_DIR!)).not.toContain('code')
+    const unset = emulatorEnv(emu.env, { SEARCH_LAYER_CACHE_DIR: undefined, XDG_CACHE_HOME: undefined })
+    expect(await search(unset)).toEqual(expected)
+    expect(readdirSync(join(unset.HOME!, '.cache', 'search-layer', 'code'))).toHaveLength(1)
+  })
+})
