@@ -3,7 +3,7 @@ import { Counter, Histogram, renderGauge } from './metrics.js'
 
 describe('Prometheus rendering', () => {
   it('counters keep one series per label set and escape label values', () => {
-    const c = new Counter('x_total', 'X.')
+    const c = new Counter('x_total', 'X.', ['route', 'status'])
     c.inc({ route: '/a', status: '200' })
     c.inc({ status: '200', route: '/a' })
     c.inc({ route: 'say "hi"\\\n' }, 3)
@@ -17,7 +17,7 @@ describe('Prometheus rendering', () => {
     )
   })
   it('histograms are cumulative with +Inf, sum and count', () => {
-    const h = new Histogram('lat_seconds', 'L.', [0.1, 1])
+    const h = new Histogram('lat_seconds', 'L.', ['r'], [0.1, 1])
     h.observe({ r: 'a' }, 0.05)
     h.observe({ r: 'a' }, 0.5)
     h.observe({ r: 'a' }, 5)
