@@ -23,7 +23,14 @@ const schemas: [string, z.ZodType][] = [
   ['union string | object', z.union([z.string(), z.looseObject({ apiKey: z.string().optional() })])],
   ['union of strip objects', z.union([z.object({ a: z.string() }), z.looseObject({ a: z.string() })])],
   ['checked string', z.string().min(3)],
+  ['string with bounds', z.string().min(1).max(5)],
+  ['string of one length', z.string().length(3)],
+  ['regex string', z.string().regex(/^a/)],
   ['int', z.number().int()],
+  ['int within bounds', z.number().int().min(1).max(20)],
+  ['positive', z.number().positive()],
+  ['nonnegative below 10', z.number().nonnegative().lt(10)],
+  ['object of bounded fields', z.looseObject({ title: z.string().min(1), n: z.number().int().positive().nullish() })],
   ['default', z.object({ n: z.number().default(5) })],
   ['transform', z.string().transform((s) => s.length)],
   ['boolean or null', z.boolean().nullable()],
@@ -78,6 +85,15 @@ describe('safeParseJson', () => {
     const body = { results: [{ title: 't', url: 'https://a.example', extra: { deep: [1] } }], next: null }
     const parsed = safeParseJson(z.looseObject({ results: z.array(entry), next: z.string().nullish() }), body)
     expect(parsed.success && parsed.data).toBe(body)
+  })
+
+  it('returns a body whose strings and numbers meet their bounds as is', () => {
+    const body = { title: 'Rust', pageid: 42, extra: { deep: [1] } }
+    const schema = z.looseObject({ title: z.string().min(1).max(400), pageid: z.number().int().positive() })
+    const parsed = safeParseJson(schema, body)
+    expect(parsed.success && parsed.data).toBe(body)
+    expect(safeParseJson(schema, { ...body, title: '' }).success).toBe(false)
+    expect(safeParseJson(schema, { ...body, pageid: 4.5 }).success).toBe(false)
   })
 
   it.each([

@@ -50,10 +50,14 @@ function build(schema: z.ZodType): Check {
     case 'unknown':
     case 'any':
       return always
-    case 'string':
-      return plain ? (value) => typeof value === 'string' : never
-    case 'number':
-      return plain ? (value) => typeof value === 'number' && Number.isFinite(value) : never
+    case 'string': {
+      const fits = def.coerce ? undefined : checksFit(def)
+      return fits ? (value) => typeof value === 'string' && fits(value) : never
+    }
+    case 'number': {
+      const fits = def.coerce ? undefined : checksFit(def)
+      return fits ? (value) => typeof value === 'number' && Number.isFinite(value) && fits(value) : never
+    }
     case 'boolean':
       return plain ? (value) => typeof value === 'boolean' : never
     case 'null':
@@ -100,6 +104,58 @@ function build(schema: z.ZodType): Check {
     }
     default:
       return never
+  }
+}
+
+// The checks below bound a string's length or a number's value, each applied to its own type only.
+type Bounded = string | number
+
+type CheckDef = {
+  check?: string
+  minimum?: number
+  maximum?: number
+  length?: number
+  value?: unknown
+  inclusive?: boolean
+  format?: string
+}
+
+/**
+ * A string's or number's checks (`.min(1)`, `.max(400)`, `.int()`, `.positive()`…) as one predicate, or undefined
+ * when one of them is not a plain bound (a regex, a refinement): zod then decides.
+ */
+function checksFit(def: Def): ((value: Bounded) => boolean) | undefined {
+  const predicates: ((value: Bounded) => boolean)[] = []
+  for (const check of def.checks ?? []) {
+    const predicate = boundOf((check as { _zod: { def: CheckDef } })._zod.def)
+    if (!predicate) return undefined
+    predicates.push(predicate)
+  }
+  if (predicates.length === 0) return () => true
+  return (value) => predicates.every((fits) => fits(value))
+}
+
+// A check's `when` (zod's own guard on length checks, or one of the schema's) can only make zod skip it: the bound
+// applied regardless is as strict or stricter, and a value it turns away goes to zod.
+function boundOf(check: CheckDef): ((value: Bounded) => boolean) | undefined {
+  const { minimum, maximum, length, value: bound, inclusive } = check
+  switch (check.check) {
+    case 'min_length':
+      return typeof minimum === 'number' ? (value) => (value as string).length >= minimum : undefined
+    case 'max_length':
+      return typeof maximum === 'number' ? (value) => (value as string).length <= maximum : undefined
+    case 'length_equals':
+      return typeof length === 'number' ? (value) => (value as string).length === length : undefined
+    case 'greater_than':
+      if (typeof bound !== 'number') return undefined
+      return inclusive ? (value) => (value as number) >= bound : (value) => (value as number) > bound
+    case 'less_than':
+      if (typeof bound !== 'number') return undefined
+      return inclusive ? (value) => (value as number) <= bound : (value) => (value as number) < bound
+    case 'number_format':
+      return check.format === 'safeint' ? (value) => Number.isSafeInteger(value as number) : undefined
+    default:
+      return undefined
   }
 }
 
