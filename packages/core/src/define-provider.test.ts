@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readConfigFiles } from './config.js'
-import { defineProvider } from './define-provider.js'
+import { type ProviderCall, defineProvider, frozenRequest } from './define-provider.js'
 import { ProviderError } from './errors.js'
 
 const EXA = {
@@ -74,6 +74,32 @@ describe('defineProvider', () => {
     expect(provider.isConfigured(fileEnv)).toBe(false)
     await provider.search({ query: 'rust' }, { env: fileEnv, config: reading })
     expect(keys).toEqual(['exa-from-file-0001'])
+  })
+
+  it('validates a frozen request once for every provider it goes to, and shares it frozen', async () => {
+    const seen: ProviderCall['request'][] = []
+    const make = (id: string) =>
+      defineProvider({
+        definition: { ...EXA, id },
+        env,
+        run: async (call) => {
+          seen.push(call.request)
+          return { results: [] }
+        },
+      })
+    const shared = frozenRequest({ query: 'rust', includeDomains: ['docs.rs'] })
+    await make('exa').search(shared)
+    await make('other').search(shared)
+    expect(seen[1]).toBe(seen[0])
+    expect(Object.isFrozen(seen[0]) && Object.isFrozen(seen[0]!.includeDomains)).toBe(true)
+    expect(seen[0]).toMatchObject({ query: 'rust', num: 5, includeDomains: ['docs.rs'] })
+    // A request the caller may still change is read afresh on every call.
+    const open = { query: 'first' }
+    await make('exa').search(open)
+    open.query = 'second'
+    await make('exa').search(open)
+    expect(seen.slice(2).map((r) => r.query)).toEqual(['first', 'second'])
+    await expect(make('exa').search(frozenRequest({ query: '' }))).rejects.toThrow(/search request is invalid/)
   })
 
   it.each([

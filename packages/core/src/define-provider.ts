@@ -3,7 +3,12 @@ import { type ConfigReading, type ServiceConfig, type ServiceSpec, resolveServic
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env, Provider, ProviderContext } from './provider.js'
 import { type ProviderDefinition, keyVariableHint } from './provider-definition.js'
-import { type ParsedProviderRequest, ProviderRequestSchema, type ProviderResponse } from './schemas.js'
+import {
+  type ParsedProviderRequest,
+  type ProviderRequest,
+  ProviderRequestSchema,
+  type ProviderResponse,
+} from './schemas.js'
 import { formatIssues } from './validate.js'
 
 /** Everything one provider call needs, resolved and validated by `defineProvider`. */
@@ -38,6 +43,45 @@ export interface DefineProviderOptions {
   env?: Env
   /** The vendor-specific part: build the request, call, map the response. */
   run(call: ProviderCall): Promise<ProviderResponse>
+}
+
+// A search asks each of its providers the same request per query. A frozen request (its lists frozen too) cannot
+// change after it was checked, so it is validated once for all of them instead of once per provider call.
+const validatedRequests = new WeakMap<ProviderRequest, ParsedProviderRequest>()
+
+/**
+ * A frozen copy of a provider request, its lists copied and frozen too: one request several providers can share
+ * (`defineProvider` validates a frozen request once for all of them).
+ */
+export function frozenRequest<T extends ProviderRequest>(request: T): Readonly<T> {
+  const copy = { ...request }
+  for (const [key, value] of Object.entries(copy))
+    if (Array.isArray(value)) (copy as Record<string, unknown>)[key] = Object.freeze([...value])
+  return Object.freeze(copy)
+}
+
+const isDeepFrozen = (request: ProviderRequest) =>
+  Object.isFrozen(request) && Object.values(request).every((value) => !Array.isArray(value) || Object.isFrozen(value))
+
+function parseRequest(name: string, request: ProviderRequest): ParsedProviderRequest {
+  const known = validatedRequests.get(request)
+  if (known) return known
+  const parsed = ProviderRequestSchema.safeParse(request)
+  if (!parsed.success) {
+    const issues = formatIssues(parsed.error)
+      .map((i) => `${i.path}: ${i.message}`)
+      .join('; ')
+    throw new ProviderError(`${name} search request is invalid: ${issues}`, {
+      kind: 'config',
+      provider: name,
+      retryable: false,
+    })
+  }
+  if (!isDeepFrozen(request)) return parsed.data
+  // Shared by every provider the request goes to: frozen like the request, so none can change another's.
+  const shared = frozenRequest(parsed.data)
+  validatedRequests.set(request, shared)
+  return shared
 }
 
 /**
@@ -79,17 +123,7 @@ export function defineProvider(options: DefineProviderOptions): Provider {
     async search(request, ctx: ProviderContext = {}) {
       let apiKey: string | undefined
       try {
-        const parsed = ProviderRequestSchema.safeParse(request)
-        if (!parsed.success) {
-          const issues = formatIssues(parsed.error)
-            .map((i) => `${i.path}: ${i.message}`)
-            .join('; ')
-          throw new ProviderError(`${name} search request is invalid: ${issues}`, {
-            kind: 'config',
-            provider: name,
-            retryable: false,
-          })
-        }
+        const parsedRequest = parseRequest(name, request)
         const env = envOf(ctx.env)
         const service = configFor(env, ctx.config)
         // Replaying cassettes needs no key: a CI without keys runs every provider it has recordings for.
@@ -103,10 +137,10 @@ export function defineProvider(options: DefineProviderOptions): Provider {
               retryable: false,
             },
           )
-        const signals = [parsed.data.signal, ctx.signal].filter((s): s is AbortSignal => s !== undefined)
+        const signals = [parsedRequest.signal, ctx.signal].filter((s): s is AbortSignal => s !== undefined)
         const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]
         return await options.run({
-          request: parsed.data,
+          request: parsedRequest,
           apiKey,
           service,
           env,

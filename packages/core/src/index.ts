@@ -110,7 +110,7 @@ export {
 } from './query-operators.js'
 export type { ParsedQuery, QueryFilters, QueryOperator, QueryFilterKind } from './query-operators.js'
 export { plainText, httpUrl, isoDate, hostMatches, passesDomainFilters } from './text.js'
-export { defineProvider } from './define-provider.js'
+export { defineProvider, frozenRequest } from './define-provider.js'
 export type { ProviderCall, DefineProviderOptions } from './define-provider.js'
 export { chatCompletion, llmEndpointFromEnv, extractJsonObject } from './llm.js'
 export type { LlmEndpoint, ChatMessage, ChatCompletionOptions } from './llm.js'

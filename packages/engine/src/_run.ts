@@ -7,6 +7,8 @@ import {
   type Provider,
   type ProviderDefinition,
   type ProviderName,
+  type ProviderRequest,
+  frozenRequest,
   inspectConfig,
   keyVariableHint,
   keylessSourcesEnabled,
@@ -335,23 +337,33 @@ function explainNothingToCall(
   return { resting, warnings }
 }
 
-/** How this search asks one provider one query. */
+/**
+ * How this search asks one provider one query: every provider gets the same frozen request for a query, which
+ * `defineProvider` then validates once for all of them.
+ */
 function askFor(
   layer: SearchState,
   req: ParsedSearchRequest,
   { mode, freshness, operators }: Strategy,
   deadlineAt: number,
 ) {
+  const requests = new Map<string, ProviderRequest>()
+  const requestFor = (query: string): ProviderRequest => {
+    const known = requests.get(query)
+    if (known) return known
+    const request = frozenRequest({ query, num: req.num, ...(freshness && { freshness }), ...operators.providerFields })
+    requests.set(query, request)
+    return request
+  }
   return (name: ProviderName, query: string, signal: AbortSignal, key: PoolCallContext) =>
-    layer.providerFor(name, mode).search(
-      {
-        query,
-        num: req.num,
-        ...(freshness && { freshness }),
-        ...operators.providerFields,
-      },
-      { signal, deadlineAt, env: layer.env, config: layer.reading, now: () => new Date(layer.now()), ...key },
-    )
+    layer.providerFor(name, mode).search(requestFor(query), {
+      signal,
+      deadlineAt,
+      env: layer.env,
+      config: layer.reading,
+      now: () => new Date(layer.now()),
+      ...key,
+    })
 }
 
 /** Why a provider has no usable key: its own misconfiguration, a broken file, or simply no key. */

@@ -8,6 +8,7 @@ import {
   plainText,
   retryHint,
   queryWithOperators,
+  safeParseJson,
 } from '@search-layer/core'
 import { z } from 'zod'
 import { type WikipediaApiError, WikipediaSearchHitSchema, type WikipediaSearchResponse } from './schema.js'
@@ -119,7 +120,7 @@ export function mapWikipediaResults(
       provider: 'wikipedia',
     })
   const hits = response.query.search.map((hit) => {
-    const parsed = WikipediaSearchHitSchema.safeParse(hit)
+    const parsed = safeParseJson(WikipediaSearchHitSchema, hit)
     return parsed.success ? { ...parsed.data, url: wikipediaArticleUrl(wiki.base, parsed.data.title) } : hit
   })
   return collectResults(
