@@ -13,7 +13,8 @@ import { formatIssues } from './validate.js'
 
 /** Everything one provider call needs, resolved and validated by `defineProvider`. */
 export interface ProviderCall {
-  request: ParsedProviderRequest
+  /** Read-only: a search hands all its providers the same frozen request per query (see `frozenRequest`). */
+  request: Readonly<ParsedProviderRequest>
   /** The key (a missing key is a `config` error before `run`; empty for a keyless provider). */
   apiKey: string
   /** The service's resolved configuration (base URL, and the model and its source when it takes one). */
