@@ -430,8 +430,13 @@ export class ConfigReading {
     )
   }
 
-  /** `spec` resolved against this reading without overrides, once. */
-  resolved(spec: ServiceSpec): ResolvedService {
+  /**
+   * `spec` resolved against this reading: once, and kept, when no explicit setting overrides it; with `overrides`
+   * (the caller's explicit settings for this service) resolved afresh, since they are the caller's, not the reading's.
+   */
+  resolved(spec: ServiceSpec, overrides?: ConfigOverrides[string]): ResolvedService {
+    if (overrides && Object.values(overrides).some((v) => v !== undefined))
+      return serviceResolver(this.env, { [spec.id]: overrides }, this.files)(spec)
     let service = this.services.get(spec)
     if (!service) {
       this.resolveFresh ??= serviceResolver(this.env, {}, this.files)
@@ -453,9 +458,13 @@ export function readConfigFiles(options: FileOptions = {}): ConfigReading {
 
 type ResolvedService = { config: ServiceConfig; problem?: ConfigProblem }
 
+/** The options' reading when it fits them. */
+const fittingReading = (options: FileOptions & Pick<ResolveConfigOptions, 'reading'>) =>
+  options.reading?.fits(options) ? options.reading : undefined
+
 /** The options' reading when it fits them, else a fresh one. */
 const readingFor = (options: ResolveConfigOptions): ConfigReading =>
-  options.reading?.fits(options) ? options.reading : new ConfigReading(options)
+  fittingReading(options) ?? new ConfigReading(options)
 
 function readFiles(options: FileOptions) {
   const env = options.env ?? process.env
@@ -536,9 +545,7 @@ export interface ResolveServicesOptions extends ResolveConfigOptions {
 export function inspectConfig(options: ResolveServicesOptions = {}): ConfigInspection {
   const reading = readingFor(options)
   const { files, fileProblems } = reading
-  const resolve = options.overrides
-    ? serviceResolver(reading.env, options.overrides, files)
-    : (spec: ServiceSpec) => reading.resolved(spec)
+  const resolve = (spec: ServiceSpec) => reading.resolved(spec, options.overrides?.[spec.id])
   const services = options.services ?? []
   // A registered `github` provider is the same service as thread-fetch's GitHub: resolved (and checked) once.
   const githubIsService = services.some((spec) => spec.id === GITHUB_SERVICE.id)
@@ -579,11 +586,7 @@ export function resolveConfig(options: ResolveServicesOptions = {}): ResolvedCon
  */
 export function resolveServiceConfig(spec: ServiceSpec, options: ResolveConfigOptions = {}): ServiceConfig {
   const reading = readingFor(options)
-  const overrides = options.overrides?.[spec.id]
-  const hasOverrides = overrides !== undefined && Object.values(overrides).some((v) => v !== undefined)
-  const { config, problem } = hasOverrides
-    ? serviceResolver(reading.env, { [spec.id]: overrides }, reading.files)(spec)
-    : reading.resolved(spec)
+  const { config, problem } = reading.resolved(spec, options.overrides?.[spec.id])
   const { fileProblems } = reading
   if (problem) throw toConfigError(problem)
   const fileProblem = fileProblems.find((p) => p.severity === 'error' && concerns(p, spec.id))
@@ -611,9 +614,11 @@ export function configuredPlugins(options: FileOptions & Pick<ResolveConfigOptio
   return { plugins: loaded?.data?.plugins ?? [], file: primary }
 }
 
-/** The primary config file: as the options' reading read it, or read now. */
-const primaryFile = (options: FileOptions & Pick<ResolveConfigOptions, 'reading'>, path: string) =>
-  options.reading?.fits(options) ? options.reading.primary : loadConfigFileIfChanged(path)
+/** The primary config file: as the options' reading read it, or read now (that file alone). */
+const primaryFile = (options: FileOptions & Pick<ResolveConfigOptions, 'reading'>, path: string) => {
+  const reading = fittingReading(options)
+  return reading ? reading.primary : loadConfigFileIfChanged(path)
+}
 
 const KEYLESS_ENV = 'SEARCH_LAYER_KEYLESS'
 const KEYLESS_VALUES: Readonly<Record<string, boolean>> = {

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
+  type ConfigReading,
   type Env,
   type PaceStore,
   type ProviderContext,
   type ProviderDefinition,
   ProviderError,
-  type ConfigReading,
   type ProviderErrorKind,
   type RateLimitInfo,
   type RateLimitReading,
