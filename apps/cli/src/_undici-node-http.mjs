@@ -7,8 +7,9 @@
 // Falls back: a proxy from HTTP(S)_PROXY (`EnvHttpProxyAgent`) loads undici itself on its first call and sends
 // through it, so proxies behave exactly as in the library. page-fetch keeps undici for its pinned-address agent.
 //
-// Core uses three names with `options.dispatcher` always given, and reads `statusCode`, `headers` and a `body`
-// that is async-iterable and has `destroy()`: node:http's IncomingMessage is all of that.
+// Core uses two names, `Agent` and `EnvHttpProxyAgent`, and sends with `dispatcher.dispatch(options, handler)`,
+// its handler written to undici's handler API (onRequestStart, onResponseStart, onResponseData, onResponseEnd,
+// onResponseError). `Agent.dispatch` drives that handler from a node:http request.
 import { createRequire } from 'node:module'
 
 const builtin = createRequire(import.meta.url)
@@ -35,6 +36,28 @@ export class Agent {
     return agent
   }
 
+  /** undici's `dispatch`: sends `{ origin, path, method, headers, body }` and reports to `handler` as undici would. */
+  dispatch(options, handler) {
+    const target = new URL(options.path, options.origin)
+    const { request: send } = builtin(target.protocol === 'https:' ? 'node:https' : 'node:http')
+    const agent = this.nodeAgentFor(target.protocol)
+    const req = send(target, { method: options.method, headers: options.headers, agent })
+    const controller = new NodeHttpController(req)
+    const failed = (error) => handler.onResponseError?.(controller, error)
+    req.on('error', failed)
+    req.on('response', (res) => {
+      handler.onResponseStart?.(controller, res.statusCode, res.headers, res.statusMessage)
+      res.on('data', (chunk) => handler.onResponseData?.(controller, chunk))
+      res.on('end', () => handler.onResponseEnd?.(controller, res.trailers))
+      res.on('error', failed)
+      // A socket closed mid-body ends the response without 'end'.
+      res.on('close', () => res.complete || failed(new Error('the connection closed before the answer ended')))
+    })
+    handler.onRequestStart?.(controller, {})
+    req.end(options.body ?? undefined)
+    return true
+  }
+
   close() {
     for (const agent of this.#agents.values()) agent.destroy()
     this.#agents.clear()
@@ -55,11 +78,16 @@ export class EnvHttpProxyAgent {
     this.#options = options
   }
 
-  /** undici's `request` and this agent's undici twin. */
-  async undici() {
-    const undici = await import('./_undici-slim.mjs')
-    this.#agent ??= new undici.EnvHttpProxyAgent(this.#options)
-    return { request: undici.request, dispatcher: this.#agent }
+  /** undici's `dispatch` through this agent's undici twin, loaded on the first call. */
+  dispatch(options, handler) {
+    import('./_undici-slim.mjs').then(
+      (undici) => {
+        this.#agent ??= new undici.EnvHttpProxyAgent(this.#options)
+        this.#agent.dispatch(options, handler)
+      },
+      (error) => handler.onResponseError?.(undefined, error),
+    )
+    return true
   }
 
   async close() {
@@ -71,22 +99,35 @@ export class EnvHttpProxyAgent {
   }
 }
 
-/** undici's `request(url, { method, headers, body, signal, dispatcher })`, answered by node:http. */
-export async function request(url, options) {
-  const { dispatcher, method = 'GET', headers, body, signal } = options ?? {}
-  if (dispatcher instanceof EnvHttpProxyAgent) {
-    const proxied = await dispatcher.undici()
-    return proxied.request(url, { ...options, dispatcher: proxied.dispatcher })
+/** undici's dispatch controller over a node:http request: aborting destroys the request with the reason. */
+class NodeHttpController {
+  #req
+  #reason = null
+
+  constructor(req) {
+    this.#req = req
   }
-  if (!(dispatcher instanceof Agent)) throw new TypeError('the CLI build of undici needs options.dispatcher')
-  const target = typeof url === 'string' ? new URL(url) : url
-  const agent = dispatcher.nodeAgentFor(target.protocol)
-  const { request: send } = builtin(target.protocol === 'https:' ? 'node:https' : 'node:http')
-  return new Promise((resolve, reject) => {
-    const req = send(target, { method, headers, agent, signal }, (res) => {
-      resolve({ statusCode: res.statusCode, headers: res.headers, body: res })
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+
+  get aborted() {
+    return this.#reason !== null
+  }
+
+  get paused() {
+    return false
+  }
+
+  get reason() {
+    return this.#reason
+  }
+
+  abort(reason) {
+    if (this.#reason !== null) return
+    this.#reason = reason
+    this.#req.destroy(reason)
+  }
+
+  // Answers are read whole as they arrive: nothing here ever pauses.
+  pause() {}
+
+  resume() {}
 }

@@ -2,27 +2,81 @@ import { type IncomingMessage, type Server, createServer } from 'node:http'
 import { type AddressInfo, connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-interface ShimResponse {
-  statusCode: number
-  headers: Record<string, string | string[] | undefined>
-  body: AsyncIterable<Uint8Array> & { destroy(): void }
+interface Controller {
+  abort(reason: Error): void
+  readonly aborted: boolean
+}
+interface Handler {
+  onRequestStart?(controller: Controller, context: unknown): void
+  onResponseStart?(controller: Controller, status: number, headers: Record<string, string | string[]>): void
+  onResponseData?(controller: Controller, chunk: Buffer): void
+  onResponseEnd?(controller: Controller, trailers: Record<string, string>): void
+  onResponseError?(controller: Controller | undefined, error: Error): void
+}
+interface Dispatcher {
+  dispatch(
+    options: { origin: string; path: string; method: string; headers?: Record<string, string>; body?: string | null },
+    handler: Handler,
+  ): boolean
+  close(): Promise<void>
 }
 interface Shim {
-  Agent: new (options?: { keepAliveTimeout?: number }) => { close(): Promise<void> }
-  EnvHttpProxyAgent: new (options: { httpProxy: string }) => { close(): Promise<void> }
-  request(
-    url: string,
-    options: {
-      dispatcher: unknown
-      method?: string
-      headers?: Record<string, string>
-      body?: string
-      signal?: AbortSignal
-    },
-  ): Promise<ShimResponse>
+  Agent: new (options?: { keepAliveTimeout?: number }) => Dispatcher
+  EnvHttpProxyAgent: new (options: { httpProxy: string }) => Dispatcher
 }
 const SHIM = './_undici-node-http.mjs'
 const shim = (await import(SHIM)) as Shim
+
+interface Answer {
+  status: number
+  headers: Record<string, string | string[]>
+  body: string
+  /** Handler calls in order, each once except data. */
+  calls: string[]
+}
+
+/** Dispatches as core does and collects what the handler is told; `abortAfterMs` aborts through the controller. */
+function send(
+  dispatcher: Dispatcher,
+  url: string,
+  {
+    method = 'GET',
+    headers,
+    body,
+    abortAfterMs,
+  }: { method?: string; headers?: Record<string, string>; body?: string; abortAfterMs?: number } = {},
+): Promise<Answer> {
+  const target = new URL(url)
+  return new Promise((resolve, reject) => {
+    const answer: Answer = { status: 0, headers: {}, body: '', calls: [] }
+    const chunks: Buffer[] = []
+    dispatcher.dispatch(
+      { origin: target.origin, path: `${target.pathname}${target.search}`, method, headers, body: body ?? null },
+      {
+        onRequestStart(controller) {
+          answer.calls.push('start')
+          if (abortAfterMs !== undefined) setTimeout(() => controller.abort(new Error('given up')), abortAfterMs)
+        },
+        onResponseStart(_controller, status, responseHeaders) {
+          answer.calls.push('headers')
+          answer.status = status
+          answer.headers = responseHeaders
+        },
+        onResponseData(_controller, chunk) {
+          chunks.push(chunk)
+        },
+        onResponseEnd() {
+          answer.calls.push('end')
+          answer.body = Buffer.concat(chunks).toString('utf8')
+          resolve(answer)
+        },
+        onResponseError(_controller, error) {
+          reject(error)
+        },
+      },
+    )
+  })
+}
 
 async function text(body: AsyncIterable<Uint8Array>): Promise<string> {
   const chunks: Uint8Array[] = []
@@ -38,6 +92,12 @@ const listen = async (server: Server) => {
 // Echoes what arrived; /hang never answers.
 const upstream = createServer(async (req: IncomingMessage, res) => {
   if (req.url === '/hang') return
+  if (req.url === '/cut') {
+    res.writeHead(200, { 'content-length': '100' })
+    res.write('{"partial":')
+    setTimeout(() => res.socket?.destroy(), 10)
+    return
+  }
   const body = await text(req)
   res.setHeader('X-RateLimit-Remaining', '0, 1990')
   res.end(JSON.stringify({ method: req.method, url: req.url, length: req.headers['content-length'] ?? null, body }))
@@ -78,17 +138,17 @@ afterAll(() => {
 })
 
 describe("the CLI bundle's undici for core: node:http", () => {
-  it('answers like undici: status, lower-case headers, an async-iterable body; a string body gets its length', async () => {
+  it('dispatches like undici: status, lower-case headers, the body in chunks; a string body gets its length', async () => {
     const agent = new shim.Agent({ keepAliveTimeout: 1000 })
-    const res = await shim.request(`${upstreamUrl}/search?q=bun`, {
-      dispatcher: agent,
+    const answer = await send(agent, `${upstreamUrl}/search?q=bun`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"q":"bün"}',
     })
-    expect(res.statusCode).toBe(200)
-    expect(res.headers['x-ratelimit-remaining']).toBe('0, 1990')
-    expect(JSON.parse(await text(res.body))).toEqual({
+    expect(answer.calls).toEqual(['start', 'headers', 'end'])
+    expect(answer.status).toBe(200)
+    expect(answer.headers['x-ratelimit-remaining']).toBe('0, 1990')
+    expect(JSON.parse(answer.body)).toEqual({
       method: 'POST',
       url: '/search?q=bun',
       length: String(Buffer.byteLength('{"q":"bün"}')),
@@ -97,27 +157,24 @@ describe("the CLI bundle's undici for core: node:http", () => {
     await agent.close()
   })
 
-  it('rejects when the signal aborts a call that gets no answer', async () => {
+  it('an abort through the controller ends a call that gets no answer with the reason', async () => {
     const agent = new shim.Agent()
-    const controller = new AbortController()
-    const pending = shim.request(`${upstreamUrl}/hang`, { dispatcher: agent, signal: controller.signal })
-    setTimeout(() => controller.abort(), 20)
-    await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
+    await expect(send(agent, `${upstreamUrl}/hang`, { abortAfterMs: 20 })).rejects.toThrow('given up')
+    await agent.close()
+  })
+
+  it('a connection that closes mid-body is an error, not an answer', async () => {
+    const agent = new shim.Agent()
+    await expect(send(agent, `${upstreamUrl}/cut`)).rejects.toThrow()
     await agent.close()
   })
 
   it('sends through the proxy with undici itself when HTTP_PROXY is set', async () => {
     const agent = new shim.EnvHttpProxyAgent({ httpProxy: proxyUrl })
     const before = proxied
-    const res = await shim.request(`${upstreamUrl}/via-proxy`, { dispatcher: agent })
-    expect(JSON.parse(await text(res.body))).toMatchObject({ method: 'GET', url: '/via-proxy' })
+    const answer = await send(agent, `${upstreamUrl}/via-proxy`)
+    expect(JSON.parse(answer.body)).toMatchObject({ method: 'GET', url: '/via-proxy' })
     expect(proxied).toBe(before + 1)
     await agent.close()
-  })
-
-  it('refuses a call without a dispatcher', async () => {
-    await expect(shim.request(`${upstreamUrl}/x`, { dispatcher: undefined })).rejects.toThrow(
-      /needs options.dispatcher/,
-    )
   })
 })

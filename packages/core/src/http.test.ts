@@ -138,6 +138,43 @@ describe('requestJson', () => {
     expect(error).toMatchObject({ kind: 'timeout', retryable: true, provider: 'grok' })
   })
 
+  it('times out a body that stops arriving after the headers', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.write('{"results": [')
+    }
+    const seen: number[] = []
+    const error = await rejection(
+      requestJson({
+        service: 'exa',
+        url: base,
+        timeoutMs: 150,
+        retries: 0,
+        onResponse: ({ status }) => seen.push(status),
+      }),
+    )
+    expect(error).toMatchObject({ kind: 'timeout', retryable: true, provider: 'exa' })
+    expect(error.message).toBe('exa did not answer within 150 ms')
+    expect(seen).toEqual([200])
+  })
+
+  it('skips an informational 1xx answer (Early Hints) and reads the final one', async () => {
+    handler = (_req, res) => {
+      res.writeEarlyHints({ link: '</search.css>; rel=preload; as=style' })
+      setTimeout(() => json(res, 200, { ok: true }, { 'x-ratelimit-remaining': '9' }), 10)
+    }
+    const seen: number[] = []
+    const res = await requestJson<{ ok: boolean }>({
+      service: 'brave',
+      url: base,
+      retries: 0,
+      onResponse: ({ status }) => seen.push(status),
+    })
+    expect(res).toMatchObject({ status: 200, data: { ok: true }, attempts: 1 })
+    expect(res.headers['x-ratelimit-remaining']).toBe('9')
+    expect(seen).toEqual([200])
+  })
+
   it('a caller abort is a non-retryable timeout', async () => {
     handler = () => {}
     const controller = new AbortController()

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib'
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici'
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici'
 import type { z } from 'zod'
 import { cassetteConfigFor, recordRequest, replayRequest } from './_cassette-http.js'
-import { ProviderError, isProviderError } from './errors.js'
+import { sendAttempt } from './_http-attempt.js'
+import { ProviderError } from './errors.js'
 import type { Env } from './provider.js'
 import { safeParseJson } from './safe-parse-json.js'
 
@@ -143,45 +144,18 @@ function truncate(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
-function buildUrl(url: string, query: HttpRequestOptions<unknown>['query']): string {
-  if (!query) return url
+function targetUrl(url: string, query: HttpRequestOptions<unknown>['query']): URL {
   const u = new URL(url)
-  for (const [key, value] of Object.entries(query)) {
+  for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue
     if (Array.isArray(value)) for (const v of value) u.searchParams.append(key, String(v))
     else u.searchParams.set(key, String(value))
   }
-  return u.toString()
+  return u
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(headers))
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
-  return out
-}
-
-async function readCapped(
-  body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void },
-  maxBytes: number,
-  service: string,
-): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let total = 0
-  for await (const chunk of body) {
-    total += chunk.byteLength
-    if (total > maxBytes) {
-      body.destroy?.()
-      throw new ProviderError(`${service} sent a response larger than ${maxBytes} bytes; refused`, {
-        kind: 'bad_response',
-        provider: service,
-      })
-    }
-    // A view, not a copy: undici hands over a fresh Buffer per chunk, and responses are read whole anyway.
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-  }
-  // Most provider responses arrive in one chunk on loopback and in a few over the network.
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)
+function buildUrl(url: string, query: HttpRequestOptions<unknown>['query']): string {
+  return query ? targetUrl(url, query).toString() : url
 }
 
 /**
@@ -217,35 +191,6 @@ function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number,
   throw new ProviderError(`${service} sent a body in an unsupported content-encoding (${coding})`, {
     kind: 'bad_response',
     provider: service,
-  })
-}
-
-function networkError(
-  service: string,
-  error: unknown,
-  timedOut: boolean,
-  cancelled: boolean,
-  timeoutMs: number,
-): ProviderError {
-  if (isProviderError(error)) return error
-  if (cancelled)
-    return new ProviderError(`${service} call was cancelled`, {
-      kind: 'timeout',
-      provider: service,
-      retryable: false,
-      cause: error,
-    })
-  if (timedOut)
-    return new ProviderError(`${service} did not answer within ${timeoutMs} ms`, {
-      kind: 'timeout',
-      provider: service,
-      cause: error,
-    })
-  const code = (error as { code?: string }).code
-  return new ProviderError(`${service} connection failed (${code ?? (error as Error).message ?? 'unknown'})`, {
-    kind: 'network',
-    provider: service,
-    cause: error,
   })
 }
 
@@ -305,45 +250,6 @@ function parseJsonBody<T>(options: HttpRequestOptions<T>, text: string, { status
   return parsed.data
 }
 
-interface AttemptGuard {
-  signal: AbortSignal
-  readonly timedOut: boolean
-  /** Clears the timer and stops listening on the caller's signal. */
-  release(): void
-}
-
-/**
- * One attempt's signal: aborted by its timeout or by the caller's signal. It does what
- * `AbortSignal.any([caller, AbortSignal.timeout(ms)])` does (same abort reasons), but its timer is cleared and its
- * listener removed as soon as the attempt ends: `AbortSignal.timeout` keeps a timer and a signal alive for the
- * whole timeout after every call, and `AbortSignal.any` costs more than a listener, on a dozen calls per search.
- */
-function attemptGuard(timeoutMs: number, callerSignal: AbortSignal | undefined): AttemptGuard {
-  const controller = new AbortController()
-  let timedOut = false
-  const onCallerAbort = () => controller.abort(callerSignal!.reason)
-  const timer = setTimeout(() => {
-    timedOut = true
-    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))
-  }, timeoutMs)
-  // As with AbortSignal.timeout, a pending attempt timer alone does not keep the process alive.
-  timer.unref()
-  if (callerSignal) {
-    if (callerSignal.aborted) controller.abort(callerSignal.reason)
-    else callerSignal.addEventListener('abort', onCallerAbort, { once: true })
-  }
-  return {
-    signal: controller.signal,
-    get timedOut() {
-      return timedOut
-    },
-    release() {
-      clearTimeout(timer)
-      callerSignal?.removeEventListener('abort', onCallerAbort)
-    },
-  }
-}
-
 // Cassettes (SEARCH_LAYER_RECORD / SEARCH_LAYER_REPLAY) sit here so every service's calls are recorded and replayed.
 async function request<T>(
   options: HttpRequestOptions<T>,
@@ -354,19 +260,6 @@ async function request<T>(
   const url = buildUrl(options.url, options.query)
   if (cassettes.mode === 'replay') return replayRequest(cassettes, options, url, readBody, responseError)
   return recordRequest(cassettes, options, url, readBody, requestLive)
-}
-
-// A broken hook must not turn an answer into a failure.
-function notifyResponse<T>(
-  options: HttpRequestOptions<T>,
-  status: number,
-  headers: Readonly<Record<string, string>>,
-): void {
-  try {
-    options.onResponse?.({ status, headers })
-  } catch {
-    // The hook is an observer.
-  }
 }
 
 /** A non-2xx response as the caller's `mapError` sees it, or the status-based default. */
@@ -402,12 +295,14 @@ async function requestLive<T>(
     maxRetryWaitMs = 5_000,
     backoffBaseMs = 200,
   } = options
-  const url = buildUrl(options.url, options.query)
+  const target = targetUrl(options.url, options.query)
   const headers: Record<string, string> = { accept: 'application/json' }
   for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v
   const body = options.json === undefined ? undefined : JSON.stringify(options.json)
   if (body !== undefined) headers['content-type'] ??= 'application/json'
   const dispatcher = dispatcherFor(options.env)
+  const onHeaders = (status: number, resHeaders: Readonly<Record<string, string>>) =>
+    options.onResponse?.({ status, headers: resHeaders })
   const started = Date.now()
 
   for (let attempt = 1; ; attempt++) {
@@ -446,52 +341,24 @@ async function requestLive<T>(
         provider: service,
         retryable: false,
       })
-    const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining))
-    const guard = attemptGuard(attemptTimeout, options.signal)
-    try {
-      return await attemptWith(attemptTimeout, guard)
-    } finally {
-      guard.release()
-    }
-  }
-
-  async function attemptWith(
-    attemptTimeout: number,
-    guard: AttemptGuard,
-  ): Promise<Omit<HttpResponse<T>, 'attempts' | 'ms'>> {
-    let res: Dispatcher.ResponseData
-    try {
-      res = await undiciRequest(url, { method, headers, body, signal: guard.signal, dispatcher })
-    } catch (e) {
-      throw networkError(service, e, guard.timedOut, options.signal?.aborted ?? false, attemptTimeout)
-    }
-    const resHeaders = flattenHeaders(res.headers as Record<string, string | string[] | undefined>)
-    notifyResponse(options, res.statusCode, resHeaders)
-    const declared = Number(resHeaders['content-length'])
-    let text: string
-    try {
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        res.body.destroy()
-        throw new ProviderError(`${service} sent a response larger than ${maxBytes} bytes; refused`, {
-          kind: 'bad_response',
-          provider: service,
-          status: res.statusCode,
-        })
-      }
-      text = decodeBody(
-        await readCapped(res.body, maxBytes, service),
-        resHeaders['content-encoding'],
-        maxBytes,
-        service,
-      )
-    } catch (e) {
-      throw networkError(service, e, guard.timedOut, options.signal?.aborted ?? false, attemptTimeout)
-    }
-    if (res.statusCode < 200 || res.statusCode >= 300) throw responseError(options, res.statusCode, resHeaders, text)
+    const answer = await sendAttempt({
+      service,
+      dispatcher,
+      url: target,
+      method,
+      headers,
+      body,
+      timeoutMs: Math.max(1, Math.min(timeoutMs, remaining)),
+      signal: options.signal,
+      maxBytes,
+      onHeaders,
+    })
+    const text = decodeBody(answer.body, answer.headers['content-encoding'], maxBytes, service)
+    if (answer.status < 200 || answer.status >= 300) throw responseError(options, answer.status, answer.headers, text)
     return {
-      data: readBody(text, { status: res.statusCode, headers: resHeaders }),
-      status: res.statusCode,
-      headers: resHeaders,
+      data: readBody(text, { status: answer.status, headers: answer.headers }),
+      status: answer.status,
+      headers: answer.headers,
     }
   }
 }
