@@ -62,13 +62,26 @@ function tokens(text: string): string[] {
   )
 }
 
-/** FNV-1a, 32 bits: shingles and tokens become numbers so set operations are integer merges. */
+const FNV_OFFSET = 0x811c9dc5
+const FNV_PRIME = 0x01000193
+// Between a shingle's words, as if they were joined with U+0001.
+const SHINGLE_SEPARATOR = 0x01
+
+/** FNV-1a, 32 bits, continued from `h` over `text`. */
+function fnv(text: string, h: number = FNV_OFFSET): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME)
+  return h
+}
+
+/** Shingles and tokens become numbers so set operations are integer merges. */
 function hash(text: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
+  return fnv(text) >>> 0
+}
+
+/** The hash of `words[at..at + SHINGLE)` joined by U+0001, without building that string. */
+function shingleHash(words: readonly string[], at: number): number {
+  let h = fnv(words[at]!)
+  for (let i = at + 1; i < at + SHINGLE; i++) h = fnv(words[i]!, Math.imul(h ^ SHINGLE_SEPARATOR, FNV_PRIME))
   return h >>> 0
 }
 
@@ -101,7 +114,7 @@ function titleTokens(title: string): number[] {
 function shingles(text: string): number[] {
   const words = tokens(text)
   const out: number[] = []
-  for (let i = 0; i + SHINGLE <= words.length; i++) out.push(hash(words.slice(i, i + SHINGLE).join('\u0001')))
+  for (let i = 0; i + SHINGLE <= words.length; i++) out.push(shingleHash(words, i))
   return out
 }
 
