@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { isAscii } from 'node:buffer'
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Script } from 'node:vm'
@@ -31,6 +32,16 @@ async function search(env: Record<string, string | undefined>) {
 }
 
 describe('the search code cache (built bin)', () => {
+  it('runs a bundle written in ASCII alone, whose escaped Chinese signal words still match', async () => {
+    expect(isAscii(readFileSync(new URL('../dist/search-run.cjs', import.meta.url)))).toBe(true)
+    const r = await runBin(['Rust 异步编程 教程', '--no-cache', '--json'], emulatorEnv(emu.env))
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as { intent: string; signals: { term: string }[]; queries: string[] }
+    expect(out.intent).toBe('tutorial')
+    expect(out.signals.map((s) => s.term)).toContain('教程')
+    expect(out.queries).toContain('Rust async programming tutorial')
+  })
+
   it('is written by the first search and used as it is by the next, which answers the same', async () => {
     const env = emulatorEnv(emu.env)
     const first = await search(env)

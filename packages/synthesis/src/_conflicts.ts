@@ -24,8 +24,10 @@ interface RawClaim {
 const NAME = '(?<![A-Za-z0-9+#.-])([A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Z])'
 const VERSION_FILLER =
   '(?:latest|current|stable|newest|new|version|release[sd]?|is|was|now|at|to|the|最新|稳定|正式|当前|版本号|版本|版|发布|为|是|的|已|到|了|:|：|,|，)'
+// After a number, these make it a quantity ("2.5x faster", "1.5倍", "3.2万 stars"), not a version.
+const QUANTITY_UNIT = ['%', 'x\\b', '×', '倍', 'ms\\b', 'GB', 'MB', 'times', '万', '亿'].join('|')
 const VERSION_RE = new RegExp(
-  String.raw`${NAME}\s*(?:${VERSION_FILLER}\s*){0,5}[vV]?(\d+\.\d+(?:\.\d+){0,2})(?![\d.]*\d)(?!\s*(?:%|x\b|×|倍|ms\b|GB|MB|times|万|亿))`,
+  String.raw`${NAME}\s*(?:${VERSION_FILLER}\s*){0,5}[vV]?(\d+\.\d+(?:\.\d+){0,2})(?![\d.]*\d)(?!\s*(?:${QUANTITY_UNIT}))`,
   'gu',
 )
 
