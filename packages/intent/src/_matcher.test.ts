@@ -9,21 +9,18 @@ import {
   normalize,
   type TermHit,
   type TermMatcher,
+  termsByLang,
 } from './_matcher.js'
 
 /**
  * The matcher as it was before the term index: one alternation per language with Unicode-property lookarounds.
- * Kept here, unchanged, as the reference the index must agree with hit for hit.
+ * Kept here (its term table is the matcher's own) as the reference the index must agree with hit for hit.
  */
 function compileTermsWithRegex<P>(
   entries: readonly { term: string; lang: Lang; payload: P }[],
   options: CompileTermsOptions<P> = {},
 ): TermMatcher<P> {
-  const byLang: Record<Lang, Map<string, P>> = { en: new Map(), zh: new Map() }
-  for (const { term, lang, payload } of entries) {
-    const key = normalize(term).text
-    if (key && !byLang[lang].has(key)) byLang[lang].set(key, payload)
-  }
+  const byLang = termsByLang(entries)
   const build = (lang: Lang): RegExp | undefined => {
     const terms = [...byLang[lang].keys()].sort((a, b) => b.length - a.length)
     if (terms.length === 0) return undefined

@@ -82,6 +82,18 @@ function longestTermAt(
   return undefined
 }
 
+/** Each language's terms, normalised as queries are, with their payloads; the first entry of a term wins. */
+export function termsByLang<P>(
+  entries: readonly { term: string; lang: Lang; payload: P }[],
+): Record<Lang, Map<string, P>> {
+  const byLang: Record<Lang, Map<string, P>> = { en: new Map(), zh: new Map() }
+  for (const { term, lang, payload } of entries) {
+    const key = normalize(term).text
+    if (key && !byLang[lang].has(key)) byLang[lang].set(key, payload)
+  }
+  return byLang
+}
+
 export interface CompileTermsOptions<P> {
   /** Terms that always consume their text, boundary or not (blocked phrases such as "还是不"): nothing inside them counts. */
   isShadow?: (payload: P) => boolean
@@ -95,11 +107,7 @@ export function compileTerms<P>(
   entries: readonly { term: string; lang: Lang; payload: P }[],
   options: CompileTermsOptions<P> = {},
 ): TermMatcher<P> {
-  const byLang: Record<Lang, Map<string, P>> = { en: new Map(), zh: new Map() }
-  for (const { term, lang, payload } of entries) {
-    const key = normalize(term).text
-    if (key && !byLang[lang].has(key)) byLang[lang].set(key, payload)
-  }
+  const byLang = termsByLang(entries)
   const en = indexTerms(byLang.en.keys())
   const zh = indexTerms(byLang.zh.keys())
   return {
