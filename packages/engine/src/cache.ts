@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Env } from '@search-layer/core'
-import { LRUCache } from 'lru-cache'
+import type { LRUCache } from 'lru-cache'
 import { writePrivateFileAtomic } from './_private-files.js'
 
 /** Where cached search responses live: memory, disk, or a shared store such as Redis. */
@@ -15,16 +15,22 @@ export interface CacheStore {
 
 /** An in-process LRU (lru-cache) with per-entry TTL. */
 export function createMemoryCache({ maxEntries = 500 }: { maxEntries?: number } = {}): CacheStore {
-  const lru = new LRUCache<string, { value: unknown }>({ max: maxEntries, ttlAutopurge: false })
+  // Loaded on first use: evaluating lru-cache costs a fresh process ~3 ms (it reads `performance`, which loads
+  // node:perf_hooks), and the CLI, which caches on disk, never needs it.
+  let loading: Promise<LRUCache<string, { value: unknown }>> | undefined
+  const lru = () =>
+    (loading ??= import('lru-cache').then(({ LRUCache }) => new LRUCache({ max: maxEntries, ttlAutopurge: false })))
   return {
     async get(key) {
-      return lru.get(key)?.value
+      return (await lru()).get(key)?.value
     },
     async set(key, value, ttlMs) {
-      lru.set(key, { value }, { ttl: ttlMs })
+      const entries = await lru()
+      entries.set(key, { value }, { ttl: ttlMs })
     },
     async delete(key) {
-      lru.delete(key)
+      const entries = await lru()
+      entries.delete(key)
     },
   }
 }
