@@ -16,21 +16,27 @@ export interface CacheStore {
 /** An in-process LRU (lru-cache) with per-entry TTL. */
 export function createMemoryCache({ maxEntries = 500 }: { maxEntries?: number } = {}): CacheStore {
   // Loaded on first use: evaluating lru-cache costs a fresh process ~3 ms (it reads `performance`, which loads
-  // node:perf_hooks), and the CLI, which caches on disk, never needs it.
+  // node:perf_hooks), and the CLI, which caches on disk, never needs it. Once loaded, calls use it without a wait
+  // (a server answers thousands of cache hits a second from here).
+  let entries: LRUCache<string, { value: unknown }> | undefined
   let loading: Promise<LRUCache<string, { value: unknown }>> | undefined
-  const lru = () =>
-    (loading ??= import('lru-cache').then(({ LRUCache }) => new LRUCache({ max: maxEntries, ttlAutopurge: false })))
+  const load = () =>
+    (loading ??= import('lru-cache').then(({ LRUCache }) => {
+      entries = new LRUCache({ max: maxEntries, ttlAutopurge: false })
+      return entries
+    }))
   return {
     async get(key) {
-      return (await lru()).get(key)?.value
+      const lru = entries ?? (await load())
+      return lru.get(key)?.value
     },
     async set(key, value, ttlMs) {
-      const entries = await lru()
-      entries.set(key, { value }, { ttl: ttlMs })
+      const lru = entries ?? (await load())
+      lru.set(key, { value }, { ttl: ttlMs })
     },
     async delete(key) {
-      const entries = await lru()
-      entries.delete(key)
+      const lru = entries ?? (await load())
+      lru.delete(key)
     },
   }
 }
