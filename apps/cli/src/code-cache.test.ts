@@ -2,7 +2,7 @@ import { chownSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { runCached } from './code-cache.js'
 
 interface Bundle {
@@ -85,8 +85,9 @@ describe('runCached', () => {
     const [first] = cacheFiles(cacheDir)
     const weekAgo = new Date(Date.now() - 8 * 24 * 3_600_000)
     utimesSync(first!, weekAgo, weekAgo)
-    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('hello', 'hi'))
-    expect(await runCached<Bundle, string>(url, env, fallback, greet)).toMatch(/^hi you/)
+    // Same length: the key is the bundle's checksum, not only its size.
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('hello', 'howdy'))
+    expect(await runCached<Bundle, string>(url, env, fallback, greet)).toMatch(/^howdy you/)
     const files = cacheFiles(cacheDir)
     expect(files).toHaveLength(1)
     expect(files[0]).not.toBe(first)
@@ -103,6 +104,22 @@ describe('runCached', () => {
     const off = { ...env, SEARCH_LAYER_CODE_CACHE: 'off' }
     expect(await runCached<Bundle, string>(url, off, fallback, greet)).toBe(`hello you from a/b at ${url.href}`)
     expect(cacheFiles(cacheDir)).toEqual([])
+  })
+
+  it('runs the bundle without a cache on a Node without zlib.crc32 (before 20.15)', async () => {
+    vi.resetModules()
+    vi.doMock('node:zlib', async (importOriginal) => ({ ...(await importOriginal<object>()), crc32: undefined }))
+    try {
+      const { runCached: runCachedOnOldNode } = await import('./code-cache.js')
+      const { url, cacheDir, env } = setup()
+      expect(await runCachedOnOldNode<Bundle, string>(url, env, fallback, greet)).toBe(
+        `hello you from a/b at ${url.href}`,
+      )
+      expect(cacheFiles(cacheDir)).toEqual([])
+    } finally {
+      vi.doUnmock('node:zlib')
+      vi.resetModules()
+    }
   })
 
   it('imports the module as usual when there is no bundle', async () => {
