@@ -45,6 +45,9 @@ export class Agent {
     const controller = new NodeHttpController(req)
     const failed = (error) => handler.onResponseError?.(controller, error)
     req.on('error', failed)
+    // As undici: the handler hears of its request once it is written to a connected socket (a search starts work
+    // that waits for the answers then), and an attempt given up before that is aborted at that point.
+    req.on('finish', () => handler.onRequestStart?.(controller, {}))
     req.on('response', (res) => {
       handler.onResponseStart?.(controller, res.statusCode, res.headers, res.statusMessage)
       res.on('data', (chunk) => handler.onResponseData?.(controller, chunk))
@@ -53,7 +56,6 @@ export class Agent {
       // A socket closed mid-body ends the response without 'end'.
       res.on('close', () => res.complete || failed(new Error('the connection closed before the answer ended')))
     })
-    handler.onRequestStart?.(controller, {})
     req.end(options.body ?? undefined)
     return true
   }

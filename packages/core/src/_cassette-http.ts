@@ -71,11 +71,13 @@ export async function replayRequest<T>(
   })
   const text = cassetteBodyText(response)
   const { status, headers } = response
+  // As if the recorded request had been sent and answered; the hooks are observers.
+  try {
+    options.onRequestSent?.()
+  } catch {}
   try {
     options.onResponse?.({ status, headers })
-  } catch {
-    // The hook is an observer.
-  }
+  } catch {}
   try {
     if (status < 200 || status >= 300) throw responseError(options, status, headers, text)
     const data = readBody(text, { status, headers })

@@ -23,6 +23,8 @@ export interface AttemptOptions {
   maxBytes: number
   /** Sees the status and headers of the answer as soon as they arrive, before its body is read. */
   onHeaders(status: number, headers: Readonly<Record<string, string>>): void
+  /** Told when the request is written to its connection. */
+  onRequestSent?(): void
 }
 
 /**
@@ -85,10 +87,12 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
     options.signal?.addEventListener('abort', this.cancel, { once: true })
   }
 
+  // undici calls this on a connected socket, as it writes the request (so does the CLI's node:http stand-in).
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller
     // Timed out or cancelled while still queued for a connection: the answer was already given up on.
     if (this.abortReason) controller.abort(this.abortReason)
+    else if (this.options.onRequestSent) observe(this.options.onRequestSent)
   }
 
   onResponseStart(
@@ -99,7 +103,8 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
     if (this.settled || statusCode < 200) return // 1xx: informational, the real answer follows
     this.status = statusCode
     this.headers = flattenHeaders(headers)
-    notify(this.options, statusCode, this.headers)
+    const { onHeaders } = this.options
+    observe(() => onHeaders(statusCode, this.headers))
     const declared = Number(this.headers['content-length'])
     if (Number.isFinite(declared) && declared > this.options.maxBytes) this.refuseOversized(controller)
   }
@@ -184,9 +189,9 @@ function connectionError(service: string, error: unknown): ProviderError {
 }
 
 // A broken hook must not turn an answer into a failure.
-function notify(options: AttemptOptions, status: number, headers: Readonly<Record<string, string>>): void {
+function observe(hook: () => void): void {
   try {
-    options.onHeaders(status, headers)
+    hook()
   } catch {
     // The hook is an observer.
   }

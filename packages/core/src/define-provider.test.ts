@@ -34,9 +34,10 @@ describe('defineProvider', () => {
     })
   })
 
-  it("uses the call's pool key over the resolved one, and hands run the response hook", async () => {
+  it("uses the call's pool key over the resolved one, and hands run the response and request-sent hooks", async () => {
     const seen: unknown[] = []
     const onResponse = () => {}
+    const onRequestSent = () => {}
     const provider = defineProvider({
       definition: EXA,
       env: { ...env, EXA_API_KEY: 'exa-first-0001,exa-second-0002' },
@@ -46,11 +47,14 @@ describe('defineProvider', () => {
       },
     })
     await provider.search({ query: 'rust' })
-    await provider.search({ query: 'rust' }, { apiKey: 'exa-second-0002', onResponse, retryRateLimited: false })
+    await provider.search(
+      { query: 'rust' },
+      { apiKey: 'exa-second-0002', onResponse, onRequestSent, retryRateLimited: false },
+    )
     expect(seen[0]).toMatchObject({ apiKey: 'exa-first-0001' })
     expect(seen[1]).toMatchObject({
       apiKey: 'exa-second-0002',
-      http: { secrets: ['exa-second-0002'], onResponse, retryRateLimited: false },
+      http: { secrets: ['exa-second-0002'], onResponse, onRequestSent, retryRateLimited: false },
     })
   })
 

@@ -23,7 +23,7 @@ export interface ProviderCall {
   now: Date
   /**
    * Spread into `requestJson`/`requestText`: the combined abort signal, the deadline, the proxy env, the key to scrub,
-   * and the caller's response hook and rate-limit retry choice.
+   * and the caller's response and request-sent hooks and rate-limit retry choice.
    */
   http: {
     signal?: AbortSignal
@@ -31,6 +31,7 @@ export interface ProviderCall {
     env: Env
     secrets: string[]
     onResponse?: ProviderContext['onResponse']
+    onRequestSent?: ProviderContext['onRequestSent']
     retryRateLimited?: boolean
   }
 }
@@ -152,6 +153,7 @@ export function defineProvider(options: DefineProviderOptions): Provider {
             env,
             secrets: apiKey ? [apiKey] : [],
             ...(ctx.onResponse && { onResponse: ctx.onResponse }),
+            ...(ctx.onRequestSent && { onRequestSent: ctx.onRequestSent }),
             ...(ctx.retryRateLimited === false && { retryRateLimited: false }),
           },
         })

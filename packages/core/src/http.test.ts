@@ -205,6 +205,31 @@ describe('requestJson', () => {
     expect(error.kind).toBe('network')
   })
 
+  it('tells onRequestSent as each attempt is written, before its answer', async () => {
+    handler = (_req, res, hit) => (hit < 2 ? json(res, 503, { error: 'busy' }) : json(res, 200, { ok: true }))
+    const events: string[] = []
+    const res = await requestJson({
+      service: 'exa',
+      url: base,
+      method: 'POST',
+      json: { query: 'rust' },
+      backoffBaseMs: 1,
+      onRequestSent: () => events.push(`sent (server saw ${hits.length})`),
+      onResponse: ({ status }) => events.push(String(status)),
+    })
+    expect(res.attempts).toBe(2)
+    expect(events).toEqual(['sent (server saw 0)', '503', 'sent (server saw 1)', '200'])
+  })
+
+  it('does not tell onRequestSent of a request that never reached a server', async () => {
+    const sent: number[] = []
+    const error = await rejection(
+      requestJson({ service: 'exa', url: 'http://127.0.0.1:1/', retries: 0, onRequestSent: () => sent.push(1) }),
+    )
+    expect(error.kind).toBe('network')
+    expect(sent).toEqual([])
+  })
+
   it('retries 5xx with backoff and succeeds', async () => {
     handler = (_req, res, hit) => (hit < 3 ? json(res, 503, { error: 'busy' }) : json(res, 200, { ok: true }))
     const attempts: number[] = []

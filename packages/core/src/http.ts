@@ -52,6 +52,8 @@ export interface HttpRequestOptions<T> {
   env?: Env
   /** Called with the status and headers of every answer, errors included (rate-limit learning). */
   onResponse?: (response: { status: number; headers: Readonly<Record<string, string>> }) => void
+  /** Called when an attempt's request has been written to its connection (once per attempt). */
+  onRequestSent?: () => void
   /** `false`: a rate-limited answer is not retried inside the call (another key can take it). Default true. */
   retryRateLimited?: boolean
   /** Called after every attempt (metrics, logs). */
@@ -358,6 +360,7 @@ async function requestLive<T>(
       signal: options.signal,
       maxBytes,
       onHeaders,
+      ...(options.onRequestSent && { onRequestSent: options.onRequestSent }),
     })
     const text = decodeBody(answer.body, answer.headers['content-encoding'], maxBytes, service)
     if (answer.status < 200 || answer.status >= 300) throw responseError(options, answer.status, answer.headers, text)

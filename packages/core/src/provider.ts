@@ -24,6 +24,12 @@ export interface ProviderContext {
   /** Sees the status and headers of every upstream answer (errors too), e.g. to learn the vendor's rate limits. */
   onResponse?: (response: UpstreamResponseMeta) => void
   /**
+   * Told each time a request of this call has been written to its connection (once per attempt): work that waits
+   * for the answer can start while it travels. Providers built with `defineProvider` report it through core's HTTP
+   * client; a provider that does not is simply never heard from here.
+   */
+  onRequestSent?: () => void
+  /**
    * `false` when another key can take over: a rate-limited answer then ends the call at once instead of waiting to
    * retry the same key. Default true.
    */

@@ -3,6 +3,7 @@ import {
   type ConfigReading,
   ProviderError,
   type ProviderName,
+  type ProviderContext,
   type ProviderResponse,
   isProviderError,
 } from '@search-layer/core'
@@ -29,15 +30,24 @@ export interface FanOutOptions {
   /** The config files as the search read them: each pool resolves its keys against this (once per search). */
   reading?: ConfigReading
   /** Asks one provider one query, with the key the pool picked. */
-  ask: (name: ProviderName, query: string, signal: AbortSignal, key: PoolCallContext) => Promise<ProviderResponse>
+  ask: (name: ProviderName, query: string, signal: AbortSignal, call: CallContext) => Promise<ProviderResponse>
   /** Runs once a call has its slot, before it is made (monthly budgets count it here). */
   beforeCall: (name: ProviderName) => Promise<void>
   emit: (event: SearchProgress) => void
   /** After each answer, with every outcome so far (a stream re-ranks on it). */
   onAnswer?: (sofar: CallOutcome[]) => void
+  /**
+   * Once, when every call the search starts with has its request on the wire, or as soon as one call ends (a
+   * provider that does not report its requests, a call held by its pace): work the answers will need can run then
+   * without delaying any request.
+   */
+  onCallsSent?: () => void
   warn: (message: string) => void
   now: () => number
 }
+
+/** What a provider is called with beside the query: the pool's key and hooks, and the fan-out's own. */
+export type CallContext = PoolCallContext & Pick<ProviderContext, 'onRequestSent'>
 
 /** What the fan-out gathered by the time every call ended or the deadline came. */
 export interface FanOutResult {
@@ -61,6 +71,7 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
   const launched = new Set<string>()
   const launchedBy = new Map<ProviderName, number>()
   let pending = 0
+  const sent = callsSent(options.onCallsSent)
   let finish: () => void = () => {}
   const allDone = new Promise<void>((resolve) => {
     finish = resolve
@@ -78,6 +89,7 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
     launchedBy.set(name, (launchedBy.get(name) ?? 0) + 1)
     pending++
     void call(name, query).finally(() => {
+      sent.ended()
       if (--pending === 0) finish()
     })
   }
@@ -96,11 +108,12 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
   const call = async (name: ProviderName, query: string): Promise<void> => {
     const t0 = now()
     emit({ type: 'started', provider: name, query })
+    const onRequestSent = sent.tracker()
     try {
       // The pool picks the key, holds it to its pace and circuit, and retries once on another key.
       const response = await pools.get(name)!.call({ deadlineAt, signal: controller.signal, reading }, async (key) => {
         await options.beforeCall(name)
-        return options.ask(name, query, controller.signal, key)
+        return options.ask(name, query, controller.signal, { ...key, onRequestSent })
       })
       const ms = now() - t0
       outcomes.push({
@@ -123,6 +136,7 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
   }
 
   for (const name of [...roster.active.keys()]) for (const query of queries) launch(name, query)
+  sent.expect(pending)
   let timer: NodeJS.Timeout | undefined
   const deadline = new Promise<'deadline'>((resolve) => {
     timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - now()))
@@ -131,6 +145,36 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
   clearTimeout(timer)
   if (ended === 'deadline') controller.abort(new Error('search deadline reached'))
   return { outcomes, launched: launchedBy }
+}
+
+/**
+ * Tells `onCallsSent` once: when the calls it was told to expect have each reported a request written, or when any
+ * call ends. Each call's tracker counts its first request only (retries and other keys send again).
+ */
+export function callsSent(onCallsSent: (() => void) | undefined) {
+  let expected = Number.POSITIVE_INFINITY
+  let count = 0
+  let told = false
+  const tell = () => {
+    if (told || !onCallsSent) return
+    told = true
+    onCallsSent()
+  }
+  return {
+    tracker: () => {
+      let counted = false
+      return () => {
+        if (counted) return
+        counted = true
+        if (++count >= expected) tell()
+      }
+    },
+    expect: (calls: number) => {
+      expected = calls
+      if (count >= expected) tell()
+    },
+    ended: tell,
+  }
 }
 
 const toProviderError = (provider: ProviderName, error: unknown): ProviderError =>
