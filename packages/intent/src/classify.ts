@@ -116,7 +116,8 @@ const patterns = INTENTS.flatMap((intent) =>
   Object.entries(SIGNALS.intents[intent].patterns).map(([name, pattern]) => ({
     intent,
     name,
-    regex: new RegExp(typeof pattern === 'string' ? pattern : pattern.source, 'iu'),
+    // Lower case against lower-cased queries (see checkPattern).
+    regex: new RegExp(typeof pattern === 'string' ? pattern : pattern.source, 'u'),
     weight: typeof pattern === 'string' ? 1 : pattern.weight,
   })),
 )
