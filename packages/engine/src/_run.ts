@@ -139,7 +139,8 @@ export async function runSearch(
       if (limitOf(name) !== undefined) await usage.increment(name, month, 1)
     },
     emit,
-    onCallsSent: () => void loadScoring(),
+    // A failed load surfaces at the await below.
+    onCallsSent: () => void loadScoring().catch(() => undefined),
     // Ranked from what had arrived by now, even when scoring is still loading.
     ...(onStream && {
       onAnswer: (sofar: CallOutcome[]) => void loadScoring().then((module) => streamResults(sofar, module)),
