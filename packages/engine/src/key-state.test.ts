@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { createFileKeyStateStore } from './key-state.js'
 
-// Counts reads of the state file; everything else is the real file system.
+// Counts reads of the state file and writes (each ends in a rename); everything else is the real file system.
 const reads = vi.hoisted(() => ({ count: 0 }))
+const renames = vi.hoisted(() => ({ count: 0 }))
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>()
   return {
@@ -13,6 +14,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     readFile: (...args: Parameters<typeof fs.readFile>) => {
       reads.count++
       return fs.readFile(...args)
+    },
+    rename: (...args: Parameters<typeof fs.rename>) => {
+      renames.count++
+      return fs.rename(...args)
     },
   }
 })
@@ -37,5 +42,32 @@ describe('createFileKeyStateStore', () => {
 
     await store.set('brave', 'aaa', limits(20))
     expect(await store.get('brave', 'aaa')).toEqual(limits(20))
+  })
+
+  it('writes states set while a write is under way together, in one write, keeping what other processes wrote', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sl-key-state-')), 'key-state.json')
+    writeFileSync(file, JSON.stringify({ 'bocha:zzz': limits(2) }))
+    const store = createFileKeyStateStore({ file })
+    renames.count = 0
+    await Promise.all([store.set('brave', 'aaa', limits(1)), store.set('exa', 'bbb', limits(5))])
+    expect(renames.count).toBe(1)
+
+    renames.count = 0
+    const first = store.set('brave', 'aaa', limits(20))
+    // The first write is under way (its read of the file at least) when the next three come.
+    await new Promise((resolve) => setImmediate(resolve))
+    const later = [
+      store.set('exa', 'bbb', limits(10)),
+      store.set('tavily', 'ccc', limits(3)),
+      store.set('exa', 'bbb', limits(11)),
+    ]
+    await Promise.all([first, ...later])
+    expect(renames.count).toBe(2)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      'bocha:zzz': limits(2),
+      'brave:aaa': limits(20),
+      'exa:bbb': limits(11),
+      'tavily:ccc': limits(3),
+    })
   })
 })
