@@ -18,6 +18,7 @@ import { type AssembleContext, type CallOutcome, assembleResults, buildResponse,
 import { type CallContext, fanOut } from './_fan-out.js'
 import type { KeyPool } from './_key-pool.js'
 import { describeOperators } from './_operators.js'
+import { warmUpAssembly } from './_warm-up.js'
 import { type IntentModelSetting, intentModelFor, refineIntent } from './_intent-model.js'
 import { type Strategy, budgetWarnings, capQueries, planStrategy } from './_plan.js'
 import { type Roster, createRoster } from './_roster.js'
@@ -140,7 +141,10 @@ export async function runSearch(
     },
     emit,
     // A failed load surfaces at the await below.
-    onCallsSent: () => void loadScoring().catch(() => undefined),
+    onCallsSent: () =>
+      void loadScoring()
+        .then((scoring) => warmUpAssembly(scoring, assembleContext()))
+        .catch(() => undefined),
     // Ranked from what had arrived by now, even when scoring is still loading.
     ...(onStream && {
       onAnswer: (sofar: CallOutcome[]) => void loadScoring().then((module) => streamResults(sofar, module)),
