@@ -25,7 +25,8 @@ describe('warmUpAssembly', () => {
     const warmUpAssembly = await freshWarmUp()
     const merge = vi.fn(scoring.merge)
     const rank = vi.fn(scoring.rank)
-    const spied = { ...scoring, merge, rank }
+    // vi.fn drops rank's type parameter: the spy stands in for the generic function.
+    const spied = { ...scoring, merge, rank: rank as unknown as typeof scoring.rank }
     warmUpAssembly(spied, context(['brave', 'exa']))
     expect(merge).toHaveBeenCalledTimes(1)
     expect(merge.mock.calls[0]![0]).toEqual([expect.objectContaining({ provider: 'brave' })])
