@@ -287,7 +287,7 @@ function routeSearch(layer: SearchState, req: ParsedSearchRequest, strategy: Str
 
 /** The roster of one search: the route's primaries, each missing one's stand-ins (within the requested `sources`). */
 async function enlist(
-  layer: LayerState,
+  layer: SearchState,
   route: Route,
   req: ParsedSearchRequest,
   unavailable: (name: ProviderName) => Promise<string | undefined>,
@@ -296,6 +296,9 @@ async function enlist(
   const allowed = (name: ProviderName) => !req.sources || req.sources.includes(name)
   const fallbacksOf = (name: ProviderName) => (route.fallbacks[name] ?? []).filter(allowed)
   const roster = createRoster({ ids: layer.ids, notUsedReason: route.notUsedReason, fallbacksOf, unavailable, emit })
+  // Each pool reads its keys' state from the store (a file, Redis) before its provider is activated: started together
+  // the reads are one round trip (the file store shares one read), not one per provider in turn (~2 ms in the CLI).
+  await Promise.all(route.primary.map((name) => layer.pools.get(name)?.refresh(layer.reading)))
   for (const name of route.primary) await roster.activate(name)
   return { roster, fallbacksOf }
 }

@@ -101,6 +101,43 @@ describe('key pools', () => {
     expect(reads).toBe(2)
   })
 
+  it("reads the asked providers' key state together, not one provider after another", async () => {
+    const memory = createMemoryKeyStateStore()
+    let inFlight = 0
+    let mostInFlight = 0
+    const keyState: KeyStateStore = {
+      get: async (provider, keyId) => {
+        mostInFlight = Math.max(mostInFlight, ++inFlight)
+        // A store round trip (a file read, Redis).
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        inFlight--
+        return memory.get(provider, keyId)
+      },
+      set: (provider, keyId, state) => memory.set(provider, keyId, state),
+    }
+    const layer = createSearchLayer({
+      env: {
+        HOME: home,
+        BRAVE_API_KEY: KEY_ONE,
+        BRAVE_API_URL: emu.urls.brave,
+        EXA_API_KEY: emu.env.EXA_API_KEY!,
+        EXA_API_URL: emu.urls.exa,
+      },
+      cache: false,
+      rateLimits: false,
+      keyState,
+    })
+    const response = await layer.search({
+      query: 'rust async',
+      sources: ['brave', 'exa'],
+      intent: 'none',
+      deadlineMs: 6000,
+    })
+    expect(response.providers.brave?.status).toBe('ok')
+    expect(response.providers.exa?.status).toBe('ok')
+    expect(mostInFlight).toBe(2)
+  })
+
   it('rests a rejected key and says which one (by label) when the other fails too', async () => {
     const layer = braveOnly(`BSAnot-accepted-key-000003,${KEY_TWO}`, { rateLimits: false })
     emu.fault('brave', { status: 429, key: KEY_TWO })
