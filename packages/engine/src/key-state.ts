@@ -98,9 +98,9 @@ export function createFileKeyStateStore({ file, now = Date.now }: { file: string
   }
   const fresh = (state: KeyState) =>
     Math.max(state.limits?.learnedAt ?? 0, state.restUntil ?? 0) > now() - FORGET_AFTER_MS
-  // A search's answers teach several keys within a few milliseconds: each file round trip (read, write, rename) took
-  // one set ~1.5 ms in the CLI, and the process waits for the last before it exits. Sets that come while the
-  // previous write is under way join one batch: one read and one write for all of them.
+  // A search's answers teach several keys within a few milliseconds, each set a read, a write and a rename of the
+  // file in turn, and the CLI waits for the last before it exits. Sets that come while the previous write is under
+  // way join one batch: one read and one write for all of them.
   let batch: { states: Map<string, KeyState>; written: Promise<void> } | undefined
   const nextBatch = () => {
     const states = new Map<string, KeyState>()
