@@ -9,7 +9,8 @@
 //
 // Core uses two names, `Agent` and `EnvHttpProxyAgent`, and sends with `dispatcher.dispatch(options, handler)`,
 // its handler written to undici's handler API (onRequestStart, onResponseStart, onResponseData, onResponseEnd,
-// onResponseError). `Agent.dispatch` drives that handler from a node:http request.
+// onResponseError), plus onRequestSent, which core's handler reads when onRequestStart's context says `sentLater`.
+// `Agent.dispatch` drives that handler from a node:http request.
 import { createRequire } from 'node:module'
 
 const builtin = createRequire(import.meta.url)
@@ -45,9 +46,10 @@ export class Agent {
     const controller = new NodeHttpController(req)
     const failed = (error) => handler.onResponseError?.(controller, error)
     req.on('error', failed)
-    // As undici: the handler hears of its request once it is written to a connected socket (a search starts work
-    // that waits for the answers then), and an attempt given up before that is aborted at that point.
-    req.on('finish', () => handler.onRequestStart?.(controller, {}))
+    // undici tells onRequestStart as it writes the request; here it comes at once, so that an attempt given up while
+    // still connecting is aborted at once, and onRequestSent tells when the request is written (a search starts
+    // work that waits for the answers then).
+    req.on('finish', () => handler.onRequestSent?.())
     req.on('response', (res) => {
       handler.onResponseStart?.(controller, res.statusCode, res.headers, res.statusMessage)
       res.on('data', (chunk) => handler.onResponseData?.(controller, chunk))
@@ -56,6 +58,7 @@ export class Agent {
       // A socket closed mid-body ends the response without 'end'.
       res.on('close', () => res.complete || failed(new Error('the connection closed before the answer ended')))
     })
+    handler.onRequestStart?.(controller, { sentLater: true })
     req.end(options.body ?? undefined)
     return true
   }

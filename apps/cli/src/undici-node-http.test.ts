@@ -8,6 +8,7 @@ interface Controller {
 }
 interface Handler {
   onRequestStart?(controller: Controller, context: unknown): void
+  onRequestSent?(): void
   onResponseStart?(controller: Controller, status: number, headers: Record<string, string | string[]>): void
   onResponseData?(controller: Controller, chunk: Buffer): void
   onResponseEnd?(controller: Controller, trailers: Record<string, string>): void
@@ -33,6 +34,8 @@ interface Answer {
   body: string
   /** Handler calls in order, each once except data. */
   calls: string[]
+  /** What onRequestStart was told beside the controller. */
+  startContext?: unknown
 }
 
 /** Dispatches as core does and collects what the handler is told; `abortAfterMs` aborts through the controller. */
@@ -44,7 +47,14 @@ function send(
     headers,
     body,
     abortAfterMs,
-  }: { method?: string; headers?: Record<string, string>; body?: string; abortAfterMs?: number } = {},
+    abortAtStart = false,
+  }: {
+    method?: string
+    headers?: Record<string, string>
+    body?: string
+    abortAfterMs?: number
+    abortAtStart?: boolean
+  } = {},
 ): Promise<Answer> {
   const target = new URL(url)
   return new Promise((resolve, reject) => {
@@ -53,9 +63,14 @@ function send(
     dispatcher.dispatch(
       { origin: target.origin, path: `${target.pathname}${target.search}`, method, headers, body: body ?? null },
       {
-        onRequestStart(controller) {
+        onRequestStart(controller, context) {
           answer.calls.push('start')
+          answer.startContext = context
+          if (abortAtStart) controller.abort(new Error('given up'))
           if (abortAfterMs !== undefined) setTimeout(() => controller.abort(new Error('given up')), abortAfterMs)
+        },
+        onRequestSent() {
+          answer.calls.push('sent')
         },
         onResponseStart(_controller, status, responseHeaders) {
           answer.calls.push('headers')
@@ -90,7 +105,9 @@ const listen = async (server: Server) => {
 }
 
 // Echoes what arrived; /hang never answers.
+let hits = 0
 const upstream = createServer(async (req: IncomingMessage, res) => {
+  hits++
   if (req.url === '/hang') return
   if (req.url === '/cut') {
     res.writeHead(200, { 'content-length': '100' })
@@ -145,7 +162,9 @@ describe("the CLI bundle's undici for core: node:http", () => {
       headers: { 'content-type': 'application/json' },
       body: '{"q":"bün"}',
     })
-    expect(answer.calls).toEqual(['start', 'headers', 'end'])
+    // The controller comes at dispatch; that the request is written, once it is (core's handler reads sentLater).
+    expect(answer.calls).toEqual(['start', 'sent', 'headers', 'end'])
+    expect(answer.startContext).toEqual({ sentLater: true })
     expect(answer.status).toBe(200)
     expect(answer.headers['x-ratelimit-remaining']).toBe('0, 1990')
     expect(JSON.parse(answer.body)).toEqual({
@@ -160,6 +179,15 @@ describe("the CLI bundle's undici for core: node:http", () => {
   it('an abort through the controller ends a call that gets no answer with the reason', async () => {
     const agent = new shim.Agent()
     await expect(send(agent, `${upstreamUrl}/hang`, { abortAfterMs: 20 })).rejects.toThrow('given up')
+    await agent.close()
+  })
+
+  it('hands over its controller before connecting: an attempt given up at once is never written', async () => {
+    const agent = new shim.Agent()
+    const before = hits
+    await expect(send(agent, `${upstreamUrl}/search?q=never`, { abortAtStart: true })).rejects.toThrow('given up')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(hits).toBe(before)
     await agent.close()
   })
 

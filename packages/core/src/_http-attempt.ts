@@ -87,12 +87,18 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
     options.signal?.addEventListener('abort', this.cancel, { once: true })
   }
 
-  // undici calls this on a connected socket, as it writes the request (so does the CLI's node:http stand-in).
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  // undici calls this on a connected socket, as it writes the request. The CLI's node:http stand-in calls it at
+  // dispatch, to hand over its controller at once, and says so in `context`: it calls onRequestSent once the request
+  // is written.
+  onRequestStart(controller: Dispatcher.DispatchController, context?: { sentLater?: boolean }): void {
     this.controller = controller
     // Timed out or cancelled while still queued for a connection: the answer was already given up on.
     if (this.abortReason) controller.abort(this.abortReason)
-    else if (this.options.onRequestSent) observe(this.options.onRequestSent)
+    else if (!context?.sentLater) this.onRequestSent()
+  }
+
+  onRequestSent(): void {
+    if (!this.settled && this.options.onRequestSent) observe(this.options.onRequestSent)
   }
 
   onResponseStart(
