@@ -87,6 +87,29 @@ function parseRequest(name: string, request: ProviderRequest): ParsedProviderReq
 }
 
 /**
+ * Whether a provider can be called under `env` and the config files: it needs no key, or one resolves (an invalid
+ * configuration counts as not configured). `isConfigured` of `defineProvider`'s providers and of `lazyProvider`'s.
+ */
+export function isProviderConfigured(
+  definition: ServiceSpec & Pick<ProviderDefinition, 'keyless'>,
+  env: Env,
+  reading?: ConfigReading,
+  overrides?: DefineProviderOptions['overrides'],
+): boolean {
+  if (definition.keyless === true) return true
+  try {
+    const config = resolveServiceConfig(definition, {
+      env,
+      ...(overrides && { overrides: { [definition.id]: overrides } }),
+      ...(reading && { reading }),
+    })
+    return Boolean(config.apiKey ?? replayKeyFor(definition.id, env))
+  } catch {
+    return false
+  }
+}
+
+/**
  * Builds a `Provider` from its vendor-specific `run`: keys and URLs resolved at call time, the request validated,
  * signals combined, and anything that is not a `ProviderError` turned into one (`bad_response`) with the key scrubbed.
  */
@@ -115,12 +138,7 @@ export function defineProvider(options: DefineProviderOptions): Provider {
   return {
     name,
     isConfigured(env?: Env, reading?: ConfigReading): boolean {
-      try {
-        const callEnv = envOf(env)
-        return keyless || Boolean(configFor(callEnv, reading).apiKey ?? replayKeyFor(name, callEnv))
-      } catch {
-        return false
-      }
+      return isProviderConfigured(definition, envOf(env), reading, overrides)
     },
     async search(request, ctx: ProviderContext = {}) {
       let apiKey: string | undefined

@@ -111,6 +111,7 @@ export {
 export type { ParsedQuery, QueryFilters, QueryOperator, QueryFilterKind } from './query-operators.js'
 export { plainText, httpUrl, isoDate, hostMatches, passesDomainFilters } from './text.js'
 export { defineProvider, frozenRequest } from './define-provider.js'
+export { lazyProvider } from './lazy-provider.js'
 export type { ProviderCall, DefineProviderOptions } from './define-provider.js'
 export { chatCompletion, llmEndpointFromEnv, extractJsonObject } from './llm.js'
 export type { LlmEndpoint, ChatMessage, ChatCompletionOptions } from './llm.js'

@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createBochaProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** Bocha (博查) Web Search: a Chinese-first web index with long page summaries. */
 export const bochaDefinition: ProviderDefinition = {
@@ -19,5 +18,9 @@ export const bochaDefinition: ProviderDefinition = {
   priority: 50,
   rateLimit: { perSecond: 2, burst: 4, maxConcurrent: 4 },
   cost: { creditsPerCall: 1, note: 'billed per call from a prepaid balance' },
-  create: ({ env, timeoutMs, retries } = {}) => createBochaProvider({ env, timeoutMs, retries }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries } = {}) =>
+    lazyProvider(bochaDefinition, env, () =>
+      import('./client.js').then((m) => m.createBochaProvider({ env, timeoutMs, retries })),
+    ),
 }

@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createBraveProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** Brave's independent web index: fresh news and broad coverage, its own ranking. Everything the engine, apps and docs know about this provider. */
 export const braveDefinition: ProviderDefinition = {
@@ -15,5 +14,9 @@ export const braveDefinition: ProviderDefinition = {
   // Brave's free plan allows 1 request/s.
   rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 4 },
   cost: { usdPerCall: 0.005, creditsPerCall: 1, note: 'billed per request, whatever the result count' },
-  create: ({ env, timeoutMs, retries } = {}) => createBraveProvider({ env, timeoutMs, retries }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries } = {}) =>
+    lazyProvider(braveDefinition, env, () =>
+      import('./client.js').then((m) => m.createBraveProvider({ env, timeoutMs, retries })),
+    ),
 }

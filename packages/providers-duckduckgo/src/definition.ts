@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createDuckDuckGoProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** DuckDuckGo's HTML results page: a keyless general web index, paced politely. */
 export const duckduckgoDefinition: ProviderDefinition = {
@@ -18,5 +17,9 @@ export const duckduckgoDefinition: ProviderDefinition = {
   // A shared public page, not an API: one request a second, one at a time (the client enforces this too).
   rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 1 },
   cost: { usdPerCall: 0, note: 'free, no key; bursts get a bot challenge page' },
-  create: ({ env, timeoutMs, retries, pace } = {}) => createDuckDuckGoProvider({ env, timeoutMs, retries, pace }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries, pace } = {}) =>
+    lazyProvider(duckduckgoDefinition, env, () =>
+      import('./client.js').then((m) => m.createDuckDuckGoProvider({ env, timeoutMs, retries, pace })),
+    ),
 }

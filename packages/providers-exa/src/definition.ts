@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createExaProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** Exa's neural search: finds pages that answer a question, strong on code and papers. Everything the engine, apps and docs know about this provider. */
 export const exaDefinition: ProviderDefinition = {
@@ -14,5 +13,9 @@ export const exaDefinition: ProviderDefinition = {
   priority: 20,
   rateLimit: { perSecond: 5, burst: 5, maxConcurrent: 8 },
   cost: { usdPerCall: 0.005, note: 'Exa reports the dollar cost of each call' },
-  create: ({ env, timeoutMs, retries } = {}) => createExaProvider({ env, timeoutMs, retries }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries } = {}) =>
+    lazyProvider(exaDefinition, env, () =>
+      import('./client.js').then((m) => m.createExaProvider({ env, timeoutMs, retries })),
+    ),
 }

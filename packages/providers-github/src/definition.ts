@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createGithubProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** GitHub's REST search: repositories for code questions, issues for bugs and "is this fixed?". A token is optional. */
 export const githubDefinition: ProviderDefinition = {
@@ -18,5 +17,9 @@ export const githubDefinition: ProviderDefinition = {
   // Search allows 10 requests a minute without a token (30 with): pace for the keyless case.
   rateLimit: { perSecond: 0.16, burst: 3, maxConcurrent: 2 },
   cost: { usdPerCall: 0, note: 'free; 10 searches a minute without a token, 30 with GITHUB_TOKEN' },
-  create: ({ env, timeoutMs, retries } = {}) => createGithubProvider({ env, timeoutMs, retries }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries } = {}) =>
+    lazyProvider(githubDefinition, env, () =>
+      import('./client.js').then((m) => m.createGithubProvider({ env, timeoutMs, retries })),
+    ),
 }

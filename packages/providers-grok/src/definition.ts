@@ -1,6 +1,7 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createGrokProvider } from './client.js'
-import { GROK_WEB_SEARCH_USD_PER_CALL } from './map.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+
+/** xAI bills server-side web search at $5 per 1000 calls. */
+export const GROK_WEB_SEARCH_USD_PER_CALL = 0.005
 
 /**
  * The model used when neither `model` nor `GROK_MODEL` is set: a current xAI model with server-side web search.
@@ -22,5 +23,9 @@ export const grokDefinition: ProviderDefinition = {
   priority: 40,
   rateLimit: { perSecond: 1, burst: 4, maxConcurrent: 4 },
   cost: { usdPerCall: GROK_WEB_SEARCH_USD_PER_CALL, note: 'model tokens plus a fee per web search call' },
-  create: ({ env, timeoutMs, retries } = {}) => createGrokProvider({ env, timeoutMs, retries }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries } = {}) =>
+    lazyProvider(grokDefinition, env, () =>
+      import('./client.js').then((m) => m.createGrokProvider({ env, timeoutMs, retries })),
+    ),
 }

@@ -15,8 +15,8 @@ export {
   titleFromUrl,
   filterByDomain,
   rateLimitFromHeaders,
-  GROK_WEB_SEARCH_USD_PER_CALL,
 } from './map.js'
+export { GROK_WEB_SEARCH_USD_PER_CALL } from './definition.js'
 export type { GrokBuildSettings, GrokMapOptions } from './map.js'
 export { isTimeSensitive, neutraliseQuery, responsesPrompt, chatPrompt, QUERY_TAG } from './prompt.js'
 export type { PromptParts } from './prompt.js'

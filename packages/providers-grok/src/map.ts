@@ -13,6 +13,7 @@ import {
 } from '@search-layer/core'
 import { httpUrl, isoDate, passesDomainFilters, plainText, safeParseJson } from '@search-layer/core'
 import { textBeforeMarkers } from './_markers.js'
+import { GROK_WEB_SEARCH_USD_PER_CALL } from './definition.js'
 import { chatPrompt, responsesPrompt } from './prompt.js'
 import {
   GrokChatCompletionSchema,
@@ -331,8 +332,6 @@ const PRICES: readonly [RegExp, number, number][] = [
   [/^grok-4(?:-1)?-fast/, 0.2, 0.5],
 ]
 const DEFAULT_PRICE: [number, number] = [1.25, 2.5]
-/** xAI bills server-side web search at $5 per 1000 calls. */
-export const GROK_WEB_SEARCH_USD_PER_CALL = 0.005
 
 /**
  * The call's cost: xAI's own `cost_in_usd_ticks` when sent (`reported`), else tokens and search calls at list price

@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createHackerNewsProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** Hacker News stories through Algolia's HN Search API: what developers are discussing now. Keyless. */
 export const hackernewsDefinition: ProviderDefinition = {
@@ -17,5 +16,9 @@ export const hackernewsDefinition: ProviderDefinition = {
   // A shared public API (10 000 requests an hour per IP): one request a second is well inside it.
   rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },
   cost: { usdPerCall: 0, note: 'free, no key' },
-  create: ({ env, timeoutMs, retries } = {}) => createHackerNewsProvider({ env, timeoutMs, retries }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries } = {}) =>
+    lazyProvider(hackernewsDefinition, env, () =>
+      import('./client.js').then((m) => m.createHackerNewsProvider({ env, timeoutMs, retries })),
+    ),
 }

@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createSearxngProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** A SearXNG instance's JSON API: many engines' web and news results through one self-hosted metasearch. */
 export const searxngDefinition: ProviderDefinition = {
@@ -20,5 +19,9 @@ export const searxngDefinition: ProviderDefinition = {
   // An instance queries many engines per request; public instances throttle hard.
   rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },
   cost: { usdPerCall: 0, note: 'free; your own instance (public ones throttle and often disable JSON)' },
-  create: ({ env, timeoutMs, retries } = {}) => createSearxngProvider({ env, timeoutMs, retries }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries } = {}) =>
+    lazyProvider(searxngDefinition, env, () =>
+      import('./client.js').then((m) => m.createSearxngProvider({ env, timeoutMs, retries })),
+    ),
 }

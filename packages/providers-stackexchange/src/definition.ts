@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createStackExchangeProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** Stack Overflow questions through the Stack Exchange API: answered programming questions, accepted answers first. */
 export const stackexchangeDefinition: ProviderDefinition = {
@@ -17,5 +16,9 @@ export const stackexchangeDefinition: ProviderDefinition = {
   // The API throttles above 30 requests/s per IP and allows 300 a day without a key (10 000 with one).
   rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },
   cost: { usdPerCall: 0, note: 'free; 300 requests a day per IP without STACKEXCHANGE_KEY, 10 000 with' },
-  create: ({ env, timeoutMs, retries } = {}) => createStackExchangeProvider({ env, timeoutMs, retries }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries } = {}) =>
+    lazyProvider(stackexchangeDefinition, env, () =>
+      import('./client.js').then((m) => m.createStackExchangeProvider({ env, timeoutMs, retries })),
+    ),
 }

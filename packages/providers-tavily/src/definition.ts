@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createTavilyProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** Tavily's search for agents: a short AI answer beside the results (asked for in answer mode). Everything the engine, apps and docs know about this provider. */
 export const tavilyDefinition: ProviderDefinition = {
@@ -14,6 +13,11 @@ export const tavilyDefinition: ProviderDefinition = {
   priority: 30,
   rateLimit: { perSecond: 2, burst: 5, maxConcurrent: 8 },
   cost: { usdPerCall: 0.008, creditsPerCall: 1, note: '1 credit per basic search, 2 per advanced' },
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries, includeAnswer } = {}) =>
-    createTavilyProvider({ env, timeoutMs, retries, ...(includeAnswer !== undefined && { includeAnswer }) }),
+    lazyProvider(tavilyDefinition, env, () =>
+      import('./client.js').then((m) =>
+        m.createTavilyProvider({ env, timeoutMs, retries, ...(includeAnswer !== undefined && { includeAnswer }) }),
+      ),
+    ),
 }

@@ -1,5 +1,4 @@
-import type { ProviderDefinition } from '@search-layer/core'
-import { createWikipediaProvider } from './client.js'
+import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
 
 /** Wikipedia articles through MediaWiki's search API: reference answers in the query's language. Keyless. */
 export const wikipediaDefinition: ProviderDefinition = {
@@ -20,5 +19,9 @@ export const wikipediaDefinition: ProviderDefinition = {
   // Wikimedia asks API clients to keep requests serial and modest; a Chinese query makes two (zh and en).
   rateLimit: { perSecond: 2, burst: 4, maxConcurrent: 2 },
   cost: { usdPerCall: 0, note: 'free, no key; Wikimedia requires a descriptive User-Agent' },
-  create: ({ env, timeoutMs, retries } = {}) => createWikipediaProvider({ env, timeoutMs, retries }),
+  // The client (request building, schemas, mapping) loads with the first search that asks this provider.
+  create: ({ env, timeoutMs, retries } = {}) =>
+    lazyProvider(wikipediaDefinition, env, () =>
+      import('./client.js').then((m) => m.createWikipediaProvider({ env, timeoutMs, retries })),
+    ),
 }
