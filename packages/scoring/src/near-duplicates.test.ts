@@ -3,6 +3,7 @@ import type { ProviderName } from '@search-layer/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { collapseNearDuplicates, merge, type MergedResult, type ResultBatch } from './index.js'
+import { type CollapsibleResult, fingerprint, isNearDuplicate } from './near-duplicates.js'
 
 const now = new Date('2026-01-15T12:00:00Z')
 
@@ -144,6 +145,51 @@ describe('collapseNearDuplicates', () => {
         .map((g) => [...g].sort())
         .sort((a, b) => (a[0]! < b[0]! ? -1 : 1))
     expect(sortedGroups([...merged].reverse())).toEqual(sortedGroups(merged))
+  })
+
+  // The index and the shared-word count only skip pairs that cannot match: the groups are those of checking every
+  // earlier result in turn.
+  it('groups as a scan of every earlier result would', () => {
+    const naiveGroups = (list: readonly CollapsibleResult[]): string[][] => {
+      const prints = list.map(fingerprint)
+      const groups: number[][] = []
+      const groupOf: number[] = []
+      for (let i = 0; i < list.length; i++) {
+        let home = -1
+        for (let j = 0; j < i; j++) {
+          const g = groupOf[j]!
+          if ((home === -1 || g < home) && isNearDuplicate(prints[j]!, prints[i]!)) home = g
+        }
+        if (home === -1) groups.push([i])
+        else groups[home]!.push(i)
+        groupOf[i] = home === -1 ? groups.length - 1 : home
+      }
+      return groups.map((g) => g.map((i) => list[i]!.url))
+    }
+    const words = ['rust', 'async', 'runtime', 'guide', 'tokio', 'the', 'for', 'beginners', '异步', '编程', '教程']
+    const text = (min: number, max: number) =>
+      fc.array(fc.constantFrom(...words), { minLength: min, maxLength: max }).map((w) => w.join(' '))
+    // A few shared snippets, so that copies (and near misses on the title) are common.
+    const snippets = fc.constantFrom(
+      'how the tokio runtime schedules async tasks across worker threads for rust beginners',
+      'rust async runtime guide for beginners covering tokio tasks and the executor',
+      '异步 编程 教程 rust async runtime guide for the tokio beginners',
+    )
+    const result = fc.record({ title: text(1, 9), snippet: fc.oneof(text(0, 14), snippets), site: fc.nat(5) })
+    fc.assert(
+      fc.property(fc.array(result, { maxLength: 40 }), (rows) => {
+        const list = rows.map((r, i) => ({
+          title: r.title,
+          snippet: r.snippet,
+          url: `https://site${r.site}.example/${i}`,
+          canonicalUrl: `https://site${r.site}.example/${i}`,
+          sources: ['brave'] as ProviderName[],
+          source: 'brave',
+        }))
+        expect(groupsOf(collapseNearDuplicates(list) as never)).toEqual(naiveGroups(list))
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it('never drops a URL and never throws on arbitrary results', () => {
