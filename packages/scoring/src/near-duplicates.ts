@@ -142,11 +142,13 @@ function containment(a: Uint32Array, b: Uint32Array): number {
   return shared / small
 }
 
-/** The rule, in one place: same long title with compatible text, or the same text under a related title. */
-export function isNearDuplicate(a: Fingerprint, b: Fingerprint): boolean {
+/**
+ * The rule, in one place: same long title with compatible text, or the same text under a related title. `title` is
+ * the titles' containment, when the caller has counted it already.
+ */
+export function isNearDuplicate(a: Fingerprint, b: Fingerprint, title = containment(a.title, b.title)): boolean {
   const titleTokensMin = Math.min(a.title.length, b.title.length)
   const shinglesMin = Math.min(a.text.length, b.text.length)
-  const title = containment(a.title, b.title)
   if (title >= SAME_TITLE && titleTokensMin >= MIN_TITLE_TOKENS) {
     if (titleTokensMin >= LONG_TITLE_TOKENS || shinglesMin < MIN_SHINGLES) return true
     if (containment(a.text, b.text) >= COMPATIBLE_TEXT) return true
@@ -181,10 +183,10 @@ export function collapseNearDuplicates<T extends CollapsibleResult>(
   const prints = list.map(fingerprint)
   const groups: number[][] = []
   const groupOf: number[] = []
-  // Both rules need the titles to share RELATED_TITLE of the shorter one's words, so only earlier results sharing
-  // one are looked at (an inverted index), and the words each shares are counted on the way: the count is the
-  // title containment, which settles most pairs before the full check (300 results with common words: most of the
-  // time went to collecting candidates in a Set and checking every one).
+  // Both rules need shared title words, so only earlier results sharing one are looked at (an inverted index), and
+  // the words each shares are counted on the way: the count gives the title containment, which settles most pairs
+  // without a merge of the two titles (300 results with common words: most of the time went to collecting
+  // candidates in a Set and comparing every pair's titles).
   const byTitleToken = new Map<number, number[]>()
   const sharedWords = new Int32Array(list.length)
   const touched: number[] = []
@@ -202,8 +204,7 @@ export function collapseNearDuplicates<T extends CollapsibleResult>(
       sharedWords[j] = 0
       const g = groupOf[j]!
       if (home !== -1 && g >= home) continue
-      if (shared / Math.min(title.length, prints[j]!.title.length) < RELATED_TITLE) continue
-      if (isNearDuplicate(prints[j]!, prints[i]!)) home = g
+      if (isNearDuplicate(prints[j]!, prints[i]!, shared / Math.min(title.length, prints[j]!.title.length))) home = g
     }
     touched.length = 0
     if (home === -1) {
