@@ -5,6 +5,7 @@ import {
   createFileCache,
   createFileKeyStateStore,
   createFileUsageStore,
+  createOneShotKeyStateStore,
   defaultCacheDir,
 } from '@search-layer/engine'
 import { join } from 'node:path'
@@ -27,8 +28,14 @@ function parsePairs(name: string, value: string, ids: readonly string[]): Partia
 
 /** Engine options for the CLI, and when what it writes in the background is on disk. */
 export interface CliEngineOptions extends SearchLayerOptions {
-  /** Resolves once every key-state write started so far is done (a command awaits it before the process exits). */
+  /** Resolves once every key-state write so far is done (a command awaits it before the process exits). */
   settled(): Promise<void>
+}
+
+/** A one-shot command's key state: written once, as the command settles (see `createOneShotKeyStateStore`). */
+function savedOnSettle(file: string): KeyStateStore & { settled(): Promise<void> } {
+  const store = createOneShotKeyStateStore({ file })
+  return Object.assign(store, { settled: async () => store.save() })
 }
 
 /**
@@ -63,11 +70,21 @@ function writeBehind(store: KeyStateStore): KeyStateStore & { settled(): Promise
  */
 export function engineOptionsFromEnv(
   env: Env,
-  { cache, providers }: { cache: boolean; providers: readonly ProviderDefinition[] },
+  {
+    cache,
+    providers,
+    oneShot = false,
+  }: {
+    cache: boolean
+    providers: readonly ProviderDefinition[]
+    /** The process runs one command and exits: key state is kept in memory and written as it settles. */
+    oneShot?: boolean
+  },
 ): CliEngineOptions {
   const dir = defaultCacheDir(env)
   const ids = providers.map((d) => d.id)
-  const keyState = writeBehind(createFileKeyStateStore({ file: join(dir, 'key-state.json') }))
+  const file = join(dir, 'key-state.json')
+  const keyState = oneShot ? savedOnSettle(file) : writeBehind(createFileKeyStateStore({ file }))
   const options: CliEngineOptions = {
     env,
     providers,

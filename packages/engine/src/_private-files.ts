@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
@@ -21,4 +22,12 @@ export async function writePrivateFileAtomic(file: string, data: string): Promis
   const temp = `${file}.${randomUUID()}.tmp`
   await writeFile(temp, data, { mode: PRIVATE_FILE_MODE, flag: 'wx' })
   await rename(temp, file)
+}
+
+/** `writePrivateFileAtomic`, synchronously: for a process about to exit, where waiting on the thread pool costs more. */
+export function writePrivateFileAtomicSync(file: string, data: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE })
+  const temp = `${file}.${randomUUID()}.tmp`
+  writeFileSync(temp, data, { mode: PRIVATE_FILE_MODE, flag: 'wx' })
+  renameSync(temp, file)
 }

@@ -35,9 +35,10 @@ export type { KeyStatus } from './_key-pool.js'
 export {
   createMemoryKeyStateStore,
   createFileKeyStateStore,
+  createOneShotKeyStateStore,
   parseKeyState,
   KeyStateSchema,
 } from './key-state.js'
-export type { KeyState, KeyStateStore, LearnedLimits } from './key-state.js'
+export type { KeyState, KeyStateStore, LearnedLimits, OneShotKeyStateStore } from './key-state.js'
 export { streamSearch, describePlan } from './stream.js'
 export type { SearchStreamEvent, SearchPlan, PlannedEngine } from './stream.js'

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { createFileKeyStateStore } from './key-state.js'
+import { createFileKeyStateStore, createOneShotKeyStateStore } from './key-state.js'
 
 // Counts reads of the state file and writes (each ends in a rename); everything else is the real file system.
 const reads = vi.hoisted(() => ({ count: 0 }))
@@ -69,5 +69,49 @@ describe('createFileKeyStateStore', () => {
       'exa:bbb': limits(11),
       'tavily:ccc': limits(3),
     })
+  })
+})
+
+describe('createOneShotKeyStateStore', () => {
+  it('reads the file once, keeps what it is told in memory, and writes it all on save, merged with other writers', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sl-key-state-')), 'key-state.json')
+    writeFileSync(file, JSON.stringify({ 'brave:aaa': limits(1), 'exa:bbb': limits(5), 'old:ccc': { restUntil: 1 } }))
+    const store = createOneShotKeyStateStore({ file })
+    expect(await store.get('brave', 'aaa')).toEqual(limits(1))
+    await store.set('brave', 'aaa', limits(20))
+    await store.set('tavily', 'ddd', limits(3))
+    expect(await store.get('brave', 'aaa')).toEqual(limits(20))
+    // Nothing on disk yet; meanwhile another process writes a key of its own.
+    expect(JSON.parse(readFileSync(file, 'utf8'))['brave:aaa']).toEqual(limits(1))
+    writeFileSync(file, JSON.stringify({ 'exa:bbb': limits(6), 'bocha:zzz': limits(2), 'old:ccc': { restUntil: 1 } }))
+
+    store.save()
+    // Ours over theirs, theirs kept, and a state nobody refreshed in forty days dropped.
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      'exa:bbb': limits(6),
+      'bocha:zzz': limits(2),
+      'brave:aaa': limits(20),
+      'tavily:ddd': limits(3),
+    })
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it('treats a missing or malformed file as empty, and a save that cannot write loses only the hints', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-key-state-'))
+    const malformed = join(dir, 'key-state.json')
+    writeFileSync(malformed, '{ not json')
+    const store = createOneShotKeyStateStore({ file: malformed })
+    expect(await store.get('brave', 'aaa')).toBeUndefined()
+    await store.set('brave', 'aaa', limits(4))
+    store.save()
+    expect(JSON.parse(readFileSync(malformed, 'utf8'))).toEqual({ 'brave:aaa': limits(4) })
+
+    // A plain file where the directory should be: nothing can be written below it.
+    const blocked = join(dir, 'not-a-dir')
+    writeFileSync(blocked, '')
+    const unwritable = createOneShotKeyStateStore({ file: join(blocked, 'key-state.json') })
+    expect(await unwritable.get('brave', 'aaa')).toBeUndefined()
+    await unwritable.set('brave', 'aaa', limits(4))
+    expect(() => unwritable.save()).not.toThrow()
   })
 })

@@ -17,7 +17,9 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
     keyless.has(d.name) && !d.configured ? { ...d, configured: true, key: 'not needed' } : d,
   )
   // Each key's pace, quota and rest as earlier runs learned them (the key-state file), by key label only.
-  const statuses = await createSearchLayer(engineOptionsFromEnv(io.env, { cache: false, providers })).status()
+  const statuses = await createSearchLayer(
+    engineOptionsFromEnv(io.env, { cache: false, providers, oneShot: true }),
+  ).status()
   const keysOf = new Map(statuses.filter((s) => s.configured).map((s) => [s.name, s.keys]))
   const hintOf = new Map([...providers, GITHUB_SERVICE].map((d) => [d.id, keyVariableHint(d)]))
   // Exit 2 when something is broken, after showing what still works.

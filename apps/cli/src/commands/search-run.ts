@@ -52,12 +52,18 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
   }
   const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
   const configProblems = checkConfig(io.env, providers).problems
-  const engineOptions = engineOptionsFromEnv(io.env, { cache: !v['no-cache'], providers })
+  const engineOptions = engineOptionsFromEnv(io.env, { cache: !v['no-cache'], providers, oneShot: true })
   const layer = createSearchLayer(engineOptions)
   const onProgress = io.stderr.isTTY
     ? (event: SearchProgress) => io.stderr.write(terminalSafe(progressLine(event)))
     : undefined
-  const searched = await layer.search(request, { ...(onProgress && { onProgress }) })
+  let searched: Awaited<ReturnType<typeof layer.search>>
+  try {
+    searched = await layer.search(request, { ...(onProgress && { onProgress }) })
+  } finally {
+    // What the answers taught about each key, for the next run's pace: written once, here (see engine-options.ts).
+    await engineOptions.settled()
+  }
   // The original skill's --extract-refs: the reference graph of the results that are discussions.
   const response = v['extract-refs']
     ? {
@@ -87,7 +93,6 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
   }
   // After the output: a broken file or variable is named, and the search still ran on what was valid.
   writeConfigProblems(configProblems, 'search', io)
-  await engineOptions.settled()
   const anyOk = Object.values(response.providers).some((p) => p.status === 'ok')
   if (!anyOk) {
     io.stderr.write('search-layer: every provider failed; see "providers" in the output for each error.\n')
