@@ -58,12 +58,18 @@ interface SearchState extends LayerState {
   reading: ConfigReading
 }
 
+/** The caller's hooks into one run (see `SearchCallOptions`). */
+export interface RunHooks {
+  onProgress?: (event: SearchProgress) => void
+  onStream?: (event: SearchStreamEvent) => void
+  onCallsSent?: () => void
+}
+
 /** One search's run: the plan (intent, sub-queries, who takes part, budget) → the fan-out → the response. */
 export async function runSearch(
   shared: LayerState,
   req: ParsedSearchRequest,
-  onProgress?: (event: SearchProgress) => void,
-  onStream?: (event: SearchStreamEvent) => void,
+  { onProgress, onStream, onCallsSent }: RunHooks = {},
 ): Promise<SearchResponse> {
   const layer: SearchState = { ...shared, reading: readConfigFiles({ env: shared.env }) }
   const { now, usage } = layer
@@ -144,6 +150,9 @@ export async function runSearch(
     onCallsSent: () =>
       void loadScoring()
         .then((scoring) => warmUpAssembly(scoring, assembleContext()))
+        .catch(() => undefined)
+        .then(onCallsSent)
+        // A throwing hook breaks nothing, as a throwing listener does not.
         .catch(() => undefined),
     // Ranked from what had arrived by now, even when scoring is still loading.
     ...(onStream && {

@@ -98,6 +98,13 @@ export interface SearchCallOptions {
   onProgress?: (event: SearchProgress) => void
   /** Stream events of the run this call starts: the plan, results re-ranked as each provider answers. See `stream`. */
   onStream?: (event: SearchStreamEvent) => void
+  /**
+   * Once, when every call the run this call starts has its request on the wire (or as soon as one call ends) and
+   * the search's own work for that moment is done: the answers are at least a round trip away, so work of the
+   * caller's own can run then without delaying a request. Not called for an answer from the cache or a search
+   * that joins an identical one already running.
+   */
+  onCallsSent?: () => void
 }
 
 /** Provider health for status pages and agents. */
@@ -223,7 +230,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     }
     let shared = inflight.get(key)
     if (!shared) {
-      shared = runSearch(state, req, callOptions.onProgress, callOptions.onStream).finally(() => inflight.delete(key))
+      shared = runSearch(state, req, callOptions).finally(() => inflight.delete(key))
       inflight.set(key, shared)
     }
     const response = await raceSignal(shared, callOptions.signal)

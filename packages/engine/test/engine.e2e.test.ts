@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   type SearchLayerOptions,
   type SearchProgress,
+  type SearchRequest,
   builtInProviders,
   createSearchLayer,
   createMemoryUsageStore,
@@ -192,6 +193,41 @@ describe('fan-out, deadline, cache', () => {
     expect(searchCalls().every((r) => r.startedAt < firstEnd)).toBe(true)
     expect(res.providers.brave!.calls).toBe(3)
     expect(elapsed).toBeLessThan(200 * 12)
+  })
+
+  it('tells onCallsSent once, while the calls are out and before any answer, and not for a cached repeat', async () => {
+    for (const s of ['brave', 'exa', 'tavily', 'grok', 'wikipedia'] as const) emu.latency(s, 200)
+    const l = layer({ cache: undefined })
+    const events: string[] = []
+    const options = {
+      onProgress: (e: SearchProgress) => events.push(e.type),
+      onCallsSent: () => events.push('sent'),
+    }
+    const request: SearchRequest = { queries: ['rust async', 'tokio runtime'], mode: 'deep', intent: 'exploratory' }
+    const res = await l.search(request, options)
+    expect(res.providers.brave!.status).toBe('ok')
+    expect(events.filter((e) => e === 'sent')).toHaveLength(1)
+    const sentAt = events.indexOf('sent')
+    // Every call started before it (the four engines and the exploratory vertical), none answered.
+    expect(events.filter((e) => e === 'started').length).toBeGreaterThanOrEqual(8)
+    expect(events.lastIndexOf('started')).toBeLessThan(sentAt)
+    expect(events.slice(0, sentAt)).not.toContain('done')
+
+    events.length = 0
+    expect((await l.search(request, options)).cached).toBe(true)
+    expect(events).toEqual([])
+  })
+
+  it('a throwing onCallsSent breaks nothing', async () => {
+    const res = await layer().search(
+      { query: 'vite plugin', mode: 'fast' },
+      {
+        onCallsSent: () => {
+          throw new Error('broken hook')
+        },
+      },
+    )
+    expect(res.providers.brave!.status).toBe('ok')
   })
 
   it('returns what arrived at the deadline and reports the provider that hung', async () => {

@@ -9,6 +9,7 @@ import { EXIT, UsageError } from '../io.js'
 import { terminalSafe } from '../terminal-text.js'
 import type { ParsedCommandArgs } from '../args.js'
 import type { CliIo } from '../io.js'
+import { collectYoungGeneration } from '../one-shot-flags.js'
 import { checkConfig, writeConfigProblems } from './config-problems.js'
 
 /** The implementation, loaded only when the command runs. */
@@ -59,7 +60,7 @@ export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<num
     : undefined
   let searched: Awaited<ReturnType<typeof layer.search>>
   try {
-    searched = await layer.search(request, { ...(onProgress && { onProgress }) })
+    searched = await layer.search(request, { ...(onProgress && { onProgress }), onCallsSent: collectYoungGeneration })
   } finally {
     // What the answers taught about each key, for the next run's pace: written once, here (see engine-options.ts).
     await engineOptions.settled()
