@@ -6,7 +6,7 @@ import { collectYoungGeneration, useOneShotV8Flags } from './one-shot-flags.js'
 async function collectionsDuring(run: () => void): Promise<number[]> {
   const kinds: number[] = []
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) kinds.push((entry.detail as { kind: number }).kind)
+    for (const entry of list.getEntries()) kinds.push((entry as unknown as { detail: { kind: number } }).detail.kind)
   })
   observer.observe({ entryTypes: ['gc'] })
   run()

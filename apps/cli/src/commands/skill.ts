@@ -4,7 +4,6 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../io.js'
-import { installSkillFile } from './skill-file.js'
 
 // The bundle lives in dist/; SKILL.md ships beside it at the package root (tests run from src/, same depth).
 const SKILL_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'SKILL.md')
@@ -31,6 +30,8 @@ export const skillCommand: Command = {
     }
     if (action !== 'install') throw new UsageError(`skill takes "install [dir]" or "show" (got "${action ?? ''}")`)
     const target = resolve(dir ?? join(io.env.HOME ?? homedir(), '.claude', 'skills', 'search-layer'), 'SKILL.md')
+    // Loaded here: it needs node:crypto, which every other command's start-up would otherwise load (~2 ms).
+    const { installSkillFile } = await import('./skill-file.js')
     installSkillFile(target, skill, { force: Boolean(args.values.force) })
     io.stdout.write(`installed ${target}\n`)
     return EXIT.ok
