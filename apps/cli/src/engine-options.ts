@@ -28,7 +28,7 @@ function parsePairs(name: string, value: string, ids: readonly string[]): Partia
 
 /** Engine options for the CLI, and when what it writes in the background is on disk. */
 export interface CliEngineOptions extends SearchLayerOptions {
-  /** Resolves once every key-state write so far is done (a command awaits it before the process exits). */
+  /** Writes, or waits for, every key-state write so far: a command awaits it before the process exits. */
   settled(): Promise<void>
 }
 
