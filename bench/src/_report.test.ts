@@ -37,6 +37,7 @@ describe('writeReport', () => {
       ...machine(),
       units: { latency: 'ms', rss: 'MB', throughput: 'per second' },
       durationMs: 1,
+      host: { start: { nodeStartMs: 30, cpuWorkMs: 50 }, end: { nodeStartMs: 32, cpuWorkMs: 51 } },
       results,
       failures: [],
     }
@@ -46,5 +47,6 @@ describe('writeReport', () => {
     expect(text).toContain(`Node ${process.version}`)
     expect(text).toContain('| 7 server')
     expect(text).toContain('--quick')
+    expect(text).toContain('Host gauge (p50; lower is a faster host): at the start `node -e 0` 30 ms')
   })
 })

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
+import { type HostGauge, describeGauges } from './_host-gauge.js'
 import type { Summary } from './_stats.js'
 
 /** One measured variant of a scenario: a row of the summary table. */
@@ -31,6 +32,8 @@ export interface BenchReport {
   memoryGb: number
   units: { latency: 'ms'; rss: 'MB'; throughput: 'per second' }
   durationMs: number
+  /** How fast the host was at the run's start and end (see `_host-gauge.ts`). */
+  host?: { start: HostGauge; end: HostGauge }
   results: VariantResult[]
   /** Scenarios that threw (the harness broke); the run exits non-zero when this is not empty. */
   failures: { scenario: string; message: string }[]
@@ -97,6 +100,7 @@ export function formatMarkdown(report: BenchReport): string {
     '',
     `${report.date.slice(0, 10)} · Node ${report.node} · ${report.cpu.model} × ${report.cpu.cores} · ${report.memoryGb} GiB · ${report.platform}`,
     '',
+    ...(report.host ? [describeGauges(report.host), ''] : []),
     formatTable(report.results),
     '',
     'Latencies are wall time per operation against the testkit emulator on loopback. Reproduce with',

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { BenchUsageError, type ScenarioId, USAGE, parseBenchArgs, selectedScenarios } from './_args.js'
 import { type ScenarioContext, createContext } from './_context.js'
+import { describeGauges, gaugeHost } from './_host-gauge.js'
 import { type BenchReport, type VariantResult, formatTable, machine, writeReport } from './_report.js'
 import { cliScenario } from './scenarios/cli.js'
 import { extractScenario } from './scenarios/extract.js'
@@ -46,6 +47,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0
   }
   const started = performance.now()
+  const hostAtStart = await gaugeHost()
   const { ctx, cleanup } = createContext({ quick: args.quick, soakMinutes: args.soakMinutes || 2 })
   const results: VariantResult[] = []
   const failures: BenchReport['failures'] = []
@@ -65,16 +67,18 @@ async function main(argv: readonly string[]): Promise<number> {
   } finally {
     await cleanup()
   }
+  const host = { start: hostAtStart, end: await gaugeHost() }
   const report: BenchReport = {
     date: new Date().toISOString(),
     quick: args.quick,
     ...machine(),
     units: { latency: 'ms', rss: 'MB', throughput: 'per second' },
     durationMs: Math.round(performance.now() - started),
+    host,
     results,
     failures,
   }
-  process.stdout.write(`\n${formatTable(results)}\n`)
+  process.stdout.write(`\n${formatTable(results)}\n\n${describeGauges(host)}\n`)
   if (args.outDir) {
     const { json, md } = await writeReport(args.outDir, report)
     process.stdout.write(`\nwrote ${json} and ${md}\n`)

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { describeGauges, gaugeHost } from './_host-gauge.js'
+
+describe('gaugeHost', () => {
+  it('times a bare Node start and the fixed workload in fresh processes', async () => {
+    const gauge = await gaugeHost()
+    // A Node process takes milliseconds to start; the workload (20,000 rows through JSON, a sort and two regular
+    // expressions) takes milliseconds too: both are positive, finite and far from a timeout.
+    for (const ms of [gauge.nodeStartMs, gauge.cpuWorkMs]) {
+      expect(Number.isFinite(ms)).toBe(true)
+      expect(ms).toBeGreaterThan(0)
+      expect(ms).toBeLessThan(10_000)
+    }
+  })
+})
+
+describe('describeGauges', () => {
+  it('names both gauges at the start and the end of a run', () => {
+    const line = describeGauges({
+      start: { nodeStartMs: 31.2, cpuWorkMs: 48.5 },
+      end: { nodeStartMs: 35.9, cpuWorkMs: 55.1 },
+    })
+    expect(line).toBe(
+      'Host gauge (p50; lower is a faster host): at the start `node -e 0` 31.2 ms, fixed CPU workload 48.5 ms; at the end `node -e 0` 35.9 ms, fixed CPU workload 55.1 ms.',
+    )
+  })
+})
