@@ -149,8 +149,8 @@ export interface OneShotKeyStateStore extends KeyStateStore {
  * Key state in the same JSON file as `createFileKeyStateStore`, for a process that makes one search and exits (a
  * CLI command): the file is read once, at the first `get`; states set stay in memory until `save()` writes them
  * all at once. Synchronous on purpose: the process has nothing else to do meanwhile, and the file store's chain of
- * thread-pool round trips (read, mkdir, write, rename) kept a CLI search waiting ~5 ms before it could exit
- * (measured), against ~0.5 ms for the same work done synchronously. A failed read is an empty file; a failed save
+ * thread-pool round trips (read, mkdir, write, rename) kept a CLI search waiting 4–5 ms before it could exit
+ * (timing marks), against 1–2 ms for the same work done synchronously. A failed read is an empty file; a failed save
  * loses only pacing hints (the next run starts at the default pace), so `save` never throws.
  */
 export function createOneShotKeyStateStore({
