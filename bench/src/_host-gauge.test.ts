@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { describeGauges, gaugeHost } from './_host-gauge.js'
 
 describe('gaugeHost', () => {
@@ -11,6 +11,21 @@ describe('gaugeHost', () => {
       expect(ms).toBeGreaterThan(0)
       expect(ms).toBeLessThan(10_000)
     }
+  })
+})
+
+describe('gaugeHost, environment', () => {
+  const saved = process.env.NODE_OPTIONS
+  afterEach(() => {
+    if (saved === undefined) delete process.env.NODE_OPTIONS
+    else process.env.NODE_OPTIONS = saved
+  })
+
+  it('starts its processes with PATH alone, as the CLI rows do, whatever NODE_OPTIONS the caller has', async () => {
+    // Inherited, this would stop every child at start-up.
+    process.env.NODE_OPTIONS = '--require /nonexistent/search-layer-gauge-hook.cjs'
+    const gauge = await gaugeHost()
+    expect(gauge.nodeStartMs).toBeGreaterThan(0)
   })
 })
 

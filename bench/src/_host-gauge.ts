@@ -38,7 +38,12 @@ process.stdout.write(JSON.stringify(times))
 function run(args: readonly string[]): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+    // PATH only, as the CLI rows run: NODE_OPTIONS or NODE_EXTRA_CA_CERTS in the caller's environment would add to
+    // every start (CI's shell has the latter: `node -e 0` 60 ms there against 22 without it).
+    const child = spawn(process.execPath, args, {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     let stdout = ''
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk
