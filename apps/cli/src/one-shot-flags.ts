@@ -17,7 +17,8 @@ export function useOneShotV8Flags(): void {
   setFlagsFromString('--liftoff-only --expose-gc')
 }
 
-let collect: ((options: { type: 'minor' }) => void) | undefined
+type Collect = (options: { type: 'minor' }) => void
+let collect: Collect | undefined
 
 /**
  * Collects the young generation now. A search calls it once its requests are out: the answers are then a round trip
@@ -27,6 +28,6 @@ let collect: ((options: { type: 'minor' }) => void) | undefined
  */
 export function collectYoungGeneration(): void {
   // A new context gets `gc` under --expose-gc, even when the flag came after this one was made.
-  collect ??= runInNewContext("typeof gc === 'function' ? gc : () => {}")
-  collect!({ type: 'minor' })
+  collect ??= runInNewContext("typeof gc === 'function' ? gc : () => {}") as Collect
+  collect({ type: 'minor' })
 }

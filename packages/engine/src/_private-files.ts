@@ -19,7 +19,7 @@ export async function mkdirPrivate(dir: string): Promise<void> {
  */
 export async function writePrivateFileAtomic(file: string, data: string): Promise<void> {
   await mkdirPrivate(dirname(file))
-  const temp = `${file}.${randomUUID()}.tmp`
+  const temp = tempBeside(file)
   await writeFile(temp, data, { mode: PRIVATE_FILE_MODE, flag: 'wx' })
   await rename(temp, file)
 }
@@ -27,7 +27,10 @@ export async function writePrivateFileAtomic(file: string, data: string): Promis
 /** `writePrivateFileAtomic`, synchronously: for a process about to exit, where waiting on the thread pool costs more. */
 export function writePrivateFileAtomicSync(file: string, data: string): void {
   mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE })
-  const temp = `${file}.${randomUUID()}.tmp`
+  const temp = tempBeside(file)
   writeFileSync(temp, data, { mode: PRIVATE_FILE_MODE, flag: 'wx' })
   renameSync(temp, file)
 }
+
+/** A fresh name beside `file` for the copy that is renamed over it. */
+const tempBeside = (file: string): string => `${file}.${randomUUID()}.tmp`
