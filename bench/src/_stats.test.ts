@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { percentile, sequentialRoundTrips, slowestSpanMs, summarize } from './_stats.js'
+import { bestOfGroups, percentile, sequentialRoundTrips, slowestSpanMs, summarize } from './_stats.js'
 
 describe('summarize', () => {
   it.each([
@@ -13,6 +13,19 @@ describe('summarize', () => {
   it('reports NaN, not zero, for no samples', () => {
     expect(summarize([]).p50).toBeNaN()
     expect(percentile([], 50)).toBeNaN()
+  })
+})
+
+describe('bestOfGroups', () => {
+  it("takes the median of each five runs' fastest", () => {
+    // Groups' bests: 300, 310, 305, 320 → the lower middle one of four by nearest rank.
+    const samples = [330, 300, 340, 335, 331, 310, 350, 315, 312, 318, 305, 306, 390, 307, 309, 325, 320, 333, 322, 321]
+    expect(bestOfGroups(samples)).toBe(305)
+  })
+
+  it('leaves out a tail shorter than a group and is NaN without a whole group', () => {
+    expect(bestOfGroups([310, 320, 330, 340, 350, 100])).toBe(310)
+    expect(bestOfGroups([1, 2, 3])).toBeNaN()
   })
 })
 

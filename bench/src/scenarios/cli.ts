@@ -5,7 +5,7 @@ import type { ScenarioContext } from '../_context.js'
 import { zeroKeyEnv } from '@search-layer/testkit'
 import { startRemoteEmulator } from '../_remote-emulator.js'
 import type { VariantResult } from '../_report.js'
-import { summarize } from '../_stats.js'
+import { bestOfGroups, summarize } from '../_stats.js'
 
 const CLI = fileURLToPath(new URL('../../apps/cli/dist/cli.js', import.meta.url))
 
@@ -120,16 +120,24 @@ async function measureSearch(
     shape = `${body.queries.length} queries × ${answered.join(', ')} → ${body.count} results`
   }
   const searchSummary = summarize(searches)
+  // The issue states its target as best of 5; p50 over every run stays the headline, as it is the stricter one.
+  const bestOf5 = bestOfGroups(searches, 5)
   const before = summarize(beforeFirstCall)
   const after = summarize(afterLastAnswer)
   const phases = `spawn → first call p50 ${before.p50} ms, last answer → exit p50 ${after.p50} ms`
-  ctx.log(`cli ${search.variant}: p50 ${searchSummary.p50} ms (${phases}; ${shape})`)
+  ctx.log(`cli ${search.variant}: p50 ${searchSummary.p50} ms, best of 5 ${bestOf5} ms (${phases}; ${shape})`)
   return {
     scenario: '2 CLI',
     variant: search.variant,
     latency: searchSummary,
     upstreamCalls: calls / iterations,
-    extra: { beforeFirstCallMs: before, afterLastAnswerMs: after },
-    note: `target ≤ 300 ms; ${phases}; ${shape}`,
+    extra: { bestOf5Ms: bestOf5, beforeFirstCallMs: before, afterLastAnswerMs: after },
+    note: `${bestOfNote(bestOf5, searches.length)}target ≤ 300 ms; ${phases}; ${shape}`,
   }
+}
+
+/** A quick run has fewer than five searches: it states no best of 5 rather than a NaN. */
+function bestOfNote(bestOf5: number, runs: number): string {
+  const groups = Math.floor(runs / 5)
+  return groups > 0 ? `best of 5 ${bestOf5} ms (median of ${groups} groups' fastest), ` : ''
 }

@@ -114,7 +114,9 @@ async function serverPass(
     for (const [variant, path, target] of [
       ['/v1/search cache hit', '/v1/search?q=rust+async+runtime', '≥ 3,000 req/s'],
       // An exploratory query: deep mode, 3 sub-queries × (4 engines + Wikipedia, its vertical): 15 upstream calls per miss.
-      ['/v1/search cache miss', '/v1/search?q=rust+async+runtime+[<id>]', '≥ 1,000 req/s, server CPU ≤ 3.5 ms'],
+      ['/v1/search cache miss', '/v1/search?q=rust+async+runtime+[<id>]', '≥ 1,000 req/s'],
+      // The search the CPU target is set for: a comparison, deep mode, 3 sub-queries × 4 engines = 12 calls per miss.
+      ['/v1/search cache miss, deep 12 calls', '/v1/search?q=bun+vs+deno+[<id>]', '≥ 1,000 req/s, server CPU ≤ 3.5 ms'],
     ] as const) {
       const { cpuMs: cpuBefore } = await server.resetPeak()
       const before = await emu.count()
