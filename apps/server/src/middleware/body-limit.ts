@@ -3,10 +3,16 @@ import { bodyLimit } from 'hono/body-limit'
 import type { AppEnv } from '../context.js'
 import { errorJson } from '../errors.js'
 
+// A GET or HEAD request has no body (the fetch standard's Request refuses one), so there is nothing to limit. hono's
+// bodyLimit asks `c.req.raw.body`, which makes @hono/node-server build a whole fetch Request (URL, Headers, an
+// AbortController) from the Node request: most of the server's own CPU per cache hit.
+const BODILESS = new Set(['GET', 'HEAD'])
+
 /** Answers 413 in the server's error shape to a request body over `maxBytes` (read or declared). */
 export function requestBodyLimit({ maxBytes }: { maxBytes: number }): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
+  const limit = bodyLimit({
     maxSize: maxBytes,
     onError: (c) => errorJson(c, 'body_too_large', `Request body is larger than ${maxBytes} bytes`),
   })
+  return (c, next) => (BODILESS.has(c.req.method) ? next() : limit(c, next))
 }
