@@ -34,12 +34,8 @@ export function summarize(samples: readonly number[]): Summary {
 export function bestOfGroups(samples: readonly number[], size = 5): number {
   const bests: number[] = []
   for (let at = 0; at + size <= samples.length; at += size) bests.push(Math.min(...samples.slice(at, at + size)))
-  return round(
-    percentile(
-      bests.sort((a, b) => a - b),
-      50,
-    ),
-  )
+  bests.sort((a, b) => a - b)
+  return round(percentile(bests, 50))
 }
 
 /** Rounds to `digits` decimals (NaN stays NaN). */

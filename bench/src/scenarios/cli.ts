@@ -81,8 +81,8 @@ export async function cliScenario(ctx: ScenarioContext): Promise<VariantResult[]
 
 /**
  * What a search costs this host before any code of ours runs: a bare Node process (`node -e`, CommonJS) that sends
- * twelve Brave searches at once over one keep-alive agent, as the deep search sends its twelve calls, parses each
- * answer, prints a line and exits. Node's start, loopback connections, the emulator's latency and the process's exit
+ * twelve Brave searches at once over one keep-alive agent, as the deep search sends its twelve calls, parses (and
+ * serialises again) each answer, prints a line and exits. Node's start, loopback connections, the emulator's latency and the process's exit
  * are all in it, so the search rows read against it in the same minutes: what is above it is ours.
  */
 const FLOOR_SOURCE = `
