@@ -192,7 +192,9 @@ async function measureSearch(
   const after = summarize(afterLastAnswer)
   const overFloor = Math.round(searchSummary.p50 - floorMs)
   const phases = `${overFloor} ms over the floor (p50); spawn → first call p50 ${before.p50} ms, last answer → exit p50 ${after.p50} ms`
-  ctx.log(`cli ${search.variant}: p50 ${searchSummary.p50} ms, best of 5 ${bestOf5} ms (${phases}; ${shape})`)
+  ctx.log(
+    `cli ${search.variant}: p50 ${searchSummary.p50} ms (${bestOfNote(bestOf5, searches.length)}${phases}; ${shape})`,
+  )
   return {
     scenario: '2 CLI',
     variant: search.variant,
