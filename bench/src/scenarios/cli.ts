@@ -82,8 +82,9 @@ export async function cliScenario(ctx: ScenarioContext): Promise<VariantResult[]
 /**
  * What a search costs this host before any code of ours runs: a bare Node process (`node -e`, CommonJS) that sends
  * twelve Brave searches at once over one keep-alive agent, as the deep search sends its twelve calls, parses (and
- * serialises again) each answer, prints a line and exits. Node's start, loopback connections, the emulator's latency and the process's exit
- * are all in it, so the search rows read against it in the same minutes: what is above it is ours.
+ * serialises again) each answer, prints a line and exits. Node's start, loopback connections, the emulator's
+ * latency and the process's exit are all in it, so the search rows read against it in the same minutes: what is
+ * above it is ours.
  */
 const FLOOR_SOURCE = `
 const http = require('node:http')
@@ -132,7 +133,7 @@ async function measureFloor(
     variant: 'floor: bare Node, 12 Brave requests at once, latency 200 ms, fresh process',
     latency,
     upstreamCalls: 12,
-    note: `${bestOfNote(bestOfGroups(runs, 5), runs.length)}no code of ours: Node's start, 12 requests on loopback, JSON.parse, exit`,
+    note: `${bestOfNote(runs)}no code of ours: Node's start, 12 requests on loopback, JSON.parse, exit`,
   }
 }
 
@@ -192,21 +193,20 @@ async function measureSearch(
   const after = summarize(afterLastAnswer)
   const overFloor = Math.round(searchSummary.p50 - floorMs)
   const phases = `${overFloor} ms over the floor (p50); spawn → first call p50 ${before.p50} ms, last answer → exit p50 ${after.p50} ms`
-  ctx.log(
-    `cli ${search.variant}: p50 ${searchSummary.p50} ms (${bestOfNote(bestOf5, searches.length)}${phases}; ${shape})`,
-  )
+  const best = bestOfNote(searches)
+  ctx.log(`cli ${search.variant}: p50 ${searchSummary.p50} ms (${best}${phases}; ${shape})`)
   return {
     scenario: '2 CLI',
     variant: search.variant,
     latency: searchSummary,
     upstreamCalls: calls / iterations,
     extra: { bestOf5Ms: bestOf5, overFloorMs: overFloor, beforeFirstCallMs: before, afterLastAnswerMs: after },
-    note: `${bestOfNote(bestOf5, searches.length)}target ≤ 300 ms; ${phases}; ${shape}`,
+    note: `${best}target ≤ 300 ms; ${phases}; ${shape}`,
   }
 }
 
-/** A quick run has fewer than five searches: it states no best of 5 rather than a NaN. */
-function bestOfNote(bestOf5: number, runs: number): string {
-  const groups = Math.floor(runs / 5)
-  return groups > 0 ? `best of 5 ${bestOf5} ms (median of ${groups} groups' fastest), ` : ''
+/** Best of 5 for a row's note; a quick run has fewer than five runs and states none rather than a NaN. */
+function bestOfNote(runs: readonly number[]): string {
+  const best = bestOfGroups(runs, 5)
+  return Number.isNaN(best) ? '' : `best of 5 ${best} ms (median of ${Math.floor(runs.length / 5)} groups' fastest), `
 }
