@@ -3,15 +3,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import tracking from '../../../references/tracking-params.json'
 import { generalDateTime } from './date.js'
-import {
-  hasTracking,
-  isMirror,
-  KeyOrder,
-  type MergeableResult,
-  type MergedResult,
-  merge,
-  type ResultBatch,
-} from './merge.js'
+import { KeyOrder } from './_key-order.js'
+import { hasTracking, isMirror } from './_merge-url.js'
+import { type MergeableResult, type MergedResult, merge, type ResultBatch } from './merge.js'
 
 // `merge` keeps occurrences in typed arrays, sorts groups in place, skips repeated values and reads dates, URLs
 // and separators by char code. This is the same policy written the plain way (an object per occurrence, regexes,
