@@ -1,4 +1,5 @@
-import { canonicalIsoTime, fastDateTime, isoString, parseDateTime } from './date.js'
+import { canonicalIsoTime, fastDateTime } from './_date-fast.js'
+import { isoString, parseDateTime } from './date.js'
 import { byRankThenProvider, cmp, type Occurrences } from './_merge-occurrences.js'
 
 // Title, snippet and date of a group: each picks the best of its members' values, by the rules written beside it.

@@ -1,6 +1,7 @@
 import { InputError } from '@search-layer/core'
 import { boostOf, defaultAuthority, normalizeDomain } from './authority.js'
-import { datedFreshness, halfLifeOf, parseDateTime, undatedFreshness } from './date.js'
+import { parseDateTime } from './date.js'
+import { datedFreshness, halfLifeOf, undatedFreshness } from './freshness.js'
 import { keywordFromFields, type PreparedQueries, prepareQueries } from './_text.js'
 import { round4 } from './_math.js'
 import type { MergedResult } from './merge.js'
