@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
-import { measureFunctions, measureTree, parseArgs } from './function-length.mjs'
+import { checkFileBudget, countSourceLines, measureFunctions, measureTree, parseArgs } from './function-length.mjs'
 
 const lines = (n) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i}`).join('\n')
 
@@ -63,13 +63,47 @@ describe('function length', () => {
   })
 
   it('takes --max and --top, and names the flag and value it cannot use', () => {
-    assert.deepEqual(parseArgs(['--max', '120', '--top', '3', 'apps/cli/src']), {
+    assert.deepEqual(parseArgs(['--max', '120', '--max-file', '300', '--top', '3', 'apps/cli/src']), {
       max: 120,
+      maxFile: 300,
       top: 3,
       dirs: ['apps/cli/src'],
     })
     assert.throws(() => parseArgs(['--max']), /--max takes a whole number of lines ≥ 1, got ""/)
     assert.throws(() => parseArgs(['--max', '0']), /--max takes a whole number of lines ≥ 1, got "0"/)
     assert.throws(() => parseArgs(['--long']), /unknown flag --long; use --max N/)
+  })
+
+  it('counts source lines: not blank lines or comments, every line of a multi-line token', () => {
+    const text = [
+      '// a comment', //
+      '/**',
+      ' * documentation',
+      ' */',
+      'export const a = 1 // trailing comment',
+      '',
+      'const t = `one',
+      'two`',
+      '   ',
+      'const b = /* inline */ 2',
+    ].join('\n')
+    assert.equal(countSourceLines(text), 4)
+    assert.equal(countSourceLines('export const View = () => <div>\n  hi\n</div>\n', 'view.tsx'), 3)
+  })
+
+  it('holds files to the budget: unlisted files over it, listed files past their ceiling or no longer over', () => {
+    const files = [
+      { file: 'a.ts', lines: 450 },
+      { file: 'b.ts', lines: 520 },
+      { file: 'c.ts', lines: 390 },
+      { file: 'd.ts', lines: 480 },
+    ]
+    assert.deepEqual(checkFileBudget(files, 400, { 'b.ts': 500, 'c.ts': 410, 'd.ts': 480, 'gone.ts': 600 }), [
+      'a.ts: 450 source lines, over 400: divide it',
+      'b.ts: 520 source lines, past its ceiling of 500 in scripts/file-budget.json',
+      'c.ts: 390 source lines, within 400 now: remove it from scripts/file-budget.json',
+      'gone.ts: listed in scripts/file-budget.json but not found: remove it',
+    ])
+    assert.deepEqual(checkFileBudget(files.slice(3), 400, { 'd.ts': 480 }), [])
   })
 })
