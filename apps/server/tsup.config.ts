@@ -8,7 +8,6 @@ const webDist = fileURLToPath(new URL('../web/dist/', import.meta.url))
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
-  dts: true,
   clean: true,
   target: 'node20',
   sourcemap: true,

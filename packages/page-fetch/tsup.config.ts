@@ -4,7 +4,6 @@ export default defineConfig({
   // The worker is its own entry: `ExtractPool` starts it from dist/extract-worker.js, beside index.js.
   entry: ['src/index.ts', 'src/schemas.ts', 'src/extract-worker.ts'],
   format: ['esm'],
-  dts: true,
   clean: true,
   target: 'node20',
   sourcemap: true,

@@ -3,7 +3,6 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: ['src/index.ts', 'src/internal.ts'],
   format: ['esm'],
-  dts: true,
   clean: true,
   target: 'node20',
   sourcemap: true,

@@ -4,8 +4,7 @@ export default defineConfig([
   {
     entry: ['src/index.ts'],
     format: ['esm'],
-    dts: true,
-    clean: true,
+      clean: true,
     target: 'node20',
     sourcemap: true,
   },
