@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { isIP } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, type Env, type ProviderName, ProviderNameSchema } from '@search-layer/core'
 import { builtInProviders } from '@search-layer/engine'
 import { z } from 'zod'
+import { type AllowedHosts, isHostOrAddress, parseAllowedHosts } from './allowed-hosts.js'
 import { type ApiKey, keyIdentity } from './auth.js'
 
 /** One documented server setting: its option name, env var, CLI flag and default. */
@@ -34,6 +34,14 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     flag: '--host',
     default: '127.0.0.1',
     description: 'Interface to bind; 0.0.0.0 to accept remote clients.',
+  },
+  {
+    name: 'allowedHosts',
+    env: 'SEARCH_LAYER_ALLOWED_HOSTS',
+    flag: '--allowed-hosts',
+    default: '(none: loopback names only)',
+    description:
+      'Host names the server answers to besides localhost, *.localhost, 127.0.0.0/8 and [::1]: a comma list, ".example.com" for a domain and its subdomains, or "all" to turn the Host check off (unsafe: lets web pages reach the server by DNS rebinding). Other Host values get 403; browser pages on other origins are refused unless their host is listed.',
   },
   {
     name: 'apiKeys',
@@ -168,6 +176,8 @@ export type { ApiKey }
 export interface ServerOptions {
   port: number
   host: string
+  /** Host names accepted besides loopback ones (`.example.com`: the domain and its subdomains); `true`: no Host check. */
+  allowedHosts: AllowedHosts
   /** Empty: auth is off. */
   apiKeys: ApiKey[]
   redisUrl?: string
@@ -193,14 +203,6 @@ export interface ServerOptions {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** V8's heap growing factor past the live data, in percent, set by `startServer`; 0 leaves V8's own. */
   heapGrowthPercent: number
-}
-
-const HOST_NAME =
-  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/
-
-// Checked before listening: "http://host", "host:port" or a blank would otherwise surface as a DNS error.
-function isHostOrAddress(host: string): boolean {
-  return isIP(host.replace(/%[\w.-]+$/, '')) !== 0 || HOST_NAME.test(host)
 }
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
@@ -241,6 +243,18 @@ const ServerOptionsSchema = z.object({
         `expected an IP address (127.0.0.1, 0.0.0.0, ::1) or a host name, without scheme or port (got ${JSON.stringify(issue.input)})`,
     })
     .default('127.0.0.1'),
+  // A string from the variable or flag, an array or `true` from code; the same parser checks all three.
+  allowedHosts: z
+    .union([z.string(), z.array(z.string()), z.literal(true)])
+    .transform((value, ctx): AllowedHosts => {
+      try {
+        return parseAllowedHosts(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    })
+    .default([]),
   apiKeys: z
     .array(z.object({ name: z.string().min(1), key: z.string().min(8, 'API keys must be at least 8 characters') }))
     .default([]),
