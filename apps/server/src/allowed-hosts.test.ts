@@ -12,6 +12,12 @@ describe('parseAllowedHosts (--allowed-hosts, SEARCH_LAYER_ALLOWED_HOSTS)', () =
     ])
   })
 
+  it('reads its own output back unchanged, an empty list included (resolved settings are resolved again)', () => {
+    for (const spec of ['search.lan,.corp.example,10.0.0.5,::1', 'all'])
+      expect(parseAllowedHosts(parseAllowedHosts(spec))).toEqual(parseAllowedHosts(spec))
+    expect(parseAllowedHosts([])).toEqual([])
+  })
+
   it.each(['all', 'true', 'ALL', ' all '])('%j turns the check off', (spec) => {
     expect(parseAllowedHosts(spec)).toBe(true)
     expect(parseAllowedHosts([spec])).toBe(true)

@@ -70,6 +70,9 @@ function normaliseEntry(entry: string): string {
  */
 export function parseAllowedHosts(spec: string | readonly string[] | true): AllowedHosts {
   if (spec === true) return true
+  // An empty array is the resolved "none" handed back in (startServer re-resolves serverOptionsFromEnv's output);
+  // a blank value typed by the user is the one refused below.
+  if (Array.isArray(spec) && spec.length === 0) return []
   const entries = (typeof spec === 'string' ? spec.split(',') : spec).map((e) => e.trim().toLowerCase())
   const named = entries.filter(Boolean)
   if (named.length === 0) throw new Error(`holds no host names (got ${JSON.stringify(spec)}); ${ALLOWED_FORMS}`)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { ConfigError } from '@search-layer/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { SERVER_SETTINGS, parseApiKeys, serverOptionsFromEnv } from './settings.js'
+import { SERVER_SETTINGS, parseApiKeys, resolveServerOptions, serverOptionsFromEnv } from './settings.js'
 
 describe('serverOptionsFromEnv', () => {
   it('has a default for every setting', () => {
@@ -74,6 +74,13 @@ describe('serverOptionsFromEnv', () => {
     expect(serverOptionsFromEnv(env).allowedHosts).toEqual(['search.lan', '.corp.example'])
     expect(serverOptionsFromEnv(env, { allowedHosts: ['all'] }).allowedHosts).toBe(true)
     expect(serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_ALLOWED_HOSTS: 'all' }).allowedHosts).toBe(true)
+  })
+
+  it('resolves its own output again unchanged, as startServer does with serverOptionsFromEnv', () => {
+    for (const env of [{ HOME: '/h' }, { HOME: '/h', SEARCH_LAYER_ALLOWED_HOSTS: '.corp.example,::1' }]) {
+      const options = serverOptionsFromEnv(env)
+      expect(resolveServerOptions(options, env)).toEqual(options)
+    }
   })
 
   it('refuses a bad allowed host naming the flag or the variable, the value and the allowed forms', () => {
