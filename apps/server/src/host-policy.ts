@@ -47,7 +47,7 @@ function acceptedHosts({ bindHost, allowedHosts }: HostPolicyOptions): (hostname
   return (h) => isLoopbackHost(h) || isIpLiteral(h) || matchesAllowedHost(h, names)
 }
 
-function describe(options: HostPolicyOptions): string {
+function acceptedInWords(options: HostPolicyOptions): string {
   const listed = options.allowedHosts === true ? [] : options.allowedHosts
   const extra = isLoopbackHost(options.bindHost) ? '' : ', IP addresses'
   return `${LOOPBACK_WORDS}${extra}${listed.length ? `, ${listed.join(', ')}` : ''}`
@@ -82,6 +82,6 @@ export function createHostPolicy(options: HostPolicyOptions): HostPolicy {
     checksHost: hostCheckApplies(options),
     allowsHost: acceptedHosts(options),
     allowsOrigin: originCheck(options),
-    described: describe(options),
+    described: acceptedInWords(options),
   }
 }
