@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -38,16 +39,7 @@ describe('search-layer serve', () => {
   })
 
   it('serves the API until SIGTERM, then exits 0', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'silent'], { env: env() })
-    let stderr = ''
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk
-        const m = /serving on (http:\/\/\S+) /.exec(stderr)
-        if (m) resolve(m[1]!)
-      })
-      child.once('exit', () => reject(new Error(`serve exited early: ${stderr}`)))
-    })
+    const { child, url } = await spawnServe([])
     const health = await fetch(`${url}/healthz`)
     expect(health.status).toBe(200)
     const search = await fetch(`${url}/v1/search?q=${encodeURIComponent('rust async')}`)
@@ -57,7 +49,48 @@ describe('search-layer serve', () => {
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
   })
+
+  it('--allowed-hosts adds names to loopback ones; other names and other sites get 403', async () => {
+    const { child, url } = await spawnServe(['--allowed-hosts', 'search.lan,.corp.example'])
+    try {
+      const port = new URL(url).port
+      expect(await statusOf(port, { host: 'search.lan' })).toBe(200)
+      expect(await statusOf(port, { host: `a.corp.example:${port}` })).toBe(200)
+      expect(await statusOf(port, { host: `localhost:${port}` })).toBe(200)
+      expect(await statusOf(port, { host: 'evil.example' })).toBe(403)
+      expect(await statusOf(port, { host: `localhost:${port}`, origin: 'https://evil.example' })).toBe(403)
+    } finally {
+      child.kill('SIGTERM')
+    }
+  })
 })
+
+/** `search-layer serve --port 0` in a child process, once it says where it listens. */
+async function spawnServe(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'silent', ...args], { env: env() })
+  let stderr = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk
+      const m = /serving on (http:\/\/\S+) /.exec(stderr)
+      if (m) resolve(m[1]!)
+    })
+    child.once('exit', () => reject(new Error(`serve exited early: ${stderr}`)))
+  })
+  return { child, url }
+}
+
+/** The status of GET /v1/history with these headers (fetch would not send another Host). */
+function statusOf(port: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/v1/history', headers }, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
 
 describe('search-layer mcp (stdio)', () => {
   it('lists the tools and answers a web_search through the MCP SDK client', async () => {

@@ -63,6 +63,25 @@ describe('search-layer serve refuses to start', () => {
   })
 
   it.each([
+    [
+      'search.lan:8787',
+      /--allowed-hosts: "search\.lan:8787" is not a host name or IP address; expected a comma list .*"all" to turn the check off$/,
+    ],
+    ['*.lan', /--allowed-hosts: write "\.example\.com" rather than "\*\.example\.com"/],
+    ['', /--allowed-hosts: holds no host names/],
+    ['all,search.lan', /--allowed-hosts: "all" turns the check off and cannot be combined with host names/],
+  ])('with --allowed-hosts %j, naming the flag and the allowed forms', async (value, message) => {
+    expectOneLine(await runBin(['serve', '--port', '0', '--allowed-hosts', value]), message)
+  })
+
+  it('with SEARCH_LAYER_ALLOWED_HOSTS unusable, naming the variable', async () => {
+    expectOneLine(
+      await runBin(['serve', '--port', '0'], { SEARCH_LAYER_ALLOWED_HOSTS: 'http://search.lan' }),
+      /SEARCH_LAYER_ALLOWED_HOSTS: "http:\/\/search\.lan" is not a host name or IP address/,
+    )
+  })
+
+  it.each([
     ['empty', ''],
     ['a comma', ','],
     ['blanks and commas', ' ,  , '],

@@ -5,6 +5,7 @@ import pino, { type DestinationStream, type Logger } from 'pino'
 import { createAppContext, toolDeadlinesFor } from './app-context.js'
 import { createSearch } from './search.js'
 import { type ServerState, createServerState } from './server-state.js'
+import { createHostPolicy } from './host-policy.js'
 import { createSharedKeyStateStore, createSharedPaceStore, createSharedUsageStore } from './shared-state.js'
 import type { AppContext, AppEnv } from './context.js'
 import { accessLog } from './middleware/access-log.js'
@@ -13,6 +14,7 @@ import { requestBodyLimit } from './middleware/body-limit.js'
 import { clientRateLimit } from './middleware/client-limit.js'
 import { requestDeadline } from './middleware/deadline.js'
 import { errorHandler, notFound, validationHook } from './middleware/errors.js'
+import { allowedHost, sameOriginOnly } from './middleware/host-origin.js'
 import { requestId } from './middleware/request-id.js'
 import { registerBearerScheme, securityFor } from './routes/responses.js'
 import { fetchRoutes } from './routes/fetch.js'
@@ -130,15 +132,24 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   const context = createAppContext({ env, layer, search, toolDeadlines, logger })
   const security = securityFor(state.auth.enabled)
   const keyAuth = apiKeyAuth(state.auth)
+  const hosts = createHostPolicy({
+    bindHost: settings.host,
+    allowedHosts: settings.allowedHosts,
+    authEnabled: state.auth.enabled,
+  })
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   // Request id, access log and HTTP metrics wrap everything, errors included.
   app.use('*', requestId(), accessLog({ logger, metrics: state.metrics }))
-  // The page holds no data: it loads without a key and asks for one when the API does.
+  // DNS rebinding: a page reaching us under a foreign name gets nothing, the web app included.
+  app.use('*', allowedHost(hosts))
+  // The page holds no data: it loads without a key and asks for one when the API does, and a link from another
+  // site may open it. Everything after it refuses other sites' pages.
   if (options.webDir !== false) app.route('/', webAppRoutes(options.webDir))
   // Identify, count, then refuse: callers with a bad key are counted by address, so guessing keys is rate-limited too.
   app.use(
     '*',
+    sameOriginOnly(hosts),
     keyAuth.identifyCaller,
     clientRateLimit({
       limiter: state.limiter,

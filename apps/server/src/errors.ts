@@ -7,6 +7,8 @@ import { HTTPException } from 'hono/http-exception'
 export type ErrorCode =
   | 'invalid_input'
   | 'unauthorized'
+  | 'host_not_allowed'
+  | 'cross_origin'
   | 'blocked'
   | 'not_found'
   | 'body_too_large'
@@ -20,6 +22,8 @@ export type ErrorCode =
 export const ERROR_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504> = {
   invalid_input: 400,
   unauthorized: 401,
+  host_not_allowed: 403,
+  cross_origin: 403,
   blocked: 403,
   not_found: 404,
   body_too_large: 413,

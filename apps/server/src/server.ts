@@ -72,6 +72,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       'no API keys: every client that can reach this address may search on your provider keys; set SEARCH_LAYER_API_KEYS',
     )
 
+  if (settings.allowedHosts === true && settings.apiKeys.length === 0)
+    logger.warn(
+      { url },
+      'SEARCH_LAYER_ALLOWED_HOSTS=all without API keys: any web page the user opens can reach this server by DNS rebinding; list the host names instead',
+    )
+
   let closing: Promise<void> | undefined
   const close = () => {
     closing ??= (async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { ConfigError } from '@search-layer/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { SERVER_SETTINGS, parseApiKeys, serverOptionsFromEnv } from './settings.js'
+import { SERVER_SETTINGS, parseApiKeys, resolveServerOptions, serverOptionsFromEnv } from './settings.js'
 
 describe('serverOptionsFromEnv', () => {
   it('has a default for every setting', () => {
@@ -67,6 +67,30 @@ describe('serverOptionsFromEnv', () => {
         )
     },
   )
+
+  it('reads SEARCH_LAYER_ALLOWED_HOSTS and --allowed-hosts (the flag wins), "all" as true, none as an empty list', () => {
+    expect(serverOptionsFromEnv({ HOME: '/h' }).allowedHosts).toEqual([])
+    const env = { HOME: '/h', SEARCH_LAYER_ALLOWED_HOSTS: 'Search.Lan,.corp.example' }
+    expect(serverOptionsFromEnv(env).allowedHosts).toEqual(['search.lan', '.corp.example'])
+    expect(serverOptionsFromEnv(env, { allowedHosts: ['all'] }).allowedHosts).toBe(true)
+    expect(serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_ALLOWED_HOSTS: 'all' }).allowedHosts).toBe(true)
+  })
+
+  it('resolves its own output again unchanged, as startServer does with serverOptionsFromEnv', () => {
+    for (const env of [{ HOME: '/h' }, { HOME: '/h', SEARCH_LAYER_ALLOWED_HOSTS: '.corp.example,::1' }]) {
+      const options = serverOptionsFromEnv(env)
+      expect(resolveServerOptions(options, env)).toEqual(options)
+    }
+  })
+
+  it('refuses a bad allowed host naming the flag or the variable, the value and the allowed forms', () => {
+    expect(() => serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_ALLOWED_HOSTS: 'search.lan:8787' })).toThrow(
+      /SEARCH_LAYER_ALLOWED_HOSTS: "search\.lan:8787" is not a host name or IP address; expected a comma list/,
+    )
+    expect(() => serverOptionsFromEnv({ HOME: '/h' }, { allowedHosts: ['*.lan'] })).toThrow(
+      /--allowed-hosts: write "\.example\.com" rather than/,
+    )
+  })
 
   it('flags win over env and are named in errors', () => {
     expect(serverOptionsFromEnv({ HOME: '/h', SEARCH_LAYER_PORT: '9000' }, { port: 9100 }).port).toBe(9100)

@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs'
-import { isIP } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, type Env, type ProviderName, ProviderNameSchema } from '@search-layer/core'
 import { builtInProviders } from '@search-layer/engine'
 import { z } from 'zod'
-import { type ApiKey, keyIdentity } from './auth.js'
+import { type AllowedHosts, isHostOrAddress, parseAllowedHosts } from './allowed-hosts.js'
+import { parseApiKeys } from './api-keys.js'
+import type { ApiKey } from './auth.js'
 
 /** One documented server setting: its option name, env var, CLI flag and default. */
 export interface ServerSetting {
@@ -34,6 +34,14 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     flag: '--host',
     default: '127.0.0.1',
     description: 'Interface to bind; 0.0.0.0 to accept remote clients.',
+  },
+  {
+    name: 'allowedHosts',
+    env: 'SEARCH_LAYER_ALLOWED_HOSTS',
+    flag: '--allowed-hosts',
+    default: '(none: loopback names only)',
+    description:
+      'Host names the server answers to besides localhost, *.localhost, 127.0.0.0/8 and [::1]: a comma list, ".example.com" for a domain and its subdomains, or "all" to turn the Host check off (unsafe: lets web pages reach the server by DNS rebinding). Other Host values get 403; browser pages on other origins are refused unless their host is listed.',
   },
   {
     name: 'apiKeys',
@@ -163,11 +171,14 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
 
 // Defined beside the authenticator, which settings depend on (keyIdentity), so the two never import each other.
 export type { ApiKey }
+export { parseApiKeys }
 
 /** Every server setting, resolved. */
 export interface ServerOptions {
   port: number
   host: string
+  /** Host names accepted besides loopback ones (`.example.com`: the domain and its subdomains); `true`: no Host check. */
+  allowedHosts: AllowedHosts
   /** Empty: auth is off. */
   apiKeys: ApiKey[]
   redisUrl?: string
@@ -193,14 +204,6 @@ export interface ServerOptions {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** V8's heap growing factor past the live data, in percent, set by `startServer`; 0 leaves V8's own. */
   heapGrowthPercent: number
-}
-
-const HOST_NAME =
-  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/
-
-// Checked before listening: "http://host", "host:port" or a blank would otherwise surface as a DNS error.
-function isHostOrAddress(host: string): boolean {
-  return isIP(host.replace(/%[\w.-]+$/, '')) !== 0 || HOST_NAME.test(host)
 }
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
@@ -241,6 +244,18 @@ const ServerOptionsSchema = z.object({
         `expected an IP address (127.0.0.1, 0.0.0.0, ::1) or a host name, without scheme or port (got ${JSON.stringify(issue.input)})`,
     })
     .default('127.0.0.1'),
+  // A string from the variable or flag, an array or `true` from code; the same parser checks all three.
+  allowedHosts: z
+    .union([z.string(), z.array(z.string()), z.literal(true)])
+    .transform((value, ctx): AllowedHosts => {
+      try {
+        return parseAllowedHosts(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    })
+    .default([]),
   apiKeys: z
     .array(z.object({ name: z.string().min(1), key: z.string().min(8, 'API keys must be at least 8 characters') }))
     .default([]),
@@ -266,68 +281,6 @@ const ServerOptionsSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   heapGrowthPercent: int(0, 1000).default(50),
 })
-
-/**
- * Parses `SEARCH_LAYER_API_KEYS`: a comma list or `@file` with one key per line, each `key` or `name:key`.
- * Throws `ConfigError` when the value or the file holds no key at all (auth never fails open), for an unreadable
- * file, a key shorter than 8 characters or a name used twice.
- */
-export function parseApiKeys(
-  spec: string,
-  readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
-): ApiKey[] {
-  let entries: string[]
-  if (spec.startsWith('@')) {
-    const file = spec.slice(1)
-    let text: string
-    try {
-      text = readFile(file)
-    } catch (cause) {
-      throw new ConfigError(
-        `SEARCH_LAYER_API_KEYS: cannot read the key file ${file}: ${(cause as NodeJS.ErrnoException).code ?? 'unreadable'}`,
-        { file, cause },
-      )
-    }
-    entries = text
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#'))
-  } else
-    entries = spec
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean)
-  // Set but empty must not mean "no auth": a blank variable or a key file that lost its keys would open every route.
-  if (entries.length === 0) throw new ConfigError(emptyKeysMessage(spec), { field: 'apiKeys' })
-  const keys = entries.map((entry) => {
-    const colon = entry.indexOf(':')
-    // Keys themselves never contain ':' in the formats we accept, so the first one separates the name.
-    if (colon > 0) return { name: entry.slice(0, colon).trim(), key: entry.slice(colon + 1).trim() }
-    return { name: keyIdentity(entry), key: entry }
-  })
-  const short = keys.findIndex((k) => k.key.length < 8)
-  if (short >= 0)
-    throw new ConfigError(
-      `SEARCH_LAYER_API_KEYS: key ${short + 1} (${keys[short]!.name}) is shorter than 8 characters`,
-      { field: 'apiKeys' },
-    )
-  const names = new Set<string>()
-  for (const k of keys) {
-    if (names.has(k.name))
-      throw new ConfigError(`SEARCH_LAYER_API_KEYS: the name "${k.name}" is used twice`, { field: 'apiKeys' })
-    names.add(k.name)
-  }
-  return keys
-}
-
-const KEYS_ALLOWED =
-  'expected a comma list of keys (key or name:key, each at least 8 characters) or @/path/to/file with one per line; unset the variable to run without auth'
-
-function emptyKeysMessage(spec: string): string {
-  if (spec.startsWith('@'))
-    return `SEARCH_LAYER_API_KEYS: the key file ${spec.slice(1)} has no keys (only blank or # comment lines); ${KEYS_ALLOWED}`
-  return `SEARCH_LAYER_API_KEYS is set but holds no keys (${JSON.stringify(spec)}); ${KEYS_ALLOWED}`
-}
 
 /**
  * Resolves the server settings from env vars, with `overrides` (CLI flags) winning. Provider rate limits and budgets

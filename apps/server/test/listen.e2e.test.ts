@@ -59,6 +59,17 @@ describe('running without API keys', () => {
     expect(warned(srv.logs.lines())).toBe(true)
   })
 
+  it('warns when the Host check is off ("all"): DNS rebinding reaches the server again', async () => {
+    const rebinding = (srv: Awaited<ReturnType<typeof boot>>) =>
+      srv.logs.lines().some((l) => /^SEARCH_LAYER_ALLOWED_HOSTS=all without API keys/.test(String(l.msg)))
+    const open = await boot(emu, { allowedHosts: true })
+    await open.close()
+    expect(rebinding(open)).toBe(true)
+    const keyed = await boot(emu, { allowedHosts: true, apiKeys: [{ name: 'ci', key: 'ci-key-0123456789' }] })
+    await keyed.close()
+    expect(rebinding(keyed)).toBe(false)
+  })
+
   it('is quiet on loopback, and with keys', async () => {
     const local = await boot(emu)
     await local.close()

@@ -14,6 +14,8 @@ export async function runServe(args: ParsedCommandArgs, io: CliIo): Promise<numb
   const overrides: Partial<ServerOptions> = {
     ...(v.port !== undefined && { port: parseIntFlag('port', v.port as string, 0, 65_535) }),
     ...(v.host !== undefined && { host: v.host as string }),
+    // The server's parser checks the entries and names --allowed-hosts in its error.
+    ...(v['allowed-hosts'] !== undefined && { allowedHosts: (v['allowed-hosts'] as string).split(',') }),
     ...(v['redis-url'] !== undefined && { redisUrl: v['redis-url'] as string }),
     ...(v['data-dir'] !== undefined && { dataDir: v['data-dir'] as string }),
     ...(v['rate-limit'] !== undefined && {

@@ -4,10 +4,17 @@ export const serveCommand: Command = {
   name: 'serve',
   summary:
     'Run the HTTP API (search, fetch, thread, refs, agent tools, MCP at /mcp) for many agents; Redis shares state across instances.',
-  usage: 'search-layer serve [--port N] [--host H] [--redis-url URL] [--data-dir DIR] [--rate-limit N] [--log-level L]',
+  usage:
+    'search-layer serve [--port N] [--host H] [--allowed-hosts LIST] [--redis-url URL] [--data-dir DIR] [--rate-limit N] [--log-level L]',
   flags: {
     port: { type: 'string', valueHint: '0-65535', description: 'TCP port (default 8787; 0 picks a free one)' },
     host: { type: 'string', valueHint: 'address', description: 'interface to bind (default 127.0.0.1)' },
+    'allowed-hosts': {
+      type: 'string',
+      valueHint: 'list',
+      description:
+        'host names to answer to besides localhost and 127.0.0.1: comma list, .example.com for subdomains too, "all" for no check (unsafe)',
+    },
     'redis-url': {
       type: 'string',
       valueHint: 'redis://…',
@@ -32,6 +39,7 @@ export const serveCommand: Command = {
     })),
   examples: [
     'search-layer serve --port 8787',
+    'search-layer serve --allowed-hosts search.lan,.corp.example',
     'SEARCH_LAYER_API_KEYS=@/etc/search-layer/keys REDIS_URL=redis://127.0.0.1:6379 search-layer serve --host 0.0.0.0',
   ],
   run: (args, io) => import('./serve-run.js').then((m) => m.runServe(args, io)),
