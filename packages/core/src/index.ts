@@ -42,7 +42,7 @@ export {
   PROVIDER_ERROR_KINDS,
 } from './errors.js'
 export type { ProviderErrorKind, ProviderErrorOptions, VendorLimits } from './errors.js'
-export { redactSecrets } from './redact.js'
+export { redactSecrets, stripUrlCredentials, stripUrlCredentialsInText } from './redact.js'
 export { resolveCassetteConfig, checkCassetteConfig, CASSETTE_RECORD_ENV, CASSETTE_REPLAY_ENV } from './cassette.js'
 export type { CassetteConfig, Cassette } from './cassette.js'
 export { timeoutSignal } from './timeout-signal.js'
