@@ -52,6 +52,8 @@ describe('loadProviders: where plug-ins come from', () => {
     const configDir = withPackage('search-layer-provider-beside', 'beside')
     const error = await loadProviders(envFor(configDir, ['../evil'])).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConfigError)
-    expect((error as Error).message).toMatch(/plug-in "\.\.\/evil" \(listed in .*config.json\): "plugins" takes npm/)
+    expect((error as Error).message).toMatch(
+      /config.json: field `plugins.0` is invalid \("\.\.\/evil" is not a package name or an absolute path\); expected a list of npm package names/,
+    )
   })
 })

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { PLUGIN_SPECIFIER_ALLOWED, isPluginSpecifier } from './_plugin-specifier.js'
 import { ConfigError } from './errors.js'
 import { type ProviderDefinition, validateProviderDefinition } from './provider-definition.js'
 
@@ -63,20 +64,10 @@ export async function loadProviderPlugins(
 const resolveDirs = ({ resolveFrom, file }: LoadProviderPluginsOptions): string[] =>
   (resolveFrom ?? [...(file ? [dirname(file)] : []), OWN_INSTALLATION]).map((dir) => resolve(dir))
 
-// npm's rules for a package name (validate-npm-package-name, new packages): lower case, URL-safe, no leading dot or
-// underscore, at most 214 characters, optionally under one @scope. No other "/", so no "..", no path.
-const NPM_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/
-const NPM_NAME_MAX = 214
-
-/** Whether a `plugins` entry is one the loader accepts: an npm package name or an absolute path. */
-export function isPluginSpecifier(specifier: string): boolean {
-  return isAbsolute(specifier) || (specifier.length <= NPM_NAME_MAX && NPM_NAME.test(specifier))
-}
-
 function checkSpecifier(specifier: string, where: string, file?: string): void {
   if (!isPluginSpecifier(specifier))
     throw new ConfigError(
-      `${where}: "plugins" takes npm package names (like "search-layer-provider-foo" or "@scope/provider-foo") or absolute paths (like "/opt/search-layer/foo.mjs"); relative paths, "..", subpaths and upper-case names are refused. Give a module's absolute path instead.`,
+      `${where}: "plugins" takes ${PLUGIN_SPECIFIER_ALLOWED}. Give a module's absolute path instead.`,
       { field: 'plugins', ...(file && { file }) },
     )
 }
