@@ -13,6 +13,12 @@ describe('stripUrlCredentials', () => {
     expect(stripUrlCredentials(new URL(input))).toBe(expected)
   })
 
+  it('leaves the URL object it is given as it was', () => {
+    const url = new URL('https://user:pass@host.example/x')
+    expect(stripUrlCredentials(url)).toBe('https://host.example/x')
+    expect(url.href).toBe('https://user:pass@host.example/x')
+  })
+
   it('treats a string that is no URL as text', () => {
     expect(stripUrlCredentials('see https://u:p@x.example and more')).toBe('see https://x.example and more')
   })

@@ -33,13 +33,14 @@ export function stripUrlCredentialsInText(text: string): string {
  * A string that does not parse as a URL gets the text form's treatment instead.
  */
 export function stripUrlCredentials(url: string | URL): string {
+  // A parsed URL without credentials (every search result's) is not parsed again, nor copied.
+  if (typeof url !== 'string' && url.username === '' && url.password === '') return url.href
   let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
     return stripUrlCredentialsInText(String(url))
   }
-  if (parsed.username === '' && parsed.password === '') return parsed.href
   parsed.username = ''
   parsed.password = ''
   return parsed.href
