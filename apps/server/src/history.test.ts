@@ -50,6 +50,17 @@ describe('history file (no Redis)', () => {
     expect((await store.list('alice', 10)).map((e) => e.query)).toEqual(['second'])
   })
 
+  it('stores a query without URL credentials or pasted keys, in the file and in what it lists', async () => {
+    const root = tempRoot()
+    const file = join(root, 'history.jsonl')
+    const store = storeIn(file)
+    await store.add(entry('https://user:pass@host.example/x'))
+    await store.add(entry('why does ?api_key=abcdef123456 fail'))
+    const listed = (await store.list('alice', 10)).map((e) => e.query)
+    expect(listed).toEqual(['why does ?api_key=[redacted] fail', 'https://host.example/x'])
+    expect(readFileSync(file, 'utf8')).not.toMatch(/user|pass@|abcdef123456/)
+  })
+
   it('appends entries that arrive together in one batch, in arrival order', async () => {
     const root = tempRoot()
     const store = storeIn(join(root, 'history.jsonl'))

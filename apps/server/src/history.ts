@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import { dirname } from 'node:path'
+import { redactSecrets } from '@search-layer/core'
 import { callerList } from './caller-list.js'
 import type { SharedState } from './shared-state.js'
 
@@ -109,7 +110,9 @@ export function createHistoryStore(state: SharedState, { file, max }: { file: st
   const shared = callerList(state, 'history', max)
 
   return {
-    async add(entry) {
+    async add(given) {
+      // A query may be a URL with `user:password@`, or a pasted key: neither is written to Redis or the file.
+      const entry = { ...given, query: redactSecrets(given.query) }
       await state.guard(
         'history add',
         (redis) => shared.push(redis, entry.who, entry),

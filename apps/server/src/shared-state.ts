@@ -8,7 +8,7 @@ import {
   createMemoryUsageStore,
   parseKeyState,
 } from '@search-layer/engine'
-import { type PaceStore, processPaceStore } from '@search-layer/core'
+import { type PaceStore, processPaceStore, redactSecrets, stripUrlCredentials } from '@search-layer/core'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 
@@ -53,15 +53,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
-/** A Redis URL safe to log: the password is replaced. */
+/**
+ * A Redis URL safe to log: no `user:password@` (a token given as the user name, `redis://TOKEN@host`, is as secret
+ * as a password).
+ */
 export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = 'redacted'
-    return parsed.toString()
-  } catch {
-    return 'redis://(unparseable url)'
-  }
+  return URL.canParse(url) ? stripUrlCredentials(url) : 'redis://(unparseable url)'
 }
 
 /**
@@ -82,13 +79,14 @@ export function createSharedState({
   let lastWarnAt = 0
   let closed = false
   const warn = (message: string) => {
-    lastError = message
+    // The health route shows this: a client error that quotes the URL must not carry its password there.
+    lastError = redactSecrets(message)
     // A down Redis fails every request; one warning per 5 s keeps the log readable.
     if (Date.now() - lastWarnAt > 5000) {
       lastWarnAt = Date.now()
       logger.warn(
         { redis: redisUrl ? redactRedisUrl(redisUrl) : undefined },
-        `redis degraded, using in-process state: ${message}`,
+        `redis degraded, using in-process state: ${lastError}`,
       )
     }
   }

@@ -144,6 +144,21 @@ describe('/v1/tool-calls', () => {
     expect((await (await srv.call('/v1/tool-calls', { key: keys[0]!.key })).json()).entries).toEqual([])
   })
 
+  it('keeps no URL credentials in the tool-call log (args and summary) or the search history', async () => {
+    const srv = await start()
+    const secretUrl = 'https://user:pass@host.example/x'
+    await srv.call('/api/tools/web_search', { json: { query: secretUrl } })
+    await srv.call('/api/tools/web_fetch', { json: { url: 'http://admin:hunter22@127.0.0.1:1/private' } })
+    await srv.call(`/v1/search?q=${encodeURIComponent(secretUrl)}&cache=false`)
+    const entries = (await (await srv.call('/v1/tool-calls')).json()).entries as Json[]
+    expect(entries.map((e) => e.tool)).toEqual(['web_fetch', 'web_search'])
+    expect(JSON.parse(entries[1]!.args)).toEqual({ query: 'https://host.example/x' })
+    expect(JSON.parse(entries[0]!.args)).toEqual({ url: 'http://127.0.0.1:1/private' })
+    const history = (await (await srv.call('/v1/history')).json()).entries as Json[]
+    expect(history[0]).toMatchObject({ query: 'https://host.example/x' })
+    expect(JSON.stringify([entries, history])).not.toMatch(/user:|pass@|admin|hunter22/)
+  })
+
   it('logs a refused call as failed with its status', async () => {
     const srv = await start()
     await srv.call('/api/tools/web_search', { json: { query: '' } })

@@ -142,6 +142,21 @@ describe('normaliseCassetteRequest', () => {
     expect(normalised.url).not.toContain('SECRETVALUE1')
   })
 
+  it('removes the credentials of URLs in parameter values and the body, not only of the request URL', () => {
+    const normalised = normaliseCassetteRequest({
+      method: 'POST',
+      url: 'https://api.example.com/search?q=https%3A%2F%2Fuser%3Apass%40host.example%2Fx&n=1',
+      body: { query: 'see https://bob:hunter22@host.example/y', urls: ['ftp://anon:pw@files.example/f'] },
+    })
+    const text = JSON.stringify(normalised)
+    expect(text).not.toMatch(/user|pass|bob|hunter22|anon|pw@/)
+    expect(normalised).toEqual({
+      method: 'POST',
+      url: 'https://api.example.com/search?n=1&q=https%3A%2F%2Fhost.example%2Fx',
+      body: { query: 'see https://host.example/y', urls: ['ftp://files.example/f'] },
+    })
+  })
+
   it('names the same file whatever the key, and a different file for a different query', () => {
     const name = (url: string, body?: unknown, secrets: string[] = []) =>
       cassetteFileName('tavily', normaliseCassetteRequest({ method: 'POST', url, body }, secrets))

@@ -1,10 +1,11 @@
 /**
  * Cassettes: provider exchanges recorded to readable JSON files and answered from them later, so an agent's own
  * tests run offline. One file per exchange, `<provider>-<hash>.json`, where the hash covers the normalised request
- * (method, URL without secret parameters and with sorted parameters, body without secret fields and with sorted
- * keys). The same normalisation decides which file a replayed request reads, so a key that differs (or is absent)
+ * (method, URL without credentials or secret parameters and with sorted parameters, body without secret fields
+ * and with sorted keys). The same normalisation decides which file a replayed request reads, so a key that differs (or is absent)
  * at replay time still finds the recording. A cassette never holds a key: secret parameters, fields and headers are
- * dropped, and every configured key value is scrubbed from the whole file before it is written.
+ * dropped, URL credentials removed, and every configured key value is scrubbed from the whole file before it is
+ * written.
  */
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
@@ -12,6 +13,7 @@ import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { ConfigError, ProviderError } from './errors.js'
 import type { Env } from './provider.js'
+import { stripUrlCredentialsInText } from './redact.js'
 
 /** Records every provider exchange into this directory. */
 export const CASSETTE_RECORD_ENV = 'SEARCH_LAYER_RECORD'
@@ -160,7 +162,10 @@ function normaliseUrl(url: string): string {
   u.username = ''
   u.password = ''
   u.hash = ''
-  const kept = [...u.searchParams.entries()].filter(([name]) => !isSecretName(name))
+  // A parameter may carry a URL of its own (a fetched page, a query that is a URL): its credentials go too.
+  const kept = [...u.searchParams.entries()]
+    .filter(([name]) => !isSecretName(name))
+    .map(([name, value]) => [name, stripUrlCredentialsInText(value)] as [string, string])
   kept.sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : av > bv ? 1 : 0) : a < b ? -1 : 1))
   u.search = new URLSearchParams(kept).toString()
   return u.toString()
@@ -168,7 +173,8 @@ function normaliseUrl(url: string): string {
 
 /**
  * The request as it is stored and matched: secret query parameters and body fields removed, parameters and keys
- * sorted, and the given secret values scrubbed wherever else they appear (a key in a URL path).
+ * sorted, the given secret values scrubbed wherever else they appear (a key in a URL path), and every URL's
+ * `user:password@` removed (the request's own, and URLs in parameter values and the body).
  */
 export function normaliseCassetteRequest(request: CassetteRequest, secrets: readonly string[] = []): CassetteRequest {
   const normalised: CassetteRequest = {
@@ -176,7 +182,7 @@ export function normaliseCassetteRequest(request: CassetteRequest, secrets: read
     url: normaliseUrl(request.url),
     ...(request.body !== undefined && { body: sortedDeep(request.body) }),
   }
-  return JSON.parse(scrubValues(JSON.stringify(normalised), secrets)) as CassetteRequest
+  return JSON.parse(stripUrlCredentialsInText(scrubValues(JSON.stringify(normalised), secrets))) as CassetteRequest
 }
 
 /** `<provider>-<12 hex>.json`: the file a normalised request is recorded in and replayed from. */

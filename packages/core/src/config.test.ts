@@ -324,9 +324,31 @@ describe('config file keys come from the registry', () => {
   it('a malformed plugins list is a ConfigError saying what is expected', () => {
     const dir = home({ [ours]: { plugins: 'search-layer-provider-foo' } })
     expect(() => configuredPlugins({ env: {}, homeDir: dir })).toThrowError(
-      /field `plugins` is invalid .*expected a list of provider package names or absolute paths/,
+      /field `plugins` is invalid .*expected a list of npm package names \(like "search-layer-provider-foo".*\) or absolute paths/,
     )
   })
+
+  it.each(['../evil', './here.mjs', 'foo/../../evil'])(
+    "a plugins entry %j is a ConfigError naming it, and the file's keys still work",
+    (entry) => {
+      const dir = home({ [ours]: { plugins: ['search-layer-provider-foo', entry], brave: 'BSAfilekey0123456789' } })
+      const error = (() => {
+        try {
+          configuredPlugins({ env: {}, homeDir: dir })
+        } catch (caught) {
+          return caught
+        }
+      })()
+      expect(error).toBeInstanceOf(ConfigError)
+      expect(error).toMatchObject({ field: 'plugins.1' })
+      expect((error as Error).message).toContain(
+        `field \`plugins.1\` is invalid (${JSON.stringify(entry)} is not a package name or an absolute path); expected a list of npm package names`,
+      )
+      const inspected = inspectConfig({ env: {}, homeDir: dir })
+      expect(inspected.problems.find((p) => p.field === 'plugins.1')).toMatchObject({ kind: 'file_schema' })
+      expect(inspected.config.brave.apiKey).toBe('BSAfilekey0123456789')
+    },
+  )
 })
 
 describe('a malformed configuration is named and the rest keeps working', () => {

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { locateJsonError } from './_json-error.js'
+import { PLUGIN_SPECIFIER_ALLOWED, isPluginSpecifier } from './_plugin-specifier.js'
 import { apiKeyLabel, splitApiKeys } from './api-keys.js'
 import { ConfigError } from './errors.js'
 import type { ProviderDefinition } from './provider-definition.js'
@@ -39,7 +40,19 @@ type ConfigEntry = z.infer<typeof entry>
  * every other key is a provider id (or `github`) with its key and settings.
  */
 export const ConfigFileSchema = z
-  .object({ plugins: z.array(z.string().min(1)).optional(), keyless: z.boolean().optional() })
+  .object({
+    plugins: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine(isPluginSpecifier, {
+            error: (issue) => `${JSON.stringify(issue.input)} is not a package name or an absolute path`,
+          }),
+      )
+      .optional(),
+    keyless: z.boolean().optional(),
+  })
   .catchall(entry)
 export type ConfigFile = { plugins?: string[]; keyless?: boolean } & {
   [id: string]: ConfigEntry | string[] | boolean | undefined
@@ -147,7 +160,7 @@ function schemaProblem(issues: readonly Issue[], file: string, services: readonl
     field === '(root)'
       ? `a JSON object keyed by service (a provider id or github, plus "plugins", a list of packages, and "keyless", true or false), each ${ENTRY_ALLOWED}`
       : issue?.path[0] === 'plugins'
-        ? 'a list of provider package names or absolute paths, like ["search-layer-provider-foo"]'
+        ? `a list of ${PLUGIN_SPECIFIER_ALLOWED}`
         : issue?.path[0] === 'keyless'
           ? 'true or false (false turns keyless sources off)'
           : issue && issue.path.length > 1

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, ProviderError, describesKeyRejection, isProviderError } from './errors.js'
+import { ConfigError, InputError, ProviderError, describesKeyRejection, isProviderError } from './errors.js'
 import { redactSecrets } from './redact.js'
 
 describe('ProviderError', () => {
@@ -27,6 +27,15 @@ describe('ProviderError', () => {
     expect(error.message).not.toContain('tvly-abcdefgh12345')
     expect(error.message).not.toContain('abc.def.ghi')
     expect(JSON.stringify(error.toJSON())).not.toContain('my-secret-value')
+  })
+
+  it.each([
+    ['ProviderError', (m: string) => new ProviderError(m, { kind: 'network', provider: 'foo' })],
+    ['ConfigError', (m: string) => new ConfigError(m)],
+    ['InputError', (m: string) => new InputError(m, [])],
+  ])('%s drops the user:password@ of URLs in its message', (_name, make) => {
+    const error = make('cannot reach https://bob:hunter22@proxy.example:8080/v1 (ECONNREFUSED)')
+    expect(error.message).toBe('cannot reach https://proxy.example:8080/v1 (ECONNREFUSED)')
   })
 
   it('serialises without stack or cause', () => {

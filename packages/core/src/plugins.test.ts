@@ -32,6 +32,9 @@ function fixture(): string {
     }),
   )
   write('node_modules/search-layer-provider-foo/dist/index.js', `export default ${definitionSource('foo-pkg')}`)
+  write('node_modules/@acme/provider-bar/package.json', JSON.stringify({ name: '@acme/provider-bar', main: 'i.mjs' }))
+  write('node_modules/@acme/provider-bar/i.mjs', `export default ${definitionSource('bar-scoped')}`)
+  write('node_modules/escaping/package.json', JSON.stringify({ name: 'escaping', main: '../../one.mjs' }))
   return dir
 }
 
@@ -65,6 +68,57 @@ describe('loadProviderPlugins', () => {
     await expect(loadProviderPlugins(['search-layer-provider-missing'], { resolveFrom: [dir] })).rejects.toThrow(
       /plug-in "search-layer-provider-missing" is not installed where it can be found .*npm install search-layer-provider-missing/,
     )
-    await expect(loadProviderPlugins(['./one.mjs'])).rejects.toThrow(/not a relative one/)
+  })
+
+  it.each([
+    './one.mjs',
+    '../evil',
+    '..',
+    '.hidden',
+    'foo/../../evil',
+    '@acme/../../evil',
+    '@acme/provider-bar/../../x',
+    'search-layer-provider-foo/dist/index.js',
+    'Search-Layer-Provider-Foo',
+    'two words',
+    'C:evil',
+    '',
+    `a${'b'.repeat(214)}`,
+  ])('refuses %j before loading anything, naming the "plugins" key and what it takes', async (specifier) => {
+    const error = await loadProviderPlugins([join(dir, 'throws.mjs'), specifier], {
+      resolveFrom: [dir],
+      file: '/cfg.json',
+    }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error).toMatchObject({ field: 'plugins', file: '/cfg.json' })
+    expect((error as Error).message).toContain(
+      `plug-in "${specifier}" (listed in /cfg.json): "plugins" takes npm package names (like "search-layer-provider-foo" or "@scope/provider-foo") or absolute paths`,
+    )
+  })
+
+  it('loads a scoped package, and refuses a package whose entry points outside it', async () => {
+    const loaded = await loadProviderPlugins(['@acme/provider-bar'], { resolveFrom: [dir] })
+    expect(loaded.map((d) => d.id)).toEqual(['bar-scoped'])
+    await expect(loadProviderPlugins(['escaping'], { resolveFrom: [dir] })).rejects.toThrow(
+      /plug-in "escaping": its package.json points outside the package/,
+    )
+  })
+
+  it("resolves names beside the config file, never from the working directory's node_modules", async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'sl-plugins-config-'))
+    const before = process.cwd()
+    process.chdir(dir)
+    try {
+      const error = await loadProviderPlugins(['search-layer-provider-foo'], {
+        file: join(configDir, 'config.json'),
+      }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ConfigError)
+      expect((error as Error).message).toMatch(/is not installed where it can be found \(looked from /)
+      expect((error as Error).message).not.toContain(dir)
+      const beside = await loadProviderPlugins(['search-layer-provider-foo'], { file: join(dir, 'config.json') })
+      expect(beside.map((d) => d.id)).toEqual(['foo-pkg'])
+    } finally {
+      process.chdir(before)
+    }
   })
 })

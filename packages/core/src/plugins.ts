@@ -1,29 +1,42 @@
 import { readFileSync } from 'node:fs'
-import { dirname, isAbsolute, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { PLUGIN_SPECIFIER_ALLOWED, isPluginSpecifier } from './_plugin-specifier.js'
 import { ConfigError } from './errors.js'
 import { type ProviderDefinition, validateProviderDefinition } from './provider-definition.js'
 
 export interface LoadProviderPluginsOptions {
-  /** Directories package names are resolved from, in order (e.g. the config file's directory, then the cwd). */
+  /**
+   * Directories package names are resolved from, in order (the config file's directory, the program's
+   * installation). Default: the config file's directory when `file` is given, then this package's installation.
+   * Never the working directory: a checkout the program runs in could otherwise supply a plug-in.
+   */
   resolveFrom?: readonly string[]
   /** The file the list came from, named in errors. */
   file?: string
 }
 
+// This package's own installation: where a program that bundles or depends on it has its node_modules.
+const OWN_INSTALLATION = dirname(fileURLToPath(import.meta.url))
+
 /**
- * Loads provider plug-ins: each entry is a package name or an absolute path to a module whose default export is a
- * `ProviderDefinition` or an array of them. Throws `ConfigError` naming the entry and what is wrong (not found,
- * failed to load, no default export, an invalid definition); never returns a half-checked definition.
+ * Loads provider plug-ins: each entry is an npm package name (resolved from `resolveFrom`, never the working
+ * directory) or an absolute path to a module whose default export is a `ProviderDefinition` or an array of them.
+ * Throws `ConfigError` naming the entry and what is wrong (not a package name or absolute path, not found, failed to
+ * load, no default export, an invalid definition); never returns a half-checked definition.
  */
 export async function loadProviderPlugins(
   specifiers: readonly string[],
   options: LoadProviderPluginsOptions = {},
 ): Promise<ProviderDefinition[]> {
   const loaded: ProviderDefinition[] = []
+  const whereOf = (specifier: string) => `plug-in "${specifier}"${options.file ? ` (listed in ${options.file})` : ''}`
+  // Every entry is checked before any code loads: a refused entry must not follow one that already ran.
+  for (const specifier of specifiers) checkSpecifier(specifier, whereOf(specifier), options.file)
+  const dirs = resolveDirs(options)
   for (const specifier of specifiers) {
-    const where = `plug-in "${specifier}"${options.file ? ` (listed in ${options.file})` : ''}`
-    const url = resolvePlugin(specifier, options.resolveFrom ?? [process.cwd()], where)
+    const where = whereOf(specifier)
+    const url = resolvePlugin(specifier, dirs, where, options.file)
     let module: { default?: unknown }
     try {
       module = (await import(url)) as { default?: unknown }
@@ -48,25 +61,38 @@ export async function loadProviderPlugins(
   return loaded
 }
 
-function resolvePlugin(specifier: string, resolveFrom: readonly string[], where: string): string {
-  if (specifier.startsWith('.'))
-    throw new ConfigError(`${where}: give a package name or an absolute path, not a relative one.`, {
-      field: 'plugins',
-    })
+const resolveDirs = ({ resolveFrom, file }: LoadProviderPluginsOptions): string[] =>
+  (resolveFrom ?? [...(file ? [dirname(file)] : []), OWN_INSTALLATION]).map((dir) => resolve(dir))
+
+function checkSpecifier(specifier: string, where: string, file?: string): void {
+  if (!isPluginSpecifier(specifier))
+    throw new ConfigError(
+      `${where}: "plugins" takes ${PLUGIN_SPECIFIER_ALLOWED}. Give a module's absolute path instead.`,
+      { field: 'plugins', ...(file && { file }) },
+    )
+}
+
+function resolvePlugin(specifier: string, resolveFrom: readonly string[], where: string, file?: string): string {
+  const fileField = { field: 'plugins', ...(file && { file }) }
   if (isAbsolute(specifier)) return pathToFileURL(specifier).href
   for (const dir of resolveFrom) {
-    const entry = findPackageEntry(specifier, dir)
+    const entry = findPackageEntry(specifier, dir, where, fileField)
     if (entry) return pathToFileURL(entry).href
   }
   throw new ConfigError(
-    `${where} is not installed where it can be found (looked from ${resolveFrom.join(', ')}); install it (npm install ${specifier}) or give its absolute path.`,
-    { field: 'plugins' },
+    `${where} is not installed where it can be found (looked from ${resolveFrom.join(', ')}); install it beside the config file (npm install ${specifier}) or give its absolute path.`,
+    fileField,
   )
 }
 
 // Node's resolution of a bare package name from `dir`, for ESM packages: walk up the node_modules folders and take
 // the package's `exports` (import/default condition) or `main`. createRequire would miss import-only exports.
-function findPackageEntry(name: string, dir: string): string | undefined {
+function findPackageEntry(
+  name: string,
+  dir: string,
+  where: string,
+  fileField: { field: string; file?: string },
+): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
     const root = join(at, 'node_modules', name)
     let manifest: { exports?: unknown; main?: unknown } | undefined
@@ -75,7 +101,14 @@ function findPackageEntry(name: string, dir: string): string | undefined {
     } catch {
       manifest = undefined
     }
-    if (manifest) return join(root, entryOf(manifest))
+    if (manifest) {
+      const entry = join(root, entryOf(manifest))
+      // A manifest's "main": "../../x" would load code from outside the package that was named.
+      const inside = relative(root, entry)
+      if (inside === '' || inside.startsWith('..') || isAbsolute(inside))
+        throw new ConfigError(`${where}: its package.json points outside the package (${root}).`, fileField)
+      return entry
+    }
     if (dirname(at) === at) return undefined
   }
 }

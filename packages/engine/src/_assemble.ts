@@ -1,4 +1,10 @@
-import type { ProviderError, ProviderName, SearchResult } from '@search-layer/core'
+import {
+  type ProviderError,
+  type ProviderName,
+  RESULT_LIMITS,
+  type RejectReason,
+  type SearchResult,
+} from '@search-layer/core'
 import type { IntentClassification } from '@search-layer/intent'
 import type { NearDuplicate, ResultFilters } from '@search-layer/scoring'
 import type { FanOutResult } from './_fan-out.js'
@@ -17,6 +23,8 @@ export interface CallOutcome {
   error?: ProviderError
   ms: number
   cost?: { usd?: number; credits?: number }
+  /** Results the provider returned that failed the engine's checks (`checkProviderResponse`), by reason. */
+  rejected?: Partial<Record<RejectReason, number>>
 }
 
 /** What ranking needs to know about the search, fixed once the plan is made. */
@@ -137,6 +145,28 @@ export function reportCalls(
         : { kind: 'timeout', message: `${unanswered} of ${report.calls} calls did not answer before the deadline` }
     }
   }
+}
+
+const REJECT_WORDS: Record<RejectReason, string> = {
+  not_an_object: 'not a result object',
+  bad_url: 'no http(s) URL',
+  url_too_long: `a URL over ${RESULT_LIMITS.url} characters`,
+}
+
+/** One warning per provider whose results failed the checks: how many were dropped, and why. */
+export function rejectedResultWarnings(outcomes: readonly CallOutcome[]): string[] {
+  const byProvider = new Map<ProviderName, Partial<Record<RejectReason, number>>>()
+  for (const { provider, rejected } of outcomes) {
+    if (!rejected) continue
+    const sum = byProvider.get(provider) ?? {}
+    for (const [reason, n] of Object.entries(rejected) as [RejectReason, number][]) sum[reason] = (sum[reason] ?? 0) + n
+    byProvider.set(provider, sum)
+  }
+  return [...byProvider].map(([provider, sum]) => {
+    const parts = (Object.entries(sum) as [RejectReason, number][]).map(([reason, n]) => `${n} ${REJECT_WORDS[reason]}`)
+    const total = Object.values(sum).reduce((a, b) => a + b, 0)
+    return `${provider}: dropped ${total} result${total === 1 ? '' : 's'} that failed validation (${parts.join(', ')})`
+  })
 }
 
 /** The search's response from its strategy, the assembled results and the providers' reports (pure). */

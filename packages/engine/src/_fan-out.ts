@@ -5,6 +5,7 @@ import {
   type ProviderName,
   type ProviderContext,
   type ProviderResponse,
+  checkProviderResponse,
   isProviderError,
 } from '@search-layer/core'
 import type { CallOutcome } from './_assemble.js'
@@ -115,16 +116,19 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
         await options.beforeCall(name)
         return options.ask(name, query, controller.signal, { ...key, onRequestSent })
       })
+      // Built-in or plug-in, what a provider returns is checked here, the one door into a search.
+      const { results, answer, rejected } = checkProviderResponse(name, response)
       const ms = now() - t0
       outcomes.push({
         provider: name,
         query,
-        results: response.results,
+        results,
         ms,
-        ...(response.answer && { answer: response.answer }),
+        ...(answer && { answer }),
         ...(response.cost && { cost: { usd: response.cost.usd, credits: response.cost.credits } }),
+        ...(Object.keys(rejected).length > 0 && { rejected }),
       })
-      emit({ type: 'done', provider: name, query, results: response.results.length, ms })
+      emit({ type: 'done', provider: name, query, results: results.length, ms })
       options.onAnswer?.(outcomes.slice())
     } catch (caught) {
       const error = toProviderError(name, caught)

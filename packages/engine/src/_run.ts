@@ -14,7 +14,14 @@ import {
   keylessSourcesEnabled,
   readConfigFiles,
 } from '@search-layer/core'
-import { type AssembleContext, type CallOutcome, assembleResults, buildResponse, reportCalls } from './_assemble.js'
+import {
+  type AssembleContext,
+  type CallOutcome,
+  assembleResults,
+  buildResponse,
+  rejectedResultWarnings,
+  reportCalls,
+} from './_assemble.js'
 import { type CallContext, fanOut } from './_fan-out.js'
 import type { KeyPool } from './_key-pool.js'
 import { describeOperators } from './_operators.js'
@@ -163,6 +170,7 @@ export async function runSearch(
   })
 
   for (const name of roster.active.keys()) warnings.push(...layer.pools.get(name)!.warnings())
+  warnings.push(...rejectedResultWarnings(gathered.outcomes))
   reportCalls(roster, gathered, { deadlineMs: req.deadlineMs, elapsedMs: now() - started })
   const assembled = assembleResults(gathered.outcomes, assembleContext(), await loadScoring())
   const called = [...roster.active.keys()]

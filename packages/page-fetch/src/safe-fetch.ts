@@ -4,6 +4,7 @@ import { Transform, type TransformCallback, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib'
 import { Agent, type Dispatcher, request } from 'undici'
+import { stripUrlCredentials } from '@search-layer/core'
 import { parseHostLiteral, blockedAddressReason } from './address.js'
 import { decodeBody, detectCharset } from './charset.js'
 import { FetchError, isFetchError } from './errors.js'
@@ -93,12 +94,7 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorizat
 
 type Pin = { address: string; family: 4 | 6 }
 
-function describe(url: URL): string {
-  const copy = new URL(url.href)
-  copy.username = ''
-  copy.password = ''
-  return copy.href
-}
+const describe = (url: URL): string => stripUrlCredentials(url)
 
 /**
  * Parses and checks the scheme of a URL (the first one or a redirect target).
