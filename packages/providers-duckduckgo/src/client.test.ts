@@ -122,6 +122,20 @@ describe('createDuckDuckGoProvider against the emulator', () => {
     expect(err).toMatchObject({ provider: 'duckduckgo', ...expected })
   })
 
+  it('refuses a body over 256 KiB by default, as no results page is that large, and accepts one just under', async () => {
+    const page = (bytes: number) => {
+      const head = '<div class="result"><a class="result__a" href="https://a.example/">A</a></div>'
+      return `${head}${'<div class="result">'.repeat(Math.floor((bytes - head.length) / 20))}`
+    }
+    emu.fault('duckduckgo', { reply: { body: page(256 * 1024 - 100), headers: { 'content-type': 'text/html' } } })
+    expect((await ddg({ retries: 0 }).search({ query: 'x' })).results).toHaveLength(1)
+    emu.fault('duckduckgo', { reply: { body: page(256 * 1024 + 100), headers: { 'content-type': 'text/html' } } })
+    expect(await providerFailure(ddg({ retries: 0 }).search({ query: 'x' }))).toMatchObject({
+      provider: 'duckduckgo',
+      kind: 'bad_response',
+    })
+  })
+
   it('paces requests to one base URL at least minIntervalMs apart, even when called at once', async () => {
     const provider = createDuckDuckGoProvider({ baseUrl: emu.urls.duckduckgo, minIntervalMs: 300 })
     await Promise.all([

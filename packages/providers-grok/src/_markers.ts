@@ -2,7 +2,7 @@
 // spaces it ends with; the end-anchored regexes that did this scanned the whole prefix for every citation.
 
 /** JS `\s`: the code points `/\s/` matches. */
-function isSpace(code: number): boolean {
+export function isSpace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d)
   if (code < 0xa0) return false
   return (
@@ -22,16 +22,16 @@ const isDigit = (code: number) => code >= 0x30 && code <= 0x39
 
 // The leftmost start of a marker `[[\d+]]([^)\s]*)` that ends at `end`, or -1. Leftmost, because the regex this
 // replaces takes its leftmost match: a later start inside a longer marker could never continue the chain anyway.
-function markerEndingAt(text: string, end: number): number {
-  if (end === 0 || text.charCodeAt(end - 1) !== 0x29) return -1
+function markerEndingAt(text: string, end: number, floor: number): number {
+  if (end <= floor || text.charCodeAt(end - 1) !== 0x29) return -1
   let start = -1
-  for (let k = end - 2; k >= 0; k--) {
+  for (let k = end - 2; k >= floor; k--) {
     const code = text.charCodeAt(k)
     if (code === 0x29 || isSpace(code)) break
-    if (code !== 0x28 || k < 2 || text.charCodeAt(k - 1) !== 0x5d || text.charCodeAt(k - 2) !== 0x5d) continue
+    if (code !== 0x28 || k < floor + 2 || text.charCodeAt(k - 1) !== 0x5d || text.charCodeAt(k - 2) !== 0x5d) continue
     let d = k - 2
-    while (d > 0 && isDigit(text.charCodeAt(d - 1))) d--
-    if (d === k - 2 || d < 2 || text.charCodeAt(d - 1) !== 0x5b || text.charCodeAt(d - 2) !== 0x5b) continue
+    while (d > floor && isDigit(text.charCodeAt(d - 1))) d--
+    if (d === k - 2 || d < floor + 2 || text.charCodeAt(d - 1) !== 0x5b || text.charCodeAt(d - 2) !== 0x5b) continue
     start = d - 2
   }
   return start
@@ -39,14 +39,14 @@ function markerEndingAt(text: string, end: number): number {
 
 /**
  * `text.slice(0, end).replace(/(?:\s*\[\[\d+\]\]\([^)\s]*\))+\s*$/, '').replace(/\s+$/, '')`, scanning back
- * from `end` only as far as the markers and spaces go.
+ * from `end` only as far as the markers and spaces go, and not before `floor` (what lies before it is kept).
  */
-export function textBeforeMarkers(text: string, end: number): string {
+export function textBeforeMarkers(text: string, end: number, floor = 0): string {
   let cut = end
   for (;;) {
     let j = cut
-    while (j > 0 && isSpace(text.charCodeAt(j - 1))) j--
-    const start = markerEndingAt(text, j)
+    while (j > floor && isSpace(text.charCodeAt(j - 1))) j--
+    const start = markerEndingAt(text, j, floor)
     if (start < 0) {
       cut = j
       break

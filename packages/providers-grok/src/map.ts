@@ -12,6 +12,14 @@ import {
   retryHint,
 } from '@search-layer/core'
 import { httpUrl, isoDate, passesDomainFilters, plainText, safeParseJson } from '@search-layer/core'
+import {
+  hasEventStreamField,
+  markdownLinks,
+  removeCitationMarkers,
+  removeThinkBlocks,
+  trimLineEnds,
+  unlinkMarkdown,
+} from './_markdown-scan.js'
 import { textBeforeMarkers } from './_markers.js'
 import { GROK_WEB_SEARCH_USD_PER_CALL } from './definition.js'
 import { chatPrompt, responsesPrompt } from './prompt.js'
@@ -33,6 +41,8 @@ const MAX_TOOL_DOMAINS = 5
 const MAX_SNIPPET_CHARS = 400
 // Content beyond this is not scanned for JSON; keeps the bracket scan linear in practice.
 const MAX_SCAN_CHARS = 200_000
+// Characters the search for a JSON list may read in all: a few times the text it searches.
+const JSON_SCAN_BUDGET = 4 * MAX_SCAN_CHARS
 
 export interface GrokBuildSettings {
   model: string
@@ -77,23 +87,18 @@ export function buildChatRequest(request: ParsedProviderRequest, settings: GrokB
   }
 }
 
-const CITATION_MARKER = /\s?\[\[\d+\]\]\([^)\s]*\)/g
-
 /** Removes inline citation markers such as ` [[1]](https://x.ai/news)` from answer text. */
 export function stripCitationMarkers(text: string): string {
-  return text
-    .replace(CITATION_MARKER, '')
-    .replace(/[ \t]+\n/g, '\n')
-    .trim()
+  return trimLineEnds(removeCitationMarkers(text)).trim()
 }
 
 function markdownToPlain(text: string): string {
   return plainText(
-    stripCitationMarkers(text)
-      // List markers start a bullet, they are not part of what it says.
-      .replace(/^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+/gm, '')
-      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/[*_`#>]+/g, ' '),
+    unlinkMarkdown(
+      stripCitationMarkers(text)
+        // List markers start a bullet, they are not part of what it says.
+        .replace(/^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+/gm, ''),
+    ).replace(/[*_`#>]+/g, ' '),
   )
 }
 
@@ -103,25 +108,30 @@ function isTerminator(text: string, i: number): boolean {
   return (c === '.' || c === '!' || c === '?') && (i + 1 >= text.length || /\s/.test(text[i + 1]!))
 }
 
+// How far from a citation its sentence is looked for, each way. Every citation is looked up this way, and an
+// answer without sentence ends would otherwise be read whole for each of them.
+const SENTENCE_REACH = 2000
+
 /** The sentence a citation at [start, end) supports: the one ending at the marker, continued past it if unfinished. */
 export function sentenceAround(text: string, start: number, end: number): string {
   const s = Math.max(0, Math.min(start, text.length))
   const e = Math.max(s, Math.min(end, text.length))
+  const floor = Math.max(0, s - SENTENCE_REACH)
   // Skip back over adjacent markers and spaces: "claim. [[1]](a) [[2]](b)".
-  const before = textBeforeMarkers(text, s)
+  const before = textBeforeMarkers(text, s, floor)
   let p = before.length - 1
   if (p < 0) return ''
-  let from = 0
-  for (let i = isTerminator(text, p) ? p - 1 : p; i >= 0; i--) {
+  let from = Math.max(0, p - SENTENCE_REACH)
+  for (let i = isTerminator(text, p) ? p - 1 : p; i >= from; i--) {
     if (isTerminator(text, i)) {
       from = i + 1
       break
     }
   }
-  let to = text.length
+  let to = Math.min(text.length, e + SENTENCE_REACH)
   if (isTerminator(text, p)) to = p + 1
   else
-    for (p = e; p < text.length; p++)
+    for (p = e; p < to; p++)
       if (isTerminator(text, p)) {
         to = p + 1
         break
@@ -274,10 +284,10 @@ function markdownLinksVerified(text: string, citations: readonly unknown[]): Cit
   )
   if (known.size === 0) return []
   const out: Cited[] = []
-  for (const match of text.matchAll(/\[([^\]]{1,300})\]\((https?:\/\/[^)\s]+)\)/g)) {
-    const url = httpUrl(match[2])
+  for (const link of markdownLinks(text)) {
+    const url = httpUrl(link.url)
     if (url && known.has(canonical(url)))
-      out.push({ url, title: match[1], text, start: match.index, end: match.index + match[0].length })
+      out.push({ url, title: link.title, text, start: link.index, end: link.index + link.length })
   }
   return out
 }
@@ -318,9 +328,13 @@ function citationSnippet(c: Cited): string {
   if (validIndexes && text.slice(c.start!, c.end!).includes('](')) return sentenceAround(text, c.start!, c.end!)
   const at = text.indexOf(c.url)
   if (at >= 0) {
-    const double = text.lastIndexOf('[[', at)
-    const open = double >= 0 ? double : text.lastIndexOf('[', at)
-    const markerStart = open >= 0 && at - open < 320 ? open : at
+    // The marker's opener is looked for only as far back as it may be: a search back to the start of the text
+    // for each citation would read a long answer once per citation.
+    const near = Math.max(0, at - 319)
+    const before = text.slice(near, at + 1)
+    const double = before.lastIndexOf('[[')
+    const open = double >= 0 ? double : before.lastIndexOf('[')
+    const markerStart = open >= 0 ? near + open : at
     return sentenceAround(text, markerStart, at + c.url.length + 1)
   }
   return validIndexes ? sentenceAround(text, c.start!, c.end!) : ''
@@ -367,7 +381,7 @@ export function readChatBody(text: string): {
   content: string
   usage?: { prompt_tokens?: number | null; completion_tokens?: number | null }
 } {
-  if (/^\s*(?:data|event|id):/m.test(text) && !/^\s*[{[]/.test(text)) {
+  if (hasEventStreamField(text) && !/^\s*[{[]/.test(text)) {
     let content = ''
     let usage: { prompt_tokens?: number | null; completion_tokens?: number | null } | undefined
     let chunks = 0
@@ -415,11 +429,14 @@ export function readChatBody(text: string): {
   }
 }
 
-function balancedJsonAt(text: string, start: number): string | null {
+/** The balanced JSON value starting at `start`; what it reads is taken from `scan.budget`, and stops it at 0. */
+function balancedJsonAt(text: string, start: number, scan: { budget: number }): string | null {
   const open = text[start]
   const stack: string[] = [open === '{' ? '}' : ']']
   let inString = false
-  for (let i = start + 1; i < text.length; i++) {
+  const limit = Math.min(text.length, start + 1 + scan.budget)
+  scan.budget -= limit - start - 1
+  for (let i = start + 1; i < limit; i++) {
     const c = text[i]
     if (inString) {
       if (c === '\\') i++
@@ -430,8 +447,10 @@ function balancedJsonAt(text: string, start: number): string | null {
     else if (c === '{') stack.push('}')
     else if (c === '[') stack.push(']')
     else if (c === '}' || c === ']') {
-      if (stack.pop() !== c) return null
-      if (stack.length === 0) return text.slice(start, i + 1)
+      const closes = stack.pop() === c
+      if (closes && stack.length > 0) continue
+      scan.budget += limit - i - 1
+      return closes ? text.slice(start, i + 1) : null
     }
   }
   return null
@@ -456,18 +475,20 @@ function resultsArray(value: unknown): unknown[] | null {
  * prose before and after the JSON. Returns null when there is none. Never throws.
  */
 export function extractJsonResults(content: string): unknown[] | null {
-  let text = content.slice(0, MAX_SCAN_CHARS).replace(/<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi, '')
+  let text = removeThinkBlocks(content.slice(0, MAX_SCAN_CHARS))
   const close = text.search(/<\/think(?:ing)?>/i)
   if (close >= 0) text = text.slice(text.indexOf('>', close) + 1)
   const candidates = [...text.matchAll(/```[a-zA-Z]*\s*\n?([\s\S]*?)```/g)].map((m) => m[1]!)
   candidates.push(text)
+  // Each try reads on until its brackets balance: 200 tries from unclosed brackets would read the text 200 times.
+  const scan = { budget: JSON_SCAN_BUDGET }
   for (const candidate of candidates) {
     let tries = 0
-    for (let i = 0; i < candidate.length && tries < 200; i++) {
+    for (let i = 0; i < candidate.length && tries < 200 && scan.budget > 0; i++) {
       const c = candidate[i]
       if (c !== '{' && c !== '[') continue
       tries++
-      const slice = balancedJsonAt(candidate, i)
+      const slice = balancedJsonAt(candidate, i, scan)
       if (!slice) continue
       let value: unknown
       try {

@@ -162,7 +162,8 @@ export function mapStackExchangeError(
   const base = { provider: 'stackexchange', status: response.status, code: name, secrets }
   const detail = `${name}${message ? `: ${message}` : ''}`
   if (name === 'throttle_violation') {
-    const seconds = Number(/(\d+)\s*seconds?/.exec(message)?.[1])
+    // A number starts only where digits do: tried at every digit, a long run of them was read once per digit.
+    const seconds = Number(/(?<!\d)(\d+)\s*seconds?/.exec(message)?.[1])
     const retryAfterMs = Number.isFinite(seconds) ? seconds * 1000 : response.retryAfterMs
     if (Number.isFinite(seconds) && seconds > QUOTA_WAIT_SECONDS)
       return new ProviderError(
