@@ -123,6 +123,13 @@ export const ADVERSARIAL_TEXTS: Readonly<Record<string, (n: number) => string>> 
   'many autolinks': (n) => '<http://e.com/'.repeat(n),
   'open brackets': (n) => '['.repeat(n),
   'link without close': (n) => `[a](http://e.com/${'(a)'.repeat(n)}`,
+  // Image links never closed: every `](` starts a target that runs to the end of the text.
+  'image links without close': (n) => '![]('.repeat(n),
+  'links without close': (n) => '[a](b'.repeat(n),
+  'link titles without close': (n) => '[a](b "'.repeat(n),
+  'nested brackets': (n) => `${'['.repeat(n)}a${']'.repeat(n)}(${'('.repeat(n)}`,
+  // What a crafted issue body mixes: brackets, unclosed comments and references on one line.
+  'brackets, comments and references': (n) => '[<!--#1 ]('.repeat(n),
   'heading with spaces': (n) => `# a${' '.repeat(n)}b`,
   backticks: (n) => '`'.repeat(n),
   'fence without newline': (n) => `\r${'```\r'.repeat(n)}`,

@@ -3,8 +3,9 @@ import { z } from 'zod'
 import type { GithubTarget } from './_github-url.js'
 import { ghGet, githubAuth, makeCtx } from './_github.js'
 import { DEFAULTS, type FetchThreadOptions } from './_options.js'
-import { findRefs, mergeRefs } from './refs.js'
-import type { Ref, Thread, ThreadComment } from './types.js'
+import { readRefs } from './_read-refs.js'
+import { mergeRefs } from './refs.js'
+import type { Thread, ThreadComment } from './types.js'
 
 const QUERY = `query($owner: String!, $name: String!, $number: Int!, $after: String) {
   repository(owner: $owner, name: $name) {
@@ -157,10 +158,10 @@ export async function fetchGithubDiscussion(
   if (!discussion)
     throw new ProviderError('GitHub returned no discussion', { kind: 'bad_response', provider: 'github' })
   const kept = comments.slice(0, maxComments)
-  const found: Ref[] = [
-    ...findRefs(discussion.body, { repo, source: 'body', contextChars }),
-    ...kept.flatMap((c) => findRefs(c.body, { repo, source: `${c.kind}:${c.id}`, contextChars })),
-  ]
+  const found = await readRefs([
+    { text: discussion.body, options: { repo, source: 'body', contextChars } },
+    ...kept.map((c) => ({ text: c.body, options: { repo, source: `${c.kind}:${c.id}`, contextChars } })),
+  ])
   return {
     url: discussion.url,
     type: 'github_discussion',

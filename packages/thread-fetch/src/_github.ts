@@ -5,7 +5,8 @@ import { readGhToken } from './_gh-token.js'
 import { type GithubTarget, webHostOf } from './_github-url.js'
 import { createLimiter } from './_limit.js'
 import { DEFAULTS, type FetchThreadOptions } from './_options.js'
-import { findRefs, mergeRefs } from './refs.js'
+import { readRefs } from './_read-refs.js'
+import { mergeRefs } from './refs.js'
 import { timelineRefs } from './timeline.js'
 import type { Ref, Thread, ThreadComment } from './types.js'
 
@@ -513,8 +514,10 @@ export async function fetchGithubIssue(
   const summary = timelineRefs(timeline.items, { repo, contextChars })
   const selfKey = `github:${repo.toLowerCase()}#${here.number}`
   const found: Ref[] = [
-    ...findRefs(issue.body ?? '', { repo, source: 'body', contextChars }),
-    ...threadComments.flatMap((c) => findRefs(c.body, { repo, source: `${c.kind}:${c.id}`, contextChars })),
+    ...(await readRefs([
+      { text: issue.body ?? '', options: { repo, source: 'body', contextChars } },
+      ...threadComments.map((c) => ({ text: c.body, options: { repo, source: `${c.kind}:${c.id}`, contextChars } })),
+    ])),
     ...summary.refs,
   ]
   const refs = mergeRefs(found).filter((r) => r.key !== selfKey)

@@ -1,10 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fencedCodeRanges, htmlCommentRanges, markdownLinks, trimUrl } from './_scan.js'
+import { fencedCodeRanges, htmlCommentRanges, markInlineCode, markdownLinks, trimUrl } from './_scan.js'
 
 // The regexes and loop the scanners replaced: same output required on every generated text.
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm
 const COMMENT_RE = /<!--[\s\S]*?-->/g
+const INLINE_CODE_RE = /`[^`\n]+`/g
 const MD_LINK_RE =
   /\[([^\]\n]{0,500})\]\(\s*<?(https?:\/\/[^\s()<>]*(?:\([^\s()<>]*\)[^\s()<>]*)*)>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
 
@@ -34,6 +35,7 @@ const piecesText = (pieces: readonly string[]) =>
   fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((parts) => parts.join(''))
 
 const FENCE_PIECES = ['```', '````', '~~~', '``', '`', ' ', '   ', '    ', '\n', '\r', '\r\n', '\u2028', 'js', 'x', '~']
+const CODE_PIECES = ['`', '``', '```', 'a', ' ', '\n', '\r', '\u2028', '#1']
 const COMMENT_PIECES = ['<!--', '-->', '<!-->', '--', '-', '>', '<', '!', 'a', '\n']
 const LINK_PIECES = [
   '[',
@@ -72,6 +74,19 @@ describe('linear scanners match the regexes they replaced', () => {
     fc.assert(
       fc.property(piecesText(COMMENT_PIECES), (text) => {
         expect(htmlCommentRanges(text)).toEqual(rangesOf(text, COMMENT_RE))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it('markInlineCode', () => {
+    fc.assert(
+      fc.property(piecesText(CODE_PIECES), (text) => {
+        const expected = new Uint8Array(text.length)
+        for (const [start, end] of rangesOf(text, INLINE_CODE_RE)) expected.fill(1, start, end)
+        const marks = new Uint8Array(text.length)
+        markInlineCode(text, marks)
+        expect(marks).toEqual(expected)
       }),
       { numRuns: 3000 },
     )

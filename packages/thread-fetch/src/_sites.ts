@@ -4,8 +4,9 @@ import { z } from 'zod'
 import { toThreadError } from './_errors.js'
 import { htmlToText } from './_html-text.js'
 import { DEFAULTS, type FetchThreadOptions } from './_options.js'
-import { findRefs, mergeRefs } from './refs.js'
-import type { Ref, Thread, ThreadComment } from './types.js'
+import { readRefs } from './_read-refs.js'
+import { mergeRefs } from './refs.js'
+import type { Thread, ThreadComment } from './types.js'
 
 const HN_API = 'https://hn.algolia.com/api/v1'
 const REDDIT_BASE = 'https://www.reddit.com'
@@ -335,10 +336,10 @@ export async function fetchSiteThread(target: SiteTarget, url: string, options: 
       : target.site === 'reddit'
         ? await fetchReddit(target, options, signal, maxComments)
         : await fetchV2ex(target, options, signal, maxComments)
-  const found: Ref[] = [
-    ...findRefs(thread.body, { source: 'body', contextChars }),
-    ...thread.comments.flatMap((c) => findRefs(c.body, { source: `comment:${c.id}`, contextChars })),
-  ]
+  const found = await readRefs([
+    { text: thread.body, options: { source: 'body', contextChars } },
+    ...thread.comments.map((c) => ({ text: c.body, options: { source: `comment:${c.id}`, contextChars } })),
+  ])
   return {
     ...thread,
     refs: mergeRefs(found),

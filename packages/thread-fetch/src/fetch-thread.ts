@@ -7,7 +7,8 @@ import { fetchGithubIssue, githubAuth } from './_github.js'
 import { mapLimit } from './_limit.js'
 import { DEFAULTS, type FetchThreadOptions } from './_options.js'
 import { fetchSiteThread, parseSiteUrl } from './_sites.js'
-import { findRefs, linkRef, mergeRefs } from './refs.js'
+import { mapYielding, readRefs } from './_read-refs.js'
+import { linkRef, mergeRefs } from './refs.js'
 import type { Ref, Thread, ThreadError } from './types.js'
 
 export type { FetchThreadOptions } from './_options.js'
@@ -63,7 +64,10 @@ async function fetchGenericPage(url: string, options: FetchThreadOptions): Promi
     throw toThreadError(error, 'page')
   }
   const contextChars = options.contextChars ?? DEFAULTS.contextChars
-  const linkRefs = page.links.flatMap((l) => linkRef(l.url, l.text, l.context, 'link') ?? [])
+  // Up to 10,000 links, each a URL to parse: in slices, like the texts.
+  const linkRefs = (await mapYielding(page.links, (l) => linkRef(l.url, l.text, l.context, 'link'))).filter(
+    (r) => r !== undefined,
+  )
   return {
     url: page.finalUrl || page.url,
     type: 'page',
@@ -72,7 +76,10 @@ async function fetchGenericPage(url: string, options: FetchThreadOptions): Promi
     state: null,
     labels: [],
     comments: [],
-    refs: mergeRefs([...linkRefs, ...findRefs(page.markdown, { source: 'body', contextChars })]),
+    refs: mergeRefs([
+      ...linkRefs,
+      ...(await readRefs([{ text: page.markdown, options: { source: 'body', contextChars } }])),
+    ]),
     links: page.links,
     metadata: {
       requestedUrl: url,

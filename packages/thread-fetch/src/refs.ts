@@ -1,5 +1,5 @@
 import { canonicalUrl } from '@search-layer/core'
-import { fencedCodeRanges, htmlCommentRanges, markdownLinks, type Range, trimUrl } from './_scan.js'
+import { fencedCodeRanges, htmlCommentRanges, markInlineCode, markdownLinks, trimUrl } from './_scan.js'
 import { REF_TYPES, type Ref, type RefType } from './types.js'
 
 /** Options of `extractRefs`. */
@@ -26,8 +26,6 @@ const REPO_SHA_RE = new RegExp(`(?<![\\w./-])(${OWNER})/(${REPO})@([0-9a-f]{7,40
 const SHA_RE = /(?<![\w\-./@#:=&%+])[0-9a-f]{7,40}(?![\w-]|\.\w)/g
 const AUTOLINK_RE = /<(https?:\/\/[^\s<>]+)>/g
 const PLAIN_URL_RE = /https?:\/\/[^\s<>"'`]+/g
-// Linear as is: a failed span stops at a newline, past which no backtick was skipped.
-const INLINE_CODE_RE = /`[^`\n]+`/g
 // Keywords are looked for in the text just before a reference, never further back than this.
 const KEYWORD_WINDOW_CHARS = 60
 
@@ -55,86 +53,129 @@ export function extractRefs(text: string, options: ExtractRefsOptions = {}): Ref
   return mergeRefs(findRefs(typeof text === 'string' ? text : '', options))
 }
 
-/** Every reference occurrence in one text, in order, not yet deduplicated. */
+/**
+ * A text with more matches of one kind than this (links, URLs, `#N`, SHAs) is not written to be read: only its
+ * first ones of that kind are read, and only its first this many references are kept. Each reference costs
+ * 10-50 µs (URL parsing, context, keywords) on the calling thread: a 390 KB body of `#1 ` held it for 2.4 s.
+ */
+export const MAX_REFS_PER_TEXT = 1000
+
+/**
+ * Longer URLs are not read as references: Apache and nginx refuse request lines past 8 KB by default, and
+ * parsing one URL of 1 MiB (a run of `/` or `)` after `https://`) took 300 ms.
+ */
+const MAX_URL_CHARS = 8192
+
+/** One text being read: what is code, what already belongs to a reference, and what was found. */
+interface Scan {
+  text: string
+  hosts: readonly string[]
+  repo: string | undefined
+  found: Found[]
+  code: Uint8Array
+  taken: Uint8Array
+}
+
+/**
+ * Every reference occurrence in one text, in order, not yet deduplicated; at most `MAX_REFS_PER_TEXT` of them,
+ * from at most that many matches of each kind, so a text of any size is read in bounded time.
+ */
 export function findRefs(text: string, options: ExtractRefsOptions = {}): Ref[] {
   const contextChars = options.contextChars ?? 80
   const source = options.source ?? 'body'
+  const scan = startScan(text, options)
+  findLinks(scan)
+  findShorthands(scan)
+  const found = scan.found.sort((a, b) => a.start - b.start).slice(0, MAX_REFS_PER_TEXT)
+  return found.map((f) => ({
+    type: keywordType(text, f),
+    ...(f.url !== undefined && { url: f.url }),
+    key: f.key,
+    text: f.text,
+    context: contextOf(text, f.start, f.end, contextChars),
+    ...(f.repo !== undefined && { repo: f.repo }),
+    ...(f.number !== undefined && { number: f.number }),
+    ...(f.sha !== undefined && { sha: f.sha }),
+    source,
+    count: 1,
+  }))
+}
+
+function startScan(text: string, options: ExtractRefsOptions): Scan {
   const hosts = (options.githubHosts ?? DEFAULT_GITHUB_HOSTS).map((h) => h.toLowerCase())
   const repo = options.repo && /^[^/\s]+\/[^/\s]+$/.test(options.repo) ? options.repo : undefined
-  const found: Found[] = []
   // Which characters are code and which already belong to a reference. A match is checked against its own
   // characters only, and the matches of one pattern never overlap, so the checks stay linear in the text.
   const code = new Uint8Array(text.length)
-  const taken = new Uint8Array(text.length)
-  for (const ranges of [fencedCodeRanges(text), inlineCodeRanges(text), htmlCommentRanges(text)])
+  markInlineCode(text, code)
+  for (const ranges of [fencedCodeRanges(text), htmlCommentRanges(text)])
     for (const [start, end] of ranges) code.fill(1, start, end)
+  return { text, hosts, repo, found: [], code, taken: new Uint8Array(text.length) }
+}
 
+/** The first `MAX_REFS_PER_TEXT` matches of a global pattern. */
+function* firstMatches(text: string, re: RegExp): Generator<RegExpExecArray> {
+  let count = 0
+  for (const m of text.matchAll(re)) {
+    yield m
+    if (++count >= MAX_REFS_PER_TEXT) return
+  }
+}
+
+/** Markdown links, autolinks and bare URLs, each kept only where no earlier kind already took its characters. */
+function findLinks(scan: Scan): void {
+  const { text, taken } = scan
   const addUrl = (raw: string, label: string, start: number, end: number) => {
-    const ref = classifyUrl(raw, hosts)
+    if (raw.length > MAX_URL_CHARS) return
+    const ref = classifyUrl(raw, scan.hosts)
     if (!ref) return
-    found.push({ ...ref, text: label, start, end })
+    scan.found.push({ ...ref, text: label, start, end })
     taken.fill(1, start, end)
   }
-
-  for (const link of markdownLinks(text)) {
+  for (const link of markdownLinks(text, MAX_REFS_PER_TEXT)) {
     const label = link.label.trim()
     addUrl(link.url, label === '' ? link.url : label, link.start, link.end)
   }
-  for (const m of text.matchAll(AUTOLINK_RE)) {
+  for (const m of firstMatches(text, AUTOLINK_RE)) {
     if (marked(taken, m.index, m.index + m[0].length)) continue
     addUrl(m[1]!, m[1]!, m.index, m.index + m[0].length)
   }
-  for (const m of text.matchAll(PLAIN_URL_RE)) {
+  for (const m of firstMatches(text, PLAIN_URL_RE)) {
     const url = trimUrl(m[0])
     if (url.length <= 'https://'.length || marked(taken, m.index, m.index + url.length)) continue
     addUrl(url, url, m.index, m.index + url.length)
   }
+}
 
-  const blocked = (start: number, end: number) => marked(taken, start, end) || marked(code, start, end)
-
-  for (const m of text.matchAll(REPO_SHA_RE)) {
+/** `owner/repo@sha`, `#N` and `owner/repo#N`, and with a repository `GH-N` and bare SHAs, outside code and links. */
+function findShorthands(scan: Scan): void {
+  const { text, taken, found, repo } = scan
+  const blocked = (start: number, end: number) => marked(taken, start, end) || marked(scan.code, start, end)
+  for (const m of firstMatches(text, REPO_SHA_RE)) {
     const [, owner, name, sha] = m as unknown as [string, string, string, string]
     if (blocked(m.index, m.index + m[0].length) || !validRepo(name)) continue
     found.push(commitRef(`${owner}/${name}`, sha, m[0], m.index, m.index + m[0].length))
     taken.fill(1, m.index, m.index + m[0].length)
   }
-  for (const m of text.matchAll(ISSUE_RE)) {
+  for (const m of firstMatches(text, ISSUE_RE)) {
     const [, owner, name, num] = m as unknown as [string, string | undefined, string | undefined, string]
     if (blocked(m.index, m.index + m[0].length)) continue
     if (name !== undefined && !validRepo(name)) continue
     const target = owner && name ? `${owner}/${name}` : repo
     found.push(issueRef(target, Number(num), m[0], m.index, m.index + m[0].length))
   }
-  if (repo) {
-    for (const m of text.matchAll(GH_RE)) {
-      if (blocked(m.index, m.index + m[0].length)) continue
-      found.push(issueRef(repo, Number(m[1]), m[0], m.index, m.index + m[0].length))
-    }
-    for (const m of text.matchAll(SHA_RE)) {
-      const sha = m[0]
-      // A 24-hex string is a MongoDB ObjectId, not a commit; all-digit or all-letter runs are numbers or words.
-      if (sha.length === 24 || !/\d/.test(sha) || !/[a-f]/.test(sha)) continue
-      if (blocked(m.index, m.index + sha.length) || isUuidPart(text, m.index, sha.length)) continue
-      found.push(commitRef(repo, sha, sha, m.index, m.index + sha.length))
-    }
+  if (!repo) return
+  for (const m of firstMatches(text, GH_RE)) {
+    if (blocked(m.index, m.index + m[0].length)) continue
+    found.push(issueRef(repo, Number(m[1]), m[0], m.index, m.index + m[0].length))
   }
-
-  found.sort((a, b) => a.start - b.start)
-  return found.map((f) => {
-    const type = keywordType(text, f)
-    return {
-      type,
-      ...(f.url !== undefined && { url: f.url }),
-      key: f.key,
-      text: f.text,
-      context: contextOf(text, f.start, f.end, contextChars),
-      ...(f.repo !== undefined && { repo: f.repo }),
-      ...(f.number !== undefined && { number: f.number }),
-      ...(f.sha !== undefined && { sha: f.sha }),
-      source,
-      count: 1,
-    }
-  })
+  for (const m of firstMatches(text, SHA_RE)) {
+    const sha = m[0]
+    // A 24-hex string is a MongoDB ObjectId, not a commit; all-digit or all-letter runs are numbers or words.
+    if (sha.length === 24 || !/\d/.test(sha) || !/[a-f]/.test(sha)) continue
+    if (blocked(m.index, m.index + sha.length) || isUuidPart(text, m.index, sha.length)) continue
+    found.push(commitRef(repo, sha, sha, m.index, m.index + sha.length))
+  }
 }
 
 /**
@@ -261,10 +302,6 @@ function keywordType(text: string, f: Found): RefType {
 
 function isUuidPart(text: string, start: number, length: number): boolean {
   return text[start - 1] === '-' || text[start + length] === '-'
-}
-
-function inlineCodeRanges(text: string): Range[] {
-  return Array.from(text.matchAll(INLINE_CODE_RE), (m): Range => [m.index, m.index + m[0].length])
 }
 
 /** Whether any character in `[start, end)` is marked. */
