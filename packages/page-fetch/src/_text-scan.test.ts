@@ -110,6 +110,7 @@ describe('markdownLinkMatches reads 1 MiB of any of them in well under a second'
     const text = build(Math.ceil((1 << 20) / build(1).length))
     const start = performance.now()
     markdownLinkMatches(text)
-    expect(performance.now() - start).toBeLessThan(1000)
+    // A quadratic scan takes minutes at 1 MiB, a linear one tens of ms: 5 s tells them apart on a loaded machine.
+    expect(performance.now() - start).toBeLessThan(5000)
   })
 })

@@ -54,14 +54,15 @@ const sized = (build: (n: number) => string, bytes: number): string => {
 }
 
 describe('a 1 MiB hostile body', { timeout: 120_000 }, () => {
-  // Well under 100 ms of CPU on an idle machine; the bound is loose because the machine running tests is shared.
-  it.each(Object.keys(ALL))('%s: parsed in well under a second of CPU', (name) => {
+  // Well under 100 ms of CPU on an idle machine.
+  it.each(Object.keys(ALL))('%s: parsed in seconds of CPU, not minutes', (name) => {
     const html = sized(ALL[name]!, MIB)
     parseDuckDuckGoPage(html.slice(0, 50_000))
     const before = process.cpuUsage()
     parseDuckDuckGoPage(html)
     const used = process.cpuUsage(before)
-    expect((used.user + used.system) / 1000).toBeLessThan(1000)
+    // A quadratic scan takes minutes at 1 MiB, a linear one tens of ms: 5 s tells them apart on a loaded machine.
+    expect((used.user + used.system) / 1000).toBeLessThan(5000)
   })
 })
 

@@ -113,13 +113,14 @@ describe('the scans of answer text are linear', { timeout: 120_000 }, () => {
 })
 
 describe('a 1 MiB hostile answer', { timeout: 120_000 }, () => {
-  it.each(Object.keys(HOSTILE))('%s: every scan in well under a second of CPU', (input) => {
+  it.each(Object.keys(HOSTILE))('%s: every scan in seconds of CPU, not minutes', (input) => {
     const build = HOSTILE[input]!
     const t = build(Math.floor((1024 * 1024) / build(1).length))
     for (const scan of Object.values(SCANS)) scan(t.slice(0, 10_000))
     const before = process.cpuUsage()
     for (const scan of Object.values(SCANS)) scan(t)
     const used = process.cpuUsage(before)
-    expect((used.user + used.system) / 1000).toBeLessThan(1000)
+    // A quadratic scan takes minutes at 1 MiB, a linear one tens of ms: 5 s tells them apart on a loaded machine.
+    expect((used.user + used.system) / 1000).toBeLessThan(5000)
   })
 })
