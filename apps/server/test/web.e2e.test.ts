@@ -194,6 +194,21 @@ describe('the web app', () => {
     await other.close()
   })
 
+  it('fills in a query from the link it was opened with, and runs it only when asked', async () => {
+    // Any site can link here: opening the link must not spend the owner's quota on a search nobody asked for.
+    const own = await boot(emu)
+    extra.push(own)
+    await page.goto(`${own.url}/#/?q=${encodeURIComponent('linked from elsewhere')}`)
+    await page.getByRole('note').filter({ hasText: 'Opened from a link' }).waitFor()
+    expect(await page.locator('#q').inputValue()).toBe('linked from elsewhere')
+    expect(emu.requests.length).toBe(0)
+    expect((await (await own.call('/v1/history')).json()).entries).toHaveLength(0)
+    await page.locator('#q').press('Enter')
+    await finished()
+    await expect.poll(async () => (await (await own.call('/v1/history')).json()).entries.length).toBe(1)
+    expect(await page.getByRole('note').count()).toBe(0)
+  })
+
   it('re-runs a search from the history and deletes the history', async () => {
     const own = await boot(emu)
     extra.push(own)

@@ -26,6 +26,18 @@ export function hrefOf(route: Route): string {
   return `#/${query ? `?${query}` : ''}`
 }
 
+/**
+ * Any site can link to this page, and a search may spend the owner's paid quota: a query in the URL the page was
+ * opened with is filled in and waits for the user, while routes reached inside the app (history, back and
+ * forward) run at once.
+ */
+const openingHash = location.hash
+let navigated = false
+addEventListener('hashchange', () => (navigated = true), { once: true })
+
+/** Whether the page is still at the route it was opened with, no navigation inside the app since. */
+export const isOpeningRoute = () => !navigated && location.hash === openingHash
+
 export const go = (route: Route) => {
   location.hash = hrefOf(route).slice(1)
 }

@@ -2,7 +2,7 @@ import { useEffect, useReducer, useRef, useState } from 'preact/hooks'
 import { ApiError, listSources, type SourceInfo, streamSearch } from './api.js'
 import { type EngineRun, EngineStrip } from './engines.js'
 import { renderMarkdown } from './markdown.js'
-import { type Route, hrefOf, isThreadUrl } from './route.js'
+import { type Route, hrefOf, isOpeningRoute, isThreadUrl } from './route.js'
 import type { KeylessOnly, Plan, Progress, Result, SearchResponse } from './types.js'
 
 const INTENTS = ['factual', 'status', 'comparison', 'tutorial', 'exploratory', 'news', 'resource']
@@ -413,6 +413,7 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
   const [query, setQuery] = useState(initialQuery ?? '')
   const [controls, setControls] = useState<Controls>(AUTO)
   const [run, dispatch] = useReducer(reduce, null)
+  const [waiting, setWaiting] = useState(false)
   const box = useRef<HTMLInputElement>(null)
   const current = useRef<AbortController | null>(null)
 
@@ -430,6 +431,7 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
 
   const start = async (q: string, c: Controls = controls) => {
     if (!q.trim()) return
+    setWaiting(false)
     current.current?.abort()
     const controller = new AbortController()
     current.current = controller
@@ -466,7 +468,8 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
       const c = { ...AUTO, ...(route.intent && { intent: route.intent }), ...(route.mode && { mode: route.mode }) }
       setQuery(initialQuery)
       setControls(c)
-      void start(initialQuery, c)
+      if (isOpeningRoute()) setWaiting(true)
+      else void start(initialQuery, c)
     }
   }, [initialQuery, route.intent, route.mode, route.n])
 
@@ -499,6 +502,11 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
         </button>
         <SearchControls controls={controls} setControls={setControls} />
       </form>
+      {waiting && (
+        <p class="muted" role="note">
+          Opened from a link: press Enter or Search to run it.
+        </p>
+      )}
 
       {run && <RunView run={run} />}
     </div>
