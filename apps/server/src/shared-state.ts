@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import {
   type CacheStore,
+  type KeyState,
   type KeyStateStore,
   type UsageStore,
   createMemoryCache,
@@ -276,8 +277,19 @@ export function createSharedUsageStore(state: SharedState): UsageStore {
   }
 }
 
-// Learned limits outlive any vendor window worth remembering; a rest is kept at least until it ends.
+// Learned limits outlive any vendor window worth remembering (a month's quota); nothing is kept longer.
 const KEY_STATE_TTL_MS = 40 * 24 * 60 * 60_000
+
+/**
+ * How long Redis keeps a key's state: learned limits for `KEY_STATE_TTL_MS`; a rest alone as long as it lasts (the
+ * engine already bounds it to the longest rest), so an entry never outlives what it says. Never beyond
+ * `KEY_STATE_TTL_MS` and never under a second, whatever the state holds.
+ */
+export function keyStateTtlMs(state: KeyState, nowMs: number): number {
+  const restMs = (state.restUntil ?? nowMs) - nowMs
+  const wanted = state.limits ? KEY_STATE_TTL_MS : restMs
+  return Number.isFinite(wanted) ? Math.round(Math.min(KEY_STATE_TTL_MS, Math.max(1000, wanted))) : KEY_STATE_TTL_MS
+}
 
 /**
  * Each provider key's learned limits and rest in Redis (JSON under `keys:<provider>:<key hash>`), so a circuit one
@@ -304,11 +316,11 @@ export function createSharedKeyStateStore(state: SharedState): KeyStateStore {
     },
     async set(provider, keyId, value) {
       await memory.set(provider, keyId, value)
-      const ttlMs = Math.max(KEY_STATE_TTL_MS, (value.restUntil ?? 0) - Date.now())
+      const ttlMs = keyStateTtlMs(value, Date.now())
       await state.guard(
         'key state set',
         async (redis) => {
-          await redis.set(keyOf(provider, keyId), JSON.stringify(value), 'PX', Math.round(ttlMs))
+          await redis.set(keyOf(provider, keyId), JSON.stringify(value), 'PX', ttlMs)
         },
         () => undefined,
       )
