@@ -96,6 +96,9 @@ interface KeySlot {
 const KEY_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['auth', 'quota', 'rate_limited'])
 // A rejected key, or a used-up quota whose reset the vendor did not say, rests this long.
 const KEY_REST_MS = 60 * 60_000
+// The slowest pace a vendor's word is taken for: one call a minute (a limit of 1 in the longest short window). A
+// slower one (a limit of 1e-300 in a header) would space calls by ages, past any timer and any deadline.
+const MIN_VENDOR_PER_SECOND = 1 / 60
 // A monthly quota with this share or less left is worth a warning.
 const QUOTA_WARN_SHARE = 0.1
 const NO_KEY = 'none'
@@ -442,7 +445,7 @@ export class KeyPool {
     // A window's pause is a rest too: never longer than the longest one.
     const pauseUntil = (at: number) => slot.limiter?.pauseUntil(Math.min(at, now + this.maxRestMs()))
     if (slot.limiter) {
-      if (limits.perSecond !== undefined && limits.perSecond > 0)
+      if (limits.perSecond !== undefined && limits.perSecond >= MIN_VENDOR_PER_SECOND)
         slot.limiter.adapt({ perSecond: limits.perSecond, burst: Math.max(1, Math.floor(limits.perSecond)) })
       if (limits.remaining === 0 && limits.resetAt !== undefined && limits.resetAt > now) pauseUntil(limits.resetAt)
       if (limits.retryAt !== undefined && limits.retryAt > now) pauseUntil(limits.retryAt)

@@ -151,6 +151,21 @@ describe('a 200 with a huge Retry-After', () => {
   })
 })
 
+describe('a rate limit too slow to be meant', () => {
+  it('1e-300 calls a second is not taken as the pace: no timer overflows, the next search is not held', async () => {
+    const layer = braveLayer(KEY_ONE)
+    const headers = { 'x-ratelimit-limit': '1e-300, 15000', 'x-ratelimit-remaining': '0, 14000' }
+    emu.fault('brave', { times: 1, reply: { body: braveBody, headers } })
+    await layer.search(search('rust async'))
+    const [brave] = await layer.status()
+    expect(brave!.keys[0]!.pace).toMatchObject({ perSecond: 1 })
+    const started = Date.now()
+    const next = await layer.search(search('tokio runtime', 3000))
+    expect(Date.now() - started).toBeLessThan(2500)
+    expect(next.providers.brave).toMatchObject({ status: 'ok' })
+  })
+})
+
 describe('a tampered key-state file', () => {
   it('rests a key an hour at most, drops times no date can hold, and is rewritten', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sl-waits-state-')), 'key-state.json')
