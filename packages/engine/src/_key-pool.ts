@@ -15,6 +15,7 @@ import {
   apiKeyLabel,
   isProviderError,
   readRateLimitHeaders,
+  timerMs,
   unusableWaitHeaders,
   type VendorLimits,
   resolveServiceConfig,
@@ -362,14 +363,16 @@ export class KeyPool {
       now: asked,
       notAfter: ctx.deadlineAt,
     })
-    if (at === undefined)
+    // A store that answers past the deadline anyway (any `PaceStore`, Redis holding anything) is refused the same.
+    if (at === undefined || !(at < ctx.deadlineAt))
       throw new ProviderError(`${this.name} call skipped: its shared pace (${perSecond}/s) passes the deadline`, {
         kind: 'timeout',
         provider: this.name,
         code: PACE_DEADLINE,
         retryable: false,
       })
-    if (at > asked) await sleep(at - asked, undefined, { signal: ctx.signal })
+    // The slot comes from a shared store (Redis): held to a timer's range whatever it holds.
+    if (at > asked) await sleep(timerMs(at - asked), undefined, { signal: ctx.signal })
   }
 
   private fail(slot: KeySlot, ticket: CircuitTicket, caught: unknown): void {

@@ -166,6 +166,24 @@ describe('a rate limit too slow to be meant', () => {
   })
 })
 
+describe('a shared pace store that answers with a slot years ahead', () => {
+  it('skips the call at once: no timer overflows, the search ends well within its deadline', async () => {
+    const layer = createSearchLayer({
+      env: { HOME: home, HN_API_URL: emu.urls.hackernews },
+      cache: false,
+      providerRetries: 0,
+      rateLimits: { hackernews: { perSecond: 1, burst: 1 } },
+      // Redis holding anything: a slot no timer can wait for, whatever the deadline asked.
+      paceStore: { reserve: async () => Date.now() + 1e15 },
+    })
+    const started = Date.now()
+    const res = await layer.search({ query: 'rust async', sources: ['hackernews'], intent: 'none', deadlineMs: 3000 })
+    expect(Date.now() - started).toBeLessThan(1500)
+    expect(res.providers.hackernews).toMatchObject({ status: 'error', error: { kind: 'timeout' } })
+    expect(emu.requests.filter((r) => r.service === 'hackernews')).toHaveLength(0)
+  })
+})
+
 describe('a tampered key-state file', () => {
   it('rests a key an hour at most, drops times no date can hold, and is rewritten', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sl-waits-state-')), 'key-state.json')
