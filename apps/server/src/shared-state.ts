@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import {
   type CacheStore,
-  type KeyState,
   type KeyStateStore,
   type UsageStore,
   createMemoryCache,
@@ -11,6 +10,7 @@ import {
 } from '@search-layer/engine'
 import { type PaceStore, processPaceStore, redactSecrets, stripUrlCredentials } from '@search-layer/core'
 import { Redis } from 'ioredis'
+import { keyStateTtlMs } from './key-state-ttl.js'
 import type { Logger } from 'pino'
 
 /** Redis as an optional accelerator: every call has a deadline and an in-process fallback. */
@@ -275,20 +275,6 @@ export function createSharedUsageStore(state: SharedState): UsageStore {
       )
     },
   }
-}
-
-// Learned limits outlive any vendor window worth remembering (a month's quota); nothing is kept longer.
-const KEY_STATE_TTL_MS = 40 * 24 * 60 * 60_000
-
-/**
- * How long Redis keeps a key's state: learned limits for `KEY_STATE_TTL_MS`; a rest alone as long as it lasts (the
- * engine already bounds it to the longest rest), so an entry never outlives what it says. Never beyond
- * `KEY_STATE_TTL_MS` and never under a second, whatever the state holds.
- */
-export function keyStateTtlMs(state: KeyState, nowMs: number): number {
-  const restMs = (state.restUntil ?? nowMs) - nowMs
-  const wanted = state.limits ? KEY_STATE_TTL_MS : restMs
-  return Number.isFinite(wanted) ? Math.round(Math.min(KEY_STATE_TTL_MS, Math.max(1000, wanted))) : KEY_STATE_TTL_MS
 }
 
 /**
