@@ -1,4 +1,11 @@
-import { ConfigError, InputError, type ProviderErrorKind, isProviderError, redactSecrets } from '@search-layer/core'
+import {
+  ConfigError,
+  InputError,
+  type ProviderErrorKind,
+  isProviderError,
+  redactSecrets,
+  upstreamWaitMs,
+} from '@search-layer/core'
 import { type FetchErrorKind, isFetchError } from '@search-layer/page-fetch'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
@@ -110,8 +117,9 @@ export function describeError(error: unknown): {
   if (isProviderError(error)) {
     // thread-fetch keeps page-fetch's kind in `code`: a refused private address is the caller's doing.
     const code = error.code === 'blocked' ? 'blocked' : PROVIDER_KIND_CODE[error.kind]
-    const retryAfterSec =
-      error.retryAfterMs !== undefined ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined
+    // An error from another copy of core carries its wait unchecked: an Infinity must not become a header.
+    const waitMs = upstreamWaitMs(error.retryAfterMs)
+    const retryAfterSec = waitMs !== undefined ? Math.max(1, Math.ceil(waitMs / 1000)) : undefined
     const body: ErrorBody = {
       error: error.message,
       code,

@@ -10,6 +10,7 @@ import {
 } from '@search-layer/engine'
 import { type PaceStore, processPaceStore, redactSecrets, stripUrlCredentials } from '@search-layer/core'
 import { Redis } from 'ioredis'
+import { keyStateTtlMs } from './key-state-ttl.js'
 import type { Logger } from 'pino'
 
 /** Redis as an optional accelerator: every call has a deadline and an in-process fallback. */
@@ -276,9 +277,6 @@ export function createSharedUsageStore(state: SharedState): UsageStore {
   }
 }
 
-// Learned limits outlive any vendor window worth remembering; a rest is kept at least until it ends.
-const KEY_STATE_TTL_MS = 40 * 24 * 60 * 60_000
-
 /**
  * Each provider key's learned limits and rest in Redis (JSON under `keys:<provider>:<key hash>`), so a circuit one
  * instance opens for a key is seen by every other before its next call. Kept in memory while Redis is down.
@@ -304,11 +302,11 @@ export function createSharedKeyStateStore(state: SharedState): KeyStateStore {
     },
     async set(provider, keyId, value) {
       await memory.set(provider, keyId, value)
-      const ttlMs = Math.max(KEY_STATE_TTL_MS, (value.restUntil ?? 0) - Date.now())
+      const ttlMs = keyStateTtlMs(value, Date.now())
       await state.guard(
         'key state set',
         async (redis) => {
-          await redis.set(keyOf(provider, keyId), JSON.stringify(value), 'PX', Math.round(ttlMs))
+          await redis.set(keyOf(provider, keyId), JSON.stringify(value), 'PX', ttlMs)
         },
         () => undefined,
       )

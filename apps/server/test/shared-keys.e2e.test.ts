@@ -1,4 +1,6 @@
+import { apiKeyId } from '@search-layer/core'
 import type { Emulator } from '@search-layer/testkit'
+import { Redis } from 'ioredis'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Booted, Json } from './_helpers.js'
 import { useRedisPair } from './_redis.js'
@@ -75,5 +77,66 @@ describe('provider keys shared through Redis', () => {
       pace: { perSecond: 1, learned: true },
       limits: { quotaLimit: 15_000, quotaRemaining: 14_998 },
     })
+  })
+})
+
+// Issue 36: a wait a vendor asks for is bounded before it reaches a rest, a Redis TTL or a date.
+describe('vendor waits through Redis', () => {
+  const HOUR = 60 * 60_000
+  const RATE_LIMITED_BODY = JSON.stringify({
+    type: 'ErrorResponse',
+    error: { code: 'RATE_LIMITED', status: 429, detail: 'Request rate limit exceeded for plan.' },
+  })
+  const rateLimited = (retryAfter: string, key?: string) => ({
+    ...(key && { key }),
+    reply: { status: 429, body: RATE_LIMITED_BODY, headers: { 'retry-after': retryAfter } },
+  })
+
+  it.each([
+    ['315360000 seconds', '315360000'],
+    ['a date in 9999', 'Fri, 31 Dec 9999 23:59:59 GMT'],
+    ['two days', String(2 * 86_400)],
+  ])(
+    'Retry-After of %s: the key rests an hour at most, and Redis keeps it no longer than a rest or its limits',
+    async (_name, retryAfter) => {
+      const prefix = `waits-${++prefixes}:`
+      const [a, b] = await instances.pair({
+        redisTimeoutMs: 500,
+        redisPrefix: prefix,
+        envOverride: { BRAVE_API_KEY: `${KEY_ONE},${KEY_TWO}` },
+      })
+      emu.fault('brave', rateLimited(retryAfter, KEY_ONE))
+      const first = await (await a.call('/v1/search', { json: braveSearch('rust async') })).json()
+      expect(first.providers.brave).toMatchObject({ status: 'ok' })
+      const { brave } = await braveReady(b)
+      const restingUntil = brave.keys[0].restingUntil as string | undefined
+      if (restingUntil) expect(Date.parse(restingUntil) - Date.now()).toBeLessThanOrEqual(HOUR)
+      const redis = new Redis(instances.shared.redis.url)
+      try {
+        const key = `${prefix}keys:brave:${apiKeyId(KEY_ONE)}`
+        const stored = JSON.parse((await redis.get(key)) ?? '{}')
+        if (stored.restUntil !== undefined) expect(stored.restUntil - Date.now()).toBeLessThanOrEqual(HOUR)
+        const ttl = await redis.pttl(key)
+        expect(ttl).toBeGreaterThan(0)
+        expect(ttl).toBeLessThanOrEqual(stored.limits ? 40 * 24 * HOUR : HOUR)
+      } finally {
+        redis.disconnect()
+      }
+    },
+  )
+
+  it('a Retry-After of 400 digits leaves /readyz and later searches answering 200', async () => {
+    const [a, b] = await pair(KEY_ONE)
+    emu.fault('brave', { ...rateLimited('9'.repeat(400)), times: 1 })
+    const first = await a.call('/v1/search', { json: braveSearch('rust async') })
+    expect(first.status).toBe(200)
+    expect((await first.json()).warnings).toContainEqual(
+      expect.stringMatching(/^brave sent a wait that is not a number/),
+    )
+    for (const server of [a, b]) {
+      expect((await server.call('/readyz')).status).toBe(200)
+      const next = await server.call('/v1/search', { json: braveSearch(`tokio runtime ${server === a}`) })
+      expect(next.status).toBe(200)
+    }
   })
 })

@@ -17,6 +17,7 @@ import {
 } from './cassette.js'
 import { defineProvider } from './define-provider.js'
 import { ConfigError, ProviderError } from './errors.js'
+import { readRateLimitHeaders } from './rate-limit-headers.js'
 import { requestJson, requestText } from './http.js'
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void
@@ -275,6 +276,42 @@ describe('record and replay through requestJson', () => {
     expect(hits).toHaveLength(1)
     expect(replayed.toJSON()).toEqual(live.toJSON())
     expect(replayed).toMatchObject({ kind: 'rate_limited', retryAfterMs: 7000, status: 429 })
+  })
+
+  it.each([
+    ['400 digits', '9'.repeat(400)],
+    ['ten years', '315360000'],
+    ['a date in 9999', 'Fri, 31 Dec 9999 23:59:59 GMT'],
+    ['negative', '-30'],
+  ])('replays a cassette whose Retry-After was tampered to %s as a 429 with no wait', async (_name, retryAfter) => {
+    const dir = freshDir()
+    handler = (_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' })
+      res.end(JSON.stringify({ error: 'slow down' }))
+    }
+    const call = (env: Record<string, string>) =>
+      requestJson({ service: 'brave', url: `${base}/res/v1/web/search?q=x`, retries: 0, env })
+    await rejection(call({ SEARCH_LAYER_RECORD: dir }))
+    const [file] = cassettesIn(dir)
+    const cassette = JSON.parse(readFileSync(join(dir, file!), 'utf8'))
+    cassette.response.headers['retry-after'] = retryAfter
+    writeFileSync(join(dir, file!), JSON.stringify(cassette))
+    let seen: Readonly<Record<string, string>> | undefined
+    const replayed = await rejection(
+      requestJson({
+        service: 'brave',
+        url: `${base}/res/v1/web/search?q=x`,
+        retries: 0,
+        env: { SEARCH_LAYER_REPLAY: dir },
+        onResponse: ({ headers }) => {
+          seen = headers
+        },
+      }),
+    )
+    expect(replayed).toMatchObject({ kind: 'rate_limited', status: 429 })
+    expect(replayed.retryAfterMs).toBeUndefined()
+    expect(replayed.message).not.toMatch(/retry after/)
+    expect(readRateLimitHeaders(seen!, Date.now())?.retryAt).toBeUndefined()
   })
 
   it('records the attempt that answered, not one a retry replaced', async () => {

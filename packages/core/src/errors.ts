@@ -1,5 +1,6 @@
 import type { RateLimitReading } from './rate-limit-headers.js'
 import { redactSecrets } from './redact.js'
+import { upstreamWaitMs } from './upstream-wait.js'
 
 /** What went wrong with a provider call; branch on this, never on message text. */
 export type ProviderErrorKind =
@@ -69,7 +70,10 @@ export class ProviderError extends Error {
   readonly provider?: string
   readonly status?: number
   readonly retryable: boolean
+  /** The vendor's wait, range-checked (`upstreamWaitMs`): never negative, Infinity or more than a year. */
   readonly retryAfterMs?: number
+  /** The vendor stated a wait that was not believable, so `retryAfterMs` is unset: worth a warning. */
+  readonly retryAfterIgnored?: true
   readonly code?: string
   readonly limits?: VendorLimits
 
@@ -79,7 +83,9 @@ export class ProviderError extends Error {
     this.provider = options.provider
     this.status = options.status
     this.code = options.code
-    this.retryAfterMs = options.retryAfterMs
+    // Every provider builds its errors here, whatever header or body field its wait came from.
+    this.retryAfterMs = upstreamWaitMs(options.retryAfterMs)
+    if (options.retryAfterMs !== undefined && this.retryAfterMs === undefined) this.retryAfterIgnored = true
     this.limits = options.limits
     this.retryable = options.retryable ?? DEFAULT_RETRYABLE[options.kind]
   }

@@ -7,6 +7,7 @@ import { sendAttempt } from './_http-attempt.js'
 import { ProviderError } from './errors.js'
 import type { Env } from './provider.js'
 import { safeParseJson } from './safe-parse-json.js'
+import { timerMs, upstreamWaitMs } from './upstream-wait.js'
 
 /** A non-2xx answer, handed to a service's own error mapping. */
 export interface HttpErrorResponse {
@@ -99,13 +100,17 @@ export function dispatcherFor(env: Env = process.env): Dispatcher {
   return agent
 }
 
-/** Parses `Retry-After` (delta-seconds or HTTP-date) into milliseconds from `now`. */
+/**
+ * Parses `Retry-After` (delta-seconds or HTTP-date) into milliseconds from `now`. Undefined when absent, malformed,
+ * or not a believable wait (Infinity from 309 digits, a date years ahead): see `upstreamWaitMs`.
+ */
 export function parseRetryAfter(value: string | undefined | null, now: number = Date.now()): number | undefined {
   if (!value) return undefined
   const trimmed = value.trim()
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
-  const at = Date.parse(trimmed)
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return upstreamWaitMs(Number(trimmed) * 1000)
+  // An HTTP-date names its month; `Date.parse` would also read a bare "-5" as the year -5.
+  const at = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN
+  return Number.isNaN(at) ? undefined : upstreamWaitMs(Math.max(0, at - now))
 }
 
 /** The status-based default classification of an error response. */
@@ -143,7 +148,8 @@ export function errorFromStatus(
 
 /** ` retry after 2s` style hint for messages. */
 export function retryHint(retryAfterMs: number | undefined): string {
-  return retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)}s`
+  const ms = upstreamWaitMs(retryAfterMs)
+  return ms === undefined ? '' : `; retry after ${Math.ceil(ms / 1000)}s`
 }
 
 function truncate(text: string, max: number): string {
@@ -335,7 +341,7 @@ async function requestLive<T>(
     // Waiting is pointless if the next attempt could not even start before the deadline.
     if (options.deadlineAt !== undefined && Date.now() + waitMs + 10 >= options.deadlineAt) throw error
     try {
-      await sleep(waitMs, undefined, { signal: options.signal })
+      await sleep(timerMs(waitMs), undefined, { signal: options.signal })
     } catch {
       throw error
     }

@@ -29,7 +29,15 @@ export type {
 } from './schemas.js'
 export type { Env, Provider, ProviderContext, UpstreamResponseMeta } from './provider.js'
 export { splitApiKeys, apiKeyId, apiKeyLabel } from './api-keys.js'
-export { readRateLimitHeaders, resetDelayMs } from './rate-limit-headers.js'
+export { readRateLimitHeaders, resetDelayMs, unusableWaitHeaders } from './rate-limit-headers.js'
+export {
+  upstreamWaitMs,
+  upstreamTimeAt,
+  timerMs,
+  MAX_TIMER_MS,
+  MAX_UPSTREAM_WAIT_MS,
+  DEFAULT_MAX_KEY_REST_MS,
+} from './upstream-wait.js'
 export { createMemoryPaceStore, nextPaceSlot, processPaceStore } from './pace-store.js'
 export type { PaceRequest, PaceStore } from './pace-store.js'
 export type { RateLimitReading } from './rate-limit-headers.js'

@@ -1,4 +1,5 @@
 import { parseRetryAfter } from './http.js'
+import { upstreamTimeAt, upstreamWaitMs } from './upstream-wait.js'
 
 /**
  * What a vendor's answer says about its limits for the key that made the call, in absolute times (epoch ms) so it
@@ -43,24 +44,29 @@ function policyWindows(value: string | undefined): (number | undefined)[] {
   })
 }
 
+// Unusable values (negative, not finite, beyond a year) are undefined: see `upstreamWaitMs`.
 function resetTime(seconds: number | undefined, nowMs: number): number | undefined {
   if (seconds === undefined) return undefined
-  return seconds >= EPOCH_SECONDS_FROM ? seconds * 1000 : nowMs + seconds * 1000
+  if (seconds >= EPOCH_SECONDS_FROM) return upstreamTimeAt(seconds * 1000, nowMs)
+  const waitMs = upstreamWaitMs(seconds * 1000)
+  return waitMs === undefined ? undefined : nowMs + waitMs
 }
 
 /**
  * Milliseconds from `nowMs` until a rate-limit reset header's time: values from 10^9 up are Unix times in seconds
- * (Exa), smaller ones are seconds to wait (Brave). Never negative. Pure; never throws.
+ * (Exa), smaller ones are seconds to wait (Brave). Never negative; undefined for a value no wait can be read from
+ * (negative, not finite, more than a year away). Pure; never throws.
  */
-export function resetDelayMs(seconds: number, nowMs: number): number {
-  return Math.max(0, Math.round((resetTime(seconds, nowMs) ?? nowMs) - nowMs))
+export function resetDelayMs(seconds: number, nowMs: number): number | undefined {
+  const at = resetTime(seconds, nowMs)
+  return at === undefined ? undefined : Math.max(0, Math.round(at - nowMs))
 }
 
 // OpenAI-style durations, as xAI sends them: `1s`, `6m0s`, `20ms`, `1h2m3.5s`.
 function durationMs(value: string | undefined): number | undefined {
   if (!value) return undefined
   const text = value.trim()
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000
+  if (/^\d+(\.\d+)?$/.test(text)) return upstreamWaitMs(Number(text) * 1000)
   const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
   let total = 0
   let rest = text
@@ -70,7 +76,7 @@ function durationMs(value: string | undefined): number | undefined {
     total += Number(m[1]) * units[m[2]!]!
     rest = rest.slice(m[0].length)
   }
-  return total
+  return upstreamWaitMs(total)
 }
 
 function first(headers: Readonly<Record<string, string>>, names: readonly string[]): string | undefined {
@@ -123,4 +129,21 @@ export function readRateLimitHeaders(
   const retryAfterMs = parseRetryAfter(headers['retry-after'], nowMs)
   if (retryAfterMs !== undefined) reading.retryAt = nowMs + retryAfterMs
   return Object.keys(reading).length > 0 ? reading : undefined
+}
+
+const WAIT_HEADERS = ['retry-after', 'x-ratelimit-reset', 'ratelimit-reset', 'x-ratelimit-reset-requests'] as const
+
+/**
+ * The wait headers of an answer (`Retry-After`, the reset headers) that were sent but give no usable wait: malformed,
+ * negative, not finite or more than a year away. `readRateLimitHeaders` ignores them; the caller says so, once.
+ * Header names must be lower-case. Pure; never throws.
+ */
+export function unusableWaitHeaders(headers: Readonly<Record<string, string>>, nowMs: number): string[] {
+  return WAIT_HEADERS.filter((name) => {
+    const value = headers[name]?.trim()
+    if (!value) return false
+    if (name === 'retry-after') return parseRetryAfter(value, nowMs) === undefined
+    if (name === 'x-ratelimit-reset-requests') return durationMs(value) === undefined
+    return value.split(',').some((part) => part.trim() !== '' && resetTime(Number(part.trim()), nowMs) === undefined)
+  })
 }

@@ -1,4 +1,4 @@
-import type { ProviderErrorKind } from '@search-layer/core'
+import { DEFAULT_MAX_KEY_REST_MS, type ProviderErrorKind } from '@search-layer/core'
 
 export interface CircuitOptions {
   /** Consecutive failures that open the circuit. */
@@ -6,6 +6,11 @@ export interface CircuitOptions {
   /** First cooldown; doubles each time a half-open probe fails, up to `maxCooldownMs`. */
   cooldownMs: number
   maxCooldownMs: number
+  /**
+   * The longest rest on anyone's word (a vendor's `Retry-After`, a quota's reset, a stored rest): a vendor may ask
+   * for days, and a key rested that long is a key lost. Default `DEFAULT_MAX_KEY_REST_MS` (one hour).
+   */
+  maxRestMs?: number
 }
 
 export interface CircuitState {
@@ -133,9 +138,10 @@ export class CircuitBreaker {
    * can carry on, or an opening shared through Redis. Never shortens a longer rest; calls in flight become stale.
    */
   restUntil(until: number, error: { kind: ProviderErrorKind; message: string }): void {
-    if (until <= this.now() || (this.isOpen() && this.openUntil >= until)) return
+    const bounded = Math.min(until, this.now() + this.maxRestMs())
+    if (!(bounded > this.now()) || (this.isOpen() && this.openUntil >= bounded)) return
     this.lastError = { kind: error.kind, message: error.message }
-    this.open(until - this.now(), true)
+    this.open(bounded - this.now(), true)
     this.endProbe()
   }
 
@@ -153,9 +159,14 @@ export class CircuitBreaker {
   }
 
   private vendorRestMs(error: { kind: ProviderErrorKind; retryAfterMs?: number }): number | undefined {
-    if (error.kind === 'rate_limited' && error.retryAfterMs) return error.retryAfterMs
-    if (error.kind === 'quota') return QUOTA_REST_MS
+    if (error.kind === 'rate_limited' && error.retryAfterMs && error.retryAfterMs > 0)
+      return Math.min(error.retryAfterMs, this.maxRestMs())
+    if (error.kind === 'quota') return Math.min(QUOTA_REST_MS, this.maxRestMs())
     return undefined
+  }
+
+  private maxRestMs(): number {
+    return this.options.maxRestMs ?? DEFAULT_MAX_KEY_REST_MS
   }
 
   // A call that started before the latest opening says nothing about the provider since.

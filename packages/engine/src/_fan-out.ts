@@ -112,10 +112,12 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
     const onRequestSent = sent.tracker()
     try {
       // The pool picks the key, holds it to its pace and circuit, and retries once on another key.
-      const response = await pools.get(name)!.call({ deadlineAt, signal: controller.signal, reading }, async (key) => {
-        await options.beforeCall(name)
-        return options.ask(name, query, controller.signal, { ...key, onRequestSent })
-      })
+      const response = await pools
+        .get(name)!
+        .call({ deadlineAt, signal: controller.signal, reading, warn: options.warn }, async (key) => {
+          await options.beforeCall(name)
+          return options.ask(name, query, controller.signal, { ...key, onRequestSent })
+        })
       // Built-in or plug-in, what a provider returns is checked here, the one door into a search.
       const { results, answer, rejected } = checkProviderResponse(name, response)
       const ms = now() - t0

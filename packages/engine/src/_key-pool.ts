@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type ConfigReading,
+  DEFAULT_MAX_KEY_REST_MS,
   type Env,
   type PaceStore,
   type ProviderContext,
@@ -14,12 +15,15 @@ import {
   apiKeyLabel,
   isProviderError,
   readRateLimitHeaders,
+  timerMs,
+  unusableWaitHeaders,
   type VendorLimits,
   resolveServiceConfig,
 } from '@search-layer/core'
 import { CircuitBreaker, type CircuitOptions, type CircuitState, type CircuitTicket } from './_circuit.js'
-import { type RateLimit, RateLimiter } from './_rate-limit.js'
+import { PACE_DEADLINE, type RateLimit, RateLimiter } from './_rate-limit.js'
 import type { KeyState, KeyStateStore, LearnedLimits } from './key-state.js'
+import { checkedKeyState, ignoredWaitWarning, readingFromAnswer } from './_wait-checks.js'
 
 /** One key of a provider's pool, as status pages show it: named by label and hash, never by the key. */
 export interface KeyStatus {
@@ -46,8 +50,6 @@ export interface KeyStatus {
   warning?: string
 }
 
-const PACE_DEADLINE = 'pace_deadline'
-
 /** A provider's answer may state limits in its body (Stack Exchange `quota_remaining`, `backoff`). */
 export interface AnswerLimits {
   rateLimit?: RateLimitInfo | undefined
@@ -55,6 +57,15 @@ export interface AnswerLimits {
 
 /** What the pool hands the provider call: the key, the header observer, and whether to retry a rate limit in place. */
 export type PoolCallContext = Pick<ProviderContext, 'apiKey' | 'onResponse' | 'retryRateLimited'>
+
+/** One call as the pool runs it: its deadline and signal, the config read, and where a search's warnings go. */
+export interface PoolCall {
+  deadlineAt: number
+  signal: AbortSignal
+  reading?: ConfigReading
+  /** Told once per call when the vendor sent a wait that was ignored (not a number, negative, over a year). */
+  warn?: (message: string) => void
+}
 
 export interface KeyPoolOptions {
   definition: ProviderDefinition
@@ -86,6 +97,9 @@ interface KeySlot {
 const KEY_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['auth', 'quota', 'rate_limited'])
 // A rejected key, or a used-up quota whose reset the vendor did not say, rests this long.
 const KEY_REST_MS = 60 * 60_000
+// The slowest pace a vendor's word is taken for: one call a minute (a limit of 1 in the longest short window). A
+// slower one (a limit of 1e-300 in a header) would space calls by ages, past any timer and any deadline.
+const MIN_VENDOR_PER_SECOND = 1 / 60
 // A monthly quota with this share or less left is worth a warning.
 const QUOTA_WARN_SHARE = 0.1
 const NO_KEY = 'none'
@@ -158,10 +172,7 @@ export class KeyPool {
   }
 
   /** Runs one provider call on the next usable key; rejects with the call's `ProviderError` (its key named by label). */
-  async call<T extends AnswerLimits>(
-    ctx: { deadlineAt: number; signal: AbortSignal; reading?: ConfigReading },
-    run: (call: PoolCallContext) => Promise<T>,
-  ): Promise<T> {
+  async call<T extends AnswerLimits>(ctx: PoolCall, run: (call: PoolCallContext) => Promise<T>): Promise<T> {
     await this.refresh(ctx.reading)
     const failed = new Set<KeySlot>()
     const moved = new Set<KeySlot>()
@@ -255,12 +266,19 @@ export class KeyPool {
       return // A store that cannot be read leaves the key as this process knows it.
     }
     if (!state) return
+    const checked = checkedKeyState(state, this.options.now(), this.maxRestMs())
+    state = checked.state
     if (state.limits && state.limits.learnedAt > (slot.limits?.learnedAt ?? -1)) {
       slot.limits = state.limits
       this.applyPace(slot)
     }
     if (state.restUntil !== undefined)
       slot.circuit.restUntil(state.restUntil, state.lastError ?? { kind: 'upstream', message: 'resting' })
+    // Written back bounded at once: a rest read from a tampered file must not start its hour over at every read.
+    if (checked.changed) {
+      slot.dirty = true
+      await this.save(slot)
+    }
   }
 
   private async save(slot: KeySlot): Promise<void> {
@@ -293,9 +311,10 @@ export class KeyPool {
 
   private async callWith<T extends AnswerLimits>(
     slot: KeySlot,
-    ctx: { deadlineAt: number; signal: AbortSignal },
+    ctx: PoolCall,
     run: (call: PoolCallContext) => Promise<T>,
   ): Promise<T> {
+    const ignored = new Set<string>()
     const ticket = await admitCall(this.name, slot.circuit, ctx.signal)
     let release: (() => void) | undefined
     try {
@@ -306,23 +325,29 @@ export class KeyPool {
       const result = await run({
         ...(slot.key !== undefined && { apiKey: slot.key }),
         onResponse: (meta) => {
-          if (this.learn(slot, meta, sentAt)) headersTaught = true
+          if (this.learn(slot, meta, sentAt, ignored)) headersTaught = true
         },
         // With another key to take over, waiting out this key's rate limit is time lost.
         ...(this.slots.length > 1 && { retryRateLimited: false }),
       })
       // Headers are read against the send time (see `windowResetAt`); a body's relative times only where they are silent.
-      if (!headersTaught && result.rateLimit) this.learnFromAnswer(slot, result.rateLimit)
+      if (!headersTaught && result.rateLimit) this.learnFromAnswer(slot, result.rateLimit, ignored)
       slot.circuit.success(ticket)
       return result
     } catch (caught) {
+      if (isProviderError(caught) && caught.retryAfterIgnored) ignored.add('its error’s wait')
       // A call cut off by the deadline, or moved to another key before it started, proves nothing either way.
       if (!ctx.signal.aborted && !(caught instanceof KeyUnavailable)) this.fail(slot, ticket, caught)
       throw caught
     } finally {
       slot.circuit.abandon(ticket)
       release?.()
+      if (ignored.size > 0) ctx.warn?.(ignoredWaitWarning(this.name, [...ignored]))
     }
+  }
+
+  private maxRestMs(): number {
+    return this.options.circuit.maxRestMs ?? DEFAULT_MAX_KEY_REST_MS
   }
 
   // A keyless service's pace is one for every instance sharing the store: this process's bucket only sees its own
@@ -338,14 +363,16 @@ export class KeyPool {
       now: asked,
       notAfter: ctx.deadlineAt,
     })
-    if (at === undefined)
+    // A store that answers past the deadline anyway (any `PaceStore`, Redis holding anything) is refused the same.
+    if (at === undefined || !(at < ctx.deadlineAt))
       throw new ProviderError(`${this.name} call skipped: its shared pace (${perSecond}/s) passes the deadline`, {
         kind: 'timeout',
         provider: this.name,
         code: PACE_DEADLINE,
         retryable: false,
       })
-    if (at > asked) await sleep(at - asked, undefined, { signal: ctx.signal })
+    // The slot comes from a shared store (Redis): held to a timer's range whatever it holds.
+    if (at > asked) await sleep(timerMs(at - asked), undefined, { signal: ctx.signal })
   }
 
   private fail(slot: KeySlot, ticket: CircuitTicket, caught: unknown): void {
@@ -365,9 +392,11 @@ export class KeyPool {
     }
   }
 
-  // Calls queued behind a key that now rests or waits out its window go to the other keys instead.
+  // Calls queued behind a key that now rests or waits out its window go to the other keys instead; with no other
+  // key, those the wait would outlast fail now, not at their deadline.
   private moveWaiters(slot: KeySlot): void {
     if (this.slots.length > 1) slot.limiter?.evictWaiters(new KeyUnavailable(`${this.name} ${slot.label} is resting`))
+    else slot.limiter?.refuseOutlasted()
   }
 
   private restMs(slot: KeySlot, error: { kind: ProviderErrorKind; retryAfterMs?: number }): number {
@@ -382,8 +411,9 @@ export class KeyPool {
     return KEY_REST_MS
   }
 
-  private learn(slot: KeySlot, meta: UpstreamResponseMeta, sentAt: number): boolean {
+  private learn(slot: KeySlot, meta: UpstreamResponseMeta, sentAt: number, ignored: Set<string>): boolean {
     const now = this.options.now()
+    for (const name of unusableWaitHeaders(meta.headers, now)) ignored.add(name)
     const reading = readRateLimitHeaders(meta.headers, now)
     if (!reading) return false
     const resetAt = windowResetAt(reading, sentAt)
@@ -392,15 +422,9 @@ export class KeyPool {
   }
 
   // Limits stated in a body, relative to now (Stack Exchange's daily quota and `backoff`), learned like headers.
-  private learnFromAnswer(slot: KeySlot, info: RateLimitInfo): void {
-    const now = this.options.now()
-    const reading: RateLimitReading = {
-      ...(info.remaining !== undefined && { remaining: info.remaining }),
-      ...(info.resetMs !== undefined && { resetAt: now + info.resetMs }),
-      ...(info.quotaLimit !== undefined && { quotaLimit: info.quotaLimit }),
-      ...(info.quotaRemaining !== undefined && { quotaRemaining: info.quotaRemaining }),
-      ...(info.quotaResetMs !== undefined && { quotaResetAt: now + info.quotaResetMs }),
-    }
+  private learnFromAnswer(slot: KeySlot, info: RateLimitInfo, ignored: Set<string>): void {
+    const { reading, ignored: fields } = readingFromAnswer(info, this.options.now())
+    for (const field of fields) ignored.add(field)
     if (Object.keys(reading).length > 0) this.remember(slot, reading)
   }
 
@@ -421,12 +445,13 @@ export class KeyPool {
     const limits = slot.limits
     if (!limits) return
     const now = this.options.now()
+    // A window's pause is a rest too: never longer than the longest one.
+    const pauseUntil = (at: number) => slot.limiter?.pauseUntil(Math.min(at, now + this.maxRestMs()))
     if (slot.limiter) {
-      if (limits.perSecond !== undefined && limits.perSecond > 0)
+      if (limits.perSecond !== undefined && limits.perSecond >= MIN_VENDOR_PER_SECOND)
         slot.limiter.adapt({ perSecond: limits.perSecond, burst: Math.max(1, Math.floor(limits.perSecond)) })
-      if (limits.remaining === 0 && limits.resetAt !== undefined && limits.resetAt > now)
-        slot.limiter.pauseUntil(limits.resetAt)
-      if (limits.retryAt !== undefined && limits.retryAt > now) slot.limiter.pauseUntil(limits.retryAt)
+      if (limits.remaining === 0 && limits.resetAt !== undefined && limits.resetAt > now) pauseUntil(limits.resetAt)
+      if (limits.retryAt !== undefined && limits.retryAt > now) pauseUntil(limits.retryAt)
       if (slot.limiter.pausedTill() !== undefined) this.moveWaiters(slot)
     }
     if (limits.quotaRemaining === 0) {

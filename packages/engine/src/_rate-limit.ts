@@ -1,4 +1,7 @@
-import { ProviderError } from '@search-layer/core'
+import { ProviderError, timerMs } from '@search-layer/core'
+
+/** The code of a call refused before it was sent because its pace would have outlasted the deadline. */
+export const PACE_DEADLINE = 'pace_deadline'
 
 export interface RateLimit {
   /** Sustained requests per second. */
@@ -21,6 +24,8 @@ export class RateLimiter {
   private readonly waiters: {
     resolve: () => void
     reject: (e: Error) => void
+    /** Takes the waiter out of the queue and rejects it as outlasting its deadline. */
+    refuse: () => void
     deadlineAt?: number
     timer?: NodeJS.Timeout
     unlisten?: () => void
@@ -54,9 +59,15 @@ export class RateLimiter {
 
   /** Starts no call before `at` (epoch ms): the vendor's window is used up until then. */
   pauseUntil(at: number): void {
-    if (at <= this.pausedUntil) return
+    if (!(at > this.pausedUntil)) return
     this.pausedUntil = at
     this.restartPump()
+  }
+
+  /** Refuses at once every waiting call whose deadline comes before the pause ends, rather than at its deadline. */
+  refuseOutlasted(): void {
+    for (const waiter of [...this.waiters])
+      if (waiter.deadlineAt !== undefined && waiter.deadlineAt <= this.pausedUntil) waiter.refuse()
   }
 
   /** Epoch ms until which no call starts, when paused. */
@@ -88,21 +99,18 @@ export class RateLimiter {
   /** Waits for a slot; call the returned function when the call has finished. */
   async acquire(options: { deadlineAt?: number; signal?: AbortSignal } = {}): Promise<() => void> {
     if (this.waiters.length === 0 && this.tryTake()) return this.releaser()
+    // A pause that outlasts the deadline (a vendor's window reset, its Retry-After): waiting for it is time lost.
+    if (options.deadlineAt !== undefined && this.pausedUntil >= options.deadlineAt) throw this.outlasted()
     await new Promise<void>((resolve, reject) => {
-      const waiter: (typeof this.waiters)[number] = { resolve, reject, deadlineAt: options.deadlineAt }
       const refuse = () => {
         const i = this.waiters.indexOf(waiter)
         if (i >= 0) this.waiters.splice(i, 1)
-        reject(
-          new ProviderError(`${this.provider} call not started: its rate limit queue outlasted the deadline`, {
-            kind: 'timeout',
-            provider: this.provider,
-            retryable: false,
-          }),
-        )
+        if (waiter.timer) clearTimeout(waiter.timer)
+        waiter.unlisten?.()
+        reject(this.outlasted())
       }
-      if (options.deadlineAt !== undefined)
-        waiter.timer = setTimeout(refuse, Math.max(0, options.deadlineAt - this.now()))
+      const waiter: (typeof this.waiters)[number] = { resolve, reject, refuse, deadlineAt: options.deadlineAt }
+      if (options.deadlineAt !== undefined) waiter.timer = setTimeout(refuse, timerMs(options.deadlineAt - this.now()))
       const signal = options.signal
       if (signal) {
         signal.addEventListener('abort', refuse, { once: true })
@@ -114,6 +122,16 @@ export class RateLimiter {
       this.schedule()
     })
     return this.releaser()
+  }
+
+  private outlasted(): ProviderError {
+    return new ProviderError(`${this.provider} call not started: its rate limit queue outlasted the deadline`, {
+      kind: 'timeout',
+      provider: this.provider,
+      // The call never went out: nothing is known about the key (the pool's circuit counts no failure).
+      code: PACE_DEADLINE,
+      retryable: false,
+    })
   }
 
   private releaser(): () => void {
@@ -154,7 +172,7 @@ export class RateLimiter {
     this.pumpTimer = setTimeout(() => {
       this.pumpTimer = undefined
       this.schedule()
-    }, waitMs)
+    }, timerMs(waitMs))
     this.pumpTimer.unref?.()
   }
 }

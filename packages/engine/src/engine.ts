@@ -1,5 +1,7 @@
 import {
   ConfigError,
+  DEFAULT_MAX_KEY_REST_MS,
+  MAX_TIMER_MS,
   type Env,
   type Intent,
   type LlmEndpoint,
@@ -63,6 +65,11 @@ export interface SearchLayerOptions {
   /** Per-provider token buckets; `false` turns rate limiting off. */
   rateLimits?: Partial<Record<ProviderName, Partial<RateLimit>>> | false
   circuit?: Partial<CircuitOptions>
+  /**
+   * The longest a key rests on a vendor's word (`Retry-After`, a window's or a quota's reset) or on a stored rest
+   * (ms, 1 000 to 2 147 483 647). Default `SEARCH_LAYER_MAX_KEY_REST_MS` in `env`, else one hour.
+   */
+  maxKeyRestMs?: number
   /** Response cache; `false` disables it. Default an in-memory LRU. */
   cache?: CacheStore | false
   /** Most provider calls one search may make. Default 24. */
@@ -145,6 +152,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     cooldownMs: 30_000,
     maxCooldownMs: 5 * 60_000,
     ...options.circuit,
+    maxRestMs: maxKeyRestMs(options.maxKeyRestMs, env),
   }
   const definitions = checkProviderDefinitions(options.providers ?? builtInProviders, [], { trusted: BUILT_IN })
   const ids = definitions.map((d) => d.id)
@@ -250,6 +258,23 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     providers: definitions,
     stream: (request, callOptions) => streamSearch(search, request, callOptions),
   }
+}
+
+const MAX_KEY_REST_ENV = 'SEARCH_LAYER_MAX_KEY_REST_MS'
+
+// Above Node's timer range a rest could not be waited out; below a second it would not spare the vendor anything.
+function maxKeyRestMs(option: number | undefined, env: Env): number {
+  const raw = option ?? env[MAX_KEY_REST_ENV]?.trim()
+  if (raw === undefined || raw === '') return DEFAULT_MAX_KEY_REST_MS
+  const ms = typeof raw === 'number' ? raw : /^\d+$/.test(raw) ? Number(raw) : Number.NaN
+  if (Number.isInteger(ms) && ms >= 1000 && ms <= MAX_TIMER_MS) return ms
+  const where = option === undefined ? `${MAX_KEY_REST_ENV}=${JSON.stringify(raw).slice(0, 40)}` : 'maxKeyRestMs'
+  throw new ConfigError(
+    `${where} must be a whole number of milliseconds from 1000 to ${MAX_TIMER_MS} (default 3600000)`,
+    {
+      ...(option === undefined && { variable: MAX_KEY_REST_ENV }),
+    },
+  )
 }
 
 // Status is for health pages: a malformed SEARCH_LAYER_KEYLESS is the search's error to report, not theirs.

@@ -23,7 +23,9 @@ export interface KeyStateStore {
   set(provider: string, keyId: string, state: KeyState): Promise<void>
 }
 
-const time = z.number().finite().nonnegative()
+// The latest time a `Date` can hold: a stored time beyond it (a hand-edited file) would throw when formatted.
+const MAX_DATE_MS = 8.64e15
+const time = z.number().finite().nonnegative().max(MAX_DATE_MS)
 const count = z.number().finite().nonnegative()
 
 /** A stored `KeyState`; anything else read back (an old or hand-edited file, another version's Redis entry) is ignored. */

@@ -230,6 +230,20 @@ describe('parseBraveRateLimit', () => {
     })
   })
 
+  it('leaves out a reset of 400 digits or in 9999 rather than keep a key waiting for it', () => {
+    const headers = {
+      'x-ratelimit-limit': '1, 15000',
+      'x-ratelimit-remaining': '0, 0',
+      'x-ratelimit-reset': `${'9'.repeat(400)}, 253402300799`,
+    }
+    expect(parseBraveRateLimit(headers, NOW_MS)).toEqual({
+      limit: 1,
+      remaining: 0,
+      quotaLimit: 15000,
+      quotaRemaining: 0,
+    })
+  })
+
   it('is undefined without headers and ignores garbage', () => {
     expect(parseBraveRateLimit({}, NOW_MS)).toBeUndefined()
     expect(parseBraveRateLimit({ 'x-ratelimit-limit': 'lots' }, NOW_MS)).toBeUndefined()

@@ -285,10 +285,12 @@ export function parseBraveRateLimit(
   const info: RateLimitInfo = {}
   if (limit[0] !== undefined) info.limit = limit[0]
   if (remaining[0] !== undefined) info.remaining = remaining[0]
-  if (reset[0] !== undefined) info.resetMs = resetDelayMs(reset[0], nowMs)
+  const resetMs = reset[0] === undefined ? undefined : resetDelayMs(reset[0], nowMs)
+  if (resetMs !== undefined) info.resetMs = resetMs
   if (limit[1] !== undefined) info.quotaLimit = limit[1]
   if (remaining[1] !== undefined) info.quotaRemaining = remaining[1]
-  if (reset[1] !== undefined) info.quotaResetMs = resetDelayMs(reset[1], nowMs)
+  const quotaResetMs = reset[1] === undefined ? undefined : resetDelayMs(reset[1], nowMs)
+  if (quotaResetMs !== undefined) info.quotaResetMs = quotaResetMs
   return Object.keys(info).length > 0 ? info : undefined
 }
 

@@ -97,6 +97,26 @@ describe('createDuckDuckGoProvider against the emulator', () => {
     expect(sent()).toHaveLength(1)
   })
 
+  it('refuses a slot a shared store gives years ahead at once, without a request or a timer overflow', async () => {
+    const overflows: string[] = []
+    const onWarning = (warning: Error) => {
+      if (warning.name === 'TimeoutOverflowWarning') overflows.push(warning.message)
+    }
+    process.on('warning', onWarning)
+    try {
+      const far = ddg({ minIntervalMs: 1000, pace: { reserve: async () => Date.now() + 1e15 } })
+      const started = Date.now()
+      const err = await providerFailure(far.search({ query: 'go' }, { deadlineAt: Date.now() + 2000 }))
+      expect(err).toMatchObject({ kind: 'timeout', retryable: false })
+      expect(Date.now() - started).toBeLessThan(1000)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(overflows).toEqual([])
+      expect(sent()).toHaveLength(0)
+    } finally {
+      process.off('warning', onWarning)
+    }
+  })
+
   it('treats the recorded anomaly page as a challenge too', async () => {
     emu.fault('duckduckgo', {
       reply: {

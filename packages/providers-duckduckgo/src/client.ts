@@ -10,6 +10,7 @@ import {
   isProviderError,
   processPaceStore,
   requestText,
+  timerMs,
 } from '@search-layer/core'
 import { duckduckgoDefinition } from './definition.js'
 import { buildDuckDuckGoQuery, duckDuckGoChallengeError, mapDuckDuckGoError, mapDuckDuckGoResults } from './map.js'
@@ -62,7 +63,8 @@ async function waitForSlot(
     now,
     ...(deadlineAt !== undefined && { notAfter: deadlineAt }),
   })
-  if (at === undefined)
+  // A store that answers past the deadline anyway (any `PaceStore`, Redis holding anything) is refused the same.
+  if (at === undefined || (deadlineAt !== undefined && !(at < deadlineAt)))
     throw new ProviderError(
       `duckduckgo call skipped: its next request slot comes after the deadline (its pace is one request per ${intervalMs} ms, and a challenge anywhere sharing the pace holds everyone off for a while)`,
       {
@@ -74,7 +76,8 @@ async function waitForSlot(
   const waitMs = at - clock()
   if (waitMs > 0) {
     try {
-      await sleep(waitMs, undefined, { signal })
+      // The slot may come from a shared store (Redis): held to a timer's range whatever it holds.
+      await sleep(timerMs(waitMs), undefined, { signal })
     } catch (error) {
       throw new ProviderError('duckduckgo call was cancelled', {
         kind: 'timeout',

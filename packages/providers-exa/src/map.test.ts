@@ -244,6 +244,11 @@ describe('parseExaRateLimit', () => {
     expect(parseExaRateLimit({}, 0)).toBeUndefined()
   })
 
+  it('leaves out a reset in 9999', () => {
+    const headers = { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '253402300799' }
+    expect(parseExaRateLimit(headers, Date.parse('2026-02-11T01:02:28Z'))).toEqual({ limit: 10, remaining: 0 })
+  })
+
   it("reads Exa's recorded reset (a Unix time in seconds) as the time left until it", () => {
     // Recorded by crewAI on Wed, 11 Feb 2026 01:02:58 GMT (test/fixtures/recorded/crewai--search-contents-text-1).
     const headers = { 'x-ratelimit-limit': '450', 'x-ratelimit-remaining': '405', 'x-ratelimit-reset': '1770771778' }

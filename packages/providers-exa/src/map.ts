@@ -180,11 +180,12 @@ export function parseExaRateLimit(headers: Readonly<Record<string, string>>, now
   const limit = headerNumber(headers['x-ratelimit-limit'])
   const remaining = headerNumber(headers['x-ratelimit-remaining'])
   const reset = headerNumber(headers['x-ratelimit-reset'])
+  const resetMs = reset === undefined ? undefined : resetDelayMs(reset, nowMs)
   const info: RateLimitInfo = {
     ...(limit !== undefined && { limit }),
     ...(remaining !== undefined && { remaining }),
     // NOTE(exa): `x-ratelimit-reset` is a Unix time in seconds (`1770771778`), not a delay; resetDelayMs reads both.
-    ...(reset !== undefined && { resetMs: resetDelayMs(reset, nowMs) }),
+    ...(resetMs !== undefined && { resetMs }),
   }
   return Object.keys(info).length > 0 ? info : undefined
 }

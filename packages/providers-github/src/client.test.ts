@@ -115,6 +115,27 @@ describe('createGithubProvider against the emulator', () => {
     expect(emu.count('github')).toBe(2)
   })
 
+  it('holds a day-long Retry-After to an hour, and ignores a reset in 9999', async () => {
+    let clock = 1_000_000
+    const github = createGithubProvider({ env: emu.env, clock: () => clock })
+    emu.fault('github', { status: 403, code: 'secondary', retryAfterSec: 86_400, times: 1 })
+    expect(await providerFailure(github.search({ query: 'x' }, { now: () => NOW }))).toMatchObject({
+      retryAfterMs: 86_400_000,
+    })
+    expect((await providerFailure(github.search({ query: 'y' }, { now: () => NOW }))).retryAfterMs).toBe(3_600_000)
+    clock += 3_600_001
+    emu.fault('github', {
+      reply: {
+        body: JSON.stringify({ total_count: 0, incomplete_results: false, items: [] }),
+        headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '253402300799' },
+      },
+      times: 1,
+    })
+    const answer = await github.search({ query: 'z' }, { now: () => NOW })
+    expect(answer.rateLimit).toEqual({ limit: 10, remaining: 0 })
+    expect((await github.search({ query: 'w' }, { now: () => NOW })).results.length).toBeGreaterThan(0)
+  })
+
   it("after the window's last search (remaining 0), waits for x-ratelimit-reset", async () => {
     const clock = 5_000_000
     const github = createGithubProvider({ env: emu.env, clock: () => clock })

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_MAX_KEY_REST_MS,
   type Env,
   type HttpResponse,
   type Provider,
@@ -6,6 +7,7 @@ import {
   defineProvider,
   isProviderError,
   requestJson,
+  upstreamWaitMs,
 } from '@search-layer/core'
 import { githubDefinition } from './definition.js'
 import {
@@ -52,8 +54,10 @@ export function createGithubProvider(options: GithubProviderOptions = {}): Provi
   // NOTE(github): calls made while a limit is in force count against it, and repeated secondary-limit hits can get
   // the client blocked; until the wait GitHub asked for has passed, calls are refused here without a request.
   let blockedUntil = 0
+  // GitHub's word is held to a key's longest default rest: a reset header tampered to 9999 must not block for years.
   const blockFor = (waitMs: number | undefined) => {
-    if (waitMs !== undefined && waitMs > 0) blockedUntil = Math.max(blockedUntil, clock() + waitMs)
+    const boundedMs = upstreamWaitMs(waitMs, DEFAULT_MAX_KEY_REST_MS)
+    if (boundedMs !== undefined && boundedMs > 0) blockedUntil = Math.max(blockedUntil, clock() + boundedMs)
   }
   return defineProvider({
     definition: githubDefinition,

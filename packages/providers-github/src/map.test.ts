@@ -148,6 +148,18 @@ describe('mapGithubError', () => {
   })
 
   it.each([
+    ['a Unix time in 9999', '253402300799'],
+    ['400 digits', '9'.repeat(400)],
+    ['a negative time', '-1'],
+  ])('waits no time for a spent primary limit whose reset is %s', (_name, reset) => {
+    const headers = { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }
+    const err = mapGithubError(res(403, { message: 'API rate limit exceeded for 203.0.113.7.' }, headers))
+    expect(err).toMatchObject({ kind: 'rate_limited', code: 'rate_limit' })
+    expect(err?.retryAfterMs).toBeUndefined()
+    expect(parseGithubRateLimit(headers)).toEqual({ limit: 10, remaining: 0 })
+  })
+
+  it.each([
     [401, { message: 'Bad credentials' }, 'auth'],
     [403, { message: 'Resource not accessible by personal access token' }, 'auth'],
     [422, { message: 'Validation Failed', errors: [{ message: 'bad qualifier' }] }, 'bad_request'],

@@ -10,6 +10,7 @@ import {
   plainText,
   retryHint,
   queryWithOperators,
+  resetDelayMs,
 } from '@search-layer/core'
 import {
   GithubErrorSchema,
@@ -167,13 +168,19 @@ export function parseGithubRateLimit(
 ): RateLimitInfo | undefined {
   const limit = Number(headers['x-ratelimit-limit'])
   const remaining = Number(headers['x-ratelimit-remaining'])
-  const reset = Number(headers['x-ratelimit-reset'])
   if (!Number.isFinite(limit) && !Number.isFinite(remaining)) return undefined
+  const resetMs = resetDelayOf(headers, now)
   return {
     ...(Number.isFinite(limit) && { limit }),
     ...(Number.isFinite(remaining) && { remaining }),
-    ...(Number.isFinite(reset) && headers['x-ratelimit-reset'] && { resetMs: Math.max(0, reset * 1000 - now) }),
+    ...(resetMs !== undefined && { resetMs }),
   }
+}
+
+// `x-ratelimit-reset` is a Unix time in seconds; one that is missing, malformed or absurd (year 9999) gives no wait.
+function resetDelayOf(headers: Readonly<Record<string, string>>, now: number): number | undefined {
+  const text = headers['x-ratelimit-reset']?.trim()
+  return text ? resetDelayMs(Number(text), now) : undefined
 }
 
 /**
@@ -194,14 +201,9 @@ export function mapGithubError(
     const secondary = /secondary rate limit|abuse/i.test(message)
     const exhausted = response.headers['x-ratelimit-remaining'] === '0'
     if (secondary || exhausted || response.status === 429) {
-      const reset = Number(response.headers['x-ratelimit-reset'])
+      const untilReset = exhausted ? resetDelayOf(response.headers, now) : undefined
       const retryAfterMs =
-        response.retryAfterMs ??
-        (exhausted && Number.isFinite(reset)
-          ? Math.max(0, reset * 1000 - now)
-          : secondary
-            ? SECONDARY_WAIT_MS
-            : undefined)
+        response.retryAfterMs ?? (untilReset !== undefined ? untilReset : secondary ? SECONDARY_WAIT_MS : undefined)
       const which = secondary ? 'secondary rate limit' : 'rate limit'
       return new ProviderError(`github ${which} hit (HTTP ${response.status})${detail}${retryHint(retryAfterMs)}`, {
         ...base,

@@ -1,4 +1,12 @@
-import { type Env, type Provider, ProviderError, defineProvider, requestJson } from '@search-layer/core'
+import {
+  DEFAULT_MAX_KEY_REST_MS,
+  type Env,
+  type Provider,
+  ProviderError,
+  defineProvider,
+  requestJson,
+  upstreamWaitMs,
+} from '@search-layer/core'
 import { stackexchangeDefinition } from './definition.js'
 import {
   buildStackExchangeQuery,
@@ -66,8 +74,9 @@ export function createStackExchangeProvider(options: StackExchangeProviderOption
         ...(options.retries !== undefined && { retries: options.retries }),
         mapError: (res) => mapStackExchangeError(res, apiKey ? [apiKey] : []),
       })
-      if (typeof response.data.backoff === 'number' && response.data.backoff > 0)
-        backoffUntil = clock() + response.data.backoff * 1000
+      // Held to a key's longest default rest; a `backoff` of Infinity or years is ignored (see `upstreamWaitMs`).
+      const backoffMs = upstreamWaitMs((response.data.backoff ?? 0) * 1000, DEFAULT_MAX_KEY_REST_MS)
+      if (backoffMs !== undefined && backoffMs > 0) backoffUntil = clock() + backoffMs
       const { results, dropped } = mapStackExchangeResults(response.data, request)
       const rateLimit = stackExchangeRateLimit(response.data, now)
       return { results, dropped, cost: { usd: 0, basis: 'estimated' }, ...(rateLimit && { rateLimit }) }

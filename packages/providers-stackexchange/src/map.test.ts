@@ -125,6 +125,14 @@ describe('quota and backoff', () => {
       quotaResetMs: 12 * 3_600_000,
     })
   })
+  it.each([
+    ['Infinity (1e400 in the JSON)', JSON.parse('1e400') as number],
+    ['400 days', 400 * 86_400],
+    ['negative', -10],
+  ])('ignores a backoff of %s', (_name, backoff) => {
+    expect(stackExchangeRateLimit({ items: [], backoff }, NOW)).toBeUndefined()
+  })
+
   it('turns backoff into nothing remaining for that long', () => {
     expect(stackExchangeRateLimit({ items: [], backoff: 10 }, NOW)).toEqual({ remaining: 0, resetMs: 10_000 })
   })

@@ -8,6 +8,7 @@ import {
   isoDate,
   plainText,
   retryHint,
+  upstreamWaitMs,
 } from '@search-layer/core'
 import { z } from 'zod'
 import { StackExchangeErrorSchema, StackExchangeQuestionSchema, type StackExchangeResponse } from './schema.js'
@@ -137,9 +138,10 @@ export function stackExchangeRateLimit(response: StackExchangeResponse, now: Dat
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)
     info.quotaResetMs = midnight - now.getTime()
   }
-  if (typeof response.backoff === 'number' && response.backoff > 0) {
+  const backoffMs = upstreamWaitMs((response.backoff ?? 0) * 1000)
+  if (backoffMs !== undefined && backoffMs > 0) {
     info.remaining = 0
-    info.resetMs = response.backoff * 1000
+    info.resetMs = backoffMs
   }
   return Object.keys(info).length > 0 ? info : undefined
 }

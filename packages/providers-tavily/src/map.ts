@@ -151,10 +151,11 @@ export function rateLimitFromHeaders(
   ])
   const resetSec = headerNumber(headers, ['x-ratelimit-reset', 'ratelimit-reset', 'x-ratelimit-reset-requests'])
   if (limit === undefined && remaining === undefined && resetSec === undefined) return undefined
+  const resetMs = resetSec === undefined ? undefined : resetDelayMs(resetSec, nowMs)
   return {
     ...(limit !== undefined && { limit }),
     ...(remaining !== undefined && { remaining }),
-    ...(resetSec !== undefined && { resetMs: resetDelayMs(resetSec, nowMs) }),
+    ...(resetMs !== undefined && { resetMs }),
   }
 }
 

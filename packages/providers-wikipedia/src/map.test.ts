@@ -144,6 +144,15 @@ describe('errors', () => {
     expect(wikipediaApiError({ code, info: 'x' }, { 'retry-after': '5' })).toMatchObject({ kind, retryable, code })
   })
 
+  it('maxlag reads Retry-After as an HTTP date too, and ignores one that is not a believable wait', () => {
+    const inTenSeconds = new Date(Date.now() + 10_000).toUTCString()
+    const retryAfterMs = wikipediaApiError({ code: 'maxlag' }, { 'retry-after': inTenSeconds }).retryAfterMs
+    expect(retryAfterMs).toBeGreaterThan(8_000)
+    expect(retryAfterMs).toBeLessThanOrEqual(10_000)
+    for (const value of ['9'.repeat(400), '315360000', '-5'])
+      expect(wikipediaApiError({ code: 'maxlag' }, { 'retry-after': value }).retryAfterMs).toBeUndefined()
+  })
+
   it('maxlag carries Retry-After', () => {
     expect(wikipediaApiError({ code: 'maxlag' }, { 'retry-after': '5' }).retryAfterMs).toBe(5000)
   })

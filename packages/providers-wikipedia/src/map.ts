@@ -5,6 +5,7 @@ import {
   type SearchResult,
   collectResults,
   isoDate,
+  parseRetryAfter,
   plainText,
   retryHint,
   queryWithOperators,
@@ -156,8 +157,7 @@ export function wikipediaApiError(
   const info = plainText(error.info)
   const detail = `${error.code}${info ? `: ${info}` : ''}`
   if (RATE_CODES.has(error.code)) {
-    const seconds = Number(headers['retry-after'])
-    const retryAfterMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined
+    const retryAfterMs = parseRetryAfter(headers['retry-after'])
     return new ProviderError(`wikipedia is busy (${detail})${retryHint(retryAfterMs)}`, {
       kind: 'rate_limited',
       provider: 'wikipedia',

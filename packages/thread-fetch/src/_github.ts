@@ -1,5 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { type Env, type HttpErrorResponse, ProviderError, requestJson, resolveConfig } from '@search-layer/core'
+import {
+  type Env,
+  type HttpErrorResponse,
+  ProviderError,
+  requestJson,
+  resetDelayMs,
+  resolveConfig,
+  timerMs,
+  upstreamTimeAt,
+} from '@search-layer/core'
 import { z } from 'zod'
 import { readGhToken } from './_gh-token.js'
 import { type GithubTarget, webHostOf } from './_github-url.js'
@@ -217,7 +226,7 @@ export async function ghGet<T>(
         if (ctx.rateLimitWaits < MAX_RATE_LIMIT_WAITS && Date.now() + waitMs + 50 < ctx.deadlineAt) {
           ctx.rateLimitWaits++
           try {
-            await sleep(waitMs, undefined, ctx.signal ? { signal: ctx.signal } : undefined)
+            await sleep(timerMs(waitMs), undefined, ctx.signal ? { signal: ctx.signal } : undefined)
           } catch {
             throw new ProviderError('GitHub call was cancelled while waiting for the rate limit', {
               kind: 'timeout',
@@ -248,11 +257,12 @@ export async function ghGet<T>(
 export function noteRateLimit(ctx: Ctx, headers: Readonly<Record<string, string>>): void {
   const remaining = Number(headers['x-ratelimit-remaining'])
   if (!Number.isFinite(remaining)) return
-  const reset = Number(headers['x-ratelimit-reset'])
+  // A reset no date can hold (400 digits, year 9999) is left out rather than thrown from `toISOString`.
+  const resetAt = upstreamTimeAt(Number(headers['x-ratelimit-reset']) * 1000, Date.now())
   ctx.rateLimit = {
     remaining,
     ...(Number.isFinite(Number(headers['x-ratelimit-limit'])) && { limit: Number(headers['x-ratelimit-limit']) }),
-    ...(Number.isFinite(reset) && { resetAt: new Date(reset * 1000).toISOString() }),
+    ...(resetAt !== undefined && { resetAt: new Date(resetAt).toISOString() }),
   }
 }
 
@@ -266,8 +276,9 @@ export function mapGithubError(r: HttpErrorResponse, url: string, token: string 
   const remaining = r.headers['x-ratelimit-remaining']
   const secondary = /secondary rate limit|abuse/i.test(message)
   if (r.status === 429 || (r.status === 403 && (remaining === '0' || secondary || r.retryAfterMs !== undefined))) {
-    const reset = Number(r.headers['x-ratelimit-reset'])
-    const untilReset = Number.isFinite(reset) ? Math.max(1000, reset * 1000 - Date.now()) : undefined
+    const resetText = r.headers['x-ratelimit-reset']?.trim()
+    const resetMs = resetText ? resetDelayMs(Number(resetText), Date.now()) : undefined
+    const untilReset = resetMs === undefined ? undefined : Math.max(1000, resetMs)
     const waitMs =
       r.retryAfterMs ?? (remaining === '0' && !secondary ? untilReset : undefined) ?? SECONDARY_DEFAULT_WAIT_MS
     return new ProviderError(

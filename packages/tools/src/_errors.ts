@@ -4,6 +4,7 @@ import {
   type ServiceSpec,
   keyVariableHint,
   redactSecrets,
+  upstreamWaitMs,
 } from '@search-layer/core'
 import { builtInProviders } from '@search-layer/engine'
 
@@ -29,10 +30,10 @@ export function describeProviderFailure(
 ): string {
   const who = label(provider)
   const env = provider ? keyVariableOf(provider, services) : undefined
+  // The wait may come from an error of another copy of core, or from JSON: checked here too, never "Infinity s".
+  const waitMs = upstreamWaitMs(retryAfterMs)
   const retry =
-    retryAfterMs !== undefined && retryAfterMs > 0
-      ? ` Retry in about ${Math.ceil(retryAfterMs / 1000)} s.`
-      : ' Retry in a little while.'
+    waitMs !== undefined && waitMs > 0 ? ` Retry in about ${Math.ceil(waitMs / 1000)} s.` : ' Retry in a little while.'
   switch (kind) {
     case 'timeout':
       return `${who} did not answer in time (timeout). Try again, or ask for fewer queries or results.`
