@@ -1,20 +1,7 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { ADVERSARIAL_TEXTS } from '@search-layer/testkit'
+import { ADVERSARIAL_TEXTS, longestLoopDelay } from '@search-layer/testkit'
 import { describe, expect, it } from 'vitest'
 import { MAX_REFS_PER_THREAD, mapYielding, readRefs } from './_read-refs.js'
 import { MAX_REFS_PER_TEXT, findRefs } from './refs.js'
-
-/** The longest the event loop waited while `run` ran (ms), from a 10 ms-resolution histogram. */
-async function longestLoopDelay(run: () => Promise<unknown>): Promise<number> {
-  const histogram = monitorEventLoopDelay({ resolution: 10 })
-  histogram.enable()
-  try {
-    await run()
-  } finally {
-    histogram.disable()
-  }
-  return histogram.max / 1e6
-}
 
 const sources = (texts: readonly string[]) =>
   texts.map((text, i) => ({ text, options: { repo: 'o/r', source: `comment:${i}` } }))

@@ -1,9 +1,8 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createSearchLayer } from '@search-layer/engine'
-import { ADVERSARIAL_TEXTS, type Emulator, startEmulator } from '@search-layer/testkit'
+import { ADVERSARIAL_TEXTS, longestLoopDelay, startEmulator, type Emulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createToolExecutors } from './executors.js'
 
@@ -20,18 +19,6 @@ afterAll(() => emu.close())
 const sized = (name: string, chars: number) => {
   const build = ADVERSARIAL_TEXTS[name]!
   return build(Math.ceil(chars / build(1).length))
-}
-
-/** The longest the event loop waited while `run` ran (ms), from a 10 ms-resolution histogram. */
-async function longestLoopDelay(run: () => Promise<unknown>): Promise<number> {
-  const histogram = monitorEventLoopDelay({ resolution: 10 })
-  histogram.enable()
-  try {
-    await run()
-  } finally {
-    histogram.disable()
-  }
-  return histogram.max / 1e6
 }
 
 // What a server runs for `extract_refs` is this executor on its one thread: while it reads a crafted issue,
