@@ -50,7 +50,11 @@ describe('keyless pace shared through Redis', () => {
     const second = await (await b.call('/v1/search', { json: ddgSearch('what is a functor') })).json()
     expect(second.providers.duckduckgo).toMatchObject({ status: 'ok', calls: 1 })
     const [one, two] = emu.requests.filter((r) => r.service === 'duckduckgo').map((r) => r.startedAt)
-    expect(two! - one!).toBeGreaterThanOrEqual(990)
+    // The exact rule: the other instance sent nothing before the slot the first one left in Redis. The gap between
+    // arrivals is a second less however long the first call took to arrive (12 ms seen on a loaded machine).
+    // (5 ms: timers run on the monotonic clock, whose millisecond may round apart from Date.now()'s.)
+    expect(two!).toBeGreaterThanOrEqual(next - 5)
+    expect(two! - one!).toBeGreaterThanOrEqual(900)
   })
 
   it('skips DuckDuckGo without a request when the shared schedule passes the deadline', async () => {
