@@ -67,7 +67,7 @@ describe('search-layer serve refuses to start', () => {
       'search.lan:8787',
       /--allowed-hosts: "search\.lan:8787" is not a host name or IP address; expected a comma list .*"all" to turn the check off$/,
     ],
-    ['*.lan', /--allowed-hosts: write "\.example\.com" rather than "\*\.example\.com"/],
+    ['*.lan', /--allowed-hosts: write "\.lan" rather than "\*\.lan"/],
     ['', /--allowed-hosts: holds no host names/],
     ['all,search.lan', /--allowed-hosts: "all" turns the check off and cannot be combined with host names/],
   ])('with --allowed-hosts %j, naming the flag and the allowed forms', async (value, message) => {

@@ -28,6 +28,7 @@ describe('parseAllowedHosts (--allowed-hosts, SEARCH_LAYER_ALLOWED_HOSTS)', () =
     [' , ,', /holds no host names/],
     ['all,example.com', /"all" turns the check off and cannot be combined/],
     ['*.example.com', /write "\.example\.com" rather than "\*\.example\.com"/],
+    ['search.lan, *.corp.lan', /write "\.corp\.lan" rather than "\*\.corp\.lan"/],
     ['example.com:8787', /"example\.com:8787" is not a host name or IP address; expected .*without scheme or port/],
     ['http://example.com', /"http:\/\/example\.com" is not a host name/],
     ['exa mple.com', /"exa mple\.com" is not a host name/],

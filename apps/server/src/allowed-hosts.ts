@@ -80,8 +80,11 @@ export function parseAllowedHosts(spec: string | readonly string[] | true): Allo
     if (named.length === 1) return true
     throw new Error(`"all" turns the check off and cannot be combined with host names; ${ALLOWED_FORMS}`)
   }
-  if (named.some((e) => e.startsWith('*')))
-    throw new Error(`write ".example.com" rather than "*.example.com" for a domain and its subdomains`)
+  const wildcard = named.find((e) => e.startsWith('*'))
+  if (wildcard !== undefined) {
+    const domain = `.${wildcard.replace(/^\*+\.?/, '')}`
+    throw new Error(`write "${domain}" rather than "${wildcard}" for a domain and its subdomains`)
+  }
   return [...new Set(named.map(normaliseEntry))]
 }
 
