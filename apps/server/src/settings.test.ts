@@ -88,7 +88,7 @@ describe('serverOptionsFromEnv', () => {
       /SEARCH_LAYER_ALLOWED_HOSTS: "search\.lan:8787" is not a host name or IP address; expected a comma list/,
     )
     expect(() => serverOptionsFromEnv({ HOME: '/h' }, { allowedHosts: ['*.lan'] })).toThrow(
-      /--allowed-hosts: write "\.example\.com" rather than/,
+      /--allowed-hosts: write "\.lan" rather than "\*\.lan"/,
     )
   })
 
