@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { hasCollapsibleSpace, hostMatches, httpUrl, isoDate, passesDomainFilters, plainText } from './text.js'
+import { hostMatches, httpUrl, isoDate, passesDomainFilters, plainText } from './text.js'
+import { hasCollapsibleSpace } from './text/whitespace.js'
 
 describe('plainText', () => {
   it.each([
