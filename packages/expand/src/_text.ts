@@ -1,12 +1,5 @@
+import { hasHan, isChinese } from '@search-layer/core/text'
 import { GLOSSARY, SYNONYMS } from './_data.js'
-
-const HAN = /\p{Script=Han}/u
-const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u
-
-/** True when the text is Chinese: at least one Han character and no kana (kanji beside kana is Japanese). */
-export function hasHan(text: string): boolean {
-  return HAN.test(text) && !KANA.test(text)
-}
 
 /** NFKC, control characters and runs of whitespace to single spaces, trimmed. */
 export function clean(text: string): string {
@@ -62,7 +55,7 @@ export function translateWithGlossary(text: string): { text: string; complete: b
   const chars = Array.from(text)
   for (let i = 0; i < chars.length; ) {
     const ch = chars[i]!
-    if (!HAN.test(ch)) {
+    if (!hasHan(ch)) {
       body += CJK_PUNCTUATION.test(ch) ? ' ' : ch
       i++
       continue
@@ -152,7 +145,7 @@ export function removeTerms(text: string, terms: readonly { term: string; lang?:
   let out = text
   for (const { term, lang } of [...terms].sort((a, b) => b.term.length - a.term.length)) {
     if (!term) continue
-    if (lang === 'zh' || hasHan(term)) {
+    if (lang === 'zh' || isChinese(term)) {
       out = out.split(term).join(' ')
       continue
     }

@@ -274,6 +274,17 @@ describe('English variants of Chinese queries', () => {
     expect(asked).toEqual([])
     expect(queries.map((q) => q.kind)).not.toContain('translation')
   })
+
+  it('leaves Korean alone: hanja beside Hangul is not Chinese either (core cjkLanguage)', async () => {
+    const asked: string[] = []
+    const translate = async (zh: string) => {
+      asked.push(zh)
+      return 'constitution of Korea'
+    }
+    const { queries } = await expandQueryWithLlm('大韓民國 헌법', c.exploratory(), { now, translate, maxQueries: 3 })
+    expect(asked).toEqual([])
+    expect(queries.map((q) => q.kind)).not.toContain('translation')
+  })
 })
 
 describe('robustness', () => {

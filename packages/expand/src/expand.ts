@@ -1,10 +1,10 @@
 import { type FreshnessWindow, type Intent, timeoutSignal } from '@search-layer/core'
+import { isChinese } from '@search-layer/core/text'
 import { parseComparison } from './_comparison.js'
 import {
   applySynonyms,
   clean,
   dedupeKey,
-  hasHan,
   type Replacement,
   removeTerms,
   translateWithGlossary,
@@ -154,7 +154,7 @@ export async function expandQueryWithLlm(
   const plan = planFor(query, classification)
   if (!plan) return { queries: [] }
   const { translate, timeoutMs = 8000 } = options
-  if (!translate || plan.variant?.kind === 'translation' || !hasHan(plan.topic))
+  if (!translate || plan.variant?.kind === 'translation' || !isChinese(plan.topic))
     return finish(plan, classification, options)
   const signal = timeoutSignal(timeoutMs, options.signal)
   try {
@@ -166,7 +166,7 @@ export async function expandQueryWithLlm(
       }),
     ])
     const topic = typeof english === 'string' ? clean(english) : ''
-    if (topic && !hasHan(topic) && topic.length <= MAX_EXPANDABLE_CHARS) {
+    if (topic && !isChinese(topic) && topic.length <= MAX_EXPANDABLE_CHARS) {
       const note = 'translated'
       return finish(
         {
@@ -192,7 +192,7 @@ function planFor(query: string, classification: ExpandClassification): Plan | un
 
   const synonyms = applySynonyms(original)
   let variant: SubQuery | undefined
-  if (hasHan(original)) {
+  if (isChinese(original)) {
     const translated = translateWithGlossary(synonyms.text)
     if (translated.complete)
       variant = {
@@ -211,7 +211,7 @@ function planFor(query: string, classification: ExpandClassification): Plan | un
   const subject = applySynonyms(stripped)
   const notes: Replacement[] = [...subject.applied]
   let topic = subject.text
-  if (hasHan(topic)) {
+  if (isChinese(topic)) {
     const translated = translateWithGlossary(topic)
     if (translated.complete) {
       topic = translated.text
@@ -322,7 +322,7 @@ function intentAngles(plan: Plan, classification: ExpandClassification, now: Dat
 
 function english(text: string): { text: string; notes: Replacement[] } {
   const synonyms = applySynonyms(text)
-  if (!hasHan(synonyms.text)) return { text: synonyms.text, notes: synonyms.applied }
+  if (!isChinese(synonyms.text)) return { text: synonyms.text, notes: synonyms.applied }
   const translated = translateWithGlossary(synonyms.text)
   return translated.complete
     ? { text: translated.text, notes: [...synonyms.applied, ...translated.applied] }
