@@ -1,4 +1,5 @@
 import type { Intent, Mode, ProviderCapability, ProviderDefinition, ProviderRouting } from '@search-layer/core'
+import { cjkLanguage } from '@search-layer/core/text'
 import { bochaDefinition } from '@search-layer/providers-bocha'
 import { braveDefinition } from '@search-layer/providers-brave'
 import { duckduckgoDefinition } from '@search-layer/providers-duckduckgo'
@@ -153,16 +154,9 @@ export const LANGUAGE_VERTICALS: Readonly<Record<string, readonly ProviderCapabi
   ko: ['reference'],
 }
 
-// Japanese writes kanji (Han) beside kana, so kana decides before Han does.
-const QUERY_SCRIPTS: readonly [RegExp, string][] = [
-  [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'ja'],
-  [/\p{Script=Hangul}/u, 'ko'],
-  [/\p{Script=Han}/u, 'zh'],
-]
-
-/** The query's language as the vertical table knows it, from its script: `ja` (kana), `ko` (Hangul), `zh` (Han only), else none. */
+/** The query's language as the vertical table knows it, from its script (core's `cjkLanguage`): `ja` (kana), `ko` (Hangul), `zh` (Han only), else none. */
 export function queryLanguage(query: string): string | undefined {
-  return QUERY_SCRIPTS.find(([script]) => script.test(query))?.[1]
+  return cjkLanguage(query)
 }
 
 /** A vertical a search asks, and the capability it was asked for. */

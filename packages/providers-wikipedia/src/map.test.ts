@@ -27,6 +27,13 @@ describe('wikipediaLanguages', () => {
     ['量子計算', 'zh-TW', ['zh', 'en']],
     ['東京タワー', undefined, ['ja']],
     ['서울', undefined, ['ko']],
+    // Core's CJK rule: half-width katakana is Japanese, compatibility jamo Korean, astral Han Chinese; the prolonged
+    // sound mark alone names no script, and hanja beside Hangul is Korean.
+    ['ｶﾗｵｹ', undefined, ['ja']],
+    ['ㅋㅋ', undefined, ['ko']],
+    ['𠮷', undefined, ['zh', 'en']],
+    ['ー', undefined, ['en']],
+    ['大韓民國 헌법', undefined, ['ko']],
     ['Москва', undefined, ['ru']],
     ['Hallo', 'de-AT', ['de']],
     ['shalom', 'iw', ['he']],

@@ -11,6 +11,7 @@ import {
   queryWithOperators,
   safeParseJson,
 } from '@search-layer/core'
+import { cjkLanguage } from '@search-layer/core/text'
 import { z } from 'zod'
 import { type WikipediaApiError, WikipediaSearchHitSchema, type WikipediaSearchResponse } from './schema.js'
 
@@ -31,11 +32,8 @@ export interface WikipediaQuery {
 /** More than 50 articles per query is never useful here (the API allows 500). */
 export const WIKIPEDIA_MAX_RESULTS = 50
 
-// Scripts that name one Wikipedia. Kana before Han: Japanese text mixes both.
+// Scripts that name one Wikipedia, after the CJK ones (core's `cjkLanguage`: kana, then Hangul, then Han).
 const SCRIPT_WIKIS: readonly [RegExp, string][] = [
-  [/[\u3040-\u30ff]/, 'ja'],
-  [/[\uac00-\ud7af\u1100-\u11ff]/, 'ko'],
-  [/[\u3400-\u4dbf\u4e00-\u9fff]/, 'zh'],
   [/[\u0400-\u04ff]/, 'ru'],
   [/[\u0600-\u06ff]/, 'ar'],
   [/[\u0590-\u05ff]/, 'he'],
@@ -53,8 +51,13 @@ const WIKI_CODES: Readonly<Record<string, string>> = { iw: 'he', nb: 'no', ji: '
 export function wikipediaLanguages(request: Pick<ParsedProviderRequest, 'query' | 'language'>): string[] {
   const primary = request.language?.toLowerCase().split(/[-_]/)[0]
   const fromTag = primary && /^[a-z]{2,3}$/.test(primary) ? (WIKI_CODES[primary] ?? primary) : undefined
-  const lang = fromTag ?? SCRIPT_WIKIS.find(([script]) => script.test(request.query))?.[1] ?? 'en'
+  const lang = fromTag ?? scriptWiki(request.query)
   return lang === 'zh' ? ['zh', 'en'] : [lang]
+}
+
+/** The wiki a query's script names; `en` for Latin script and scripts without a row. */
+function scriptWiki(query: string): string {
+  return cjkLanguage(query) ?? SCRIPT_WIKIS.find(([script]) => script.test(query))?.[1] ?? 'en'
 }
 
 /** The base URL of one language's wiki: `{lang}` in the configured base is replaced. */
