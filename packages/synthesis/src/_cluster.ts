@@ -1,4 +1,5 @@
-import { EN_STOPWORDS, flatten, HAN_STOP, hasHan, type Term, terms } from './_text.js'
+import { HAN_CLASS, hasHan } from '@search-layer/core/text'
+import { EN_STOPWORDS, flatten, HAN_STOP, type Term, terms } from './_text.js'
 
 // Words that say nothing about a topic on their own: verbs ("adds"), evaluations ("advantages"), and nouns every
 // article has ("part", "way", "example"). Never a seed or a label; they may still sit inside a longer phrase.
@@ -168,7 +169,6 @@ function labelTerms(
 }
 
 const PHRASE_WORD = /[\p{L}\p{N}][\p{L}\p{N}+#._-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu
-const HAN_ANY = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u
 
 /** Latin word runs of a text: a phrase never crosses the title/snippet boundary or a Han word ("cargo 以及 Tokio"). */
 function latinRuns(text: string): string[][] {
@@ -176,7 +176,7 @@ function latinRuns(text: string): string[][] {
   for (const segment of text.split(SEGMENT)) {
     let run: string[] = []
     for (const word of segment.match(PHRASE_WORD) ?? []) {
-      if (HAN_ANY.test(word)) {
+      if (hasHan(word)) {
         if (run.length > 0) runs.push(run)
         run = []
       } else run.push(word)
@@ -249,7 +249,7 @@ function countSpansAround(
   }
 }
 
-const HAN_CHAR = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]$/u
+const HAN_CHAR = new RegExp(`^[${HAN_CLASS}]$`, 'u')
 
 // Grows a Han bigram to the longest run every member containing it agrees on ("运行" → "运行时"), up to 6 chars.
 function extendHan(bigram: string, texts: readonly string[]): string {

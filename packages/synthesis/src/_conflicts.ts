@@ -1,3 +1,4 @@
+import { HAN_CLASS } from '@search-layer/core/text'
 import { EN_STOPWORDS, sentences } from './_text.js'
 import type { Conflict, SynthesisLanguage } from './types.js'
 
@@ -139,7 +140,7 @@ const NUMBER_FILLER = new Set([
   'now',
 ])
 const HAN_FILLER = /[有为是达约超过已共上到突破近逾将大概多了的在于和与及其该]+$/u
-const TOKEN_RE = /[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]|[\u3400-\u4dbf\u4e00-\u9fff]+/gu
+const TOKEN_RE = new RegExp(`[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]|[${HAN_CLASS}]+`, 'gu')
 
 function month(name: string): number {
   return MONTH_NAMES.indexOf(name.slice(0, 3).toLowerCase()) + 1

@@ -1,32 +1,33 @@
 // Text helpers shared by clustering, conflict detection and rendering. Everything here is pure and deterministic.
 
-const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/
-const HAN_G = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g
-const HAN_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g
+import { ENGLISH_STOP_WORDS, HAN_CLASS } from '@search-layer/core/text'
+
+const HAN_G = new RegExp(`[${HAN_CLASS}]`, 'gu')
+const HAN_RUN = new RegExp(`[${HAN_CLASS}]+`, 'gu')
 // Latin/number words; keeps `node.js`, `c++`, `c#`, `io_uring`, `gpt-5` whole but not a trailing dot.
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+#._-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu
 
-export const EN_STOPWORDS = new Set(
-  (
-    'a about above after again against all also am an and any are as at be because been before being below between both but by can ' +
-    'could did do does doing done down during each few for from further get gets got had has have having he her here hers him his how i if in ' +
-    'into is it its itself just let lets like made make makes many may me might more most much must my new no nor not now of off on once ' +
-    'one only or other our ours out over own per same she should so some such than that the their theirs them then there these they this ' +
-    'those through to too under until up upon us use used uses using very via was we were what when where which while who whom why will ' +
-    'with within without would you your yours vs versus com www http https html htm org net io amp nbsp page pages says said say ' +
-    'support supports supported has reach reached reaches hit hits cost costs around nearly almost roughly approximately only just ' +
-    'latest current currently stable newest version versions release released releases ' +
-    'get started learn read see guide introduction overview article post blog home official'
+/**
+ * Core's query stop words plus what result prose and URLs add without naming a topic (`com`, `html`, `page`,
+ * `latest`, `version`, `official`…): cluster labels come from titles and snippets, which a query never is.
+ */
+export const EN_STOPWORDS: ReadonlySet<string> = new Set([
+  ...ENGLISH_STOP_WORDS,
+  ...(
+    'above after again against all also am any because before being below both but doing done down during each few ' +
+    'further get gets got had has have having he her here hers him his if itself just let lets like made make makes ' +
+    'many may might more most much must new nor now off once one only other ours out own per same she so some such ' +
+    'their theirs them then there they through too under until up upon us use used uses using very via while within ' +
+    'without yours com www http https html htm org net io amp nbsp page pages says said say support supports ' +
+    'supported reach reached reaches hit hits cost costs around nearly almost roughly approximately latest current ' +
+    'currently stable newest version versions release released releases started learn read see guide introduction ' +
+    'overview article post blog home official'
   ).split(' '),
-)
+])
 
-// Single Han characters that glue words together; a bigram across them is noise.
+// Single Han characters that glue words together; a bigram across them is noise. Not core's CHINESE_STOP_WORDS:
+// those are whole words as a segmenter cuts a query, these are the characters a bigram must not span.
 export const HAN_STOP = new Set('的了是在和与及或把被对也就都而这那吗呢啊之于其为将已从向以等'.split(''))
-
-/** True when the text contains Han characters. */
-export function hasHan(text: string): boolean {
-  return HAN.test(text)
-}
 
 /** Number of Han characters. */
 export function hanCount(text: string): number {

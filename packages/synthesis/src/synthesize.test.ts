@@ -104,6 +104,16 @@ describe('topics', () => {
     expect(firsts).toEqual([...firsts].sort((a, b) => a - b))
   })
 
+  it.each([
+    ['Rust 异步编程', 'zh'],
+    // Core's CJK rule: kanji beside kana is Japanese and hanja beside Hangul Korean; neither is worded in Chinese.
+    ['Rust の非同期', 'en'],
+    ['러스트 非同期', 'en'],
+    ['？！', 'en'],
+  ] as const)('words the overview for %j in %s by default', (query, language) => {
+    expect(synthesize({ query, results: ZH_RESULTS }, { now: NOW }).language).toBe(language)
+  })
+
   it('clusters Chinese results on Han terms and labels them with whole words', () => {
     const s = synthesize({ query: 'Rust 异步编程', results: ZH_RESULTS }, { now: NOW })
     expect(s.language).toBe('zh')

@@ -3,7 +3,8 @@ import { keepCitations } from './_citations.js'
 import { cluster } from './_cluster.js'
 import { detectConflicts } from './_conflicts.js'
 import { wording } from './_i18n.js'
-import { charLength, clip, firstSentence, flatten, hasHan, hostOf, siteOf, termKeys, terms } from './_text.js'
+import { isChinese } from '@search-layer/core/text'
+import { charLength, clip, firstSentence, flatten, hostOf, siteOf, termKeys, terms } from './_text.js'
 import { estimateTokens, renderMarkdown, renderText } from './render.js'
 import {
   type Confidence,
@@ -143,7 +144,7 @@ export function answerConfidence(
 export function buildSynthesis(input: SynthesisInput, options: SynthesisOptions = {}): Synthesis {
   const parsed = parseInput(SynthesisInputSchema, input, 'synthesis input')
   const query = flatten(parsed.query)
-  const language = options.language ?? (hasHan(query) ? 'zh' : 'en')
+  const language = options.language ?? (isChinese(query) ? 'zh' : 'en')
   const now = (options.now ?? new Date()).getTime()
   const staleDays = options.staleAfterDays ?? STALE_DAYS_BY_INTENT[parsed.intent ?? ''] ?? DEFAULT_STALE_DAYS
   const maxSnippet = options.maxSnippetChars ?? 300
