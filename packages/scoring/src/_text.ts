@@ -1,21 +1,16 @@
+import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, hasCjk } from '@search-layer/core/text'
 import { round4 } from './_math.js'
 
 // Keyword matching. Query terms are found in the text as whole words, so "rust" never matches "trust";
 // CJK has no spaces, so CJK terms come from Intl.Segmenter and match as substrings of the text.
 
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/
 const NON_ASCII = /[^\x00-\x7f]/
 /** Technical names whose punctuation is part of the name; word segmentation would cut them to "c", "f", "net". */
 const SYMBOL_TOKENS = /(?<![\p{L}\p{N}])(c\+\+|c#|f#|j#|\.net)(?![\p{L}\p{N}+#])/giu
 /** Latin words, numbers and dotted or dashed compounds: node.js, gpt-4o, k8s, 1.22. */
 const ASCII_WORD = /[a-z0-9]+(?:[._'+-][a-z0-9]+)*/g
 
-const STOPWORDS = new Set([
-  ...'a an the of to in on for and or is are was were be been what how why when where which who whom do does did with vs versus about by from at as it its this that these those i my me we our you your can could should would will between than into over not no'.split(
-    ' ',
-  ),
-  ...'的 了 是 和 与 及 在 吗 呢 啊 吧 什么 怎么 如何 怎样 哪些 哪个 为什么 一个 有 对 把 被 也 就 都 和'.split(' '),
-])
+const STOPWORDS: ReadonlySet<string> = new Set([...ENGLISH_STOP_WORDS, ...CHINESE_STOP_WORDS])
 
 let segmenter: Intl.Segmenter | undefined
 
@@ -63,7 +58,7 @@ function words(text: string, into: string[]): string[] {
 
 /** Query tokens: CJK runs are cut into words by Intl.Segmenter, the rest by `words`. */
 function rawTokens(text: string): string[] {
-  if (!CJK.test(text)) return words(text, [])
+  if (!hasCjk(text)) return words(text, [])
   const tokens: string[] = []
   const symbols: string[] = []
   const rest = text.replace(SYMBOL_TOKENS, (match) => {
@@ -73,13 +68,13 @@ function rawTokens(text: string): string[] {
   // Segmenter splits unknown CJK words into single characters (编程 → 编, 程): rejoin such runs into one term.
   let run = ''
   for (const word of segment(rest)) {
-    if (word.length === 1 && CJK.test(word)) {
+    if (word.length === 1 && hasCjk(word)) {
       run += word
       continue
     }
     if (run !== '') tokens.push(run)
     run = ''
-    if (CJK.test(word)) tokens.push(word)
+    if (hasCjk(word)) tokens.push(word)
     else words(word, tokens)
   }
   if (run !== '') tokens.push(run)
@@ -144,7 +139,7 @@ function isCjkTerm(term: string): boolean {
   let cjk = cjkTerms.get(term)
   if (cjk === undefined) {
     if (cjkTerms.size >= 10_000) cjkTerms.clear()
-    cjk = CJK.test(term)
+    cjk = hasCjk(term)
     cjkTerms.set(term, cjk)
   }
   return cjk

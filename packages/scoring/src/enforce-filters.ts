@@ -1,4 +1,5 @@
 import { hostMatches } from '@search-layer/core'
+import { HAN_CLASS, HANGUL_CLASS, KANA_CLASS } from '@search-layer/core/text'
 
 /**
  * The filters a search's results must pass, whatever the providers did with them (from query operators and the
@@ -39,9 +40,9 @@ export interface FilterableResult {
 // A language written in its own script is told apart from text in another by that script alone; Latin-script
 // languages (de, fr, es…) would need a language detector, and a title of product names would fool it anyway.
 const SCRIPT_OF: Readonly<Record<string, RegExp>> = {
-  zh: /\p{Script=Han}/u,
-  ja: /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u,
-  ko: /\p{Script=Hangul}/u,
+  zh: new RegExp(`[${HAN_CLASS}]`, 'u'),
+  ja: new RegExp(`[${KANA_CLASS}${HAN_CLASS}]`, 'u'),
+  ko: new RegExp(`[${HANGUL_CLASS}]`, 'u'),
   ru: /\p{Script=Cyrillic}/u,
   uk: /\p{Script=Cyrillic}/u,
   bg: /\p{Script=Cyrillic}/u,
@@ -53,7 +54,7 @@ const SCRIPT_OF: Readonly<Record<string, RegExp>> = {
   th: /\p{Script=Thai}/u,
   hi: /\p{Script=Devanagari}/u,
 }
-const WORDLESS_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u
+const WORDLESS_SCRIPT = new RegExp(`[${HAN_CLASS}${KANA_CLASS}\\p{Script=Thai}]`, 'u')
 
 /**
  * Drops the results that fail `filters`: a host outside `includeDomains` or inside `excludeDomains`; a date outside

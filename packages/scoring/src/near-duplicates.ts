@@ -1,4 +1,5 @@
 import type { ProviderName } from '@search-layer/core'
+import { HAN_CLASS, hasHan } from '@search-layer/core/text'
 
 /**
  * Near-duplicate collapse: the same page under different URLs (syndication, mirrors, print and AMP copies the
@@ -45,8 +46,7 @@ export interface Fingerprint {
 }
 
 const TAG = /<[^>]*>/g
-const TOKEN = /\p{Script=Han}|[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu
-const HAN = /\p{Script=Han}/u
+const TOKEN = new RegExp(`[${HAN_CLASS}]|[\\p{L}\\p{N}]+(?:'[\\p{L}]+)?`, 'gu')
 // " - Site", " | Medium", " – Publisher", " · 知乎", "_CSDN博客": what sites append to an article's own title.
 const TITLE_PARTS = /\s+[|\-–—·•]\s+|\s*[|｜_]\s*/
 
@@ -103,9 +103,9 @@ function titleTokens(title: string): number[] {
   const out: number[] = []
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!
-    if (HAN.test(w)) {
+    if (hasHan(w)) {
       const next = words[i + 1]
-      if (next && HAN.test(next)) out.push(hash(w + next))
+      if (next && hasHan(next)) out.push(hash(w + next))
     } else out.push(hash(w))
   }
   return out
