@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { InputError } from './errors.js'
+import { CJK_CLASS } from './text/scripts.js'
 
 /**
  * The request filters a query's operators become. A provider definition lists the ones it applies natively
@@ -63,8 +64,7 @@ export interface ParsedQuery {
 
 // `ext:` is Brave's and Bing's spelling of `filetype:`.
 const OPERATOR = /^(-?)(site|before|after|lang|filetype|ext):(.*)$/is
-const OPERATOR_AFTER_CJK =
-  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(-?(?:site|before|after|lang|filetype|ext):)/giu
+const OPERATOR_AFTER_CJK = new RegExp(`([${CJK_CLASS}])(-?(?:site|before|after|lang|filetype|ext):)`, 'giu')
 const QUOTES: Readonly<Record<string, string>> = { '"': '"', '“': '”', '「': '」', '『': '』' }
 const SPACE = /[\s\u3000]/u
 // A minus before a letter excludes a word (Google's rule); `-1` and `--flag` stay text.

@@ -1,3 +1,4 @@
+import { hasHan } from '@search-layer/core/text'
 import type { Lang } from './_data.js'
 
 export interface TermHit<P> {
@@ -18,7 +19,6 @@ export interface NormalizedText {
   isBoundary(offset: number): boolean
 }
 
-const HAN = /\p{Script=Han}/u
 // Built on first use: constructing it loads ICU's Chinese dictionary (~9 ms), which English-only processes never need.
 let segmenter: Intl.Segmenter | undefined
 
@@ -30,7 +30,7 @@ export function normalize(raw: string): NormalizedText {
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\s\p{Cc}]+/gu, ' ')
     .trim()
-  return { text, hasHan: HAN.test(text), isBoundary: (offset) => isBoundary(text, offset) }
+  return { text, hasHan: hasHan(text), isBoundary: (offset) => isBoundary(text, offset) }
 }
 
 // Segmenting a whole long Chinese text is superlinear in ICU; a window around the offset decides the same boundary.

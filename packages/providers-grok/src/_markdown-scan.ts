@@ -1,4 +1,4 @@
-import { isSpace } from './_markers.js'
+import { isWhitespace } from '@search-layer/core/text'
 
 // The answer text is the model's, and the model reads the web: anything a page says can reach it. The regexes
 // these replace each tried every opener and ran from it to the end of the text when its closer never came
@@ -38,7 +38,7 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39
 
 /** `text.replace(/\s?\[\[\d+\]\]\([^)\s]*\)/g, '')`. */
 export function removeCitationMarkers(text: string): string {
-  const urlEnd = new NextFinder(text, (c) => c === CLOSE_PAREN || isSpace(c))
+  const urlEnd = new NextFinder(text, (c) => c === CLOSE_PAREN || isWhitespace(c))
   // The end of the marker starting at `i`, or -1.
   const markerAt = (i: number): number => {
     if (text.charCodeAt(i) !== OPEN_BRACKET || text.charCodeAt(i + 1) !== OPEN_BRACKET) return -1
@@ -49,7 +49,7 @@ export function removeCitationMarkers(text: string): string {
     return text.charCodeAt(close) === CLOSE_PAREN ? close + 1 : -1
   }
   return replaceEach(text, (i) => {
-    const end = isSpace(text.charCodeAt(i)) ? markerAt(i + 1) : -1
+    const end = isWhitespace(text.charCodeAt(i)) ? markerAt(i + 1) : -1
     return end >= 0 ? { end, by: '' } : orNull(markerAt(i), '')
   })
 }
@@ -71,7 +71,7 @@ export function unlinkMarkdown(text: string): string {
 /** What `/\[([^\]]{1,300})\]\((https?:\/\/[^)\s]+)\)/g` matches: markdown links to http(s) URLs. */
 export function markdownLinks(text: string): { index: number; length: number; title: string; url: string }[] {
   const bracket = new NextFinder(text, (c) => c === CLOSE_BRACKET)
-  const urlEnd = new NextFinder(text, (c) => c === CLOSE_PAREN || isSpace(c))
+  const urlEnd = new NextFinder(text, (c) => c === CLOSE_PAREN || isWhitespace(c))
   const links: { index: number; length: number; title: string; url: string }[] = []
   for (let i = text.indexOf('['); i >= 0 && i < text.length; i = text.indexOf('[', i + 1)) {
     const close = bracket.find(i + 1)

@@ -1,22 +1,7 @@
+import { isWhitespace } from '@search-layer/core/text'
+
 // Citation markers are `[[n]](url)`. sentenceAround needs the text before a citation without the markers and
 // spaces it ends with; the end-anchored regexes that did this scanned the whole prefix for every citation.
-
-/** JS `\s`: the code points `/\s/` matches. */
-export function isSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d)
-  if (code < 0xa0) return false
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  )
-}
 
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39
 
@@ -27,7 +12,7 @@ function markerEndingAt(text: string, end: number, floor: number): number {
   let start = -1
   for (let k = end - 2; k >= floor; k--) {
     const code = text.charCodeAt(k)
-    if (code === 0x29 || isSpace(code)) break
+    if (code === 0x29 || isWhitespace(code)) break
     if (code !== 0x28 || k < floor + 2 || text.charCodeAt(k - 1) !== 0x5d || text.charCodeAt(k - 2) !== 0x5d) continue
     let d = k - 2
     while (d > floor && isDigit(text.charCodeAt(d - 1))) d--
@@ -45,7 +30,7 @@ export function textBeforeMarkers(text: string, end: number, floor = 0): string 
   let cut = end
   for (;;) {
     let j = cut
-    while (j > floor && isSpace(text.charCodeAt(j - 1))) j--
+    while (j > floor && isWhitespace(text.charCodeAt(j - 1))) j--
     const start = markerEndingAt(text, j, floor)
     if (start < 0) {
       cut = j

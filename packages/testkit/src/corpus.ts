@@ -1,3 +1,4 @@
+import { CJK_CLASS, hasCjk, isChinese } from '@search-layer/core/text'
 import { CORPUS, type CorpusDoc } from './corpus-data.js'
 import { DAY_MS, hashInt } from './_util.js'
 
@@ -29,26 +30,28 @@ export interface CorpusQueryOptions {
   now?: Date
 }
 
+// Not core's ENGLISH_STOP_WORDS: the emulator's ranking is a fixture that tests across the house assert, so its
+// words stay fixed here (and add what a search engine ignores in a query: search, web, results, json…).
 const STOPWORDS = new Set(
   'a an and are as at be by for from how in is it of on or that the this to what when where which who why with vs versus do does i me my you your search web find latest about return results json give list'.split(
     ' ',
   ),
 )
 
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/
+const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, 'gu')
 
 /** Splits a query into match terms: lower-cased words, plus CJK bigrams for substring matching. */
 export function queryTerms(query: string): string[] {
   const terms = new Set<string>()
   for (const token of query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}.+#_-]*/gu) ?? []) {
     const word = token.replace(/[.-]+$/, '')
-    if (CJK.test(word)) {
-      const runs = word.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/g) ?? []
-      for (const run of runs) {
-        if (run.length === 1) terms.add(run)
-        for (let i = 0; i + 2 <= run.length; i++) terms.add(run.slice(i, i + 2))
+    if (hasCjk(word)) {
+      for (const [run] of word.matchAll(CJK_RUN)) {
+        const chars = Array.from(run)
+        if (chars.length === 1) terms.add(run)
+        for (let i = 0; i + 2 <= chars.length; i++) terms.add(chars[i]! + chars[i + 1]!)
       }
-      for (const latin of word.split(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/)) {
+      for (const latin of word.split(CJK_RUN)) {
         if (latin.length > 1 && !STOPWORDS.has(latin)) terms.add(latin)
       }
     } else if (word.length > 1 && !STOPWORDS.has(word)) {
@@ -95,7 +98,7 @@ function field(text: string): Field {
 function matcher(term: string): Matcher {
   let m = matchers.get(term)
   if (!m) {
-    if (CJK.test(term)) m = (f) => f.text.includes(term)
+    if (hasCjk(term)) m = (f) => f.text.includes(term)
     else {
       const stem = term.length > 3 && term.endsWith('s') ? term.slice(0, -1) : term
       if (PLAIN_WORD.test(stem)) {
@@ -216,7 +219,7 @@ function generatedDoc(query: string, index: number, options: CorpusQueryOptions)
     text,
     publishedAt: published.toISOString(),
     author: null,
-    language: CJK.test(topic) ? 'zh' : 'en',
+    language: isChinese(topic) ? 'zh' : 'en',
     score: 0.05 + ((seed % 100) / 100) * 0.1,
     generated: true,
   }

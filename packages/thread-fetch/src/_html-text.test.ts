@@ -115,6 +115,9 @@ describe('htmlToText', { timeout: 120_000 }, () => {
     ['<pre><code</pre>', '```\n<code\n```'],
     ['<img src="https://e.com/i.png">', 'https://e.com/i.png'],
     ['<a href="', '<a href="'],
+    // Core's decoder: the common named references beyond the basic five, numeric ones of at most 6 hex or 7
+    // decimal digits, never a lone surrogate.
+    ['a &mdash; b&hellip; &#x0000041; &#xD800;', 'a — b… &#x0000041; &#xD800;'],
   ])('reads %j as %j', (input, text) => {
     expect(htmlToText(input)).toBe(text)
     expect(htmlToTextByRegex(input)).toBe(text)

@@ -1,26 +1,4 @@
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  '#x27': "'",
-  '#x2F': '/',
-  '#39': "'",
-}
-
-// An entity starts only at `&` and its scan stops at the first character that cannot continue it (another `&`
-// included), so this pattern stays linear on any text.
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (match, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1))
-      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : match
-    }
-    return ENTITIES[name] ?? ENTITIES[name.toLowerCase()] ?? match
-  })
-}
+import { decodeEntities, isWhitespace } from '@search-layer/core/text'
 
 // Comments are written by anyone, so tags are found by scanners rather than backtracking patterns: a pattern like
 // `<a\s[^>]*?href=(["'])(.*?)\1` re-reads the rest of the tag from every `<a ` and every quote when what closes
@@ -32,23 +10,6 @@ const GT = 0x3e
 const DOUBLE_QUOTE = 0x22
 const SINGLE_QUOTE = 0x27
 const EQUALS = 0x3d
-
-/** The characters of a JavaScript pattern's `\s`. */
-function isSpace(code: number): boolean {
-  return (
-    code === 0x20 ||
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  )
-}
 
 /** Whether `text` holds `lower` at `at`, ASCII letters in either case (as the `i` flag compares them). */
 function startsWithIgnoringCase(text: string, at: number, lower: string): boolean {
@@ -91,7 +52,7 @@ function nextIndexTable(text: string, char: string): Int32Array {
 
 function skipSpaces(text: string, from: number): number {
   let i = from
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++
+  while (i < text.length && isWhitespace(text.charCodeAt(i))) i++
   return i
 }
 
@@ -133,7 +94,7 @@ function replacePreBlocks(text: string): string {
     const close = indexOfTag(text, '</pre>', contentStart)
     let contentEnd = close
     let beforeClose = close
-    while (beforeClose > contentStart && isSpace(text.charCodeAt(beforeClose - 1))) beforeClose--
+    while (beforeClose > contentStart && isWhitespace(text.charCodeAt(beforeClose - 1))) beforeClose--
     if (beforeClose - 7 >= contentStart && startsWithIgnoringCase(text, beforeClose - 7, '</code>'))
       contentEnd = beforeClose - 7
     out += `${text.slice(kept, open)}\n\n\`\`\`\n${stripTags(text.slice(contentStart, contentEnd))}\n\`\`\`\n\n`
@@ -202,7 +163,7 @@ function replaceQuotedAttributeTags(
   let kept = 0
   for (let open = indexOfTag(text, tag.open, 0); open >= 0; ) {
     const inside = open + tag.open.length + 1
-    if (inside > text.length || !isSpace(text.charCodeAt(inside - 1)) || firstAttribute[inside]! >= nextGt[inside]!) {
+    if (inside > text.length || !isWhitespace(text.charCodeAt(inside - 1)) || firstAttribute[inside]! >= nextGt[inside]!) {
       open = indexOfTag(text, tag.open, open + 1)
       continue
     }

@@ -6,6 +6,7 @@ import {
   extractJsonObject,
   timeoutSignal,
 } from '@search-layer/core'
+import { ENGLISH_STOP_WORDS, hasHan, hasKana } from '@search-layer/core/text'
 import { z } from 'zod'
 import { errorJson, toThreadError } from './_errors.js'
 import { parseGithubUrl } from './_github-url.js'
@@ -106,39 +107,16 @@ const TYPE_PRIOR: Record<RefType, number> = {
   commit: 0.1,
 }
 
-const STOPWORDS = new Set([
-  'the',
-  'a',
-  'an',
-  'and',
-  'or',
-  'of',
-  'to',
-  'in',
-  'on',
-  'for',
-  'is',
-  'it',
-  'with',
-  'how',
-  'what',
-  'why',
-  'does',
-  'do',
-  'this',
-  'that',
-])
-
 function terms(text: string): Set<string> {
   const out = new Set<string>()
   for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = m[0]
     // Han/kana runs have no spaces: use character bigrams so "连接重置" overlaps "重置".
-    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(word)) {
+    if (hasHan(word) || hasKana(word)) {
       const chars = [...word]
       if (chars.length === 1) out.add(word)
       for (let i = 0; i + 1 < chars.length; i++) out.add(chars[i]! + chars[i + 1]!)
-    } else if (word.length >= 2 && !STOPWORDS.has(word)) out.add(word)
+    } else if (word.length >= 2 && !ENGLISH_STOP_WORDS.has(word)) out.add(word)
   }
   return out
 }

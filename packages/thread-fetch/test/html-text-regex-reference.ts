@@ -1,26 +1,7 @@
 // htmlToText as the chain of patterns it was before its tags were found by linear scanners; kept so property
 // tests can hold the scanners to the same output. Never used outside tests.
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  '#x27': "'",
-  '#x2F': '/',
-  '#39': "'",
-}
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (match, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1))
-      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : match
-    }
-    return ENTITIES[name] ?? ENTITIES[name.toLowerCase()] ?? match
-  })
-}
+// Entities are decoded by core's one decoder on both sides: what this reference holds fixed is the tag patterns.
+import { decodeEntities } from '@search-layer/core/text'
 
 /**
  * The small HTML subset of HN comments and V2EX replies (`<p>`, `<a>`, `<i>`, `<pre><code>`, `<br>`, `<img>`)
