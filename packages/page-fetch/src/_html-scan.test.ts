@@ -81,6 +81,12 @@ describe('htmlToText', () => {
     expect(scanned.anchors).toEqual([{ href: '/x?a=1&b=2', text: 'a link' }])
   })
 
+  it("decodes references with core's decoder: no-break spaces become spaces, · • ™ are decoded", () => {
+    const scanned = htmlToText('<p>A&nbsp;&middot;&nbsp;B &bull; C&trade; &#x4E2D;</p><a href="/a&nbsp;b">x&nbsp;y</a>')
+    expect(scanned.text).toBe('A · B • C™ 中\n\nx y')
+    expect(scanned.anchors).toEqual([{ href: '/a b', text: 'x y' }])
+  })
+
   it('keeps the first 1,000 links only', () => {
     const html = Array.from({ length: 1500 }, (_, i) => `<a href="/p/${i}">${i}</a>`).join(' ')
     const scanned = htmlToText(html)

@@ -9,6 +9,8 @@
  * `<td>`, `<tr>`, `<dt>`/`<dd>`, `<option>`) are applied.
  */
 
+import { decodeEntities, joinParagraphs } from '@search-layer/core/text'
+
 /** How big and deep a page's markup is. */
 export interface HtmlShape {
   /** Deepest element nesting. */
@@ -126,38 +128,6 @@ const IMPLIED_CLOSE: Record<string, ReadonlySet<string>> = {
 }
 const ALWAYS_P = new Set(['p'])
 const MAX_SCANNED_LINKS = 1000
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  mdash: '—',
-  ndash: '–',
-  hellip: '…',
-  copy: '©',
-  reg: '®',
-  laquo: '«',
-  raquo: '»',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-}
-
-/** Decodes numeric and the common named character references; unknown ones stay as written. */
-export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text
-  return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1))
-      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : whole
-    }
-    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole
-  })
-}
-
 function isNameStart(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
 }
@@ -195,22 +165,6 @@ function tagEnd(html: string, from: number, counts: { attributes: number }): num
 function hrefOf(tag: string): string | null {
   const match = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(tag)
   return match ? decodeEntities(match[1] ?? match[2] ?? match[3] ?? '') : null
-}
-
-/** Joins text parts into paragraphs: blank-line-separated, inline whitespace collapsed. */
-function paragraphs(parts: string[]): string {
-  return parts
-    .join('')
-    .split(/\n{2,}/)
-    .map((para) =>
-      para
-        .split('\n')
-        .map((line) => line.replace(/[ \t\f\r\u00a0]+/g, ' ').trim())
-        .filter((line) => line !== '')
-        .join('\n'),
-    )
-    .filter((para) => para !== '')
-    .join('\n\n')
 }
 
 /** The nesting depth, element and link counts of an HTML document, in one linear pass. */
@@ -343,7 +297,7 @@ function scanHtml(html: string, collectText: boolean): ScannedText {
     totalDepth,
     attributes: counts.attributes,
     title,
-    text: collectText ? paragraphs(parts) : '',
+    text: collectText ? joinParagraphs(parts) : '',
     anchors,
   }
 }

@@ -1,4 +1,5 @@
 import { Readability, isProbablyReaderable } from '@mozilla/readability'
+import { joinParagraphs } from '@search-layer/core/text'
 import { DOMParser, parseHTML } from 'linkedom'
 import TurndownService from 'turndown'
 import { addGfmTables } from './_gfm-tables.js'
@@ -197,18 +198,7 @@ function blockText(root: El): string {
     if (block) parts.push('\n\n')
   }
   walk(root)
-  return parts
-    .join('')
-    .split(/\n{2,}/)
-    .map((para) =>
-      para
-        .split('\n')
-        .map((line) => line.replace(/[ \t\f\r\u00a0]+/g, ' ').trim())
-        .filter((line) => line !== '')
-        .join('\n'),
-    )
-    .filter((para) => para !== '')
-    .join('\n\n')
+  return joinParagraphs(parts)
 }
 
 function resolveUrl(href: string | null, base: string): string | undefined {
