@@ -39,6 +39,8 @@ export {
   DEFAULT_MAX_KEY_REST_MS,
 } from './upstream-wait.js'
 export { createMemoryPaceStore, nextPaceSlot, processPaceStore } from './pace-store.js'
+export { createSelfThrottle } from './self-throttle.js'
+export type { SelfThrottle, SelfThrottleOptions } from './self-throttle.js'
 export type { PaceRequest, PaceStore } from './pace-store.js'
 export type { RateLimitReading } from './rate-limit-headers.js'
 export {

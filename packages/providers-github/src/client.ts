@@ -1,13 +1,11 @@
 import {
-  DEFAULT_MAX_KEY_REST_MS,
-  type Env,
   type HttpResponse,
   type Provider,
-  ProviderError,
+  type ProviderCreateOptions,
+  createSelfThrottle,
   defineProvider,
   isProviderError,
   requestJson,
-  upstreamWaitMs,
 } from '@search-layer/core'
 import { githubDefinition } from './definition.js'
 import {
@@ -21,20 +19,18 @@ import {
 } from './map.js'
 import { type GithubSearchResponse, GithubSearchResponseSchema } from './schema.js'
 
-/** Options of `createGithubProvider`; every field is optional and the token/URL are read at call time. */
-export interface GithubProviderOptions {
+/**
+ * Options of `createGithubProvider`: core's `ProviderCreateOptions` (`timeoutMs` default 8000, `retries` core's
+ * default 2, `env` default `process.env`) plus GitHub's own. Every field is optional; the token and URL are read
+ * at call time.
+ */
+export interface GithubProviderOptions extends ProviderCreateOptions {
   /** Token; wins over `GITHUB_TOKEN`/`GH_TOKEN`. Optional: without one GitHub allows 10 searches a minute, 30 with. */
   token?: string
   /** Base URL (default `https://api.github.com`, or `GITHUB_API_URL`). */
   baseUrl?: string
   /** Force `repositories` or `issues`; by default issues for bug/status queries. */
   kind?: GithubSearchKind
-  /** Time allowed per attempt (ms). Default 8000. */
-  timeoutMs?: number
-  /** Retries after the first attempt for retryable failures. Default 2 (core's default). */
-  retries?: number
-  /** Where the token is read from when the call context has no `env`; default `process.env`. */
-  env?: Env
   /** Largest response accepted (bytes). Default 4 MiB (100 repositories are about 500 KB). */
   maxBytes?: number
   /** The clock the rate-limit wait is measured with; default `Date.now`. */
@@ -53,25 +49,18 @@ export function createGithubProvider(options: GithubProviderOptions = {}): Provi
   const { timeoutMs = 8000, maxBytes = DEFAULT_MAX_BYTES, clock = Date.now } = options
   // NOTE(github): calls made while a limit is in force count against it, and repeated secondary-limit hits can get
   // the client blocked; until the wait GitHub asked for has passed, calls are refused here without a request.
-  let blockedUntil = 0
-  // GitHub's word is held to a key's longest default rest: a reset header tampered to 9999 must not block for years.
-  const blockFor = (waitMs: number | undefined) => {
-    const boundedMs = upstreamWaitMs(waitMs, DEFAULT_MAX_KEY_REST_MS)
-    if (boundedMs !== undefined && boundedMs > 0) blockedUntil = Math.max(blockedUntil, clock() + boundedMs)
-  }
+  const throttle = createSelfThrottle({
+    provider: 'github',
+    code: 'rate_limit_wait',
+    reason: 'search limit still in force',
+    clock,
+  })
   return defineProvider({
     definition: githubDefinition,
     overrides: { apiKey: options.token, baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, apiKey, service, http, now }) {
-      const waitMs = blockedUntil - clock()
-      if (waitMs > 0)
-        throw new ProviderError(`github search limit still in force; retry after ${Math.ceil(waitMs / 1000)}s`, {
-          kind: 'rate_limited',
-          provider: 'github',
-          code: 'rate_limit_wait',
-          retryAfterMs: waitMs,
-        })
+      throttle.check()
       const kind = githubSearchKind(request.query, options.kind)
       let response: HttpResponse<GithubSearchResponse>
       try {
@@ -95,14 +84,14 @@ export function createGithubProvider(options: GithubProviderOptions = {}): Provi
           mapError: (res) => mapGithubError(res, apiKey ? [apiKey] : [], now.getTime()),
         })
       } catch (error) {
-        if (isProviderError(error) && error.kind === 'rate_limited') blockFor(error.retryAfterMs)
+        if (isProviderError(error) && error.kind === 'rate_limited') throttle.hold(error.retryAfterMs)
         throw error
       }
       const { results, dropped } =
         kind === 'issues' ? mapGithubIssues(response.data, request) : mapGithubRepositories(response.data, request)
       const rateLimit = parseGithubRateLimit(response.headers, now.getTime())
       // The last search of the window went through: the next would be refused until the reset.
-      if (rateLimit?.remaining === 0) blockFor(rateLimit.resetMs)
+      if (rateLimit?.remaining === 0) throttle.hold(rateLimit.resetMs)
       return { results, dropped, cost: { usd: 0, basis: 'estimated' }, ...(rateLimit && { rateLimit }) }
     },
   })

@@ -1,12 +1,4 @@
-import {
-  DEFAULT_MAX_KEY_REST_MS,
-  type Env,
-  type Provider,
-  ProviderError,
-  defineProvider,
-  requestJson,
-  upstreamWaitMs,
-} from '@search-layer/core'
+import { type Provider, type ProviderCreateOptions, createSelfThrottle, defineProvider, requestJson } from '@search-layer/core'
 import { stackexchangeDefinition } from './definition.js'
 import {
   buildStackExchangeQuery,
@@ -16,20 +8,18 @@ import {
 } from './map.js'
 import { StackExchangeResponseSchema } from './schema.js'
 
-/** Options of `createStackExchangeProvider`; every field is optional and the key/URL are read at call time. */
-export interface StackExchangeProviderOptions {
+/**
+ * Options of `createStackExchangeProvider`: core's `ProviderCreateOptions` (`timeoutMs` default 8000, `retries`
+ * core's default 2, `env` default `process.env`) plus Stack Exchange's own. Every field is optional; the key and
+ * URL are read at call time.
+ */
+export interface StackExchangeProviderOptions extends ProviderCreateOptions {
   /** App key; wins over `STACKEXCHANGE_KEY`. Optional: it raises the daily quota from 300 to 10 000 requests. */
   key?: string
   /** Base URL (default `https://api.stackexchange.com/2.3`, or `STACKEXCHANGE_API_URL`). */
   baseUrl?: string
   /** The Stack Exchange site. Default `stackoverflow`. */
   site?: string
-  /** Time allowed per attempt (ms). Default 8000. */
-  timeoutMs?: number
-  /** Retries after the first attempt for retryable failures. Default 2 (core's default). */
-  retries?: number
-  /** Where the key is read from when the call context has no `env`; default `process.env`. */
-  env?: Env
   /** Largest response accepted (bytes, after decompression). Default 2 MiB. */
   maxBytes?: number
   /** The clock `backoff` is measured with; default `Date.now`. */
@@ -46,20 +36,13 @@ const DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 export function createStackExchangeProvider(options: StackExchangeProviderOptions = {}): Provider {
   const { timeoutMs = 8000, maxBytes = DEFAULT_MAX_BYTES, clock = Date.now } = options
   // NOTE(stackexchange): "a consumer must wait `backoff` seconds before hitting the same method again".
-  let backoffUntil = 0
+  const throttle = createSelfThrottle({ provider: 'stackexchange', code: 'backoff', reason: 'asked to back off', clock })
   return defineProvider({
     definition: stackexchangeDefinition,
     overrides: { apiKey: options.key, baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, apiKey, service, http, now }) {
-      const waitMs = backoffUntil - clock()
-      if (waitMs > 0)
-        throw new ProviderError(`stackexchange asked to back off; retry after ${Math.ceil(waitMs / 1000)}s`, {
-          kind: 'rate_limited',
-          provider: 'stackexchange',
-          code: 'backoff',
-          retryAfterMs: waitMs,
-        })
+      throttle.check()
       const response = await requestJson({
         ...http,
         service: 'stackexchange',
@@ -75,8 +58,7 @@ export function createStackExchangeProvider(options: StackExchangeProviderOption
         mapError: (res) => mapStackExchangeError(res, apiKey ? [apiKey] : []),
       })
       // Held to a key's longest default rest; a `backoff` of Infinity or years is ignored (see `upstreamWaitMs`).
-      const backoffMs = upstreamWaitMs((response.data.backoff ?? 0) * 1000, DEFAULT_MAX_KEY_REST_MS)
-      if (backoffMs !== undefined && backoffMs > 0) backoffUntil = clock() + backoffMs
+      throttle.hold((response.data.backoff ?? 0) * 1000)
       const { results, dropped } = mapStackExchangeResults(response.data, request)
       const rateLimit = stackExchangeRateLimit(response.data, now)
       return { results, dropped, cost: { usd: 0, basis: 'estimated' }, ...(rateLimit && { rateLimit }) }
