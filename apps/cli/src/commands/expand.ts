@@ -1,5 +1,6 @@
 import { INTENT_LIST } from '../constants.js'
 import type { Command } from '../command.js'
+import { PER_QUERY_FLAGS } from './per-query-flags.js'
 
 export const expandCommand: Command = {
   name: 'expand',
@@ -13,12 +14,7 @@ export const expandCommand: Command = {
       valueHint: '1-6',
       description: 'most sub-queries, the original included (default 3)',
     },
-    json: { type: 'boolean', description: 'print JSON (the default when stdout is not a terminal)' },
-    stdin: {
-      type: 'boolean',
-      description: 'read one query per line from stdin; print one JSON object per line (JSON Lines)',
-    },
-    help: { type: 'boolean', short: 'h', description: 'show this help' },
+    ...PER_QUERY_FLAGS,
   },
   examples: [
     'search-layer expand "k8s operator tutorial"',

@@ -1,23 +1,15 @@
 import { type IntentClassification, classifyIntent } from '@search-layer/intent'
-import { EXIT, UsageError } from '../io.js'
-import { stdinLines } from './lines.js'
+import { runPerQuery } from './per-query.js'
 import type { ParsedCommandArgs } from '../args.js'
 import type { CliIo } from '../io.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runIntent(args: ParsedCommandArgs, io: CliIo): Promise<number> {
-  const query = args.positionals.join(' ').trim()
-  if (args.values.stdin) {
-    if (query) throw new UsageError('give either a query or --stdin, not both')
-    for await (const line of stdinLines(io.stdin))
-      io.stdout.write(`${JSON.stringify({ query: line, ...classifyIntent(line) })}\n`)
-    return EXIT.ok
-  }
-  if (!query) throw new UsageError('give a query, e.g. search-layer intent "what is WebTransport", or --stdin')
-  const result = classifyIntent(query)
-  const json = args.values.json || !io.stdout.isTTY
-  io.stdout.write(json ? `${JSON.stringify({ query, ...result }, null, 2)}\n` : `${describe(query, result)}\n`)
-  return EXIT.ok
+  return runPerQuery(args, io, {
+    example: 'search-layer intent "what is WebTransport"',
+    answer: (query) => ({ query, ...classifyIntent(query) }),
+    describe,
+  })
 }
 
 function describe(query: string, c: IntentClassification): string {
