@@ -1,4 +1,10 @@
-import { type Provider, type ProviderCreateOptions, createSelfThrottle, defineProvider, requestJson } from '@search-layer/core'
+import {
+  type Provider,
+  type ProviderCreateOptions,
+  createSelfThrottle,
+  defineProvider,
+  requestJson,
+} from '@search-layer/core'
 import { stackexchangeDefinition } from './definition.js'
 import {
   buildStackExchangeQuery,
@@ -36,7 +42,12 @@ const DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 export function createStackExchangeProvider(options: StackExchangeProviderOptions = {}): Provider {
   const { timeoutMs = 8000, maxBytes = DEFAULT_MAX_BYTES, clock = Date.now } = options
   // NOTE(stackexchange): "a consumer must wait `backoff` seconds before hitting the same method again".
-  const throttle = createSelfThrottle({ provider: 'stackexchange', code: 'backoff', reason: 'asked to back off', clock })
+  const throttle = createSelfThrottle({
+    provider: 'stackexchange',
+    code: 'backoff',
+    reason: 'asked to back off',
+    clock,
+  })
   return defineProvider({
     definition: stackexchangeDefinition,
     overrides: { apiKey: options.key, baseUrl: options.baseUrl },

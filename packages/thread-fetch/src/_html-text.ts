@@ -163,7 +163,11 @@ function replaceQuotedAttributeTags(
   let kept = 0
   for (let open = indexOfTag(text, tag.open, 0); open >= 0; ) {
     const inside = open + tag.open.length + 1
-    if (inside > text.length || !isWhitespace(text.charCodeAt(inside - 1)) || firstAttribute[inside]! >= nextGt[inside]!) {
+    if (
+      inside > text.length ||
+      !isWhitespace(text.charCodeAt(inside - 1)) ||
+      firstAttribute[inside]! >= nextGt[inside]!
+    ) {
       open = indexOfTag(text, tag.open, open + 1)
       continue
     }
