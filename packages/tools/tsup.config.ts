@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/ai-sdk.ts'],
   format: ['esm'],
   clean: true,
   target: 'node20',

@@ -1,6 +1,13 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, type Env, type ProviderName, ProviderNameSchema } from '@search-layer/core'
+import {
+  ConfigError,
+  type Env,
+  type ProviderName,
+  ProviderNameSchema,
+  formatIssues,
+  relevantIssues,
+} from '@search-layer/core'
 import { builtInProviders } from '@search-layer/engine'
 import { z } from 'zod'
 import { type AllowedHosts, isHostOrAddress, parseAllowedHosts } from './allowed-hosts.js'
@@ -315,7 +322,7 @@ export function serverOptionsFromEnv(
   const merged = { ...raw, dataDir: defaultDataDir(env), ...stripUndefined(overrides) }
   const parsed = ServerOptionsSchema.safeParse(merged)
   if (!parsed.success) {
-    const messages = parsed.error.issues.map((issue) => {
+    const messages = relevantIssues(parsed.error.issues).map((issue) => {
       const field = String(issue.path[0] ?? '')
       const setting = SERVER_SETTINGS.find((s) => s.name === field)
       const fromOverride = field in overrides && (overrides as Record<string, unknown>)[field] !== undefined
@@ -334,7 +341,9 @@ export function resolveServerOptions(options: Partial<ServerOptions>, env: Env):
   const parsed = ServerOptionsSchema.safeParse({ dataDir: defaultDataDir(env), ...stripUndefined(options) })
   if (!parsed.success) {
     throw new ConfigError(
-      `Invalid server options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      `Invalid server options: ${formatIssues(parsed.error)
+        .map((i) => `${i.path}: ${i.message}`)
+        .join('; ')}`,
     )
   }
   return parsed.data as ServerOptions

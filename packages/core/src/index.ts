@@ -108,7 +108,7 @@ export type {
   ProviderCostModel,
   ProviderCreateOptions,
 } from './provider-definition.js'
-export { parseInput, formatIssues } from './validate.js'
+export { parseInput, formatIssues, relevantIssues } from './validate.js'
 export { canonicalUrl } from './canonical-url.js'
 export {
   parseQueryOperators,

@@ -1,9 +1,23 @@
 import type { z } from 'zod'
 import { InputError } from './errors.js'
 
+type Issue = z.ZodError['issues'][number]
+
+const pathOf = (issue: Issue): string => issue.path.map(String).join('.') || '(root)'
+
+/**
+ * The issues a person should read: zod runs a schema's checks even after the value had the wrong type (a string of
+ * 17 characters given for a list of at most 10 URLs fails `max(10)` too), so any other issue at a path whose type
+ * was wrong is dropped: "expected array" is the whole story.
+ */
+export function relevantIssues(issues: readonly Issue[]): Issue[] {
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map(pathOf))
+  return issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(pathOf(i)))
+}
+
 /** Zod issues as `{path, message}` pairs, the shape every app returns for invalid input. */
 export function formatIssues(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', message: issue.message }))
+  return relevantIssues(error.issues).map((issue) => ({ path: pathOf(issue), message: issue.message }))
 }
 
 /**

@@ -490,4 +490,28 @@ describe('extract_refs', () => {
     expect(res.isError).toBe(true)
     expect(res.data).toMatchObject({ error: { kind: 'input' } })
   })
+
+  // zod also runs a list's length checks on a string given in its place; the model must only hear about the type.
+  it.each([
+    [
+      'extract_refs',
+      { urls: 'https://github.com/octo/demo/issues/2' },
+      'urls: Invalid input: expected array, received string',
+    ],
+    [
+      'web_search',
+      { queries: 'a query written as one long string' },
+      'queries: Invalid input: expected array, received string',
+    ],
+    [
+      'web_search',
+      { query: 'x', include_domains: 'example.com,example.org,a.example' },
+      'include_domains: Invalid input: expected array',
+    ],
+  ] as const)('%s %j names the wrong type and nothing else', async (tool, args, expected) => {
+    const res = await executors()[tool](args)
+    expect(res.isError).toBe(true)
+    expect(res.content).toContain(expected)
+    expect(res.content).not.toMatch(/at most/)
+  })
 })

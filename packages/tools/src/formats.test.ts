@@ -3,13 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSearchLayer } from '@search-layer/engine'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { generateText, stepCountIs } from 'ai'
-import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { aiSdkTools } from './ai-sdk.js'
 import { anthropicTools } from './anthropic.js'
-import type { ToolResult } from './executors.js'
-import { type JsonSchemaObject, toolJsonSchema } from './json-schema.js'
+import type { JsonSchemaObject } from './json-schema.js'
 import { openAiTools } from './openai.js'
 import { TOOL_NAMES, WebSearchInputSchema } from './schemas.js'
 
@@ -191,77 +187,6 @@ describe('Anthropic', () => {
     expect(bad.content).toMatch(/give `query` or `queries`/)
   })
 })
-
-describe('Vercel AI SDK', () => {
-  it('builds tool() definitions whose JSON Schema is the shared one', async () => {
-    const tools = await aiSdkTools(options())
-    expect(Object.keys(tools)).toEqual([...TOOL_NAMES])
-    const { asSchema } = await import('ai')
-    const schema = await asSchema(tools.web_fetch.inputSchema).jsonSchema
-    expect(schema).toEqual(toolJsonSchema((await import('./schemas.js')).WebFetchInputSchema))
-    expect(tools.web_search.description).toMatch(/Live engines: brave, exa, tavily, grok\./)
-  })
-
-  it('is driven by generateText: the model calls web_search, the SDK runs the executor, the model sees the text', async () => {
-    const tools = await aiSdkTools(options())
-    let seenToolOutput: unknown
-    const model = new MockLanguageModelV3({
-      doGenerate: async (call) => {
-        const last = call.prompt.at(-1)
-        if (last?.role === 'tool') {
-          seenToolOutput = last.content[0]
-          return {
-            content: [{ type: 'text', text: 'Tokio is the usual runtime.' }],
-            finishReason: { unified: 'stop', raw: 'stop' },
-            usage,
-            warnings: [],
-          }
-        }
-        return {
-          content: [
-            {
-              type: 'tool-call',
-              toolCallId: 'tc1',
-              toolName: 'web_search',
-              input: JSON.stringify({ query: 'rust async runtime', max_results: 3 }),
-            },
-          ],
-          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-          usage,
-          warnings: [],
-        }
-      },
-    })
-    const result = await generateText({
-      model,
-      tools,
-      prompt: 'Which async runtime should I use in Rust?',
-      stopWhen: stepCountIs(3),
-    })
-    expect(result.text).toBe('Tokio is the usual runtime.')
-    const toolResult = result.steps[0]!.toolResults[0]!
-    expect((toolResult.output as ToolResult).isError).toBeUndefined()
-    expect(((toolResult.output as ToolResult).data as { results: unknown[] }).results).toHaveLength(3)
-    expect(seenToolOutput).toMatchObject({
-      type: 'tool-result',
-      toolName: 'web_search',
-      output: { type: 'text', value: expect.stringContaining('[1] ') },
-    })
-  })
-
-  it('sends a failed call to the model as error text', async () => {
-    const tools = await aiSdkTools(options())
-    const output = (await tools.web_search.execute!({ query: '' }, { toolCallId: 't', messages: [] })) as ToolResult
-    expect(output.isError).toBe(true)
-    const modelOutput = await tools.web_search.toModelOutput!({ toolCallId: 't', input: {}, output })
-    expect(modelOutput).toEqual({ type: 'error-text', value: output.content })
-  })
-})
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-}
 
 describe('live providers only', () => {
   it.each([

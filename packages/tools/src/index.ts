@@ -27,6 +27,5 @@ export type {
 } from './openai.js'
 export { anthropicTools, runAnthropicToolUse } from './anthropic.js'
 export type { AnthropicTools, AnthropicTool, AnthropicToolUseBlock, AnthropicToolResultBlock } from './anthropic.js'
-export { aiSdkTools } from './ai-sdk.js'
 export { runTool, buildToolSet } from './toolset.js'
 export type { ToolSetOptions, ToolSet } from './toolset.js'
