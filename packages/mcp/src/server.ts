@@ -90,6 +90,9 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<M
       ],
     }),
   )
+  // The SDK advertises list-change notifications when a tool or resource is registered; these lists are fixed at
+  // creation, and a stateless HTTP server could not deliver such a notification anyway, so none is promised.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } })
   return server
 }
 

@@ -166,6 +166,13 @@ describe.each(transports)('MCP over %s', (_name, connect) => {
     for (const key of Object.values(emu.keys)) expect(text).not.toContain(key)
   })
 
+  it('advertises no list-change notifications: the tool and resource lists never change', () => {
+    const capabilities = client.getServerCapabilities()
+    expect(capabilities?.tools).toBeDefined()
+    expect(capabilities?.tools?.listChanged).not.toBe(true)
+    expect(capabilities?.resources?.listChanged).not.toBe(true)
+  })
+
   it('serves provider status as the search-layer://providers resource', async () => {
     const { resources } = await client.listResources()
     expect(resources.map((r) => r.uri)).toContain('search-layer://providers')
