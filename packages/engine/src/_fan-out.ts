@@ -22,6 +22,8 @@ export interface FanOutOptions {
   fallbacksOf: (name: ProviderName) => ProviderName[]
   /** Epoch ms at which whatever has arrived is returned and every call still running is cancelled. */
   deadlineAt: number
+  /** Aborted when nobody waits for this search any more: every call still running is cancelled at once. */
+  signal?: AbortSignal
   /** Most calls this search may make, stand-ins included. */
   maxCalls: number
   /** Most queries one provider is asked (its first ones, the original query first); unlimited when undefined. */
@@ -147,10 +149,26 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
   const deadline = new Promise<'deadline'>((resolve) => {
     timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - now()))
   })
-  const ended = pending === 0 ? 'done' : await Promise.race([allDone.then(() => 'done' as const), deadline])
+  const cancel = cancelled(options.signal)
+  const ended =
+    pending === 0 ? 'done' : await Promise.race([allDone.then(() => 'done' as const), deadline, cancel.promise])
   clearTimeout(timer)
+  cancel.dispose()
   if (ended === 'deadline') controller.abort(new Error('search deadline reached'))
+  if (ended === 'cancelled') controller.abort(new Error('search was cancelled'))
   return { outcomes, launched: launchedBy }
+}
+
+// Resolves when `signal` aborts; `dispose` removes the listener once the fan-out is over.
+function cancelled(signal: AbortSignal | undefined): { promise: Promise<'cancelled'>; dispose: () => void } {
+  if (!signal) return { promise: new Promise(() => {}), dispose: () => {} }
+  let onAbort = () => {}
+  const promise = new Promise<'cancelled'>((resolve) => {
+    onAbort = () => resolve('cancelled')
+    if (signal.aborted) resolve('cancelled')
+    else signal.addEventListener('abort', onAbort, { once: true })
+  })
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) }
 }
 
 /**

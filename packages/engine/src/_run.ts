@@ -70,13 +70,15 @@ export interface RunHooks {
   onProgress?: (event: SearchProgress) => void
   onStream?: (event: SearchStreamEvent) => void
   onCallsSent?: () => void
+  /** Aborted when every caller waiting for this run has gone: its provider calls are cancelled. */
+  signal?: AbortSignal
 }
 
 /** One search's run: the plan (intent, sub-queries, who takes part, budget) → the fan-out → the response. */
 export async function runSearch(
   shared: LayerState,
   req: ParsedSearchRequest,
-  { onProgress, onStream, onCallsSent }: RunHooks = {},
+  { onProgress, onStream, onCallsSent, signal }: RunHooks = {},
 ): Promise<SearchResponse> {
   const layer: SearchState = { ...shared, reading: readConfigFiles({ env: shared.env }) }
   const { now, usage } = layer
@@ -144,6 +146,7 @@ export async function runSearch(
     roster,
     fallbacksOf,
     deadlineAt,
+    ...(signal && { signal }),
     maxCalls: layer.maxCalls,
     queriesFor: queriesAtPace(layer),
     pools: layer.pools,

@@ -172,7 +172,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       }),
     ]),
   )
-  const inflight = new Map<string, Promise<SearchResponse>>()
+  const inflight = new Map<string, InFlightSearch>()
 
   const common = {
     env,
@@ -225,6 +225,32 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     )
   }
 
+  // One run per cache key at a time, shared by every caller asking for it (single flight).
+  function startFlight(key: string, req: ParsedSearchRequest, callOptions: SearchCallOptions): InFlightSearch {
+    const controller = new AbortController()
+    const flight: InFlightSearch = { promise: Promise.resolve() as never, controller, waiters: 0 }
+    flight.promise = runSearch(state, req, { ...callOptions, signal: controller.signal }).finally(() => {
+      if (inflight.get(key) === flight) inflight.delete(key)
+    })
+    inflight.set(key, flight)
+    return flight
+  }
+
+  // A caller who cancels stops waiting at once; the run itself stops when its last caller has gone, and a new
+  // caller then starts afresh rather than joining a run that is winding down.
+  async function waitFor(flight: InFlightSearch, key: string, signal?: AbortSignal): Promise<SearchResponse> {
+    flight.waiters++
+    try {
+      return await raceSignal(flight.promise, signal)
+    } finally {
+      flight.waiters--
+      if (signal?.aborted && flight.waiters === 0) {
+        if (inflight.get(key) === flight) inflight.delete(key)
+        flight.controller.abort()
+      }
+    }
+  }
+
   async function search(request: SearchRequest, callOptions: SearchCallOptions = {}): Promise<SearchResponse> {
     const started = now()
     // Cassette settings that cannot work (both variables set, an empty replay directory) are one configuration
@@ -236,12 +262,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       const hit = (await cache.get(key)) as SearchResponse | undefined
       if (hit) return { ...hit, cached: true, timing: { total_ms: now() - started } }
     }
-    let shared = inflight.get(key)
-    if (!shared) {
-      shared = runSearch(state, req, callOptions).finally(() => inflight.delete(key))
-      inflight.set(key, shared)
-    }
-    const response = await raceSignal(shared, callOptions.signal)
+    const flight = inflight.get(key) ?? startFlight(key, req, callOptions)
+    const response = await waitFor(flight, key, callOptions.signal)
     if (req.cache && cache && !response.cached) {
       const allFailed = Object.values(response.providers).every((p) => p.status !== 'ok')
       if (!allFailed) {
@@ -258,6 +280,13 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     providers: definitions,
     stream: (request, callOptions) => streamSearch(search, request, callOptions),
   }
+}
+
+/** A search run and the callers waiting for it. */
+interface InFlightSearch {
+  promise: Promise<SearchResponse>
+  controller: AbortController
+  waiters: number
 }
 
 const MAX_KEY_REST_ENV = 'SEARCH_LAYER_MAX_KEY_REST_MS'

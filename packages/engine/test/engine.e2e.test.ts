@@ -266,6 +266,40 @@ describe('fan-out, deadline, cache', () => {
     expect(emu.count('exa')).toBe(1)
   })
 
+  it('a cancelled search stops its provider calls once its only caller has gone', async () => {
+    for (const s of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(s, 3_000)
+    const l = layer({ cache: undefined })
+    const controller = new AbortController()
+    const search = l.search({ query: 'cancel me', mode: 'deep', maxQueries: 1 }, { signal: controller.signal })
+    await expect.poll(() => searchCalls().length, { timeout: 5_000 }).toBe(4)
+    controller.abort()
+    await expect(search).rejects.toThrow(/cancelled/)
+    // Each call ends without an answer (the emulator sees the client hang up); left running, each would end
+    // after its 3 s latency with a 200.
+    await expect.poll(() => searchCalls().every((r) => r.endedAt !== undefined), { timeout: 2_000 }).toBe(true)
+    expect(searchCalls().map((r) => r.status)).toEqual([undefined, undefined, undefined, undefined])
+    // A cancelled call is not a provider failure: nothing rests, and the same search runs afresh.
+    for (const s of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(s, 0)
+    const again = await l.search({ query: 'cancel me', mode: 'deep', maxQueries: 1 })
+    for (const name of ['brave', 'exa', 'tavily', 'grok'] as const)
+      expect(again.providers[name]).toMatchObject({ status: 'ok' })
+    expect(searchCalls()).toHaveLength(8)
+  })
+
+  it('one caller cancelling a shared search leaves it running for the others', async () => {
+    for (const s of ['brave', 'exa'] as const) emu.latency(s, 300)
+    const l = layer({ cache: undefined })
+    const controller = new AbortController()
+    const leaving = l.search({ query: 'shared flight', mode: 'fast' }, { signal: controller.signal })
+    const staying = l.search({ query: 'shared flight', mode: 'fast' })
+    await expect.poll(() => emu.count('brave') + emu.count('exa'), { timeout: 5_000 }).toBeGreaterThan(0)
+    controller.abort()
+    await expect(leaving).rejects.toThrow(/cancelled/)
+    const response = await staying
+    expect(response.results.length).toBeGreaterThan(0)
+    expect(searchCalls().every((r) => r.status === 200)).toBe(true)
+  })
+
   it('does not cache a result in which every provider failed', async () => {
     for (const s of ['brave', 'exa', 'grok', 'tavily'] as const) emu.fault(s, { status: 503, times: 1 })
     const l = layer({ cache: undefined })

@@ -1,6 +1,7 @@
 import type { SearchLayer } from '@search-layer/engine'
 import { createSearchLayer } from '@search-layer/engine'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { type ClientKey, cancellationRegistry } from './_cancellation.js'
 import { readSingleMessage } from './_single-message.js'
 import { type McpServerOptions, createMcpServer } from './server.js'
 
@@ -11,6 +12,11 @@ export type McpHttpHandler = (request: Request) => Promise<Response>
 export interface McpHttpHandlerOptions extends McpServerOptions {
   /** Answer with one JSON body instead of an SSE stream (no progress notifications then). Default false. */
   jsonResponse?: boolean
+  /**
+   * Tells clients apart, so a `notifications/cancelled` stops only its own client's call; default the request's
+   * `Authorization` header (hashed). Behind a proxy without authentication, key by the client's address.
+   */
+  clientKey?: ClientKey
 }
 
 /**
@@ -18,11 +24,13 @@ export interface McpHttpHandlerOptions extends McpServerOptions {
  * server and transport (sharing one search layer, so cache, circuits and budgets persist), streams progress and
  * the result as SSE, and is closed when its response ends. GET and DELETE answer 405 (no sessions, no standalone
  * stream). A JSON-RPC batch (an array) is refused with -32600 before any of it runs: MCP 2025-06-18 removed
- * batching, and one POST carrying many calls would slip past a per-request rate limit. Authentication is the
- * mounting app's job.
+ * batching, and one POST carrying many calls would slip past a per-request rate limit. A `notifications/cancelled`
+ * reaches the call it names (see `clientKey`): its server closes, and the search or fetch upstream is cancelled.
+ * Authentication is the mounting app's job.
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHttpHandler {
-  const { jsonResponse = false, ...serverOptions } = options
+  const { jsonResponse = false, clientKey, ...serverOptions } = options
+  const cancellations = cancellationRegistry(clientKey)
   const layer: SearchLayer =
     options.layer ??
     createSearchLayer({
@@ -42,6 +50,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     }
     const body = await readSingleMessage(request)
     if (!body.ok) return body.response
+    cancellations.cancel(request, body.message)
     const server = await createMcpServer({ ...serverOptions, layer })
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -51,9 +60,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     const close = async () => {
       if (closed) return
       closed = true
+      forget()
       await transport.close().catch(() => {})
       await server.close().catch(() => {})
     }
+    const forget = cancellations.track(request, body.message, close)
     try {
       await server.connect(transport)
       const response = await transport.handleRequest(request, { parsedBody: body.message })

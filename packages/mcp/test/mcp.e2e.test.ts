@@ -157,6 +157,23 @@ describe.each(transports)('MCP over %s', (_name, connect) => {
     expect((result.content as { text: string }[])[0]!.text).toMatch(/max_results|query/)
   })
 
+  // Before the next test, whose 401s rest every key for the rest of the file.
+  it('a cancelled web_search stops its upstream calls: none of them is answered', async () => {
+    for (const s of SEARCH_SERVICES) emu.latency(s, 4_000)
+    const controller = new AbortController()
+    const call = client.callTool({ name: 'web_search', arguments: { query: 'cancel me please' } }, undefined, {
+      signal: controller.signal,
+    })
+    const upstream = () => emu.requests.filter((r) => (SEARCH_SERVICES as readonly string[]).includes(r.service))
+    await expect.poll(() => upstream().length, { timeout: 5_000 }).toBeGreaterThanOrEqual(SEARCH_SERVICES.length)
+    controller.abort()
+    await expect(call).rejects.toThrow()
+    // Every engine call ends (the emulator sees the client hang up) without a response having been sent; a call
+    // left running would end only after the 4 s latency, answered with 200.
+    await expect.poll(() => upstream().every((r) => r.endedAt !== undefined), { timeout: 3_000 }).toBe(true)
+    expect(upstream().map((r) => r.status)).toEqual(upstream().map(() => undefined))
+  })
+
   it('every engine failing is a tool error naming the cause', async () => {
     for (const s of SEARCH_SERVICES) emu.fault(s, { status: 401 })
     const result = await client.callTool({ name: 'web_search', arguments: { query: 'postgres vacuum tuning guide' } })
