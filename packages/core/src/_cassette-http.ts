@@ -8,7 +8,7 @@ import {
   writeCassette,
 } from './cassette.js'
 import { ConfigError, ProviderError } from './errors.js'
-import type { HttpRequestOptions, HttpResponse } from './http.js'
+import type { HttpRequestOptions, HttpResponse } from './http-types.js'
 
 type BodyReader<T> = (text: string, meta: { status: number; headers: Readonly<Record<string, string>> }) => T
 type LiveRequest = <T>(options: HttpRequestOptions<T>, readBody: BodyReader<T>) => Promise<HttpResponse<T>>

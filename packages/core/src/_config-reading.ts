@@ -14,7 +14,7 @@ import {
 } from './_config-shared.js'
 import { checkUrl } from './_config-url.js'
 import { splitApiKeys } from './api-keys.js'
-import type { Env } from './provider.js'
+import type { Env } from './env.js'
 
 export interface ResolveConfigOptions {
   overrides?: ConfigOverrides

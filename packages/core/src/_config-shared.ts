@@ -3,10 +3,30 @@
 import { z } from 'zod'
 import { isPluginSpecifier } from './_plugin-specifier.js'
 import { ConfigError } from './errors.js'
-import type { ProviderDefinition } from './provider-definition.js'
 
-/** What config resolution needs to know about a service: a provider definition has all of it. */
-export type ServiceSpec = Pick<ProviderDefinition, 'id' | 'env' | 'defaultBaseUrl' | 'defaultModel'>
+/** The environment variables a service (a provider, or GitHub for thread-fetch) reads. */
+export interface ServiceEnvVariables {
+  /** Variables holding the key, first wins; the first is the one "not configured" messages name. Empty when keyless. */
+  apiKey: readonly string[]
+  /** The variable overriding the base URL, e.g. `BRAVE_API_URL`. */
+  baseUrl: string
+  /** The variable choosing a model, for providers that take one (e.g. `GROK_MODEL`). */
+  model?: string
+}
+
+/**
+ * What config resolution needs to know about a service. A provider definition has all of it (`ProviderDefinition`
+ * is built on these fields); it is written here so that config never imports the provider contract, which names
+ * config's `ConfigReading`.
+ */
+export interface ServiceSpec {
+  id: string
+  env: ServiceEnvVariables
+  /** The upstream base URL when neither options, env nor config file name another. */
+  defaultBaseUrl: string
+  /** The model when the provider takes one and none is configured. */
+  defaultModel?: string
+}
 
 const entryObject = z.looseObject({
   // A list is a key pool, like `BRAVE_API_KEY=key1,key2`.

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { ConfigError, ProviderError } from './errors.js'
-import type { Env } from './provider.js'
+import type { Env } from './env.js'
 import { stripUrlCredentialsInText } from './redact.js'
 
 /** Records every provider exchange into this directory. */
@@ -108,7 +108,7 @@ const SECRET_NAME =
 const MASK = '[redacted]'
 
 /** Whether a query parameter, body field or header name is one that holds a credential. */
-export function isSecretName(name: string): boolean {
+function isSecretName(name: string): boolean {
   return (
     SECRET_NAME.test(name) || /(?:^|[_-])(?:api[_-]?key|access[_-]?token|auth[_-]?token|secret|password)$/i.test(name)
   )

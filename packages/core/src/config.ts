@@ -20,7 +20,6 @@ export {
   type ConfigOverrides,
   type ConfigProblem,
   type ConfigProblemKind,
-  type ConfigService,
   type ConfigSource,
   type LoadedConfigFile,
   type ResolvedConfig,

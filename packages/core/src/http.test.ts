@@ -5,7 +5,8 @@ import { type AddressInfo, type Socket, connect } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ProviderError } from './errors.js'
-import { errorFromStatus, parseRetryAfter, requestJson, requestText } from './http.js'
+import { errorFromStatus, requestJson, requestText } from './http.js'
+import { parseRetryAfter } from './rate-limit-headers.js'
 
 type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void
 let server: Server

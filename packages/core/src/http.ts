@@ -1,75 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createRequire } from 'node:module'
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici'
-import type { z } from 'zod'
 import { cassetteConfigFor, recordRequest, replayRequest } from './_cassette-http.js'
 import { sendAttempt } from './_http-attempt.js'
+import type { HttpRequestOptions, HttpResponse, HttpTextResponse } from './http-types.js'
 import { ProviderError } from './errors.js'
-import type { Env } from './provider.js'
+import type { Env } from './env.js'
+import { parseRetryAfter } from './rate-limit-headers.js'
 import { safeParseJson } from './safe-parse-json.js'
 import { timerMs, upstreamWaitMs } from './upstream-wait.js'
-
-/** A non-2xx answer, handed to a service's own error mapping. */
-export interface HttpErrorResponse {
-  status: number
-  headers: Readonly<Record<string, string>>
-  /** The body as text (already capped in size). */
-  text: string
-  /** The body parsed as JSON, when it was JSON. */
-  json: unknown
-  /** `Retry-After` in milliseconds, when the server sent one. */
-  retryAfterMs?: number
-}
-
-export interface HttpRequestOptions<T> {
-  /** Who is being called (`brave`, `github`…): appears in errors and messages. */
-  service: string
-  url: string
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
-  query?: Readonly<Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>>
-  headers?: Readonly<Record<string, string | undefined>>
-  /** A JSON body; sets `content-type: application/json`. */
-  json?: unknown
-  /** Validates the parsed body; a mismatch is a `bad_response` error. */
-  schema?: z.ZodType<T>
-  /** Time allowed for one attempt (ms). Default 10 000. */
-  timeoutMs?: number
-  signal?: AbortSignal
-  /** Absolute epoch ms after which no attempt starts and no retry waits. */
-  deadlineAt?: number
-  /** Largest body accepted (bytes). Default 5 MiB. */
-  maxBytes?: number
-  /** Retries after the first attempt, for retryable kinds only. Default 2. */
-  retries?: number
-  /** Longest `Retry-After` worth waiting for inside one call (ms). Default 5 000. */
-  maxRetryWaitMs?: number
-  /** Base of the exponential backoff (ms). Default 200. */
-  backoffBaseMs?: number
-  /** Values to scrub from any message (the key used for this call). */
-  secrets?: readonly (string | undefined)[]
-  /** Service-specific mapping of an error response; return undefined to use the status-based default. */
-  mapError?: (response: HttpErrorResponse) => ProviderError | undefined
-  /** Proxy settings are read from here (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); default `process.env`. */
-  env?: Env
-  /** Called with the status and headers of every answer, errors included (rate-limit learning). */
-  onResponse?: (response: { status: number; headers: Readonly<Record<string, string>> }) => void
-  /** Called when an attempt's request has been written to its connection (once per attempt). */
-  onRequestSent?: () => void
-  /** `false`: a rate-limited answer is not retried inside the call (another key can take it). Default true. */
-  retryRateLimited?: boolean
-  /** Called after every attempt (metrics, logs). */
-  onAttempt?: (info: { attempt: number; status?: number; ms: number; error?: ProviderError }) => void
-}
-
-export interface HttpResponse<T> {
-  data: T
-  status: number
-  headers: Readonly<Record<string, string>>
-  /** Attempts made, the successful one included. */
-  attempts: number
-  /** Wall time of the whole call, retries included. */
-  ms: number
-}
 
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 
@@ -98,19 +37,6 @@ export function dispatcherFor(env: Env = process.env): Dispatcher {
     proxyAgents.set(key, agent)
   }
   return agent
-}
-
-/**
- * Parses `Retry-After` (delta-seconds or HTTP-date) into milliseconds from `now`. Undefined when absent, malformed,
- * or not a believable wait (Infinity from 309 digits, a date years ahead): see `upstreamWaitMs`.
- */
-export function parseRetryAfter(value: string | undefined | null, now: number = Date.now()): number | undefined {
-  if (!value) return undefined
-  const trimmed = value.trim()
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return upstreamWaitMs(Number(trimmed) * 1000)
-  // An HTTP-date names its month; `Date.parse` would also read a bare "-5" as the year -5.
-  const at = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN
-  return Number.isNaN(at) ? undefined : upstreamWaitMs(Math.max(0, at - now))
 }
 
 /** The status-based default classification of an error response. */
@@ -206,15 +132,6 @@ function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number,
     kind: 'bad_response',
     provider: service,
   })
-}
-
-/** A 2xx answer as text, for bodies that are not one JSON document (SSE streams, HTML, NDJSON). */
-export interface HttpTextResponse {
-  text: string
-  status: number
-  headers: Readonly<Record<string, string>>
-  attempts: number
-  ms: number
 }
 
 /**

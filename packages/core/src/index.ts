@@ -1,3 +1,6 @@
+// `@search-layer/core`: the provider contract. The request and response schemas, the `Provider` interface, the
+// errors every provider rejects with, `ProviderDefinition` and `defineProvider`, and the helpers a provider's mapping
+// uses. The machinery lives on subpaths: `./http`, `./config`, `./testing` (see the README).
 export {
   IntentSchema,
   INTENTS,
@@ -28,21 +31,6 @@ export type {
   ProviderResponse,
 } from './schemas.js'
 export type { Env, Provider, ProviderContext, UpstreamResponseMeta } from './provider.js'
-export { splitApiKeys, apiKeyId, apiKeyLabel } from './api-keys.js'
-export { readRateLimitHeaders, resetDelayMs, unusableWaitHeaders } from './rate-limit-headers.js'
-export {
-  upstreamWaitMs,
-  upstreamTimeAt,
-  timerMs,
-  MAX_TIMER_MS,
-  MAX_UPSTREAM_WAIT_MS,
-  DEFAULT_MAX_KEY_REST_MS,
-} from './upstream-wait.js'
-export { createMemoryPaceStore, nextPaceSlot, processPaceStore } from './pace-store.js'
-export { createSelfThrottle } from './self-throttle.js'
-export type { SelfThrottle, SelfThrottleOptions } from './self-throttle.js'
-export type { PaceRequest, PaceStore } from './pace-store.js'
-export type { RateLimitReading } from './rate-limit-headers.js'
 export {
   ProviderError,
   ConfigError,
@@ -53,41 +41,6 @@ export {
 } from './errors.js'
 export type { ProviderErrorKind, ProviderErrorOptions, VendorLimits } from './errors.js'
 export { redactSecrets, stripUrlCredentials, stripUrlCredentialsInText } from './redact.js'
-export { resolveCassetteConfig, checkCassetteConfig, CASSETTE_RECORD_ENV, CASSETTE_REPLAY_ENV } from './cassette.js'
-export type { CassetteConfig, Cassette } from './cassette.js'
-export { timeoutSignal } from './timeout-signal.js'
-export { requestJson, requestText, parseRetryAfter, errorFromStatus, retryHint, dispatcherFor } from './http.js'
-export type { HttpRequestOptions, HttpResponse, HttpErrorResponse, HttpTextResponse } from './http.js'
-export {
-  resolveConfig,
-  resolveServiceConfig,
-  inspectConfig,
-  describeConfig,
-  validateConfigFile,
-  readConfigFile,
-  configFilePaths,
-  ConfigFileSchema,
-  configuredPlugins,
-  keylessSourcesEnabled,
-  readConfigFiles,
-  GITHUB_SERVICE,
-} from './config.js'
-export type {
-  ResolvedConfig,
-  ResolveConfigOptions,
-  ConfigOverrides,
-  ConfigFile,
-  ConfigSource,
-  ServiceConfig,
-  ServiceDescription,
-  ConfigProblem,
-  ConfigProblemKind,
-  ConfigInspection,
-  ServiceSpec,
-  ResolveServicesOptions,
-  ConfigReading,
-  LoadedConfigFile,
-} from './config.js'
 export {
   PROVIDER_CAPABILITIES,
   PROVIDER_ROUTINGS,
@@ -97,8 +50,6 @@ export {
   keyVariableHint,
   registeredProviderIdSchema,
 } from './provider-definition.js'
-export { loadProviderPlugins } from './plugins.js'
-export type { LoadProviderPluginsOptions } from './plugins.js'
 export type {
   ProviderCapability,
   ProviderRouting,
@@ -123,8 +74,6 @@ export { plainText, httpUrl, isoDate, hostMatches, passesDomainFilters } from '.
 export { defineProvider, frozenRequest } from './define-provider.js'
 export { lazyProvider } from './lazy-provider.js'
 export type { ProviderCall, DefineProviderOptions } from './define-provider.js'
-export { chatCompletion, llmEndpointFromEnv, extractJsonObject } from './llm.js'
-export type { LlmEndpoint, ChatMessage, ChatCompletionOptions } from './llm.js'
 export { collectResults } from './collect-results.js'
 export { checkProviderResponse, RESULT_LIMITS } from './check-results.js'
 export type { CheckedResponse, RejectReason } from './check-results.js'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
 import { requestJson } from './http.js'
-import type { Env } from './provider.js'
+import type { Env } from './env.js'
 
 /** An OpenAI-compatible chat endpoint: `url` is the API base (`https://host/v1`) or the full `/chat/completions` URL. */
 export interface LlmEndpoint {

@@ -1,3 +1,4 @@
+import type { ServiceEnvVariables } from './_config-shared.js'
 import type { PaceStore } from './pace-store.js'
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
@@ -28,15 +29,8 @@ export type ProviderRouting = (typeof PROVIDER_ROUTINGS)[number]
 /** A provider id: 2-32 characters, lower-case letters, digits and `-`, starting with a letter (`brave`, `my-news`). */
 export const ProviderIdSchema = ProviderNameSchema
 
-/** The environment variables a provider reads. */
-export interface ProviderEnvVariables {
-  /** Variables holding the key, first wins; the first is the one "not configured" messages name. Empty when keyless. */
-  apiKey: readonly string[]
-  /** The variable overriding the base URL, e.g. `BRAVE_API_URL`. */
-  baseUrl: string
-  /** The variable choosing a model, for providers that take one (e.g. `GROK_MODEL`). */
-  model?: string
-}
+/** The environment variables a provider reads (config's `ServiceEnvVariables`, which resolves them). */
+export type ProviderEnvVariables = ServiceEnvVariables
 
 /** Token bucket and concurrency a provider is held to by default (the engine's `rateLimits` override it). */
 export interface ProviderRateLimit {

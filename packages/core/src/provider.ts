@@ -1,8 +1,8 @@
-import type { ConfigReading } from './config.js'
+import type { ConfigReading } from './_config-reading.js'
+import type { Env } from './env.js'
 import type { ProviderName, ProviderRequest, ProviderResponse } from './schemas.js'
 
-/** Environment variables as a plain map (defaults to `process.env` where a function takes one). */
-export type Env = Readonly<Record<string, string | undefined>>
+export type { Env }
 
 /** Per-call context a provider receives beside the request. */
 export interface ProviderContext {

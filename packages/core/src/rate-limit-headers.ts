@@ -1,5 +1,17 @@
-import { parseRetryAfter } from './http.js'
 import { upstreamTimeAt, upstreamWaitMs } from './upstream-wait.js'
+
+/**
+ * Parses `Retry-After` (delta-seconds or HTTP-date) into milliseconds from `now`. Undefined when absent, malformed,
+ * or not a believable wait (Infinity from 309 digits, a date years ahead): see `upstreamWaitMs`.
+ */
+export function parseRetryAfter(value: string | undefined | null, now: number = Date.now()): number | undefined {
+  if (!value) return undefined
+  const trimmed = value.trim()
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return upstreamWaitMs(Number(trimmed) * 1000)
+  // An HTTP-date names its month; `Date.parse` would also read a bare "-5" as the year -5.
+  const at = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN
+  return Number.isNaN(at) ? undefined : upstreamWaitMs(Math.max(0, at - now))
+}
 
 /**
  * What a vendor's answer says about its limits for the key that made the call, in absolute times (epoch ms) so it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ProviderError } from './errors.js'
-import { parseRetryAfter, retryHint } from './http.js'
-import { readRateLimitHeaders, resetDelayMs, unusableWaitHeaders } from './rate-limit-headers.js'
+import { retryHint } from './http.js'
+import { parseRetryAfter, readRateLimitHeaders, resetDelayMs, unusableWaitHeaders } from './rate-limit-headers.js'
 import { MAX_TIMER_MS, MAX_UPSTREAM_WAIT_MS, timerMs, upstreamTimeAt, upstreamWaitMs } from './upstream-wait.js'
 
 const NOW = Date.parse('2026-01-01T00:00:00Z')
