@@ -1,13 +1,10 @@
-import {
-  type Env,
-  type Provider,
-  type ProviderResponse,
-  defineProvider,
-  httpUrl,
-  requestJson,
-} from '@search-layer/core'
-import { exampleDefinition } from './definition.js'
+import { type Env, type Provider, type ProviderResponse, defineProvider, httpUrl } from '@search-layer/core'
+import { requestJson } from '@search-layer/core/http'
+import { exampleService } from './service.js'
 import { ExampleSearchResponseSchema } from './schema.js'
+
+/** What one request costs (the example API bills per request): each answer's estimate, and the definition's. */
+export const EXAMPLE_USD_PER_CALL = 0.001
 
 /** Options of `createExampleProvider`; keys and URLs given here win over the environment and config file. */
 export interface ExampleProviderOptions {
@@ -30,13 +27,13 @@ export interface ExampleProviderOptions {
 export function createExampleProvider(options: ExampleProviderOptions = {}): Provider {
   const { timeoutMs = 8000 } = options
   return defineProvider({
-    definition: exampleDefinition,
+    definition: exampleService,
     overrides: { apiKey: options.apiKey, baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, apiKey, service, http }): Promise<ProviderResponse> {
       const response = await requestJson({
         ...http,
-        service: exampleDefinition.id,
+        service: exampleService.id,
         url: `${service.baseUrl}/search`,
         method: 'GET',
         query: { q: request.query, n: String(request.num) },
@@ -54,7 +51,7 @@ export function createExampleProvider(options: ExampleProviderOptions = {}): Pro
             url,
             snippet: item.summary,
             publishedAt: item.date ?? null,
-            provider: exampleDefinition.id,
+            provider: exampleService.id,
             rank: i + 1,
           },
         ]
@@ -62,7 +59,7 @@ export function createExampleProvider(options: ExampleProviderOptions = {}): Pro
       return {
         results,
         dropped: response.data.items.length - results.length,
-        cost: { usd: exampleDefinition.cost.usdPerCall ?? 0, basis: 'estimated' },
+        cost: { usd: EXAMPLE_USD_PER_CALL, basis: 'estimated' },
       }
     },
   })

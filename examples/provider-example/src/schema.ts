@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /** One hit of the example API: `GET /search?q=…&n=…` answers `{ "items": [...] }`. */
-export const ExampleItemSchema = z.object({
+const ExampleItemSchema = z.object({
   title: z.string(),
   link: z.string(),
   summary: z.string().default(''),
@@ -10,4 +10,3 @@ export const ExampleItemSchema = z.object({
 })
 
 export const ExampleSearchResponseSchema = z.object({ items: z.array(ExampleItemSchema) })
-export type ExampleSearchResponse = z.infer<typeof ExampleSearchResponseSchema>

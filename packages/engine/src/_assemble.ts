@@ -1,31 +1,12 @@
-import {
-  type ProviderError,
-  type ProviderName,
-  RESULT_LIMITS,
-  type RejectReason,
-  type SearchResult,
-} from '@search-layer/core'
+import { type ProviderName, RESULT_LIMITS, type RejectReason } from '@search-layer/core'
 import type { IntentClassification } from '@search-layer/intent'
 import type { NearDuplicate, ResultFilters } from '@search-layer/scoring'
-import type { FanOutResult } from './_fan-out.js'
+import type { CallOutcome, FanOutResult } from './_fan-out.js'
 import type { EnforcementSummary } from './_operators.js'
 import type { Strategy } from './_plan.js'
 import type { Roster } from './_roster.js'
 import type { ParsedSearchRequest } from './request.js'
 import type { KeylessOnlyNotice, OperatorReport, ProviderReport, SearchResponse, SearchResultOut } from './response.js'
-
-/** One provider call's outcome, as the fan-out records it. */
-export interface CallOutcome {
-  provider: ProviderName
-  query: string
-  results?: SearchResult[]
-  answer?: string
-  error?: ProviderError
-  ms: number
-  cost?: { usd?: number; credits?: number }
-  /** Results the provider returned that failed the engine's checks (`checkProviderResponse`), by reason. */
-  rejected?: Partial<Record<RejectReason, number>>
-}
 
 /** What ranking needs to know about the search, fixed once the plan is made. */
 export interface AssembleContext {

@@ -1,17 +1,31 @@
 import { setMaxListeners } from 'node:events'
 import {
-  type ConfigReading,
   ProviderError,
   type ProviderName,
   type ProviderContext,
   type ProviderResponse,
+  type RejectReason,
+  type SearchResult,
   checkProviderResponse,
   isProviderError,
 } from '@search-layer/core'
-import type { CallOutcome } from './_assemble.js'
+import type { ConfigReading } from '@search-layer/core/config'
 import type { KeyPool, PoolCallContext } from './_key-pool.js'
 import type { Roster } from './_roster.js'
 import type { SearchProgress } from './response.js'
+
+/** One provider call's outcome, as the fan-out records it. */
+export interface CallOutcome {
+  provider: ProviderName
+  query: string
+  results?: SearchResult[]
+  answer?: string
+  error?: ProviderError
+  ms: number
+  cost?: { usd?: number; credits?: number }
+  /** Results the provider returned that failed the engine's checks (`checkProviderResponse`), by reason. */
+  rejected?: Partial<Record<RejectReason, number>>
+}
 
 /** Everything one search's fan-out uses: the plan it carries out and the layer's shared protections. */
 export interface FanOutOptions {

@@ -1,7 +1,5 @@
 import {
   ConfigError,
-  type ConfigProblem,
-  type ConfigReading,
   type Env,
   type Mode,
   type Provider,
@@ -9,20 +7,23 @@ import {
   type ProviderName,
   type ProviderRequest,
   frozenRequest,
-  inspectConfig,
   keyVariableHint,
-  keylessSourcesEnabled,
-  readConfigFiles,
 } from '@search-layer/core'
 import {
+  type ConfigProblem,
+  type ConfigReading,
+  inspectConfig,
+  keylessSourcesEnabled,
+  readConfigFiles,
+} from '@search-layer/core/config'
+import {
   type AssembleContext,
-  type CallOutcome,
   assembleResults,
   buildResponse,
   rejectedResultWarnings,
   reportCalls,
 } from './_assemble.js'
-import { type CallContext, fanOut } from './_fan-out.js'
+import { type CallContext, type CallOutcome, fanOut } from './_fan-out.js'
 import type { KeyPool } from './_key-pool.js'
 import { describeOperators } from './_operators.js'
 import { warmUpAssembly } from './_warm-up.js'

@@ -1,5 +1,6 @@
 import type { ProviderName } from '@search-layer/core'
-import { type AssembleContext, type CallOutcome, assembleResults } from './_assemble.js'
+import { type AssembleContext, assembleResults } from './_assemble.js'
+import type { CallOutcome } from './_fan-out.js'
 
 type Scoring = typeof import('@search-layer/scoring')
 

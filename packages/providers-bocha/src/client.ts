@@ -1,5 +1,6 @@
-import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
-import { bochaDefinition } from './definition.js'
+import { type Env, type Provider, defineProvider } from '@search-layer/core'
+import { requestJson } from '@search-layer/core/http'
+import { bochaService } from './service.js'
 import { buildBochaBody, mapBochaError, mapBochaResults } from './map.js'
 import { BochaSearchResponseSchema } from './schema.js'
 
@@ -32,7 +33,7 @@ const DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 export function createBochaProvider(options: BochaProviderOptions = {}): Provider {
   const { timeoutMs = 10_000, maxBytes = DEFAULT_MAX_BYTES } = options
   return defineProvider({
-    definition: bochaDefinition,
+    definition: bochaService,
     overrides: { apiKey: options.apiKey, baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, apiKey, service, http }) {

@@ -1,12 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { bochaService } from './service.js'
 
 /** Bocha (博查) Web Search: a Chinese-first web index with long page summaries. */
 export const bochaDefinition: ProviderDefinition = {
-  id: 'bocha',
+  ...bochaService,
   label: 'Bocha Web Search',
   docsUrl: 'https://open.bochaai.com',
-  env: { apiKey: ['BOCHA_API_KEY'], baseUrl: 'BOCHA_API_URL' },
-  defaultBaseUrl: 'https://api.bochaai.com/v1',
   // NOTE(bocha): web-search returns results with summaries, not a written answer (that is the separate ai-search
   // endpoint), so it does not claim `answer`.
   // A regional index: it joins searches in Chinese (the engine's language table asks a `web` vertical for them),

@@ -1,7 +1,8 @@
-import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
+import { type Env, type Provider, defineProvider } from '@search-layer/core'
+import { requestJson } from '@search-layer/core/http'
 import { buildBraveQuery, mapBraveError, mapBraveResults, parseBraveRateLimit } from './map.js'
 import { BraveSearchResponseSchema } from './schema.js'
-import { braveDefinition } from './definition.js'
+import { braveService } from './service.js'
 
 /** Options of `createBraveProvider`; every field is optional and keys/URLs are read at call time. */
 export interface BraveProviderOptions {
@@ -35,7 +36,7 @@ const DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 export function createBraveProvider(options: BraveProviderOptions = {}): Provider {
   const { timeoutMs = 8000, costPerRequestUsd = 0.005, maxBytes = DEFAULT_MAX_BYTES } = options
   return defineProvider({
-    definition: braveDefinition,
+    definition: braveService,
     overrides: { apiKey: options.apiKey, baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, apiKey, service, now, http }) {

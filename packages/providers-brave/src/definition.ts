@@ -1,12 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { braveService } from './service.js'
 
 /** Brave's independent web index: fresh news and broad coverage, its own ranking. Everything the engine, apps and docs know about this provider. */
 export const braveDefinition: ProviderDefinition = {
-  id: 'brave',
+  ...braveService,
   label: 'Brave Search',
   docsUrl: 'https://api-dashboard.search.brave.com/app/documentation/web-search/get-started',
-  env: { apiKey: ['BRAVE_API_KEY'], baseUrl: 'BRAVE_API_URL' },
-  defaultBaseUrl: 'https://api.search.brave.com',
   capabilities: ['web', 'news'],
   // Brave reads site:, quotes, -term and filetype: in `q`; dates go in `freshness`, the language in `search_lang`.
   queryFilters: ['site', 'exclude-site', 'date', 'lang', 'phrase', 'exclude-term', 'filetype'],

@@ -1,18 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type Env,
-  type PaceStore,
   type Provider,
   type ProviderCall,
   ProviderError,
   type ProviderResponse,
   defineProvider,
   isProviderError,
-  processPaceStore,
-  requestText,
-  timerMs,
 } from '@search-layer/core'
-import { duckduckgoDefinition } from './definition.js'
+import { type PaceStore, processPaceStore, requestText, timerMs } from '@search-layer/core/http'
+import { duckduckgoService } from './service.js'
 import { buildDuckDuckGoQuery, duckDuckGoChallengeError, mapDuckDuckGoError, mapDuckDuckGoResults } from './map.js'
 
 /** Options of `createDuckDuckGoProvider`; every field is optional and the base URL is read at call time. */
@@ -116,7 +113,7 @@ export function createDuckDuckGoProvider(options: DuckDuckGoProviderOptions = {}
   // NOTE(duckduckgo): after a challenge, more requests only prolong it; stay away for `cooldownMs`.
   let coolUntil = 0
   return defineProvider({
-    definition: duckduckgoDefinition,
+    definition: duckduckgoService,
     overrides: { baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, service, http }) {

@@ -1,13 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { duckduckgoService } from './service.js'
 
 /** DuckDuckGo's HTML results page: a keyless general web index, paced politely. */
 export const duckduckgoDefinition: ProviderDefinition = {
-  id: 'duckduckgo',
+  ...duckduckgoService,
   label: 'DuckDuckGo (HTML)',
   docsUrl: 'https://html.duckduckgo.com/html/',
-  env: { apiKey: [], baseUrl: 'DUCKDUCKGO_URL' },
-  defaultBaseUrl: 'https://html.duckduckgo.com',
-  keyless: true,
   // A last resort: searched only when no keyed engine (and no SearXNG instance) is configured.
   routing: 'fallback',
   capabilities: ['web'],

@@ -1,7 +1,8 @@
-import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
+import { type Env, type Provider, defineProvider } from '@search-layer/core'
+import { requestJson } from '@search-layer/core/http'
 import { type ExaContents, buildExaRequest, exaCost, mapExaError, mapExaResults, parseExaRateLimit } from './map.js'
 import { type ExaSearchType, ExaSearchResponseSchema } from './schema.js'
-import { exaDefinition } from './definition.js'
+import { exaService } from './service.js'
 
 /** Options of `createExaProvider`; every field is optional and keys/URLs are read at call time. */
 export interface ExaProviderOptions {
@@ -38,7 +39,7 @@ const SEARCH_PATH = '/search'
 export function createExaProvider(options: ExaProviderOptions = {}): Provider {
   const { timeoutMs = 8000, snippetMaxChars = 500 } = options
   return defineProvider({
-    definition: exaDefinition,
+    definition: exaService,
     overrides: { apiKey: options.apiKey, baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, apiKey, service, now, http }) {

@@ -1,12 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { exaService } from './service.js'
 
 /** Exa's neural search: finds pages that answer a question, strong on code and papers. Everything the engine, apps and docs know about this provider. */
 export const exaDefinition: ProviderDefinition = {
-  id: 'exa',
+  ...exaService,
   label: 'Exa',
   docsUrl: 'https://docs.exa.ai/reference/search',
-  env: { apiKey: ['EXA_API_KEY'], baseUrl: 'EXA_API_URL' },
-  defaultBaseUrl: 'https://api.exa.ai',
   capabilities: ['qa', 'web', 'code', 'academic'],
   // include/excludeDomains, start/endPublishedDate, includeText/excludeText (one string of up to 5 words each).
   queryFilters: ['site', 'exclude-site', 'date', 'phrase', 'exclude-term'],

@@ -1,13 +1,6 @@
-import {
-  type HttpResponse,
-  type Provider,
-  type ProviderCreateOptions,
-  createSelfThrottle,
-  defineProvider,
-  isProviderError,
-  requestJson,
-} from '@search-layer/core'
-import { githubDefinition } from './definition.js'
+import { type Provider, type ProviderCreateOptions, defineProvider, isProviderError } from '@search-layer/core'
+import { type HttpResponse, createSelfThrottle, requestJson } from '@search-layer/core/http'
+import { githubService } from './service.js'
 import {
   type GithubSearchKind,
   buildGithubQuery,
@@ -56,7 +49,7 @@ export function createGithubProvider(options: GithubProviderOptions = {}): Provi
     clock,
   })
   return defineProvider({
-    definition: githubDefinition,
+    definition: githubService,
     overrides: { apiKey: options.token, baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, apiKey, service, http, now }) {

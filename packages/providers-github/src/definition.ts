@@ -1,14 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { githubService } from './service.js'
 
 /** GitHub's REST search: repositories for code questions, issues for bugs and "is this fixed?". A token is optional. */
 export const githubDefinition: ProviderDefinition = {
-  id: 'github',
+  ...githubService,
   label: 'GitHub search',
   docsUrl: 'https://docs.github.com/rest/search/search',
-  // Same variables as thread-fetch's GitHub access: one token serves both.
-  env: { apiKey: ['GITHUB_TOKEN', 'GH_TOKEN'], baseUrl: 'GITHUB_API_URL' },
-  defaultBaseUrl: 'https://api.github.com',
-  keyless: true,
   routing: 'vertical',
   capabilities: ['code'],
   // Dates as created:/pushed: qualifiers; GitHub search reads quoted phrases in `q`.

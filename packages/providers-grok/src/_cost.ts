@@ -1,5 +1,7 @@
 import type { Cost } from '@search-layer/core'
-import { GROK_WEB_SEARCH_USD_PER_CALL } from './definition.js'
+
+/** xAI bills server-side web search at $5 per 1000 calls. */
+export const GROK_WEB_SEARCH_USD_PER_CALL = 0.005
 
 // USD per million tokens; unknown models are estimated at grok-4.3 prices.
 const PRICES: readonly [RegExp, number, number][] = [

@@ -5,7 +5,7 @@ import { ProviderError } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createGrokProvider } from './client.js'
-import { GROK_DEFAULT_MODEL } from './definition.js'
+import { GROK_DEFAULT_MODEL } from './service.js'
 
 let emu: Emulator
 let env: Record<string, string>

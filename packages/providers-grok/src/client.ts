@@ -1,6 +1,7 @@
-import { type Env, type Provider, ProviderError, defineProvider, requestJson, requestText } from '@search-layer/core'
+import { type Env, type Provider, ProviderError, defineProvider } from '@search-layer/core'
+import { requestJson, requestText } from '@search-layer/core/http'
 import { buildChatRequest, buildResponsesRequest, mapChatBody, mapGrokError, mapResponsesBody } from './map.js'
-import { GROK_DEFAULT_MODEL, grokDefinition } from './definition.js'
+import { GROK_DEFAULT_MODEL, grokService } from './service.js'
 
 /** `responses`: xAI Responses API with server-side web search. `chat`: OpenAI-compatible `/chat/completions` proxies. */
 export type GrokMode = 'responses' | 'chat'
@@ -48,7 +49,7 @@ export function createGrokProvider({
     })
   }
   return defineProvider({
-    definition: grokDefinition,
+    definition: grokService,
     overrides: { apiKey, baseUrl, model },
     env,
     async run({ request, apiKey: secret, service, env: callEnv, now, http }) {

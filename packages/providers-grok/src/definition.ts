@@ -1,22 +1,12 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
-
-/** xAI bills server-side web search at $5 per 1000 calls. */
-export const GROK_WEB_SEARCH_USD_PER_CALL = 0.005
-
-/**
- * The model used when neither `model` nor `GROK_MODEL` is set: a current xAI model with server-side web search.
- * (`grok-4-fast*` and `grok-4-1-fast*` were retired on 2026-05-15; xAI names `grok-4.3` as their replacement.)
- */
-export const GROK_DEFAULT_MODEL = 'grok-4.3'
+import { GROK_WEB_SEARCH_USD_PER_CALL } from './_cost.js'
+import { grokService } from './service.js'
 
 /** xAI's Grok with server-side web search: a written answer and the URLs it cited. Everything the engine, apps and docs know about this provider. */
 export const grokDefinition: ProviderDefinition = {
-  id: 'grok',
+  ...grokService,
   label: 'Grok (xAI web search)',
   docsUrl: 'https://docs.x.ai/docs/guides/live-search',
-  env: { apiKey: ['XAI_API_KEY', 'GROK_API_KEY'], baseUrl: 'GROK_API_URL', model: 'GROK_MODEL' },
-  defaultBaseUrl: 'https://api.x.ai/v1',
-  defaultModel: GROK_DEFAULT_MODEL,
   capabilities: ['answer', 'qa', 'web', 'news'],
   // The web_search tool's allowed_domains/excluded_domains; it takes no date or language parameter.
   queryFilters: ['site', 'exclude-site'],

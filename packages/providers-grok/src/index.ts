@@ -1,3 +1,4 @@
-export { grokDefinition, GROK_DEFAULT_MODEL } from './definition.js'
+export { grokDefinition } from './definition.js'
+export { GROK_DEFAULT_MODEL } from './service.js'
 export { createGrokProvider } from './client.js'
 export type { GrokProviderOptions, GrokMode } from './client.js'

@@ -1,5 +1,6 @@
-import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
-import { hackernewsDefinition } from './definition.js'
+import { type Env, type Provider, defineProvider } from '@search-layer/core'
+import { requestJson } from '@search-layer/core/http'
+import { hackernewsService } from './service.js'
 import {
   type HackerNewsSort,
   buildHackerNewsQuery,
@@ -36,7 +37,7 @@ const DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 export function createHackerNewsProvider(options: HackerNewsProviderOptions = {}): Provider {
   const { timeoutMs = 8000, maxBytes = DEFAULT_MAX_BYTES } = options
   return defineProvider({
-    definition: hackernewsDefinition,
+    definition: hackernewsService,
     overrides: { baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, service, http, now }) {

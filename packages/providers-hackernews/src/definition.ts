@@ -1,13 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { hackernewsService } from './service.js'
 
 /** Hacker News stories through Algolia's HN Search API: what developers are discussing now. Keyless. */
 export const hackernewsDefinition: ProviderDefinition = {
-  id: 'hackernews',
+  ...hackernewsService,
   label: 'Hacker News (Algolia)',
   docsUrl: 'https://hn.algolia.com/api',
-  env: { apiKey: [], baseUrl: 'HN_API_URL' },
-  defaultBaseUrl: 'https://hn.algolia.com/api/v1',
-  keyless: true,
   routing: 'vertical',
   capabilities: ['news'],
   // Dates as Algolia numericFilters on created_at_i.

@@ -1,5 +1,6 @@
-import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
-import { searxngDefinition } from './definition.js'
+import { type Env, type Provider, defineProvider } from '@search-layer/core'
+import { requestJson } from '@search-layer/core/http'
+import { searxngService } from './service.js'
 import { buildSearxngQuery, mapSearxngError, mapSearxngResults } from './map.js'
 import { SearxngResponseSchema } from './schema.js'
 
@@ -31,7 +32,7 @@ const DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 export function createSearxngProvider(options: SearxngProviderOptions = {}): Provider {
   const { timeoutMs = 10_000, maxBytes = DEFAULT_MAX_BYTES } = options
   return defineProvider({
-    definition: searxngDefinition,
+    definition: searxngService,
     // NOTE(searxng): the instance URL is what "configured" means here, so it stands in the key's place too.
     overrides: { apiKey: options.baseUrl, baseUrl: options.baseUrl },
     env: options.env,

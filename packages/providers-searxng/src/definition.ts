@@ -1,15 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { searxngService } from './service.js'
 
 /** A SearXNG instance's JSON API: many engines' web and news results through one self-hosted metasearch. */
 export const searxngDefinition: ProviderDefinition = {
-  id: 'searxng',
+  ...searxngService,
   label: 'SearXNG',
   docsUrl: 'https://docs.searxng.org/dev/search_api.html',
-  // No key: the instance URL is what must be set, so it is listed where the key would be (and names the variable
-  // in "not configured" messages).
-  env: { apiKey: ['SEARXNG_URL'], baseUrl: 'SEARXNG_URL' },
-  // SearXNG's own default address; only used when the URL comes from a config file's `apiKey`.
-  defaultBaseUrl: 'http://localhost:8080',
   // Free once the instance is set, but only searched when no keyed engine is configured (then before DuckDuckGo).
   routing: 'fallback',
   capabilities: ['web', 'news'],

@@ -1,11 +1,6 @@
-import {
-  type Provider,
-  type ProviderCreateOptions,
-  createSelfThrottle,
-  defineProvider,
-  requestJson,
-} from '@search-layer/core'
-import { stackexchangeDefinition } from './definition.js'
+import { type Provider, type ProviderCreateOptions, defineProvider } from '@search-layer/core'
+import { createSelfThrottle, requestJson } from '@search-layer/core/http'
+import { stackexchangeService } from './service.js'
 import {
   buildStackExchangeQuery,
   mapStackExchangeError,
@@ -49,7 +44,7 @@ export function createStackExchangeProvider(options: StackExchangeProviderOption
     clock,
   })
   return defineProvider({
-    definition: stackexchangeDefinition,
+    definition: stackexchangeService,
     overrides: { apiKey: options.key, baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, apiKey, service, http, now }) {

@@ -1,13 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { stackexchangeService } from './service.js'
 
 /** Stack Overflow questions through the Stack Exchange API: answered programming questions, accepted answers first. */
 export const stackexchangeDefinition: ProviderDefinition = {
-  id: 'stackexchange',
+  ...stackexchangeService,
   label: 'Stack Overflow (Stack Exchange API)',
   docsUrl: 'https://api.stackexchange.com/docs/advanced-search',
-  env: { apiKey: ['STACKEXCHANGE_KEY'], baseUrl: 'STACKEXCHANGE_API_URL' },
-  defaultBaseUrl: 'https://api.stackexchange.com/2.3',
-  keyless: true,
   routing: 'vertical',
   capabilities: ['qa', 'code'],
   // Dates as fromdate/todate.

@@ -1,5 +1,6 @@
-import { type Env, type Provider, defineProvider, requestJson } from '@search-layer/core'
-import { tavilyDefinition } from './definition.js'
+import { type Env, type Provider, defineProvider } from '@search-layer/core'
+import { requestJson } from '@search-layer/core/http'
+import { tavilyService } from './service.js'
 import {
   type TavilySearchDepth,
   type TavilyTopic,
@@ -46,7 +47,7 @@ export function createTavilyProvider({
   topic = 'general',
 }: TavilyProviderOptions = {}): Provider {
   return defineProvider({
-    definition: tavilyDefinition,
+    definition: tavilyService,
     overrides: { apiKey, baseUrl },
     env,
     async run({ request, apiKey: secret, service, now, http }) {

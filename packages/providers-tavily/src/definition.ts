@@ -1,12 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { tavilyService } from './service.js'
 
 /** Tavily's search for agents: a short AI answer beside the results (asked for in answer mode). Everything the engine, apps and docs know about this provider. */
 export const tavilyDefinition: ProviderDefinition = {
-  id: 'tavily',
+  ...tavilyService,
   label: 'Tavily',
   docsUrl: 'https://docs.tavily.com/documentation/api-reference/endpoint/search',
-  env: { apiKey: ['TAVILY_API_KEY'], baseUrl: 'TAVILY_API_URL' },
-  defaultBaseUrl: 'https://api.tavily.com',
   capabilities: ['answer', 'web', 'news', 'qa'],
   // include_domains/exclude_domains and start_date/end_date; Tavily has no phrase or language parameter.
   queryFilters: ['site', 'exclude-site', 'date'],

@@ -1,5 +1,6 @@
-import { type Env, type Provider, type ProviderError, defineProvider, requestJson } from '@search-layer/core'
-import { wikipediaDefinition } from './definition.js'
+import { type Env, type Provider, type ProviderError, defineProvider } from '@search-layer/core'
+import { requestJson } from '@search-layer/core/http'
+import { wikipediaService } from './service.js'
 import {
   type MappedResults,
   buildWikipediaQuery,
@@ -37,7 +38,7 @@ const DEFAULT_MAX_BYTES = 1024 * 1024
 export function createWikipediaProvider(options: WikipediaProviderOptions = {}): Provider {
   const { timeoutMs = 8000, maxBytes = DEFAULT_MAX_BYTES, userAgent = DEFAULT_USER_AGENT } = options
   return defineProvider({
-    definition: wikipediaDefinition,
+    definition: wikipediaService,
     overrides: { baseUrl: options.baseUrl },
     env: options.env,
     async run({ request, service, http }) {

@@ -1,14 +1,11 @@
 import { type ProviderDefinition, lazyProvider } from '@search-layer/core'
+import { wikipediaService } from './service.js'
 
 /** Wikipedia articles through MediaWiki's search API: reference answers in the query's language. Keyless. */
 export const wikipediaDefinition: ProviderDefinition = {
-  id: 'wikipedia',
+  ...wikipediaService,
   label: 'Wikipedia',
   docsUrl: 'https://www.mediawiki.org/wiki/API:Search',
-  env: { apiKey: [], baseUrl: 'WIKIPEDIA_API_URL' },
-  // `{lang}` is replaced per call by the wiki's language code.
-  defaultBaseUrl: 'https://{lang}.wikipedia.org',
-  keyless: true,
   // One site: it joins factual and exploratory searches (and Chinese ones, in zh and en), never stands in for an
   // engine. `reference` first, so a `qa` search asks a Q&A site before it.
   routing: 'vertical',
