@@ -1,7 +1,7 @@
 // Run by `pnpm check` after the build: the README's provider table must match the definitions the built provider
-// packages export, and every provider package must keep its parsers behind `./internal`, not its main entry.
+// packages export, and every provider package's main entry must hold its definition and factory, not its parsers.
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -74,32 +74,19 @@ describe('provider table', () => {
   })
 })
 
-describe('provider packages keep parsers behind ./internal', () => {
+describe('provider packages export the definition and factory only', () => {
   const packages = readdirSync(join(root, 'packages')).filter((n) => n.startsWith('providers-'))
   for (const name of packages) {
-    it(`${name}: the main entry is the definition and factory; ./internal has the mappers and schemas`, async () => {
+    it(`${name}: one entry, holding the definition, the factory and constants`, async () => {
       const dir = join(root, 'packages', name)
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
-      const internal = manifest.exports['./internal']
-      assert.ok(internal, `${name}/package.json has no "./internal" export`)
-      assert.ok(existsSync(join(dir, internal.import)), `${name}: ${internal.import} is not built`)
+      assert.deepEqual(Object.keys(manifest.exports), ['.'], `${name}/package.json exports more than its main entry`)
       const main = await import(pathToFileURL(join(dir, manifest.exports['.'].import)).href)
       const names = Object.keys(main)
       assert.ok(names.some((n) => n.endsWith('Definition')) && names.some((n) => /^create\w+Provider$/.test(n)))
       assert.deepEqual(
         names.filter((n) => !n.endsWith('Definition') && !/^create\w+Provider$/.test(n) && !/^[A-Z0-9_]+$/.test(n)),
         [],
-      )
-      const parts = await import(pathToFileURL(join(dir, internal.import)).href)
-      const schemas = Object.entries(parts).filter(
-        ([n, v]) => n.endsWith('Schema') && typeof v?.safeParse === 'function',
-      )
-      // DuckDuckGo answers HTML, so its boundary is a page parser rather than a zod schema.
-      const parsers = Object.keys(parts).filter((n) => /^parse[A-Z]/.test(n))
-      assert.ok(schemas.length + parsers.length > 0, `${name}/internal exports no zod response schema or parser`)
-      assert.ok(
-        Object.keys(parts).some((n) => /^map[A-Z]/.test(n)),
-        `${name}/internal exports no mapper`,
       )
     })
   }
