@@ -1,10 +1,5 @@
-import {
-  type Env,
-  type ProviderDefinition,
-  checkProviderDefinitions,
-  configuredPlugins,
-  loadProviderPlugins,
-} from '@search-layer/core'
+import { type Env, type ProviderDefinition, checkProviderDefinitions } from '@search-layer/core'
+import { configuredPlugins, loadProviderPlugins } from '@search-layer/core/config'
 import { builtInProviders } from '@search-layer/engine'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'

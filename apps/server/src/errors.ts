@@ -1,11 +1,5 @@
-import {
-  ConfigError,
-  InputError,
-  type ProviderErrorKind,
-  isProviderError,
-  redactSecrets,
-  upstreamWaitMs,
-} from '@search-layer/core'
+import { ConfigError, InputError, type ProviderErrorKind, isProviderError, redactSecrets } from '@search-layer/core'
+import { upstreamWaitMs } from '@search-layer/core/http'
 import { type FetchErrorKind, isFetchError } from '@search-layer/page-fetch'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'

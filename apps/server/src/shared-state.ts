@@ -8,7 +8,8 @@ import {
   createMemoryUsageStore,
   parseKeyState,
 } from '@search-layer/engine'
-import { type PaceStore, processPaceStore, redactSecrets, stripUrlCredentials } from '@search-layer/core'
+import { redactSecrets, stripUrlCredentials } from '@search-layer/core'
+import { type PaceStore, processPaceStore } from '@search-layer/core/http'
 import { Redis } from 'ioredis'
 import { keyStateTtlMs } from './key-state-ttl.js'
 import type { Logger } from 'pino'

@@ -1,4 +1,4 @@
-import { apiKeyId } from '@search-layer/core'
+import { apiKeyId } from '@search-layer/core/config'
 import type { Emulator } from '@search-layer/testkit'
 import { Redis } from 'ioredis'
 import { beforeAll, describe, expect, it } from 'vitest'

@@ -1,4 +1,5 @@
-import { DEFAULT_MAX_KEY_REST_MS, type ProviderErrorKind } from '@search-layer/core'
+import type { ProviderErrorKind } from '@search-layer/core'
+import { DEFAULT_MAX_KEY_REST_MS } from '@search-layer/core/http'
 
 export interface CircuitOptions {
   /** Consecutive failures that open the circuit. */

@@ -1,11 +1,5 @@
-import {
-  type RateLimitInfo,
-  type RateLimitReading,
-  type UpstreamResponseMeta,
-  readRateLimitHeaders,
-  unusableWaitHeaders,
-  type VendorLimits,
-} from '@search-layer/core'
+import type { RateLimitInfo, UpstreamResponseMeta, VendorLimits } from '@search-layer/core'
+import { type RateLimitReading, readRateLimitHeaders, unusableWaitHeaders } from '@search-layer/core/http'
 import { KEY_REST_MS, type KeySlot, type PoolScope, moveWaiters } from './_key-slot.js'
 import { readingFromAnswer } from './_wait-checks.js'
 

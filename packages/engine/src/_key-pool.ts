@@ -1,19 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
-  type ConfigReading,
-  DEFAULT_MAX_KEY_REST_MS,
   type Env,
-  type PaceStore,
   type ProviderContext,
   type ProviderDefinition,
   ProviderError,
   type RateLimitInfo,
-  apiKeyId,
-  apiKeyLabel,
   isProviderError,
-  timerMs,
-  resolveServiceConfig,
 } from '@search-layer/core'
+import { type ConfigReading, apiKeyId, apiKeyLabel, resolveServiceConfig } from '@search-layer/core/config'
+import { DEFAULT_MAX_KEY_REST_MS, type PaceStore, timerMs } from '@search-layer/core/http'
 import { CircuitBreaker, type CircuitOptions, type CircuitState } from './_circuit.js'
 import { learnFromAnswer, learnFromHeaders } from './_key-limits.js'
 import { loadKeyState, saveKeyState } from './_key-persist.js'

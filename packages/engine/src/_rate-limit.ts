@@ -1,4 +1,5 @@
-import { ProviderError, timerMs } from '@search-layer/core'
+import { ProviderError } from '@search-layer/core'
+import { timerMs } from '@search-layer/core/http'
 
 /** The code of a call refused before it was sent because its pace would have outlasted the deadline. */
 export const PACE_DEADLINE = 'pace_deadline'

@@ -1,4 +1,5 @@
-import { type RateLimitInfo, type RateLimitReading, upstreamTimeAt, upstreamWaitMs } from '@search-layer/core'
+import type { RateLimitInfo } from '@search-layer/core'
+import { type RateLimitReading, upstreamTimeAt, upstreamWaitMs } from '@search-layer/core/http'
 import type { KeyState, LearnedLimits } from './key-state.js'
 
 // Everything a key's pool learns from outside (an answer's headers or body, a state file, Redis) passes through here

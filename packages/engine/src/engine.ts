@@ -1,20 +1,17 @@
 import {
   ConfigError,
-  DEFAULT_MAX_KEY_REST_MS,
-  MAX_TIMER_MS,
   type Env,
   type Intent,
-  type LlmEndpoint,
   type Mode,
   type Provider,
   type ProviderDefinition,
-  type PaceStore,
   type ProviderName,
-  checkCassetteConfig,
   checkProviderDefinitions,
-  keylessSourcesEnabled,
   parseInput,
 } from '@search-layer/core'
+import { keylessSourcesEnabled } from '@search-layer/core/config'
+import { DEFAULT_MAX_KEY_REST_MS, MAX_TIMER_MS, type LlmEndpoint, type PaceStore } from '@search-layer/core/http'
+import { checkCassetteConfig } from '@search-layer/core/testing'
 import type { CircuitOptions, CircuitState } from './_circuit.js'
 import { raceSignal } from './_fan-out.js'
 import { KeyPool, type KeyStatus } from './_key-pool.js'

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { PROVIDER_ERROR_KINDS, type ProviderErrorKind, type RateLimitReading, safeParseJson } from '@search-layer/core'
+import { PROVIDER_ERROR_KINDS, type ProviderErrorKind, safeParseJson } from '@search-layer/core'
+import type { RateLimitReading } from '@search-layer/core/http'
 import { z } from 'zod'
 import { writePrivateFileAtomic, writePrivateFileAtomicSync } from './_private-files.js'
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createMemoryPaceStore } from '@search-layer/core'
+import { createMemoryPaceStore } from '@search-layer/core/http'
 import { type Emulator, readRecorded, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { apiKeyId } from '@search-layer/core'
+import { apiKeyId } from '@search-layer/core/config'
 import { type Emulator, readRecorded, startEmulator } from '@search-layer/testkit'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {

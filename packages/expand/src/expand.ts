@@ -1,4 +1,5 @@
-import { type FreshnessWindow, type Intent, timeoutSignal } from '@search-layer/core'
+import type { FreshnessWindow, Intent } from '@search-layer/core'
+import { timeoutSignal } from '@search-layer/core/http'
 import { isChinese } from '@search-layer/core/text'
 import { parseComparison } from './_comparison.js'
 import {

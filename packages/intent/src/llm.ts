@@ -1,10 +1,5 @@
-import {
-  type LlmEndpoint,
-  type ProviderErrorKind,
-  chatCompletion,
-  extractJsonObject,
-  isProviderError,
-} from '@search-layer/core'
+import { type ProviderErrorKind, isProviderError } from '@search-layer/core'
+import { type LlmEndpoint, chatCompletion, extractJsonObject } from '@search-layer/core/http'
 import { LlmVerdictSchema } from './_llm-schema.js'
 import { normalize } from './_matcher.js'
 import {

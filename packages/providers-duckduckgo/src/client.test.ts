@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { type PaceStore, createMemoryPaceStore, validateProviderDefinition } from '@search-layer/core'
+import { validateProviderDefinition } from '@search-layer/core'
+import { type PaceStore, createMemoryPaceStore } from '@search-layer/core/http'
 import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDuckDuckGoProvider } from './client.js'

@@ -1,11 +1,5 @@
-import {
-  type HttpErrorResponse,
-  ProviderError,
-  describesKeyRejection,
-  errorFromStatus,
-  redactSecrets,
-  retryHint,
-} from '@search-layer/core'
+import { ProviderError, describesKeyRejection, redactSecrets } from '@search-layer/core'
+import { type HttpErrorResponse, errorFromStatus, retryHint } from '@search-layer/core/http'
 import { GrokErrorSchema } from './schema.js'
 
 export const SERVICE = 'grok'

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { type HttpErrorResponse, ProviderError, ProviderRequestSchema } from '@search-layer/core'
+import { ProviderError, ProviderRequestSchema } from '@search-layer/core'
+import type { HttpErrorResponse } from '@search-layer/core/http'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {

@@ -1,11 +1,5 @@
-import {
-  type Env,
-  type LlmEndpoint,
-  chatCompletion,
-  extractJsonObject,
-  isProviderError,
-  llmEndpointFromEnv,
-} from '@search-layer/core'
+import { type Env, isProviderError } from '@search-layer/core'
+import { type LlmEndpoint, chatCompletion, extractJsonObject, llmEndpointFromEnv } from '@search-layer/core/http'
 import { z } from 'zod'
 import { citedNumbers, keepCitations } from './_citations.js'
 import { clip, flatten, hostOf } from './_text.js'

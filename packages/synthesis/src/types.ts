@@ -1,4 +1,5 @@
-import type { LlmEndpoint, ProviderErrorKind } from '@search-layer/core'
+import type { ProviderErrorKind } from '@search-layer/core'
+import type { LlmEndpoint } from '@search-layer/core/http'
 import { z } from 'zod'
 
 /** One scored result as the engine returns it (`SearchResponse.results[n]`); extra fields are ignored. */
@@ -52,7 +53,7 @@ export interface SynthesisOptions {
 }
 
 /** An OpenAI-compatible chat endpoint (core's): `url` is the API base (`https://host/v1`) or the full `/chat/completions` URL. */
-export type { LlmEndpoint } from '@search-layer/core'
+export type { LlmEndpoint } from '@search-layer/core/http'
 
 /** Options of `synthesizeWithLlm`: the synthesis options plus the model endpoint and its deadline. */
 export interface SynthesizeWithLlmOptions extends SynthesisOptions {

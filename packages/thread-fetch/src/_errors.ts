@@ -1,4 +1,5 @@
-import { InputError, ProviderError, errorFromStatus, isProviderError } from '@search-layer/core'
+import { InputError, ProviderError, isProviderError } from '@search-layer/core'
+import { errorFromStatus } from '@search-layer/core/http'
 import { isFetchError } from '@search-layer/page-fetch'
 import type { ThreadError } from './types.js'
 

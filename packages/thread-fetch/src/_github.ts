@@ -1,14 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import {
-  type Env,
-  type HttpErrorResponse,
-  ProviderError,
-  requestJson,
-  resetDelayMs,
-  resolveConfig,
-  timerMs,
-  upstreamTimeAt,
-} from '@search-layer/core'
+import { type Env, ProviderError } from '@search-layer/core'
+import { resolveConfig } from '@search-layer/core/config'
+import { type HttpErrorResponse, requestJson, resetDelayMs, timerMs, upstreamTimeAt } from '@search-layer/core/http'
 import { z } from 'zod'
 import { readGhToken } from './_gh-token.js'
 import { type GithubTarget, webHostOf } from './_github-url.js'

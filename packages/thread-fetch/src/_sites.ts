@@ -1,4 +1,5 @@
-import { ProviderError, timeoutSignal } from '@search-layer/core'
+import { ProviderError } from '@search-layer/core'
+import { timeoutSignal } from '@search-layer/core/http'
 import { safeFetch } from '@search-layer/page-fetch'
 import { z } from 'zod'
 import { toThreadError } from './_errors.js'

@@ -1,11 +1,5 @@
-import {
-  type Env,
-  ProviderError,
-  canonicalUrl,
-  chatCompletion,
-  extractJsonObject,
-  timeoutSignal,
-} from '@search-layer/core'
+import { type Env, ProviderError, canonicalUrl } from '@search-layer/core'
+import { chatCompletion, extractJsonObject, timeoutSignal } from '@search-layer/core/http'
 import { ENGLISH_STOP_WORDS, hasHan, hasKana } from '@search-layer/core/text'
 import { z } from 'zod'
 import { errorJson, toThreadError } from './_errors.js'

@@ -1,4 +1,5 @@
-import { InputError, canonicalUrl, timeoutSignal } from '@search-layer/core'
+import { InputError, canonicalUrl } from '@search-layer/core'
+import { timeoutSignal } from '@search-layer/core/http'
 import { fetchPage } from '@search-layer/page-fetch'
 import { errorJson, toThreadError } from './_errors.js'
 import { fetchGithubDiscussion } from './_github-discussion.js'

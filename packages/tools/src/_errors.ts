@@ -1,11 +1,6 @@
-import {
-  GITHUB_SERVICE,
-  type ProviderErrorKind,
-  type ServiceSpec,
-  keyVariableHint,
-  redactSecrets,
-  upstreamWaitMs,
-} from '@search-layer/core'
+import { type ProviderErrorKind, keyVariableHint, redactSecrets } from '@search-layer/core'
+import { GITHUB_SERVICE, type ServiceSpec } from '@search-layer/core/config'
+import { upstreamWaitMs } from '@search-layer/core/http'
 import { builtInProviders } from '@search-layer/engine'
 
 // The variable to set for a provider (or GitHub), from its definition; none for a keyless one.

@@ -1,12 +1,6 @@
-import {
-  type Env,
-  InputError,
-  type ProviderName,
-  type ServiceSpec,
-  isProviderError,
-  parseInput,
-  timeoutSignal,
-} from '@search-layer/core'
+import { type Env, InputError, type ProviderName, isProviderError, parseInput } from '@search-layer/core'
+import type { ServiceSpec } from '@search-layer/core/config'
+import { timeoutSignal } from '@search-layer/core/http'
 import {
   type SearchLayer,
   type SearchProgress,

@@ -1,12 +1,5 @@
-import {
-  ConfigError,
-  type ConfigInspection,
-  type ConfigProblem,
-  type Env,
-  type ProviderDefinition,
-  inspectConfig,
-  redactSecrets,
-} from '@search-layer/core'
+import { ConfigError, type Env, type ProviderDefinition, redactSecrets } from '@search-layer/core'
+import { type ConfigInspection, type ConfigProblem, inspectConfig } from '@search-layer/core/config'
 import type { CliIo } from '../io.js'
 
 /**

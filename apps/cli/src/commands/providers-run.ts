@@ -1,4 +1,5 @@
-import { GITHUB_SERVICE, describeConfig, keyVariableHint } from '@search-layer/core'
+import { keyVariableHint } from '@search-layer/core'
+import { GITHUB_SERVICE, describeConfig } from '@search-layer/core/config'
 import { type KeyStatus, createSearchLayer } from '@search-layer/engine'
 import { engineOptionsFromEnv } from '../engine-options.js'
 import type { ParsedCommandArgs } from '../args.js'
