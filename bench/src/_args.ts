@@ -1,5 +1,5 @@
 /** Scenario ids, in run order. */
-export const SCENARIOS = [
+const SCENARIOS = [
   'pipeline',
   'stream',
   'cli',

@@ -4,7 +4,7 @@ import { childProfileArgs } from './_context.js'
 import type { EmulatedService, Fault, GithubIssueSpec } from '@search-layer/testkit'
 
 /** One logged upstream request, timing only. */
-export interface RemoteSpan {
+interface RemoteSpan {
   service: EmulatedService
   path: string
   status?: number

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { childProfileArgs } from './_context.js'
 
 /** Memory of the server process, in bytes. */
-export interface ServerStats {
+interface ServerStats {
   rss: number
   peakRss: number
   heapUsed: number

@@ -94,7 +94,7 @@ export function formatTable(results: readonly VariantResult[]): string {
 }
 
 /** The Markdown file: header with the machine, the table, and how to reproduce. */
-export function formatMarkdown(report: BenchReport): string {
+function formatMarkdown(report: BenchReport): string {
   return [
     `# search-layer benchmarks${report.quick ? ' (quick run)' : ''}`,
     '',

@@ -39,7 +39,7 @@ export function bestOfGroups(samples: readonly number[], size = 5): number {
 }
 
 /** Rounds to `digits` decimals (NaN stays NaN). */
-export function round(x: number, digits = 2): number {
+function round(x: number, digits = 2): number {
   const f = 10 ** digits
   return Math.round(x * f) / f
 }

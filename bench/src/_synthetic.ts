@@ -2,7 +2,7 @@ import type { ProviderName } from '@search-layer/core'
 import type { ResultBatch } from '@search-layer/scoring'
 
 /** A small deterministic PRNG (mulberry32) so every run merges the same data. */
-export function rng(seed: number): () => number {
+function rng(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

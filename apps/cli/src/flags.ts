@@ -35,5 +35,3 @@ export function parseIntFlag(name: string, value: string | undefined, min: numbe
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`)
   return n
 }
-
-export { INTENT_CHOICES, MODE_CHOICES } from './constants.js'

@@ -2,7 +2,7 @@ import type { Env } from '@search-layer/core'
 import type { OperatorReport, SearchResponse } from '@search-layer/engine'
 
 /** One line on how the search went: intent, mode, queries, each provider's outcome, time. */
-export function statusLine(response: SearchResponse): string {
+function statusLine(response: SearchResponse): string {
   const status = Object.entries(response.providers)
     .filter(([, p]) => p.status !== 'skipped' || !p.reason?.startsWith('not used'))
     .map(([name, p]) =>
@@ -17,7 +17,7 @@ export function statusLine(response: SearchResponse): string {
 }
 
 /** The `--explain` line on the intent: which, and who decided it (the caller, the rules, or the intent model). */
-export function intentLine(response: SearchResponse): string {
+function intentLine(response: SearchResponse): string {
   if (!response.intent) return "**Intent** none: providers' fused order, no scores"
   if (response.intent_source === 'explicit') return `**Intent** ${response.intent}, set by the caller`
   const confidence = response.confidence !== undefined ? ` (confidence ${response.confidence.toFixed(2)})` : ''
@@ -37,7 +37,7 @@ const hostOf = (url: string): string => {
  * The `--explain` lines on what ranking did beyond scores: copies of one page folded into one result (near-duplicates)
  * and results moved down so no site fills the top places (site diversity). Empty when it did neither.
  */
-export function rankingLines(response: SearchResponse): string {
+function rankingLines(response: SearchResponse): string {
   const folded = response.results.flatMap((r, i) =>
     r.duplicates?.length
       ? [`#${i + 1} ${hostOf(r.url)} also at ${r.duplicates.map((d) => hostOf(d.url)).join(', ')}`]
@@ -58,7 +58,7 @@ export function rankingLines(response: SearchResponse): string {
  * The `--explain` lines on query operators: what was parsed, who applied each filter natively, who had it stripped,
  * and what enforcement on the merged results dropped or could not check.
  */
-export function operatorLines(report: OperatorReport): string {
+function operatorLines(report: OperatorReport): string {
   const perProvider = (table: Record<string, string[]>) =>
     Object.entries(table)
       .filter(([, kinds]) => kinds.length > 0)

@@ -1,7 +1,7 @@
 import type { SharedState } from './shared-state.js'
 
 /** The verdict for one request. */
-export interface LimitVerdict {
+interface LimitVerdict {
   allowed: boolean
   limit: number
   remaining: number

@@ -1,5 +1,5 @@
 /** The part of a node response (`http` or `http2`) the counter needs. */
-export interface ClosableResponse {
+interface ClosableResponse {
   readonly closed?: boolean
   once(event: 'close', listener: () => void): unknown
 }

@@ -1,7 +1,7 @@
 import type { KeyState } from '@search-layer/engine'
 
 // Learned limits outlive any vendor window worth remembering (a month's quota); nothing is kept longer.
-export const KEY_STATE_TTL_MS = 40 * 24 * 60 * 60_000
+const KEY_STATE_TTL_MS = 40 * 24 * 60 * 60_000
 
 /**
  * How long Redis keeps a key's state: learned limits for `KEY_STATE_TTL_MS`; a rest alone as long as it lasts (the

@@ -1,7 +1,7 @@
 import type { ProviderReport } from './types.js'
 
 /** One provider call as the stream reported it, in ms since the search started. */
-export interface EngineCall {
+interface EngineCall {
   query: string
   startMs: number
   endMs?: number

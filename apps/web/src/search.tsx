@@ -23,7 +23,7 @@ interface Controls {
 const AUTO: Controls = { intent: 'auto', mode: 'auto', freshness: 'auto', sources: [] }
 
 /** Everything one streamed search has told the page so far. */
-export interface Run {
+interface Run {
   status: 'running' | 'done' | 'error'
   query: string
   plan?: Plan

@@ -1,6 +1,6 @@
 // The shapes the page reads from the API (a subset of the server's schemas; unknown fields are ignored).
 
-export type EngineName = string
+type EngineName = string
 
 export interface Result {
   title: string

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import type { PaceStore } from '@search-layer/core'
+import type { PaceStore } from '@search-layer/core/http'
 import { createSearchLayer } from '@search-layer/engine'
 import type { ScenarioContext } from '../_context.js'
 import { rssMb } from '../_context.js'
@@ -9,7 +9,7 @@ import type { VariantResult } from '../_report.js'
 import { slowestSpanMs, summarize } from '../_stats.js'
 
 /** "Bun vs Deno" classifies as a comparison: deep mode, three sub-queries, all four providers. */
-export const PIPELINE_REQUEST = {
+const PIPELINE_REQUEST = {
   query: 'Bun vs Deno',
   intent: 'auto',
   mode: 'deep',
@@ -18,7 +18,7 @@ export const PIPELINE_REQUEST = {
 } as const
 
 /** A factual query with no key set: DuckDuckGo (the keyless fallback) and Wikipedia (the factual vertical) answer. */
-export const ZERO_KEY_REQUEST = {
+const ZERO_KEY_REQUEST = {
   query: 'what is a monad',
   intent: 'auto',
   num: 10,

@@ -7,7 +7,7 @@ import type { VariantResult } from '../_report.js'
 const MB = 2 ** 20
 
 /** What one autocannon run measured. */
-export interface LoadResult {
+interface LoadResult {
   requests: number
   reqPerSec: number
   p50: number
@@ -19,7 +19,7 @@ export interface LoadResult {
 }
 
 /** Runs autocannon against one path for a bounded time; `[<id>]` in the path becomes a fresh id per request. */
-export async function load(
+async function load(
   url: string,
   path: string,
   { connections, durationSec }: { connections: number; durationSec: number },
@@ -66,7 +66,7 @@ function row(
 }
 
 /** Node flags of the second pass: the heap capped the way an operator would in NODE_OPTIONS (see the server README). */
-export const CAPPED_HEAP_ARGS = ['--max-old-space-size=160'] as const
+const CAPPED_HEAP_ARGS = ['--max-old-space-size=160'] as const
 
 /**
  * Scenario 7: the HTTP server (own process) under 100 connections for a bounded time, emulator at 50 ms:

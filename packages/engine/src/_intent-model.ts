@@ -1,10 +1,11 @@
-import { ConfigError, type Env, type LlmEndpoint, llmEndpointFromEnv } from '@search-layer/core'
+import { ConfigError, type Env } from '@search-layer/core'
+import { type LlmEndpoint, llmEndpointFromEnv } from '@search-layer/core/http'
 import { classifyIntentWithLlm } from '@search-layer/intent'
 import { type Strategy, planStrategy } from './_plan.js'
 import type { ParsedSearchRequest } from './request.js'
 
 /** Opts in to asking the model when the rules are unsure of a query's intent: `on` or `off` (default). */
-export const INTENT_MODEL_ENV = 'SEARCH_LAYER_INTENT_LLM'
+const INTENT_MODEL_ENV = 'SEARCH_LAYER_INTENT_LLM'
 // The model is asked before any engine, so it gets a small share of the deadline: a slow model costs a search at
 // most this, then the rules decide.
 const MODEL_SHARE_OF_DEADLINE = 0.2
@@ -39,7 +40,7 @@ function switchedOn(env: Env): boolean {
 }
 
 /** How long the model may take for a search with this deadline. */
-export function intentModelBudgetMs(deadlineMs: number): number {
+function intentModelBudgetMs(deadlineMs: number): number {
   return Math.max(1, Math.min(MODEL_MAX_MS, Math.floor(deadlineMs * MODEL_SHARE_OF_DEADLINE)))
 }
 

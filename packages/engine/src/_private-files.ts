@@ -9,7 +9,7 @@ const PRIVATE_DIR_MODE = 0o700
 const PRIVATE_FILE_MODE = 0o600
 
 /** Creates `dir` (and missing parents) owner-only (0700). */
-export async function mkdirPrivate(dir: string): Promise<void> {
+async function mkdirPrivate(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
 }
 

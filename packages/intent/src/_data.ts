@@ -19,7 +19,7 @@ export interface StrategyRow {
 }
 
 /** A pattern is a regex source (weight 1) or a source with its own weight. */
-export type PatternEntry = string | { source: string; weight: number }
+type PatternEntry = string | { source: string; weight: number }
 
 export interface SignalTable {
   blocked: Record<Lang, readonly string[]>

@@ -8,7 +8,7 @@
  */
 
 /** Where the structured data was cut, path → what is left (`"12 of 30 items"`, `"4,000 of 9,000 characters"`). */
-export interface StructuredTruncation {
+interface StructuredTruncation {
   maxChars: number
   removed: Record<string, string>
 }

@@ -8,7 +8,7 @@
  */
 
 /** Largest body read, as the SDK's own default (4 MiB). */
-export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 /** The message, or the JSON-RPC error response to send instead. */
 export type SingleMessage = { ok: true; message: unknown } | { ok: false; response: Response }
@@ -18,7 +18,7 @@ const rpcError = (status: number, code: number, message: string): SingleMessage 
   response: Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status }),
 })
 
-export const BATCH_REFUSED =
+const BATCH_REFUSED =
   'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message per POST'
 
 /** Reads at most `maxBytes` of the body and parses it as one JSON-RPC message (not an array). */

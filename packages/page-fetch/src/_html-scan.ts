@@ -30,7 +30,7 @@ export interface HtmlShape {
 }
 
 /** A link found by the scan. */
-export interface ScannedLink {
+interface ScannedLink {
   href: string
   text: string
 }

@@ -478,7 +478,7 @@ function complexityReason(html: string, limits: ExtractLimits): string | undefin
  * An HTML page as plain text, from a linear scan with no DOM: visible text in paragraphs, the `<title>`, the first
  * 1,000 http(s) links (context: their text). `degraded` carries `reason`.
  */
-export function plainTextPage(html: string, options: ExtractReadableOptions, reason: string): ReadablePage {
+function plainTextPage(html: string, options: ExtractReadableOptions, reason: string): ReadablePage {
   const pageUrl = options.finalUrl ?? options.url
   const scanned = htmlToText(html)
   const page = new URL(pageUrl)

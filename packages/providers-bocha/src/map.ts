@@ -1,13 +1,12 @@
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type SearchResult,
   collectResults,
   isoDate,
   plainText,
-  retryHint,
 } from '@search-layer/core'
+import { type HttpErrorResponse, retryHint } from '@search-layer/core/http'
 import { BochaErrorSchema, BochaWebPageSchema, type BochaSearchResponse } from './schema.js'
 
 /** The JSON body of one `POST /v1/web-search`. */
@@ -21,7 +20,7 @@ export interface BochaSearchBody {
 }
 
 /** Bocha returns at most 50 results per call. */
-export const BOCHA_MAX_COUNT = 50
+const BOCHA_MAX_COUNT = 50
 const FRESHNESS = { pd: 'oneDay', pw: 'oneWeek', pm: 'oneMonth', py: 'oneYear' } as const
 
 /** `freshness`: `oneDay`/`oneWeek`/`oneMonth`/`oneYear`, `YYYY-MM-DD..YYYY-MM-DD` for a range, else `noLimit`. */
@@ -97,7 +96,7 @@ export function mapBochaResults(
  * Bocha's own codes (HTTP status and body `code` agree): 401 `auth`, 403 (insufficient balance) `quota`, 429
  * `rate_limited`, 400 `bad_request`, other codes a non-retryable `upstream`, 5xx a retryable `upstream`.
  */
-export function bochaCodeError(
+function bochaCodeError(
   code: number,
   message: string,
   retryAfterMs?: number,

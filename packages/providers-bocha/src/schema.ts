@@ -16,7 +16,6 @@ export const BochaWebPageSchema = z.looseObject({
   datePublished: z.string().nullish(),
   dateLastCrawled: z.string().nullish(),
 })
-export type BochaWebPage = z.infer<typeof BochaWebPageSchema>
 
 /** The body of a successful `POST /v1/web-search`. */
 export const BochaSearchResponseSchema = z.looseObject({
@@ -43,4 +42,3 @@ export const BochaErrorSchema = z.looseObject({
   msg: z.string().nullish(),
   log_id: z.string().nullish(),
 })
-export type BochaError = z.infer<typeof BochaErrorSchema>

@@ -1,14 +1,12 @@
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type RateLimitInfo,
-  resetDelayMs,
   type SearchResult,
   type VendorLimits,
   describesKeyRejection,
-  errorFromStatus,
 } from '@search-layer/core'
+import { type HttpErrorResponse, resetDelayMs, errorFromStatus } from '@search-layer/core/http'
 import { collectResults, isoDate, plainText, queryWithOperators } from '@search-layer/core'
 import {
   type BraveErrorMeta,
@@ -21,11 +19,11 @@ import {
 } from './schema.js'
 
 /** Brave returns at most this many web results per page. */
-export const BRAVE_MAX_COUNT = 20
+const BRAVE_MAX_COUNT = 20
 /** Brave rejects longer queries with a 422. */
-export const BRAVE_MAX_QUERY_CHARS = 400
+const BRAVE_MAX_QUERY_CHARS = 400
 /** Brave rejects queries of more words with a 422. */
-export const BRAVE_MAX_QUERY_WORDS = 50
+const BRAVE_MAX_QUERY_WORDS = 50
 
 // From Brave's "Codes" page (search_lang). Brave uses its own tags: `jp`, not `ja`; script/region variants for zh/pt/en.
 const BRAVE_LANGUAGES = new Set([
@@ -151,7 +149,7 @@ export function toBraveCountry(code: string | undefined): string | undefined {
 }
 
 /** Brave's `freshness` value: `pd`/`pw`/`pm`/`py` as is, a range as `YYYY-MM-DDtoYYYY-MM-DD`. */
-export function toBraveFreshness(freshness: ParsedProviderRequest['freshness']): string | undefined {
+function toBraveFreshness(freshness: ParsedProviderRequest['freshness']): string | undefined {
   if (freshness === undefined) return undefined
   return typeof freshness === 'string' ? freshness : `${freshness.from}to${freshness.to}`
 }
@@ -309,7 +307,7 @@ const count = (n: number): string => n.toLocaleString('en-US')
  * What Brave's `meta` says about the plan, as sentences a person can act on:
  * `Plan "Free" allows 1 request per second (1 in flight); 15 of 2,000 monthly requests used.`
  */
-export function describeBravePlan(meta: BraveErrorMeta | undefined): string {
+function describeBravePlan(meta: BraveErrorMeta | undefined): string {
   if (!meta) return ''
   const parts: string[] = []
   const plan = meta.plan ? `Plan "${meta.plan}"` : 'The plan'

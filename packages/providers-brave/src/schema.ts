@@ -19,7 +19,6 @@ export const BraveWebResultSchema = z.looseObject({
   profile: z.looseObject({ name: z.string().nullish(), long_name: z.string().nullish() }).nullish(),
   meta_url: z.looseObject({ hostname: z.string().nullish(), favicon: z.string().nullish() }).nullish(),
 })
-export type BraveWebResult = z.infer<typeof BraveWebResultSchema>
 
 /** The body of a successful `GET /res/v1/web/search`. */
 export const BraveSearchResponseSchema = z.looseObject({
@@ -76,7 +75,6 @@ export const BraveErrorSchema = z.looseObject({
   }),
   time: z.number().nullish(),
 })
-export type BraveError = z.infer<typeof BraveErrorSchema>
 
 /** The query string this package sends (documented for tests and readers; built by `buildBraveQuery`). */
 export const BraveSearchQuerySchema = z.object({

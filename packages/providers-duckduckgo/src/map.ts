@@ -1,12 +1,11 @@
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type SearchResult,
   passesDomainFilters,
-  retryHint,
   queryWithSiteOperators,
 } from '@search-layer/core'
+import { type HttpErrorResponse, retryHint } from '@search-layer/core/http'
 import type { DuckDuckGoPage } from './parse.js'
 
 /** The form fields of one `/html/` search. */
@@ -78,7 +77,7 @@ export function duckDuckGoRegion(request: Pick<ParsedProviderRequest, 'language'
 }
 
 /** `df`: `d`/`w`/`m`/`y`, or `YYYY-MM-DD..YYYY-MM-DD` for an explicit range. */
-export function duckDuckGoDateFilter(freshness: ParsedProviderRequest['freshness']): string | undefined {
+function duckDuckGoDateFilter(freshness: ParsedProviderRequest['freshness']): string | undefined {
   if (freshness === undefined) return undefined
   if (typeof freshness === 'object') return `${freshness.from}..${freshness.to}`
   return ({ pd: 'd', pw: 'w', pm: 'm', py: 'y' } as const)[freshness]
@@ -88,7 +87,7 @@ export function duckDuckGoDateFilter(freshness: ParsedProviderRequest['freshness
  * The query text with its phrases quoted, `-term`s and `filetype:`s, and domain filters as `site:` operators
  * (DuckDuckGo has no parameters for any of them).
  */
-export function duckDuckGoQueryText(
+function duckDuckGoQueryText(
   request: Pick<
     ParsedProviderRequest,
     'query' | 'includeDomains' | 'excludeDomains' | 'phrases' | 'excludeTerms' | 'fileTypes'

@@ -1,14 +1,11 @@
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type RateLimitInfo,
-  resetDelayMs,
   type SearchResult,
   describesKeyRejection,
-  errorFromStatus,
-  retryHint,
 } from '@search-layer/core'
+import { type HttpErrorResponse, resetDelayMs, errorFromStatus, retryHint } from '@search-layer/core/http'
 import { collectResults, isoDate, plainText } from '@search-layer/core'
 
 // NOTE(exa): includeText and excludeText take one string of up to five words each; more are enforced on the results.
@@ -23,7 +20,7 @@ import {
 } from './schema.js'
 
 /** Exa returns at most this many results per call. */
-export const EXA_MAX_RESULTS = 100
+const EXA_MAX_RESULTS = 100
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const WINDOW_DAYS = { pd: 1, pw: 7, pm: 30, py: 365 } as const

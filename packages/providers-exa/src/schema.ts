@@ -3,7 +3,7 @@ import { z } from 'zod'
 // Shapes follow https://exa.ai/docs/reference/search and https://exa.ai/docs/reference/error-codes.
 
 /** Exa's search modes; `auto` lets Exa pick. Deep modes run a slower research pass. */
-export const ExaSearchTypeSchema = z.enum([
+const ExaSearchTypeSchema = z.enum([
   'auto',
   'fast',
   'instant',
@@ -57,7 +57,6 @@ export const ExaResultSchema = z.looseObject({
   highlightScores: z.array(z.number()).nullish(),
   summary: z.string().nullish(),
 })
-export type ExaResult = z.infer<typeof ExaResultSchema>
 
 /** The body of a successful `POST /search`. */
 export const ExaSearchResponseSchema = z.looseObject({
@@ -79,4 +78,3 @@ export const ExaErrorSchema = z.looseObject({
   error: z.string().nullish(),
   tag: z.string().nullish(),
 })
-export type ExaError = z.infer<typeof ExaErrorSchema>

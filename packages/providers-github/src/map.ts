@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type RateLimitInfo,
@@ -8,10 +7,9 @@ import {
   collectResults,
   isoDate,
   plainText,
-  retryHint,
   queryWithOperators,
-  resetDelayMs,
 } from '@search-layer/core'
+import { type HttpErrorResponse, retryHint, resetDelayMs } from '@search-layer/core/http'
 import {
   GithubErrorSchema,
   type GithubIssueItem,
@@ -27,7 +25,7 @@ const IssueWithUrlSchema = GithubIssueItemSchema.extend({ url: z.string() })
 export type GithubSearchKind = 'repositories' | 'issues'
 
 /** GitHub serves at most 100 items a page. */
-export const GITHUB_MAX_PER_PAGE = 100
+const GITHUB_MAX_PER_PAGE = 100
 const SNIPPET_MAX_CHARS = 400
 // GitHub asks clients hit by a secondary limit without Retry-After to wait at least a minute.
 const SECONDARY_WAIT_MS = 60_000
@@ -47,7 +45,7 @@ const WINDOW_DAYS = { pd: 1, pw: 7, pm: 31, py: 365 } as const
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 /** Freshness as a qualifier: `pushed:` for repositories, `updated:` for issues. */
-export function githubDateQualifier(
+function githubDateQualifier(
   kind: GithubSearchKind,
   freshness: ParsedProviderRequest['freshness'],
   now: Date,

@@ -17,7 +17,6 @@ export const GithubRepositoryItemSchema = z.looseObject({
   updated_at: z.string().nullish(),
   license: z.looseObject({ spdx_id: z.string().nullish() }).nullish(),
 })
-export type GithubRepositoryItem = z.infer<typeof GithubRepositoryItemSchema>
 
 /** One entry of `GET /search/issues` `items` (issues and pull requests). */
 export const GithubIssueItemSchema = z.looseObject({
@@ -51,4 +50,3 @@ export const GithubErrorSchema = z.looseObject({
   documentation_url: z.string().nullish(),
   errors: z.array(z.looseObject({ message: z.string().nullish(), code: z.string().nullish() })).nullish(),
 })
-export type GithubError = z.infer<typeof GithubErrorSchema>

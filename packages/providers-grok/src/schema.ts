@@ -8,7 +8,7 @@ import { z } from 'zod'
 const num = z.number().nullish()
 
 /** The `web_search` tool entry. xAI allows at most 5 domains per list, and not both lists at once. */
-export const GrokWebSearchToolSchema = z.object({
+const GrokWebSearchToolSchema = z.object({
   type: z.literal('web_search'),
   allowed_domains: z.array(z.string()).max(5).optional(),
   excluded_domains: z.array(z.string()).max(5).optional(),
@@ -43,7 +43,6 @@ export const GrokUrlCitationSchema = z.looseObject({
   start_index: num,
   end_index: num,
 })
-export type GrokUrlCitation = z.infer<typeof GrokUrlCitationSchema>
 
 /** An `output_text` content part of a `message` output item. */
 export const GrokOutputTextSchema = z.looseObject({
@@ -60,7 +59,7 @@ export const GrokMessageItemSchema = z.looseObject({
 })
 
 /** Token and server-side tool usage; `cost_in_usd_ticks` is 1e-10 USD. */
-export const GrokUsageSchema = z.looseObject({
+const GrokUsageSchema = z.looseObject({
   input_tokens: num,
   output_tokens: num,
   total_tokens: num,
@@ -80,7 +79,6 @@ export const GrokResponsesResponseSchema = z.looseObject({
   /** Every URL the agent looked at, cited or not. */
   citations: z.array(z.unknown()).nullish(),
 })
-export type GrokResponsesResponse = z.infer<typeof GrokResponsesResponseSchema>
 
 /** A chat completion (whole body, or one SSE chunk with `delta`). */
 export const GrokChatCompletionSchema = z.looseObject({

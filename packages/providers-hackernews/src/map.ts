@@ -1,13 +1,12 @@
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type SearchResult,
   collectResults,
   isoDate,
   plainText,
-  retryHint,
 } from '@search-layer/core'
+import { type HttpErrorResponse, retryHint } from '@search-layer/core/http'
 import {
   type HackerNewsHit,
   HackerNewsErrorSchema,
@@ -27,7 +26,7 @@ export interface HackerNewsQuery {
 }
 
 /** Algolia serves at most 1000 hits a page; more than 50 stories per query is never useful here. */
-export const HACKERNEWS_MAX_HITS = 50
+const HACKERNEWS_MAX_HITS = 50
 const DAY_SECONDS = 86_400
 const WINDOW_DAYS = { pd: 1, pw: 7, pm: 31, py: 365 } as const
 const ITEM_URL = 'https://news.ycombinator.com/item?id='
@@ -73,7 +72,7 @@ export function buildHackerNewsQuery(
 }
 
 /** The discussion page of an item. */
-export function hackerNewsItemUrl(objectId: string): string {
+function hackerNewsItemUrl(objectId: string): string {
   return `${ITEM_URL}${encodeURIComponent(objectId)}`
 }
 

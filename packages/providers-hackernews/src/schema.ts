@@ -42,4 +42,3 @@ export const HackerNewsErrorSchema = z.looseObject({
   message: z.string(),
   status: z.number().nullish(),
 })
-export type HackerNewsError = z.infer<typeof HackerNewsErrorSchema>

@@ -1,14 +1,13 @@
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type SearchResult,
   collectResults,
   isoDate,
   plainText,
-  retryHint,
   queryWithSiteOperators,
 } from '@search-layer/core'
+import { type HttpErrorResponse, retryHint } from '@search-layer/core/http'
 import { SearxngResultSchema, type SearxngResponse } from './schema.js'
 
 /** The query string of one `GET /search`. */
@@ -75,7 +74,7 @@ export function buildSearxngQuery(
 }
 
 /** `q`: the query's own operators, then `site:` (one, or several joined by OR) and `-site:` for domain filters. */
-export function searxngQueryText(
+function searxngQueryText(
   request: Pick<
     ParsedProviderRequest,
     'query' | 'includeDomains' | 'excludeDomains' | 'phrases' | 'excludeTerms' | 'fileTypes'
@@ -130,7 +129,7 @@ export function mapSearxngResults(
 }
 
 /** The `settings.yml` change that turns JSON output on, quoted in the 403 error. */
-export const SEARXNG_JSON_FIX =
+const SEARXNG_JSON_FIX =
   'in settings.yml, under `search:`, list json in `formats:` (e.g. `formats: [html, json]`) and restart SearXNG'
 
 /**

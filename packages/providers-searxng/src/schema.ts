@@ -17,7 +17,6 @@ export const SearxngResultSchema = z.looseObject({
   thumbnail: z.string().nullish(),
   author: z.string().nullish(),
 })
-export type SearxngResult = z.infer<typeof SearxngResultSchema>
 
 /** The body of `GET /search?format=json`. */
 export const SearxngResponseSchema = z.looseObject({

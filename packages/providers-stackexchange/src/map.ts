@@ -1,5 +1,4 @@
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type RateLimitInfo,
@@ -7,9 +6,8 @@ import {
   collectResults,
   isoDate,
   plainText,
-  retryHint,
-  upstreamWaitMs,
 } from '@search-layer/core'
+import { type HttpErrorResponse, retryHint, upstreamWaitMs } from '@search-layer/core/http'
 import { z } from 'zod'
 import { StackExchangeErrorSchema, StackExchangeQuestionSchema, type StackExchangeResponse } from './schema.js'
 
@@ -27,7 +25,7 @@ export interface StackExchangeQuery {
 }
 
 /** The API serves at most 100 items a page. */
-export const STACKEXCHANGE_MAX_PAGE_SIZE = 100
+const STACKEXCHANGE_MAX_PAGE_SIZE = 100
 const WINDOW_DAYS = { pd: 1, pw: 7, pm: 31, py: 365 } as const
 const DAY_SECONDS = 86_400
 const SNIPPET_MAX_CHARS = 400

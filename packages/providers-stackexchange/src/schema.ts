@@ -19,7 +19,6 @@ export const StackExchangeQuestionSchema = z.looseObject({
   last_activity_date: z.number().nullish(),
   content_license: z.string().nullish(),
 })
-export type StackExchangeQuestion = z.infer<typeof StackExchangeQuestionSchema>
 
 /** The wrapper of every answer: items plus quota and `backoff` (seconds to leave this method alone). */
 export const StackExchangeResponseSchema = z.looseObject({
@@ -37,4 +36,3 @@ export const StackExchangeErrorSchema = z.looseObject({
   error_name: z.string(),
   error_message: z.string().nullish(),
 })
-export type StackExchangeError = z.infer<typeof StackExchangeErrorSchema>

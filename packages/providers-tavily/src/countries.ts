@@ -175,6 +175,3 @@ export function tavilyCountry(code: string | undefined): string | undefined {
   if (!code) return undefined
   return Object.hasOwn(TABLE, code.toLowerCase()) ? TABLE[code.toLowerCase()] : undefined
 }
-
-/** Every ISO code the table maps, for docs and tests. */
-export const TAVILY_COUNTRY_CODES: readonly string[] = Object.keys(TABLE)

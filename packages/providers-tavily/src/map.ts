@@ -1,16 +1,13 @@
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type ProviderResponse,
   type RateLimitInfo,
-  resetDelayMs,
   type SearchResult,
   describesKeyRejection,
-  errorFromStatus,
   redactSecrets,
-  retryHint,
 } from '@search-layer/core'
+import { type HttpErrorResponse, resetDelayMs, errorFromStatus, retryHint } from '@search-layer/core/http'
 import { collectResults, httpUrl, isoDate, plainText, safeParseJson } from '@search-layer/core'
 import { tavilyCountry } from './countries.js'
 import {
@@ -32,7 +29,7 @@ export interface TavilyRequestSettings {
 }
 
 /** Tavily refuses more than 20 results per call. */
-export const TAVILY_MAX_RESULTS = 20
+const TAVILY_MAX_RESULTS = 20
 const MAX_INCLUDE_DOMAINS = 300
 const MAX_EXCLUDE_DOMAINS = 150
 const WINDOW_TO_RANGE = { pd: 'day', pw: 'week', pm: 'month', py: 'year' } as const

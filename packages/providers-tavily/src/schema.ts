@@ -41,7 +41,6 @@ export const TavilyResultSchema = z.looseObject({
   published_date: z.string().nullish(),
   favicon: z.string().nullish(),
 })
-export type TavilyResult = z.infer<typeof TavilyResultSchema>
 
 /** The `POST /search` 200 body. */
 export const TavilySearchResponseSchema = z.looseObject({
@@ -55,11 +54,9 @@ export const TavilySearchResponseSchema = z.looseObject({
   usage: z.looseObject({ credits: z.number().nonnegative().nullish() }).nullish(),
   request_id: z.string().nullish(),
 })
-export type TavilySearchResponse = z.infer<typeof TavilySearchResponseSchema>
 
 /** Tavily's error body: `{"detail": {"error": "..."}}` (FastAPI style; some gateways send a bare string). */
 export const TavilyErrorSchema = z.looseObject({
   detail: z.union([z.string(), z.looseObject({ error: z.string().nullish() })]).nullish(),
   error: z.union([z.string(), z.looseObject({ message: z.string().nullish(), code: z.string().nullish() })]).nullish(),
 })
-export type TavilyError = z.infer<typeof TavilyErrorSchema>

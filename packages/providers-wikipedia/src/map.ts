@@ -1,16 +1,14 @@
 import {
-  type HttpErrorResponse,
   type ParsedProviderRequest,
   ProviderError,
   type SearchResult,
   collectResults,
   isoDate,
-  parseRetryAfter,
   plainText,
-  retryHint,
   queryWithOperators,
   safeParseJson,
 } from '@search-layer/core'
+import { type HttpErrorResponse, parseRetryAfter, retryHint } from '@search-layer/core/http'
 import { cjkLanguage } from '@search-layer/core/text'
 import { z } from 'zod'
 import { type WikipediaApiError, WikipediaSearchHitSchema, type WikipediaSearchResponse } from './schema.js'
@@ -30,7 +28,7 @@ export interface WikipediaQuery {
 }
 
 /** More than 50 articles per query is never useful here (the API allows 500). */
-export const WIKIPEDIA_MAX_RESULTS = 50
+const WIKIPEDIA_MAX_RESULTS = 50
 
 // Scripts that name one Wikipedia, after the CJK ones (core's `cjkLanguage`: kana, then Hangul, then Han).
 const SCRIPT_WIKIS: readonly [RegExp, string][] = [

@@ -15,10 +15,9 @@ export const WikipediaSearchHitSchema = z.looseObject({
   /** Last edit, ISO 8601. */
   timestamp: z.string().nullish(),
 })
-export type WikipediaSearchHit = z.infer<typeof WikipediaSearchHitSchema>
 
 /** The Action API's error object (`formatversion=2`; version 1 adds a `*` text). */
-export const WikipediaApiErrorSchema = z.looseObject({
+const WikipediaApiErrorSchema = z.looseObject({
   code: z.string(),
   info: z.string().nullish(),
 })

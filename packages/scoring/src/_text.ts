@@ -82,18 +82,18 @@ function rawTokens(text: string): string[] {
 }
 
 /** A query's distinct terms; stopwords go unless nothing else is left. */
-export function queryTerms(query: string): string[] {
+function queryTerms(query: string): string[] {
   const all = [...new Set(rawTokens(normalizeText(query)).map(fold))]
   const content = all.filter((term) => !STOPWORDS.has(term))
   return content.length > 0 ? content : all
 }
 
-export interface IndexedText {
+interface IndexedText {
   text: string
 }
 
 /** Normalise title + snippet once; terms are then found with indexOf, without tokenising the document. */
-export function indexText(text: string): IndexedText {
+function indexText(text: string): IndexedText {
   return { text: normalizeText(text) }
 }
 
@@ -123,7 +123,7 @@ function isLetterOrDigitAt(text: string, at: number): boolean {
 }
 
 /** Share of terms found in the indexed text: whole words for Latin script, substrings for CJK. */
-export function coverage(terms: readonly string[], doc: IndexedText): number {
+function coverage(terms: readonly string[], doc: IndexedText): number {
   if (terms.length === 0) return 0
   let found = 0
   for (const term of terms) {

@@ -267,7 +267,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 /** Writes a reply unless the client is already gone. */
-export function send(res: ServerResponse, reply: Reply): void {
+function send(res: ServerResponse, reply: Reply): void {
   if (res.destroyed) return
   if (reply.stream) {
     res.writeHead(reply.status, reply.headers)

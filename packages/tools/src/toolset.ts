@@ -35,7 +35,7 @@ export async function buildToolSet(options: ToolSetOptions): Promise<ToolSet> {
 }
 
 /** True for one of the four tool names. */
-export const isToolName = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name)
+const isToolName = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name)
 
 /** Runs a tool by name with raw arguments (a JSON string or an object); unknown names and bad JSON become error results. */
 export async function runTool(

@@ -6,7 +6,7 @@ import type { AppEnv } from '../context.js'
 import { type Security, createRouter } from './responses.js'
 
 /** One logged tool call, as `/v1/tool-calls` returns it. */
-export const ToolCallEntrySchema = z
+const ToolCallEntrySchema = z
   .object({
     id: z.string(),
     tool: z.string(),

@@ -54,7 +54,7 @@ function key(owner: string, repo: string, n: number): string {
 }
 
 /** The issues served by default: octo/demo#1 (150 comments, ~40 timeline events), #2 (merged PR), #3 (410), #5 (moved). */
-export function seedIssues(): GithubIssueSpec[] {
+function seedIssues(): GithubIssueSpec[] {
   return [
     {
       owner: 'octo',
