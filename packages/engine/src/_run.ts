@@ -9,13 +9,8 @@ import {
   frozenRequest,
   keyVariableHint,
 } from '@search-layer/core'
-import {
-  type ConfigProblem,
-  type ConfigReading,
-  inspectConfig,
-  keylessSourcesEnabled,
-  readConfigFiles,
-} from '@search-layer/core/config'
+import type { ConfigProblem, ConfigReading } from '@search-layer/core/config'
+import { inspectConfig, keylessSourcesEnabled, readConfigFiles } from '@search-layer/core/config'
 import {
   type AssembleContext,
   assembleResults,
