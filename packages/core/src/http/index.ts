@@ -1,6 +1,7 @@
 // `@search-layer/core/http`: the machinery a provider calls upstream with. core's HTTP client (timeouts, size caps,
 // retries with backoff, `Retry-After`, proxies, cassette record/replay), reading vendors' rate-limit headers,
-// believable upstream waits and timers, request pacing for keyless services, a client's own throttle, and the OpenAI-compatible chat client.
+// believable upstream waits and timers, request pacing for keyless services, a client's own throttle
+// (`createSelfThrottle`), and the OpenAI-compatible chat client.
 export { requestJson, requestText, errorFromStatus, retryHint, dispatcherFor } from '../http.js'
 export type { HttpRequestOptions, HttpResponse, HttpErrorResponse, HttpTextResponse } from '../http-types.js'
 export { parseRetryAfter, readRateLimitHeaders, resetDelayMs, unusableWaitHeaders } from '../rate-limit-headers.js'
