@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { UsageError } from './io.js'
 
 /** One flag of a command: how it parses and how help describes it. */
-interface FlagSpec {
+export interface FlagSpec {
   type: 'string' | 'boolean'
   short?: string
   /** `--queries a b c`: takes every following value up to the next flag. */
