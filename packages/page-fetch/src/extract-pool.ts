@@ -16,7 +16,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { FetchError } from './errors.js'
-import { type ExtractReadableOptions, type ReadablePage, pageFromBody, plainPageFromBody } from './extract.js'
+import type { ExtractReadableOptions } from './extract.js'
+import type { ReadablePage } from './page.js'
+import { pageFromBody, plainPageFromBody } from './page-from-body.js'
 import type { ExtractJobMessage } from './extract-worker.js'
 
 /** Options of `createExtractPool`. */

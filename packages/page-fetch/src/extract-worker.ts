@@ -2,7 +2,8 @@
 // being degraded) and posts the page back.
 // Loaded by `new Worker(...)` only; importing it elsewhere does nothing.
 import { parentPort } from 'node:worker_threads'
-import { type ExtractReadableOptions, pageFromBody, plainPageFromBody } from './extract.js'
+import type { ExtractReadableOptions } from './extract.js'
+import { pageFromBody, plainPageFromBody } from './page-from-body.js'
 
 /** A job sent to the worker. */
 export interface ExtractJobMessage {

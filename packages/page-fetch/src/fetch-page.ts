@@ -1,4 +1,5 @@
-import type { ExtractLimits, ReadablePage } from './extract.js'
+import type { ExtractLimits } from './extract.js'
+import type { ReadablePage } from './page.js'
 import { type ExtractPool, sharedExtractPool } from './extract-pool.js'
 import { type SafeFetchOptions, safeFetch } from './safe-fetch.js'
 

@@ -1,6 +1,6 @@
 import { expectTypeOf, test } from 'vitest'
 import type { z } from 'zod'
-import type { PageLink, ReadablePage } from './extract.js'
+import type { PageLink, ReadablePage } from './page.js'
 import type { PageLinkSchema, ReadablePageSchema } from './schemas.js'
 
 test('each schema is its type', () => {
