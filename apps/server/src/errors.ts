@@ -58,6 +58,8 @@ const FETCH_KIND_CODE: Record<FetchErrorKind, ErrorCode> = {
   http: 'upstream',
   timeout: 'timeout',
   network: 'upstream',
+  empty: 'upstream',
+  unreadable: 'upstream',
 }
 
 /** The JSON body of every error response. */

@@ -4,6 +4,11 @@ import { CONTEXT_CHARS, plainLinks } from './_page-links.js'
 import { firstHeading, markdownLinkMatches } from './_text-scan.js'
 import type { PageLink, ReadablePage } from './page.js'
 
+/** Plain text made safe to show as markdown: the characters markdown or HTML would read as syntax, escaped. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_[\]#<>])/g, '\\$1')
+}
+
 /** A page from a JSON body: pretty-printed in a fenced block, links from string values. */
 export function jsonPage(text: string, url: string, finalUrl: string): ReadablePage {
   let pretty = text.trim()
@@ -72,7 +77,7 @@ export function textPage(text: string, url: string, finalUrl: string, markdown: 
         .find((para) => !para.startsWith('#'))
         ?.slice(0, 300),
     ),
-    markdown: markdown ? normalized : normalized.replace(/([\\`*_[\]#<>])/g, '\\$1'),
+    markdown: markdown ? normalized : escapeMarkdown(normalized),
     text: normalized,
     links: [...links.values()],
     readerable: false,

@@ -1,7 +1,19 @@
 import { redactSecrets } from '@search-layer/core'
 
-/** What went wrong with a fetch; branch on this, never on message text. */
-export type FetchErrorKind = 'bad_url' | 'blocked' | 'too_large' | 'unsupported_type' | 'http' | 'timeout' | 'network'
+/**
+ * What went wrong with a fetch; branch on this, never on message text. `empty`: the document has no text to read
+ * (a PDF of scanned images). `unreadable`: the document is broken or encrypted.
+ */
+export type FetchErrorKind =
+  | 'bad_url'
+  | 'blocked'
+  | 'too_large'
+  | 'unsupported_type'
+  | 'http'
+  | 'timeout'
+  | 'network'
+  | 'empty'
+  | 'unreadable'
 
 /** Every `FetchErrorKind`, for exhaustive tables (exit codes, HTTP statuses). */
 export const FETCH_ERROR_KINDS: readonly FetchErrorKind[] = [
@@ -12,6 +24,8 @@ export const FETCH_ERROR_KINDS: readonly FetchErrorKind[] = [
   'http',
   'timeout',
   'network',
+  'empty',
+  'unreadable',
 ]
 
 const DEFAULT_RETRYABLE: Record<FetchErrorKind, boolean> = {
@@ -22,6 +36,8 @@ const DEFAULT_RETRYABLE: Record<FetchErrorKind, boolean> = {
   http: false,
   timeout: true,
   network: true,
+  empty: false,
+  unreadable: false,
 }
 
 /** Constructor options of `FetchError`. */

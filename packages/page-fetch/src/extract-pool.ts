@@ -15,11 +15,12 @@ import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { FetchError } from './errors.js'
+import { FetchError, type FetchErrorKind } from './errors.js'
 import type { ExtractReadableOptions } from './extract.js'
+import type { ExtractJobMessage, ExtractReply, PdfJobMessage } from './extract-worker.js'
 import type { ReadablePage } from './page.js'
 import { pageFromBody, plainPageFromBody } from './page-from-body.js'
-import type { ExtractJobMessage } from './extract-worker.js'
+import type { PdfReadOptions } from './_pdf-read.js'
 
 /** Options of `createExtractPool`. */
 export interface ExtractPoolOptions {
@@ -49,6 +50,14 @@ export interface ExtractJobOptions extends ExtractReadableOptions {
   timeoutMs?: number
 }
 
+/** Per-job options of a PDF: what the document is, how many pages to read, and when to give up. */
+export interface PdfJobOptions extends PdfReadOptions {
+  /** Rejects the job with `FetchError` `timeout` (not retryable) when aborted. */
+  signal?: AbortSignal
+  /** Past this (ms from the call), the job fails with `FetchError` `timeout`. Default: the pool's `timeoutMs`. */
+  timeoutMs?: number
+}
+
 /** A pool of extraction workers. */
 export interface ExtractPool {
   /**
@@ -56,13 +65,19 @@ export interface ExtractPool {
    * set) when the job runs out of time or memory; rejects only with `FetchError` `timeout` when `signal` aborts.
    */
   pageFromBody(text: string, contentType: string, options: ExtractJobOptions): Promise<ReadablePage>
+  /**
+   * `pageFromPdf` in a worker (pdf.js is loaded there, on the first PDF). A PDF has no plain-text fallback, so
+   * running out of time rejects with `FetchError` `timeout`, out of memory with `too_large`, a broken or
+   * encrypted document with `unreadable`, one without a text layer with `empty`.
+   */
+  pageFromPdf(bytes: Uint8Array, options: PdfJobOptions): Promise<ReadablePage>
   /** Stops every worker; pending jobs reject with `FetchError` `timeout`. The pool starts again if used. */
   close(): Promise<void>
 }
 
 interface Job {
   id: number
-  message: ExtractJobMessage
+  message: ExtractJobMessage | PdfJobMessage
   resolve(page: ReadablePage): void
   reject(error: unknown): void
   slot?: Slot
@@ -114,12 +129,36 @@ class WorkerExtractPool implements ExtractPool {
     const { signal, timeoutMs, ...readOptions } = jobOptions
     if (signal?.aborted) return Promise.reject(cancelled(readOptions.url, signal))
     if (!this.canSpawn()) return Promise.resolve(pageFromBody(text, contentType, readOptions))
+    return this.enqueue((id) => ({ id, text, contentType, options: readOptions }), signal, timeoutMs)
+  }
+
+  pageFromPdf(bytes: Uint8Array, jobOptions: PdfJobOptions): Promise<ReadablePage> {
+    const { signal, timeoutMs, ...readOptions } = jobOptions
+    if (signal?.aborted) return Promise.reject(cancelled(readOptions.url, signal))
+    // pdf.js on the calling thread could hold it for as long as a hostile document likes: no worker, no PDF.
+    if (!this.canSpawn())
+      return Promise.reject(
+        new FetchError('reading a PDF needs the extraction worker, and extract-worker.js was not found', {
+          kind: 'unsupported_type',
+          url: readOptions.url,
+        }),
+      )
+    return this.enqueue((id) => ({ id, pdf: bytes, options: readOptions }), signal, timeoutMs)
+  }
+
+  /** Queues a job with its time limit and its caller's signal. */
+  private enqueue(
+    build: (id: number) => ExtractJobMessage | PdfJobMessage,
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+  ): Promise<ReadablePage> {
     const limitMs = Math.max(0, timeoutMs ?? this.defaultTimeoutMs)
     return new Promise<ReadablePage>((resolve, reject) => {
       const id = this.nextId++
+      const message = build(id)
       const job: Job = {
         id,
-        message: { id, text, contentType, options: readOptions },
+        message,
         resolve,
         reject,
         done: false,
@@ -128,10 +167,10 @@ class WorkerExtractPool implements ExtractPool {
           signal?.removeEventListener('abort', onAbort)
         },
       }
-      const onAbort = () => this.abandon(job, () => reject(cancelled(readOptions.url, signal as AbortSignal)))
+      const onAbort = () => this.abandon(job, () => reject(cancelled(message.options.url, signal as AbortSignal)))
       job.timer = setTimeout(() => {
         this.stop(job)
-        this.degrade(job, `did not finish within ${count(limitMs)} ms`)
+        this.failed(job, `did not finish within ${count(limitMs)} ms`, 'timeout')
       }, limitMs)
       signal?.addEventListener('abort', onAbort, { once: true })
       this.queue.push(job)
@@ -178,34 +217,35 @@ class WorkerExtractPool implements ExtractPool {
     })
     const slot: Slot = { worker }
     worker.unref()
-    worker.on('message', (reply: { id: number; page?: ReadablePage; error?: string }) => this.onReply(slot, reply))
+    worker.on('message', (reply: ExtractReply) => this.onReply(slot, reply))
     // 'error' (out of memory, a crash) is followed by 'exit'; the job is settled once, the slot replaced on demand.
     worker.on('error', (error: Error & { code?: string }) => {
       const job = slot.job
       this.retire(slot)
       if (!job) return
-      const why =
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `ran out of memory (worker heap limit ${maxHeapMb} MB)`
-          : `failed: ${error.message.slice(0, 200)}`
-      this.degrade(job, why)
+      const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+      const why = outOfMemory
+        ? `ran out of memory (worker heap limit ${maxHeapMb} MB)`
+        : `failed: ${error.message.slice(0, 200)}`
+      this.failed(job, why, outOfMemory ? 'too_large' : 'unreadable')
     })
     worker.on('exit', () => {
       const job = slot.job
       this.retire(slot)
-      if (job) this.degrade(job, 'stopped unexpectedly')
+      if (job) this.failed(job, 'stopped unexpectedly', 'unreadable')
     })
     this.slots.add(slot)
     return slot
   }
 
-  private onReply(slot: Slot, reply: { id: number; page?: ReadablePage; error?: string }): void {
+  private onReply(slot: Slot, reply: ExtractReply): void {
     const job = slot.job
     if (!job || job.id !== reply.id) return
     this.release(slot)
     job.slot = undefined
     if (reply.page) this.finish(job, () => job.resolve(reply.page as ReadablePage))
-    else this.degrade(job, `failed: ${reply.error ?? 'unknown error'}`)
+    else if (reply.failure) this.failed(job, reply.failure.message, reply.failure.kind, true)
+    else this.failed(job, `failed: ${reply.error ?? 'unknown error'}`, 'unreadable')
   }
 
   private retire(slot: Slot): void {
@@ -249,21 +289,36 @@ class WorkerExtractPool implements ExtractPool {
   }
 
   /**
+   * A job that failed: a text job degrades to plain text, a PDF job rejects with `FetchError` of `kind`
+   * (`failure` is the whole message when `complete`, else it follows "reading the PDF").
+   */
+  private failed(job: Job, failure: string, kind: FetchErrorKind, complete = false): void {
+    if (!('pdf' in job.message)) {
+      this.degrade(job, failure)
+      return
+    }
+    const { url } = job.message.options
+    const message = complete ? failure : `reading the PDF ${url.slice(0, 200)} ${failure}`
+    this.finish(job, () => job.reject(new FetchError(message, { kind, url })))
+  }
+
+  /**
    * A job whose read `failure` ("did not finish within 10 ms", "ran out of memory …"): queued again, first in
    * line, for a worker to read as plain text within `fallbackTimeoutMs`; when that read fails too, settled from
    * the body's start on this thread. `degraded` says what failed, the readable read first.
    */
   private degrade(job: Job, failure: string): void {
-    if (job.done) return
-    const first = job.message.degradeReason
+    const message = job.message
+    if (job.done || 'pdf' in message) return
+    const first = message.degradeReason
     if (first !== undefined) {
-      this.finish(job, () => job.resolve(inlinePlainPage(job.message, first, failure)))
+      this.finish(job, () => job.resolve(inlinePlainPage(message, first, failure)))
       return
     }
     const reason = `readable extraction ${failure}`
     clearTimeout(job.timer)
     job.id = this.nextId++
-    job.message = { ...job.message, id: job.id, degradeReason: reason }
+    job.message = { ...message, id: job.id, degradeReason: reason }
     job.timer = setTimeout(() => {
       this.stop(job)
       this.degrade(job, `did not finish within ${count(this.fallbackTimeoutMs)} ms`)

@@ -1,5 +1,6 @@
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { textPdf } from '../test/pdf-build.js'
 import { fetchPage } from './index.js'
 
 let emu: Emulator
@@ -94,5 +95,52 @@ describe('fetchPage', () => {
     })
     await expect(fetchPage(`${emu.urls.pages}/binary`, open)).rejects.toMatchObject({ kind: 'unsupported_type' })
     await expect(fetchPage(`${emu.urls.pages}/not-found`, open)).rejects.toMatchObject({ kind: 'http', status: 404 })
+  })
+
+  describe('PDF', () => {
+    const form = 'IRS Form 1040-V (2013), a real PDF served by the emulator'
+
+    it.each([
+      ['application/pdf', '/form-1040-v.pdf'],
+      ['application/octet-stream with a .pdf URL', '/download/form-1040-v.pdf'],
+      ['application/pdf without .pdf in the URL', '/paper'],
+    ])(
+      `reads ${form} served as %s`,
+      async (_label, path) => {
+        const page = await fetchPage(`${emu.urls.pages}${path}`, { ...open, timeoutMs: 60_000 })
+        expect(page.title).toBe('2013 Form 1040-V Department of the Treasury')
+        expect(page.byline).toBe('SE:W:CAR:MP')
+        expect(page.publishedAt).toBe('2014-01-02T13:00:54.000Z')
+        expect(page.markdown.startsWith('<!-- page 1 -->\n\n2013 Form 1040-V Department of the Treasury\n')).toBe(true)
+        expect(page.markdown.match(/<!-- page \d+ -->/g)).toEqual(['<!-- page 1 -->'])
+        expect(page.text).toContain('What Is Form 1040-V')
+        expect(page.text).toContain('Make your check or money order payable to “United\nStates Treasury.”')
+      },
+      90_000,
+    )
+
+    it('refuses a .pdf URL served as octet-stream whose bytes are not a PDF', async () => {
+      emu.pages.set('/fake.pdf', { body: Buffer.from('MZ\x90\x00 not a pdf'), contentType: 'application/octet-stream' })
+      await expect(fetchPage(`${emu.urls.pages}/fake.pdf`, open)).rejects.toMatchObject({
+        kind: 'unsupported_type',
+        message: expect.stringContaining('served as application/octet-stream, and its body is not a PDF'),
+      })
+    })
+
+    it('keeps the byte cap: a PDF over maxBytes is too_large', async () => {
+      await expect(fetchPage(`${emu.urls.pages}/form-1040-v.pdf`, { ...open, maxBytes: 10_000 })).rejects.toMatchObject(
+        {
+          kind: 'too_large',
+        },
+      )
+    })
+
+    it('fails a PDF without text as empty', async () => {
+      const scan = textPdf([''])
+      emu.pages.set('/scan.pdf', { body: scan, contentType: 'application/pdf' })
+      await expect(fetchPage(`${emu.urls.pages}/scan.pdf`, { ...open, timeoutMs: 60_000 })).rejects.toMatchObject({
+        kind: 'empty',
+      })
+    }, 90_000)
   })
 })

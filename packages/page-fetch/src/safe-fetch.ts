@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises'
 import { Agent, request } from 'undici'
 import { closeQuietly, readCappedBody } from './_body-read.js'
 import { type Pin, describe, normalizeHostName, parseTarget, pinnedLookup, truncate, vetHost } from './_host-guard.js'
-import { mediaType, sniffType, typeAllowed } from './_media-type.js'
+import { hasPdfSignature, mediaType, readAsType, sniffType, typeAllowed } from './_media-type.js'
 import { decodeBody, detectCharset } from './charset.js'
 import { FetchError, isFetchError } from './errors.js'
 
@@ -22,7 +22,7 @@ export interface SafeFetchOptions {
    * one trusted self-hosted service without lifting the check for everything. Redirect targets are still checked.
    */
   allowHosts?: readonly string[]
-  /** Media types accepted (`*` matches within a subtype: `application/*+json`). Default: HTML, text, markdown, JSON, XML, RSS, Atom. */
+  /** Media types accepted (`*` matches within a subtype: `application/*+json`). Default: HTML, text, markdown, JSON, XML, RSS, Atom, PDF. */
   allowedContentTypes?: readonly string[]
   /** Extra request headers; `host`, `accept-encoding` and hop-by-hop headers are ours. Dropped on a cross-origin redirect when they carry credentials. */
   headers?: Record<string, string>
@@ -43,9 +43,12 @@ export interface FetchedResource {
   status: number
   /** Response headers, lower-case names, repeated values joined with `, `. */
   headers: Record<string, string>
-  /** The media type without parameters (`text/html`); sniffed when the server sent none. */
+  /**
+   * The media type without parameters (`text/html`); sniffed when the server sent none. `application/pdf` also for
+   * a `.pdf` URL served as `application/octet-stream` whose bytes are a PDF.
+   */
   contentType: string
-  /** The WHATWG encoding name the text was decoded with. */
+  /** The WHATWG encoding name the text was decoded with; `binary` for a PDF. */
   charset: string
   /** Every redirect target, in order. */
   redirects: string[]
@@ -53,7 +56,7 @@ export interface FetchedResource {
   bytes: number
   /** The decompressed body. */
   body: Buffer
-  /** The body decoded with `charset`. */
+  /** The body decoded with `charset`; empty for a PDF (read `body`). */
   text: string
 }
 
@@ -69,6 +72,7 @@ export const DEFAULT_ALLOWED_CONTENT_TYPES: readonly string[] = [
   'text/xml',
   'application/rss+xml',
   'application/atom+xml',
+  'application/pdf',
 ]
 
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024
@@ -185,11 +189,12 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
       }
 
       const declaredType = resHeaders['content-type']
-      const declaredMedia = mediaType(declaredType)
+      const labelledMedia = mediaType(declaredType)
+      const declaredMedia = readAsType(labelledMedia, current)
       if (declaredMedia !== '' && !typeAllowed(declaredMedia, allowedTypes)) {
         closeQuietly(res.body)
         throw new FetchError(
-          `refused ${describe(current)}: content type ${truncate(declaredMedia, 80)} is not allowed`,
+          `refused ${describe(current)}: content type ${truncate(labelledMedia, 80)} is not allowed`,
           { kind: 'unsupported_type', url: requested, status: res.statusCode },
         )
       }
@@ -209,6 +214,11 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
         maxBytes,
         signal,
       })
+      if (declaredMedia !== labelledMedia && declaredMedia === 'application/pdf' && !hasPdfSignature(body))
+        throw new FetchError(
+          `refused ${describe(current)}: served as ${truncate(labelledMedia, 80)}, and its body is not a PDF`,
+          { kind: 'unsupported_type', url: requested, status: res.statusCode },
+        )
       const contentType = declaredMedia === '' ? sniffType(body) : declaredMedia
       if (declaredMedia === '' && !typeAllowed(contentType, allowedTypes)) {
         throw new FetchError(
@@ -216,7 +226,9 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
           { kind: 'unsupported_type', url: requested, status: res.statusCode },
         )
       }
-      const { charset } = detectCharset(body, declaredType ?? contentType)
+      // A PDF is read from its bytes; decoding megabytes of binary as text would only cost time.
+      const binary = contentType === 'application/pdf'
+      const { charset } = binary ? { charset: 'binary' } : detectCharset(body, declaredType ?? contentType)
       return {
         url: requested,
         finalUrl: describe(current),
@@ -227,7 +239,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
         redirects,
         bytes,
         body,
-        text: decodeBody(body, charset),
+        text: binary ? '' : decodeBody(body, charset),
       }
     }
   } catch (error) {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { PageSpec } from './types.js'
 
 // Real GBK bytes (python3: html.encode('gbk')), so charset sniffing and decoding are exercised for real.
@@ -41,14 +42,21 @@ const ENGLISH_ARTICLE = `<!DOCTYPE html>
 </html>
 `
 
+// A real PDF with a text layer (provenance in fixtures/pdf/README.md); `../fixtures` from src/ and from dist/ alike.
+const PDF_URL = new URL('../fixtures/pdf/irs-form-1040-v-2013.pdf', import.meta.url)
+
 /** Pages served by default under `/pages`. */
 export function seedPages(): Map<string, PageSpec> {
+  const pdf = readFileSync(PDF_URL)
   const binary = Buffer.alloc(4096)
   for (let i = 0; i < binary.length; i++) binary[i] = (i * 131 + 7) % 256
   return new Map<string, PageSpec>([
     ['/article', { body: ENGLISH_ARTICLE, contentType: 'text/html; charset=utf-8' }],
     ['/zh-gbk', { body: Buffer.from(GBK_ARTICLE_BASE64, 'base64'), contentType: 'text/html' }],
     ['/binary', { body: binary, contentType: 'application/octet-stream' }],
+    ['/form-1040-v.pdf', { body: pdf, contentType: 'application/pdf' }],
+    ['/download/form-1040-v.pdf', { body: pdf, contentType: 'application/octet-stream' }],
+    ['/paper', { body: pdf, contentType: 'application/pdf' }],
     [
       '/not-found',
       {

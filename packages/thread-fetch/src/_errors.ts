@@ -23,6 +23,8 @@ export function toThreadError(error: unknown, service: string): ProviderError | 
         return new ProviderError(error.message, { ...base, kind: 'config', retryable: false })
       case 'too_large':
       case 'unsupported_type':
+      case 'empty':
+      case 'unreadable':
         return new ProviderError(error.message, { ...base, kind: 'bad_response', retryable: false })
       case 'http': {
         const mapped = errorFromStatus(service, error.status ?? 502, { detail: error.message })

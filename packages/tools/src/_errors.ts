@@ -2,6 +2,7 @@ import { type ProviderErrorKind, keyVariableHint, redactSecrets } from '@search-
 import { GITHUB_SERVICE, type ServiceSpec } from '@search-layer/core/config'
 import { upstreamWaitMs } from '@search-layer/core/http'
 import { builtInProviders } from '@search-layer/engine'
+import type { FetchErrorKind } from '@search-layer/page-fetch'
 
 // The variable to set for a provider (or GitHub), from its definition; none for a keyless one.
 function keyVariableOf(provider: string, services: readonly ServiceSpec[]): string | undefined {
@@ -51,4 +52,25 @@ export function describeProviderFailure(
     default:
       return `${who} failed${detail ? `: ${redactSecrets(detail)}` : '.'}`
   }
+}
+
+/** One sentence for a failed page fetch, by `FetchError` kind (and the HTTP status the site answered). */
+export function describeFetchFailure(kind: FetchErrorKind, status?: number): string {
+  const text: Record<FetchErrorKind, string> = {
+    bad_url: 'That is not a URL that can be fetched.',
+    blocked: 'That address is private or local, so it is not fetched.',
+    too_large: 'The page is too large to fetch.',
+    unsupported_type: 'That URL is not a readable page (its content type is not text, HTML, JSON, XML or PDF).',
+    empty: 'The document has no text to read (a PDF of scanned pages?).',
+    unreadable: 'The document is broken or encrypted, so it cannot be read.',
+    http:
+      status === 404 || status === 410
+        ? 'The page does not exist (the site answered "not found" or "gone"). Check the URL; retrying will not help.'
+        : status === 429
+          ? 'The site is rate-limiting requests right now. Wait a little and try again.'
+          : 'The page could not be read.',
+    timeout: 'The page did not load in time (timeout). Try again later.',
+    network: 'The site could not be reached (network error).',
+  }
+  return text[kind]
 }

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSearchLayer } from '@search-layer/engine'
+import { sharedExtractPool } from '@search-layer/page-fetch'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type ToolExecutorOptions, type ToolResult, createToolExecutors } from './executors.js'
@@ -370,6 +371,44 @@ describe('web_fetch', () => {
     const res = await executors(envPatch ? { env: { ...env, ...envPatch } } : {}).web_fetch({ url: url() })
     expect(res.isError).toBe(true)
     expect(res.content).toMatch(message)
+  })
+})
+
+describe('web_fetch on a PDF', () => {
+  // The worker that reads PDFs loads pdf.js through tsx here (seconds on a busy machine; ~50 ms from a build):
+  // start it once, so each call below is timed on the document, as in production.
+  beforeAll(async () => {
+    const bytes = new Uint8Array(await (await fetch(`${emu.urls.pages}/form-1040-v.pdf`)).arrayBuffer())
+    await sharedExtractPool().pageFromPdf(bytes, { url: 'warm-up', timeoutMs: 120_000 })
+  }, 150_000)
+
+  it.each(['/form-1040-v.pdf', '/download/form-1040-v.pdf'])(
+    'reads the real PDF at %s as page-marked markdown inside the frame',
+    async (path) => {
+      const res = await executors().web_fetch({ url: `${emu.urls.pages}${path}` })
+      expect(res.isError).toBeUndefined()
+      expect(res.content).toMatch(
+        /^# 2013 Form 1040-V Department of the Treasury\nSource: http:\/\/127\.0\.0\.1:\d+\/pages\//,
+      )
+      expect(res.content).toMatch(
+        /\n<<<page-content [0-9a-f]{8}>>>\n<!-- page 1 -->\n\n2013 Form 1040-V Department of the Treasury\n[\s\S]*What Is Form 1040-V/,
+      )
+      expect(res.data).toMatchObject({ title: '2013 Form 1040-V Department of the Treasury', truncated: false })
+    },
+  )
+
+  it('says a PDF without text has nothing to read', async () => {
+    const blank = Buffer.from(
+      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+      'latin1',
+    )
+    emu.pages.set('/blank.pdf', { contentType: 'application/pdf', body: blank })
+    const res = await executors().web_fetch({ url: `${emu.urls.pages}/blank.pdf` })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(
+      /^The document has no text to read \(a PDF of scanned pages\?\)\. \(.*has no text layer/,
+    )
+    expect(res.data).toMatchObject({ error: { kind: 'empty' } })
   })
 })
 

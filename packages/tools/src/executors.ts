@@ -11,7 +11,7 @@ import {
 import { fetchPage, isFetchError } from '@search-layer/page-fetch'
 import { synthesize, toText } from '@search-layer/synthesis'
 import { type Thread, type UrlRefs, extractRefsFromUrls, fetchThread } from '@search-layer/thread-fetch'
-import { describeProviderFailure } from './_errors.js'
+import { describeFetchFailure, describeProviderFailure } from './_errors.js'
 import { fitText, oneLine } from './_text.js'
 import { untrustedFrame } from './_untrusted.js'
 import { dropNulls } from './json-schema.js'
@@ -220,21 +220,7 @@ function describeError(error: unknown): { kind: string; message: string } {
   }
   if (isFetchError(error)) {
     const detail = oneLine(error.message, 300)
-    const text: Record<typeof error.kind, string> = {
-      bad_url: 'That is not a URL that can be fetched.',
-      blocked: 'That address is private or local, so it is not fetched.',
-      too_large: 'The page is too large to fetch.',
-      unsupported_type: 'That URL is not a readable page (its content type is not text, HTML, JSON or XML).',
-      http:
-        error.status === 404 || error.status === 410
-          ? 'The page does not exist (the site answered "not found" or "gone"). Check the URL; retrying will not help.'
-          : error.status === 429
-            ? 'The site is rate-limiting requests right now. Wait a little and try again.'
-            : 'The page could not be read.',
-      timeout: 'The page did not load in time (timeout). Try again later.',
-      network: 'The site could not be reached (network error).',
-    }
-    return { kind: error.kind, message: `${text[error.kind]} (${detail})` }
+    return { kind: error.kind, message: `${describeFetchFailure(error.kind, error.status)} (${detail})` }
   }
   if (error instanceof Error && error.name === 'ConfigError')
     return { kind: 'config', message: `Not configured: ${oneLine(error.message, 400)}` }
