@@ -58,3 +58,44 @@ describe('fetch reads pages through the bundled extraction worker (built bin, em
     })
   })
 })
+
+describe('fetch reads PDFs in the bundled worker (built bin, emulator)', () => {
+  it.each(['/form-1040-v.pdf', '/download/form-1040-v.pdf'])(
+    'the real PDF at %s comes out as page-marked markdown, and as JSON',
+    async (path) => {
+      const url = `${emu.urls.pages}${path}`
+      const r = await runBin(['fetch', url, '--format', 'markdown'], env(), undefined, HANG_GUARD)
+      expect(r.signal).toBeNull()
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      expect(r.stdout).toMatch(/^# 2013 Form 1040-V Department of the Treasury\n\n_SE:W:CAR:MP · 2014-01-02_ — </)
+      expect(r.stdout).toMatch(/\n<!-- page 1 -->\n\n2013 Form 1040-V Department of the Treasury\n/)
+      expect(r.stdout).toContain('What Is Form 1040-V')
+
+      const json = await runBin(['fetch', url, '--json'], env(), undefined, HANG_GUARD)
+      expect(json.code).toBe(0)
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        url,
+        title: '2013 Form 1040-V Department of the Treasury',
+        markdown: expect.stringMatching(/^<!-- page 1 -->\n\n/),
+        readerable: false,
+      })
+    },
+  )
+
+  it('a PDF without text fails as empty, exit 1, nothing on stdout', async () => {
+    emu.pages.set('/blank.pdf', {
+      body: Buffer.from(
+        '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+        'latin1',
+      ),
+      contentType: 'application/pdf',
+    })
+    const r = await runBin(['fetch', `${emu.urls.pages}/blank.pdf`], env(), undefined, HANG_GUARD)
+    expect(r.signal).toBeNull()
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/^search-layer fetch: empty: .*blank\.pdf has no text layer in its first 1 page\(s\)/)
+  })
+})
+
