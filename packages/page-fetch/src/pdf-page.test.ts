@@ -105,9 +105,10 @@ describe('ExtractPool.pageFromPdf with hostile documents', () => {
     return { outcome, ms, loopDelayMs, kind }
   }
 
-  // The event loop only waits on timers and messages; a 2-core machine shared with other work delays those by
-  // up to a few hundred ms, while pdf.js on this thread would hold it for the whole read (seconds).
-  const LOOP_DELAY_MS = 500
+  // With the read in a worker the event loop only waits on timers, messages and the test's own garbage collection;
+  // on a 2-core machine shared with other work those reached ~500 ms. pdf.js on this thread yields between pages
+  // but not while it inflates a stream or parses an object: a bomb would hold the loop for the whole read.
+  const LOOP_DELAY_MS = 1000
   const LATE_MS = 1500
 
   it('reads 5,000 pages as the first 50, in time', async () => {

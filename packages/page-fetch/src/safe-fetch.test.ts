@@ -404,7 +404,7 @@ describe('content types', () => {
     ['application/rss+xml', true],
     ['application/atom+xml', true],
     ['image/png', false],
-    ['application/pdf', false],
+    ['application/pdf', true],
     ['application/zip', false],
     ['video/mp4', false],
     ['application/javascript', false],
@@ -414,6 +414,22 @@ describe('content types', () => {
     const base = await serve((_req, res) => res.writeHead(200, { 'content-type': contentType }).end('{}'))
     if (allowed) expect((await safeFetch(base, open)).contentType).toBe(contentType.split(';')[0]?.toLowerCase())
     else expect(await failure(safeFetch(base, open))).toMatchObject({ kind: 'unsupported_type' })
+  })
+
+  it('reads a PDF as bytes: no text decoded, charset binary; a .pdf URL served as a download is a PDF', async () => {
+    const pdf = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< >>\nendobj\n', 'latin1')
+    const base = await serve((req, res) =>
+      res
+        .writeHead(200, { 'content-type': req.url === '/paper' ? 'application/pdf' : 'application/octet-stream' })
+        .end(pdf),
+    )
+    for (const path of ['/paper', '/files/Report.PDF']) {
+      const got = await safeFetch(`${base}${path}`, open)
+      expect(got).toMatchObject({ contentType: 'application/pdf', charset: 'binary', text: '', bytes: pdf.length })
+      expect(got.body.equals(pdf)).toBe(true)
+    }
+    // The .pdf name alone is not enough: octet-stream elsewhere stays refused.
+    expect(await failure(safeFetch(`${base}/files/report`, open))).toMatchObject({ kind: 'unsupported_type' })
   })
 
   it('takes a custom allow-list', async () => {
@@ -429,6 +445,7 @@ describe('content types', () => {
     ['  <html><body>hi</body></html>', 'text/html'],
     ['{"a":[1,2]}', 'application/json'],
     ['just words\nand lines', 'text/plain'],
+    ['%PDF-1.7\n%\xe2\xe3\n1 0 obj', 'application/pdf'],
   ])('sniffs an unlabelled body %j as %s', async (body, type) => {
     const base = await serve((_req, res) => {
       res.removeHeader('content-type')
