@@ -98,4 +98,3 @@ describe('fetch reads PDFs in the bundled worker (built bin, emulator)', () => {
     expect(r.stderr).toMatch(/^search-layer fetch: empty: .*blank\.pdf has no text layer in its first 1 page\(s\)/)
   })
 })
-
