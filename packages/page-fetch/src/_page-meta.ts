@@ -1,6 +1,6 @@
 import { type Doc, orNull } from './_dom.js'
 
-export function metaContent(doc: Doc, selectors: readonly string[]): string | null {
+function metaContent(doc: Doc, selectors: readonly string[]): string | null {
   for (const selector of selectors) {
     const value = orNull(doc.querySelector(selector)?.getAttribute('content'))
     if (value) return value

@@ -91,7 +91,7 @@ export function complexityReason(html: string, limits: ExtractLimits): string | 
  * An HTML page as plain text, from a linear scan with no DOM: visible text in paragraphs, the `<title>`, the first
  * 1,000 http(s) links (context: their text). `degraded` carries `reason`.
  */
-function plainTextPage(html: string, options: ExtractReadableOptions, reason: string): ReadablePage {
+export function plainTextPage(html: string, options: ExtractReadableOptions, reason: string): ReadablePage {
   const pageUrl = options.finalUrl ?? options.url
   const scanned = htmlToText(html)
   const page = new URL(pageUrl)
