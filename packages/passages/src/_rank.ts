@@ -1,0 +1,77 @@
+// BM25 over the passages of all read pages (MiniSearch: BM25+ with field boosts), then the page's
+// place in the search as a prior. How the two combine, and why, is in the README ("Ranking").
+import MiniSearch from 'minisearch'
+import { searchTerms } from './_search-terms.js'
+import type { ReadPage } from './schema.js'
+import type { SplitPassage } from './split.js'
+
+/** A passage of one page, with the plain text it is indexed by. */
+export interface Candidate {
+  page: ReadPage
+  passage: SplitPassage
+  plain: string
+}
+
+export interface Ranked extends Candidate {
+  /** Combined score in [0, 1]. */
+  score: number
+}
+
+// A heading word says what a whole section is about, so it counts more than a body word; the title
+// is the same for every passage of a page, so it only separates pages.
+const FIELD_BOOST = { title: 0.5, heading: 1.5, body: 1 }
+// A sub-query is a rewording of the question: a passage that only it matches ranks a little lower.
+const SUB_QUERY_WEIGHT = 0.8
+// Share of the score that comes from the page's place in the search: enough to break near-ties in
+// favour of the better result, never enough to lift a passage that does not match over one that does.
+const PRIOR_WEIGHT = 0.25
+// Prefix matching stands in for stemming of words the stemmer does not join (`deploy` → `deployment`).
+const MIN_PREFIX_TERM = 5
+
+/** How much the search trusted the page, in [0, 1]: half its score relative to the best page, half 1/rank. */
+function pagePrior(page: ReadPage, maxResultScore: number): number {
+  const relative = maxResultScore > 0 ? page.resultScore / maxResultScore : 0
+  return 0.5 * relative + 0.5 / page.resultRank
+}
+
+/**
+ * Candidates that match the query or a sub-query, best first. `lexical` is each query's BM25 score
+ * divided by that query's best (so queries of different lengths weigh alike), the best over the
+ * queries; `score = lexical × (1 − w + w × prior)`, `w = PRIOR_WEIGHT`.
+ */
+export function rankCandidates(candidates: readonly Candidate[], query: string, subQueries: readonly string[]): Ranked[] {
+  const index = new MiniSearch<{ id: number; title: string; heading: string; body: string }>({
+    fields: ['title', 'heading', 'body'],
+    tokenize: searchTerms,
+    processTerm: (term) => term,
+    searchOptions: {
+      boost: FIELD_BOOST,
+      combineWith: 'OR',
+      prefix: (term) => term.length >= MIN_PREFIX_TERM && /^[a-z]/.test(term),
+    },
+  })
+  index.addAll(
+    candidates.map((c, id) => ({ id, title: c.page.title, heading: c.passage.heading, body: c.plain })),
+  )
+  const lexical = new Float64Array(candidates.length)
+  const queries: [string, number][] = [[query, 1], ...subQueries.map((q): [string, number] => [q, SUB_QUERY_WEIGHT])]
+  for (const [text, weight] of queries) {
+    const hits = index.search(text)
+    const best = hits[0]?.score ?? 0
+    if (best <= 0) continue
+    for (const hit of hits) {
+      const id = hit.id as number
+      lexical[id] = Math.max(lexical[id]!, (weight * hit.score) / best)
+    }
+  }
+  const maxResultScore = Math.max(0, ...candidates.map((c) => c.page.resultScore))
+  const ranked: Ranked[] = []
+  candidates.forEach((c, id) => {
+    if (lexical[id]! <= 0) return
+    const prior = pagePrior(c.page, maxResultScore)
+    ranked.push({ ...c, score: lexical[id]! * (1 - PRIOR_WEIGHT + PRIOR_WEIGHT * prior) })
+  })
+  return ranked.sort(
+    (a, b) => b.score - a.score || a.page.resultRank - b.page.resultRank || a.passage.start - b.passage.start,
+  )
+}

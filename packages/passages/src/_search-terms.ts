@@ -1,0 +1,57 @@
+// The terms BM25 matches on. Words of space-separated scripts are lower-cased, English stop words
+// dropped and English words stemmed (Porter, `stemmer`); a run of a script written without spaces
+// (Chinese, Japanese, Korean) gives its characters and its overlapping character pairs, as Lucene's
+// CJK bigram filter does with unigrams kept: a Chinese query matches a Chinese passage without a
+// dictionary, pairs carry most of the weight (rarer, so higher IDF) and a one-character word still matches.
+import { stemmer } from 'stemmer'
+import { isCjkCodePoint } from './_text.js'
+
+// Question and function words that match nearly every passage. BM25's IDF already weighs them down;
+// dropping them keeps "what is a z-score" from favouring short passages full of "is" and "a".
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+    'me my of on or our so than that the their them then there these they this those to was we were what when ' +
+    'where which while who whom why will with would you your'
+  ).split(' '),
+)
+// Runs of letters, marks and digits; one character class, so matching is linear.
+const RUN = /[\p{L}\p{M}\p{N}]+/gu
+const ASCII_WORD = /^[a-z]+$/
+
+/** Search terms of a text, in order (repeats kept: BM25 counts them). */
+export function searchTerms(text: string): string[] {
+  const terms: string[] = []
+  for (const match of text.matchAll(RUN)) {
+    const run = match[0]
+    let from = 0
+    let cjk: boolean | null = null
+    for (let i = 0; i < run.length; ) {
+      const cp = run.codePointAt(i)!
+      const isCjk = isCjkCodePoint(cp)
+      if (cjk !== null && isCjk !== cjk) {
+        addTerms(terms, run.slice(from, i), cjk)
+        from = i
+      }
+      cjk = isCjk
+      i += cp > 0xffff ? 2 : 1
+    }
+    if (cjk !== null) addTerms(terms, run.slice(from), cjk)
+  }
+  return terms
+}
+
+function addTerms(terms: string[], segment: string, cjk: boolean): void {
+  if (cjk) {
+    const chars = Array.from(segment)
+    for (let i = 0; i < chars.length; i++) {
+      terms.push(chars[i]!)
+      if (i + 1 < chars.length) terms.push(chars[i]! + chars[i + 1]!)
+    }
+    return
+  }
+  const word = segment.toLowerCase()
+  if (STOP_WORDS.has(word)) return
+  if (word.length === 1 && !(word >= '0' && word <= '9')) return
+  terms.push(ASCII_WORD.test(word) ? stemmer(word) : word)
+}
