@@ -3,6 +3,8 @@
 // markdown and the offsets of its natural cut points (items, rows, lines), so a long block can be cut
 // where a reader would cut it. No regex runs over more than one line's prefix.
 
+import { isSpace } from './_text.js'
+
 export type BlockKind = 'paragraph' | 'list' | 'table' | 'code' | 'quote'
 
 /** A content block: offsets into the markdown, the heading path above it, and its units. */
@@ -26,10 +28,6 @@ interface HeadingLine {
 const BULLET = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/
 const HEADING = /^(#{1,6})(?:[ \t]|$)/
 const THEMATIC_BREAK = /^(?:-[ \t]*){3,}$|^(?:\*[ \t]*){3,}$|^(?:_[ \t]*){3,}$/
-
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 13 || code === 0x3000 || code === 0xa0
-}
 
 /** First non-space offset in [from, to), or `to`. */
 function skipSpace(text: string, from: number, to: number): number {
@@ -97,7 +95,10 @@ export function scanBlocks(
     } else if (indent <= 3 && HEADING.test(head)) {
       flush()
       onHeading({ level: HEADING.exec(head)![1]!.length, start: contentStart, end: contentEnd })
-    } else if (indent <= 3 && THEMATIC_BREAK.test(markdown.slice(contentStart, Math.min(contentEnd, contentStart + 200)))) {
+    } else if (
+      indent <= 3 &&
+      THEMATIC_BREAK.test(markdown.slice(contentStart, Math.min(contentEnd, contentStart + 200)))
+    ) {
       flush()
     } else if (head.startsWith('|')) {
       if (block?.kind === 'table') extend(contentEnd, true, contentStart)

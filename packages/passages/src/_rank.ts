@@ -39,7 +39,11 @@ function pagePrior(page: ReadPage, maxResultScore: number): number {
  * divided by that query's best (so queries of different lengths weigh alike), the best over the
  * queries; `score = lexical × (1 − w + w × prior)`, `w = PRIOR_WEIGHT`.
  */
-export function rankCandidates(candidates: readonly Candidate[], query: string, subQueries: readonly string[]): Ranked[] {
+export function rankCandidates(
+  candidates: readonly Candidate[],
+  query: string,
+  subQueries: readonly string[],
+): Ranked[] {
   const index = new MiniSearch<{ id: number; title: string; heading: string; body: string }>({
     fields: ['title', 'heading', 'body'],
     tokenize: searchTerms,
@@ -50,9 +54,7 @@ export function rankCandidates(candidates: readonly Candidate[], query: string, 
       prefix: (term) => term.length >= MIN_PREFIX_TERM && /^[a-z]/.test(term),
     },
   })
-  index.addAll(
-    candidates.map((c, id) => ({ id, title: c.page.title, heading: c.passage.heading, body: c.plain })),
-  )
+  index.addAll(candidates.map((c, id) => ({ id, title: c.page.title, heading: c.passage.heading, body: c.plain })))
   const lexical = new Float64Array(candidates.length)
   const queries: [string, number][] = [[query, 1], ...subQueries.map((q): [string, number] => [q, SUB_QUERY_WEIGHT])]
   for (const [text, weight] of queries) {

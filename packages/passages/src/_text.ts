@@ -13,6 +13,14 @@ export function isCjkCodePoint(cp: number): boolean {
   )
 }
 
+const WHITE_SPACE = /\s/
+
+/** JavaScript's white space (what `String.prototype.trim` removes), fast for ASCII. */
+export function isSpace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13)
+  return WHITE_SPACE.test(String.fromCharCode(code))
+}
+
 // A link or image target longer than this is not skipped as a target: the `(` was prose, not a URL.
 const MAX_LINK_TARGET = 2048
 
@@ -24,13 +32,16 @@ export function plainText(markdown: string): string {
   const parts: string[] = []
   let copied = 0
   const n = markdown.length
+  // Target scans stop at MAX_LINK_TARGET each; this total keeps a page of unclosed `](` linear too.
+  let scanBudget = 2 * n + MAX_LINK_TARGET
   for (let i = 0; i < n; i++) {
     const code = markdown.charCodeAt(i)
     if (code >= 128 || !SYNTAX[code]) continue
     parts.push(markdown.slice(copied, i), ' ')
     copied = i + 1
-    if (code === 93 /* ] */ && markdown.charCodeAt(i + 1) === 40 /* ( */) {
+    if (code === 93 /* ] */ && markdown.charCodeAt(i + 1) === 40 /* ( */ && scanBudget > 0) {
       const close = linkTargetEnd(markdown, i + 2)
+      scanBudget -= close === -1 ? Math.min(MAX_LINK_TARGET, n - i) : close - i
       if (close !== -1) {
         copied = close + 1
         i = close
@@ -107,7 +118,7 @@ export function cutAfterWords(text: string, from: number, to: number, maxWords: 
       if (words >= maxWords) return i
       continue
     }
-    const space = cp === 32 || cp === 10 || cp === 9 || cp === 13 || cp === 0x3000
+    const space = cp <= 0xffff && isSpace(cp)
     if (space && inWord && words >= maxWords) return i
     if (!space && !inWord) words++
     inWord = !space

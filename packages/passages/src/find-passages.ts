@@ -57,11 +57,21 @@ function splitPages(pages: readonly ReadPage[], opts: z.output<typeof FindPassag
 }
 
 function sourceOf(c: Candidate): PassageSource {
-  return { url: c.page.url, title: c.page.title, resultRank: c.page.resultRank, start: c.passage.start, end: c.passage.end }
+  return {
+    url: c.page.url,
+    title: c.page.title,
+    resultRank: c.page.resultRank,
+    start: c.passage.start,
+    end: c.passage.end,
+  }
 }
 
 /** Greedy by rank: a passage that does not fit what is left of the budget is passed over for smaller ones. */
-async function selectUnderBudget(groups: readonly Folded[], budgetTokens: number, maxPassages: number): Promise<Passage[]> {
+async function selectUnderBudget(
+  groups: readonly Folded[],
+  budgetTokens: number,
+  maxPassages: number,
+): Promise<Passage[]> {
   const countTokens = await loadTokenCounter()
   const passages: Passage[] = []
   let left = budgetTokens

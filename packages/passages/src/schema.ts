@@ -54,7 +54,10 @@ export const PASSAGE_INPUT_LIMITS = Object.freeze({
 /** What `findPassages` is asked: the query, its sub-queries and the read pages. */
 export const PassageQuerySchema = z.object({
   query: z.string().trim().min(1).max(PASSAGE_INPUT_LIMITS.maxQueryChars),
-  subQueries: z.array(z.string().max(PASSAGE_INPUT_LIMITS.maxQueryChars)).max(PASSAGE_INPUT_LIMITS.maxSubQueries).default([]),
+  subQueries: z
+    .array(z.string().max(PASSAGE_INPUT_LIMITS.maxQueryChars))
+    .max(PASSAGE_INPUT_LIMITS.maxSubQueries)
+    .default([]),
   pages: z.array(ReadPageSchema).max(PASSAGE_INPUT_LIMITS.maxPages),
 })
 export type PassageQuery = z.input<typeof PassageQuerySchema>

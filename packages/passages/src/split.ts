@@ -96,7 +96,8 @@ function wordsIn(source: string, [start, end]: Span): number {
 /** A block as pieces of at most `maxWords` words, cut at its units; a unit too long is cut at sentences, then spaces. */
 function cutBlock(source: string, block: Block, maxWords: number): Omit<Piece, 'section'>[] {
   const heading = block.headings.join(' › ')
-  const units = block.kind === 'paragraph' || block.kind === 'quote' ? sentenceSpans(source, block.units[0]!) : block.units
+  const units =
+    block.kind === 'paragraph' || block.kind === 'quote' ? sentenceSpans(source, block.units[0]!) : block.units
   const spans = packSpans(source, units, maxWords, block.kind !== 'paragraph' && block.kind !== 'quote')
   const header = block.kind === 'table' ? tableHeader(source, block.units) : null
   return spans.map(({ span, words }) => ({
