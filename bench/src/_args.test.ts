@@ -26,14 +26,30 @@ describe('parseBenchArgs', () => {
 
 describe('selectedScenarios', () => {
   it.each([
-    [[], ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'extract', 'server']],
+    [
+      [],
+      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'extract', 'passages', 'server'],
+    ],
     [
       ['--soak', '1'],
-      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'extract', 'server', 'soak'],
+      [
+        'pipeline',
+        'stream',
+        'cli',
+        'faults',
+        'merge',
+        'intent',
+        'thread',
+        'scans',
+        'extract',
+        'passages',
+        'server',
+        'soak',
+      ],
     ],
     [
       ['--quick', '--soak'],
-      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'extract', 'server'],
+      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'extract', 'passages', 'server'],
     ],
     [
       ['--only', 'server,merge'],

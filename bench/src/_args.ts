@@ -9,6 +9,7 @@ const SCENARIOS = [
   'thread',
   'scans',
   'extract',
+  'passages',
   'server',
   'soak',
 ] as const

@@ -9,6 +9,7 @@ import { extractScenario } from './scenarios/extract.js'
 import { faultsScenario } from './scenarios/faults.js'
 import { intentScenario } from './scenarios/intent.js'
 import { mergeScenario } from './scenarios/merge.js'
+import { passagesScenario } from './scenarios/passages.js'
 import { pipelineScenario } from './scenarios/pipeline.js'
 import { scansScenario } from './scenarios/scans.js'
 import { serverScenario } from './scenarios/server.js'
@@ -26,6 +27,7 @@ const RUNNERS: Record<ScenarioId, (ctx: ScenarioContext) => Promise<VariantResul
   thread: threadScenario,
   scans: scansScenario,
   extract: extractScenario,
+  passages: passagesScenario,
   server: serverScenario,
   soak: soakScenario,
 }

@@ -1,7 +1,6 @@
 // Folding near-identical passages of different pages (a press release on three sites, a README
-// mirrored on a docs page): MinHash signatures of word 3-shingles, bucketed by bands (LSH), so each
+// mirrored on a docs page): MinHash signatures of 3-shingles of search terms, bucketed by bands (LSH), so each
 // passage is compared only with those sharing a band: linear in the passages' total length.
-import { searchTerms } from './_search-terms.js'
 import type { Ranked } from './_rank.js'
 
 const HASHES = 16
@@ -33,8 +32,8 @@ function fnv1a(text: string): number {
   return h >>> 0
 }
 
-function signature(plain: string): Uint32Array {
-  const termHashes = searchTerms(plain).map(fnv1a)
+function signature(terms: readonly string[]): Uint32Array {
+  const termHashes = terms.map(fnv1a)
   const sig = new Uint32Array(HASHES).fill(0xffffffff)
   const shingles = Math.max(1, termHashes.length - 2)
   for (let i = 0; i < shingles; i++) {
@@ -58,7 +57,7 @@ export function foldNearDuplicates(ranked: readonly Ranked[]): Folded[] {
   const groups: (Folded & { sig: Uint32Array })[] = []
   const buckets = new Map<string, number[]>()
   for (const candidate of ranked) {
-    const sig = signature(candidate.plain)
+    const sig = signature(candidate.terms)
     const keys: string[] = []
     for (let band = 0; band < HASHES / BAND_ROWS; band++) {
       keys.push(`${band}:${sig.subarray(band * BAND_ROWS, (band + 1) * BAND_ROWS).join(',')}`)

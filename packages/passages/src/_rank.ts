@@ -5,11 +5,11 @@ import { searchTerms } from './_search-terms.js'
 import type { ReadPage } from './schema.js'
 import type { SplitPassage } from './split.js'
 
-/** A passage of one page, with the plain text it is indexed by. */
+/** A passage of one page, with the search terms of its plain text (found once, for ranking and folding). */
 export interface Candidate {
   page: ReadPage
   passage: SplitPassage
-  plain: string
+  terms: string[]
 }
 
 export interface Ranked extends Candidate {
@@ -44,17 +44,33 @@ export function rankCandidates(
   query: string,
   subQueries: readonly string[],
 ): Ranked[] {
+  // Documents arrive as terms joined by spaces (terms hold none), so each text is tokenised once:
+  // a page's title once for all its passages, a body once for ranking and folding.
+  const joined = new Map<string, string>()
+  const joinedTerms = (text: string) => {
+    let value = joined.get(text)
+    if (value === undefined) joined.set(text, (value = searchTerms(text).join(' ')))
+    return value
+  }
   const index = new MiniSearch<{ id: number; title: string; heading: string; body: string }>({
     fields: ['title', 'heading', 'body'],
-    tokenize: searchTerms,
+    tokenize: (text) => (text === '' ? [] : text.split(' ')),
     processTerm: (term) => term,
     searchOptions: {
+      tokenize: searchTerms,
       boost: FIELD_BOOST,
       combineWith: 'OR',
       prefix: (term) => term.length >= MIN_PREFIX_TERM && /^[a-z]/.test(term),
     },
   })
-  index.addAll(candidates.map((c, id) => ({ id, title: c.page.title, heading: c.passage.heading, body: c.plain })))
+  index.addAll(
+    candidates.map((c, id) => ({
+      id,
+      title: joinedTerms(c.page.title),
+      heading: joinedTerms(c.passage.heading),
+      body: c.terms.join(' '),
+    })),
+  )
   const lexical = new Float64Array(candidates.length)
   const queries: [string, number][] = [[query, 1], ...subQueries.map((q): [string, number] => [q, SUB_QUERY_WEIGHT])]
   for (const [text, weight] of queries) {

@@ -18,12 +18,33 @@ const STOP_WORDS = new Set(
 // Runs of letters, marks and digits; one character class, so matching is linear.
 const RUN = /[\p{L}\p{M}\p{N}]+/gu
 const ASCII_WORD = /^[a-z]+$/
+// Stemming is the costliest step per word and a page repeats its words: stems are kept, up to a bound.
+const MAX_CACHED_STEMS = 50_000
+const stems = new Map<string, string>()
+
+function stem(word: string): string {
+  let stemmed = stems.get(word)
+  if (stemmed === undefined) {
+    stemmed = stemmer(word)
+    if (stems.size >= MAX_CACHED_STEMS) stems.clear()
+    stems.set(word, stemmed)
+  }
+  return stemmed
+}
+
+// Any character `isCjkCodePoint` accepts (a high surrogate stands for the supplementary ideographs):
+// most runs have none and skip the per-character walk.
+const MAY_HAVE_CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\ud840-\ud87f]/
 
 /** Search terms of a text, in order (repeats kept: BM25 counts them). */
 export function searchTerms(text: string): string[] {
   const terms: string[] = []
-  for (const match of text.matchAll(RUN)) {
+  for (const match of text.toLowerCase().matchAll(RUN)) {
     const run = match[0]
+    if (!MAY_HAVE_CJK.test(run)) {
+      addTerms(terms, run, false)
+      continue
+    }
     let from = 0
     let cjk: boolean | null = null
     for (let i = 0; i < run.length; ) {
@@ -50,8 +71,8 @@ function addTerms(terms: string[], segment: string, cjk: boolean): void {
     }
     return
   }
-  const word = segment.toLowerCase()
+  const word = segment
   if (STOP_WORDS.has(word)) return
   if (word.length === 1 && !(word >= '0' && word <= '9')) return
-  terms.push(ASCII_WORD.test(word) ? stemmer(word) : word)
+  terms.push(ASCII_WORD.test(word) ? stem(word) : word)
 }

@@ -2,6 +2,7 @@ import { parseInput } from '@search-layer/core'
 import { z } from 'zod'
 import { foldNearDuplicates, type Folded } from './_fold.js'
 import { type Candidate, rankCandidates } from './_rank.js'
+import { searchTerms } from './_search-terms.js'
 import { plainText } from './_text.js'
 import { loadTokenCounter } from './_token-count.js'
 import { type Passage, type PassageQuery, PassageQuerySchema, type PassageSource, type ReadPage } from './schema.js'
@@ -51,7 +52,7 @@ function splitPages(pages: readonly ReadPage[], opts: z.output<typeof FindPassag
     const maxChars = Math.min(opts.maxPageChars, charsLeft)
     charsLeft -= Math.min(page.markdown.length, maxChars)
     const split = splitMarkdown(page.markdown, { minWords: opts.minWords, maxWords: opts.maxWords, maxChars })
-    for (const passage of split) candidates.push({ page, passage, plain: plainText(passage.text) })
+    for (const passage of split) candidates.push({ page, passage, terms: searchTerms(plainText(passage.text)) })
   }
   return candidates
 }
