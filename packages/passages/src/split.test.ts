@@ -212,6 +212,7 @@ describe('splitMarkdown on hostile text', () => {
     ...Object.fromEntries(shared.map((name) => [name, ADVERSARIAL_TEXTS[name]!])),
     'list items': (n) => '- a\n'.repeat(n),
     'table rows': (n) => '| a | b |\n'.repeat(n),
+    'long delimiter row that is not one': (n) => `| a |\n|${'-'.repeat(n * 4)}x\n| b |`,
     'unclosed fence': (n) => `\`\`\`\n${'x y\n'.repeat(n)}`,
     headings: (n) => '# h\n'.repeat(n),
     'CJK without punctuation': (n) => '中'.repeat(n),

@@ -37,7 +37,6 @@ const MAX_HEADING_LEVELS = 4
 // A passage is also cut at this many characters per allowed word: 200 words of prose with every
 // word a link are about 4,000 characters; a minified line or a base64 blob is cut there.
 const CHARS_PER_WORD = 20
-const TABLE_DELIMITER = /^\|?[\s:|-]*-[\s:|-]*$/
 
 interface Piece {
   start: number
@@ -110,12 +109,22 @@ function cutBlock(source: string, block: Block, maxWords: number): Omit<Piece, '
 
 /** The header row's cells as plain text (`Application | Original Size`), when the table has a delimiter row. */
 function tableHeader(source: string, rows: Span[]): string | null {
-  if (rows.length < 2 || !TABLE_DELIMITER.test(source.slice(rows[1]![0], rows[1]![1]))) return null
+  if (rows.length < 2 || !isDelimiterRow(source.slice(rows[1]![0], rows[1]![1]))) return null
   const cells = plainText(source.slice(rows[0]![0], rows[0]![1]))
     .split(/\s{2,}|\t/)
     .map((cell) => cell.trim())
     .filter(Boolean)
   return cells.join(' | ').slice(0, MAX_HEADING_LEVEL_CHARS) || null
+}
+
+/** `| --- | :-: |`: only pipes, dashes, colons and spaces, with a dash (a loop: a pattern here could backtrack). */
+function isDelimiterRow(row: string): boolean {
+  let dash = false
+  for (const ch of row) {
+    if (ch === '-') dash = true
+    else if (ch !== '|' && ch !== ':' && ch !== ' ' && ch !== '\t') return false
+  }
+  return dash
 }
 
 /** Greedy packing of consecutive units into spans of at most `maxWords` words. */
