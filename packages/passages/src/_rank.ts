@@ -49,7 +49,10 @@ export function rankCandidates(
   const joined = new Map<string, string>()
   const joinedTerms = (text: string) => {
     let value = joined.get(text)
-    if (value === undefined) joined.set(text, (value = searchTerms(text).join(' ')))
+    if (value === undefined) {
+      value = searchTerms(text).join(' ')
+      joined.set(text, value)
+    }
     return value
   }
   const index = new MiniSearch<{ id: number; title: string; heading: string; body: string }>({
