@@ -29,3 +29,14 @@ describe('searchTerms', () => {
     expect(searchTerms('a 7 Ünïcödé naïve x')).toEqual(['7', 'ünïcödé', 'naïve'])
   })
 })
+
+describe('searchTerms and core', () => {
+  it("drops core's Chinese stop words among characters and pairs", () => {
+    expect(searchTerms('什么是月球')).toEqual(['什', '么', '么是', '是月', '月', '月球', '球'])
+  })
+
+  it('treats 々, 〇 and half-width katakana as CJK', () => {
+    expect(searchTerms('時々')).toEqual(['時', '時々', '々'])
+    expect(searchTerms('ｶﾀｶﾅ')).toEqual(['ｶ', 'ｶﾀ', 'ﾀ', 'ﾀｶ', 'ｶ', 'ｶﾅ', 'ﾅ'])
+  })
+})

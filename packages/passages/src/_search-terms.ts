@@ -3,18 +3,11 @@
 // (Chinese, Japanese, Korean) gives its characters and its overlapping character pairs, as Lucene's
 // CJK bigram filter does with unigrams kept: a Chinese query matches a Chinese passage without a
 // dictionary, pairs carry most of the weight (rarer, so higher IDF) and a one-character word still matches.
+// Characters and pairs that are core's Chinese stop words (的, 是, 什么, 如何, …) are dropped.
+import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from '@search-layer/core/text'
 import { stemmer } from 'stemmer'
 import { isCjkCodePoint } from './_text.js'
 
-// Question and function words that match nearly every passage. BM25's IDF already weighs them down;
-// dropping them keeps "what is a z-score" from favouring short passages full of "is" and "a".
-const STOP_WORDS = new Set(
-  (
-    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
-    'me my of on or our so than that the their them then there these they this those to was we were what when ' +
-    'where which while who whom why will with would you your'
-  ).split(' '),
-)
 // Runs of letters, marks and digits; one character class, so matching is linear.
 const RUN = /[\p{L}\p{M}\p{N}]+/gu
 const ASCII_WORD = /^[a-z]+$/
@@ -34,7 +27,8 @@ function stem(word: string): string {
 
 // Any character `isCjkCodePoint` accepts (a high surrogate stands for the supplementary ideographs):
 // most runs have none and skip the per-character walk.
-const MAY_HAVE_CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\ud840-\ud87f]/
+const MAY_HAVE_CJK =
+  /[\u3005\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\ud840-\ud888]/
 
 /** Search terms of a text, in order (repeats kept: BM25 counts them). */
 export function searchTerms(text: string): string[] {
@@ -66,13 +60,14 @@ function addTerms(terms: string[], segment: string, cjk: boolean): void {
   if (cjk) {
     const chars = Array.from(segment)
     for (let i = 0; i < chars.length; i++) {
-      terms.push(chars[i]!)
-      if (i + 1 < chars.length) terms.push(chars[i]! + chars[i + 1]!)
+      if (!CHINESE_STOP_WORDS.has(chars[i]!)) terms.push(chars[i]!)
+      const pair = i + 1 < chars.length ? chars[i]! + chars[i + 1]! : ''
+      if (pair !== '' && !CHINESE_STOP_WORDS.has(pair)) terms.push(pair)
     }
     return
   }
   const word = segment
-  if (STOP_WORDS.has(word)) return
+  if (ENGLISH_STOP_WORDS.has(word)) return
   if (word.length === 1 && !(word >= '0' && word <= '9')) return
   terms.push(ASCII_WORD.test(word) ? stem(word) : word)
 }

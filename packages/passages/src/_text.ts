@@ -1,16 +1,28 @@
 // Plain text, words and sentences of a markdown span. Every scan here is one forward pass over the
 // string (no regex that can backtrack), so the cost is linear in the span's length.
 
-/** Han, Hiragana, Katakana, Hangul syllables and CJK compatibility ideographs: scripts written without spaces. */
+/**
+ * Han (with 々 and 〇), kana (with half-width katakana), Hangul syllables and compatibility and astral
+ * ideographs: the scripts of core's `CJK_CLASS`, as code-point ranges, since this runs once per character
+ * of every page.
+ */
 export function isCjkCodePoint(cp: number): boolean {
   return (
     (cp >= 0x4e00 && cp <= 0x9fff) ||
     (cp >= 0x3400 && cp <= 0x4dbf) ||
     (cp >= 0x3040 && cp <= 0x30ff) ||
+    cp === 0x3005 ||
+    cp === 0x3007 ||
+    (cp >= 0xff66 && cp <= 0xff9f) ||
     (cp >= 0xac00 && cp <= 0xd7af) ||
     (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0x20000 && cp <= 0x2ebef)
+    (cp >= 0x20000 && cp <= 0x323af)
   )
+}
+
+/** Whether a CJK character counts as half a word: every CJK script but Hangul, which Korean spaces into words. */
+function isUnspaced(cp: number): boolean {
+  return isCjkCodePoint(cp) && (cp < 0xac00 || cp > 0xd7af)
 }
 
 const WHITE_SPACE = /\s/
@@ -55,9 +67,9 @@ export function plainText(markdown: string): string {
 const SYNTAX: boolean[] = Array.from({ length: 128 }, (_, code) => '[]!*_`#|>\\~'.includes(String.fromCharCode(code)))
 
 /** Index of the `)` closing a link target that starts at `from`, or -1 (nested parentheses counted). */
-function linkTargetEnd(text: string, from: number): number {
+function linkTargetEnd(text: string, from: number, end = text.length): number {
   let depth = 0
-  const limit = Math.min(text.length, from + MAX_LINK_TARGET)
+  const limit = Math.min(end, from + MAX_LINK_TARGET)
   for (let j = from; j < limit; j++) {
     const c = text[j]
     if (c === '\n') return -1
@@ -71,21 +83,33 @@ function linkTargetEnd(text: string, from: number): number {
 }
 
 /**
- * Words in a span of plain text: runs of letters and digits count one each; a character of a script
- * written without spaces (Chinese, Japanese) counts half, since a Chinese word is about two characters.
+ * Words of a markdown span as a reader counts them: runs of letters and digits count one each; a
+ * character of a script written without spaces (Chinese, Japanese) counts half, since a Chinese word is
+ * about two characters. Link and image targets are skipped in place, without building the plain text.
  */
-export function countWords(text: string): number {
+export function countMarkdownWords(markdown: string, start: number, end: number): number {
   let words = 0
   let inWord = false
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!
-    if (isCjkCodePoint(cp) && cp < 0xac00) {
+  let scanBudget = 2 * (end - start) + MAX_LINK_TARGET
+  for (let i = start; i < end; ) {
+    const cp = markdown.codePointAt(i)!
+    if (cp === 93 /* ] */ && markdown.charCodeAt(i + 1) === 40 /* ( */ && scanBudget > 0) {
+      const close = linkTargetEnd(markdown, i + 2, end)
+      scanBudget -= close === -1 ? Math.min(MAX_LINK_TARGET, end - i) : close - i
+      if (close !== -1) {
+        inWord = false
+        i = close + 1
+        continue
+      }
+    }
+    if (isUnspaced(cp)) {
       words += 0.5
       inWord = false
-    } else if (isWordChar(ch, cp)) {
+    } else if (isWordChar(cp < 0x80 ? '' : String.fromCodePoint(cp), cp)) {
       if (!inWord) words++
       inWord = true
     } else inWord = false
+    i += cp > 0xffff ? 2 : 1
   }
   return words
 }
@@ -98,7 +122,7 @@ function isWordChar(ch: string, cp: number): boolean {
 }
 
 /**
- * Where to cut raw text in [from, to) after about `maxWords` words, counted as `countWords` does but on
+ * Where to cut raw text in [from, to) after about `maxWords` words, counted as `countMarkdownWords` does but on
  * any non-space run: at a space, or between two characters of a script written without spaces.
  * Also cuts after `maxChars` characters (at a code point boundary). Always past `from`, so a caller
  * cutting in a loop advances.
@@ -111,7 +135,7 @@ export function cutAfterWords(text: string, from: number, to: number, maxWords: 
     if (i - from >= maxChars) return i
     const cp = text.codePointAt(i)!
     const size = cp > 0xffff ? 2 : 1
-    if (isCjkCodePoint(cp) && cp < 0xac00) {
+    if (isUnspaced(cp)) {
       words += 0.5
       inWord = false
       i += size

@@ -1,5 +1,5 @@
 import { type Block, scanBlocks } from './_blocks.js'
-import { countWords, cutAfterWords, headingText, plainText, sentenceEnds } from './_text.js'
+import { countMarkdownWords, cutAfterWords, headingText, plainText, sentenceEnds } from './_text.js'
 
 /** One passage of a page: `markdown.slice(start, end) === text`. */
 export interface SplitPassage {
@@ -8,7 +8,7 @@ export interface SplitPassage {
   text: string
   start: number
   end: number
-  /** Words as `countWords` counts them (a Chinese or Japanese character is half a word). */
+  /** Words as a reader counts them, link targets left out (a Chinese or Japanese character is half a word). */
   words: number
 }
 
@@ -89,7 +89,7 @@ export function splitMarkdown(markdown: string, options: SplitOptions = {}): Spl
 type Span = [number, number]
 
 function wordsIn(source: string, [start, end]: Span): number {
-  return countWords(plainText(source.slice(start, end)))
+  return countMarkdownWords(source, start, end)
 }
 
 /** A block as pieces of at most `maxWords` words, cut at its units; a unit too long is cut at sentences, then spaces. */
