@@ -5,12 +5,14 @@ import { extractReadable } from '@search-layer/page-fetch'
 import { type Passage, type ReadPage, findPassages } from '@search-layer/passages'
 import type { ScenarioContext } from '../_context.js'
 import type { VariantResult } from '../_report.js'
-import { round, summarize } from '../_stats.js'
+import { summarize } from '../_stats.js'
 
 const FIXTURES = new URL('../../packages/page-fetch/test/fixtures/', import.meta.url)
 const QUESTIONS = new URL('../../packages/passages/test/fixtures/questions.jsonl', import.meta.url)
 const PAGES_PER_SEARCH = 5
 const LEAD_WORDS = 120
+
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits
 
 /** One question of the set: the page it is answered on (`corpus/name`), the query, a string of the answer. */
 interface Question {
