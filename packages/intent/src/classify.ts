@@ -1,5 +1,6 @@
 import { type FreshnessWindow, INTENTS, type Intent, type Mode } from '@search-layer/core'
 import { type Lang, SIGNALS, STRATEGIES } from './_data.js'
+import { combineWithModel, type ModelOpinion } from './_combine.js'
 import { compileTerms, type NormalizedText, normalize, type TermHit } from './_matcher.js'
 
 /** How search results are weighted when scored; the three weights sum to 1. */
@@ -36,6 +37,8 @@ export interface IntentClassification {
   /** Why the rules are unsure; absent when they are not. */
   uncertainty?: IntentUncertainty
   signals: IntentSignal[]
+  /** What the learned model said, whether it decided, and the features it weighed most (see `_combine.ts`). */
+  model?: ModelOpinion
 }
 
 /** One row of `references/intent-strategies.json`. */
@@ -52,6 +55,8 @@ export interface IntentStrategy {
 export interface ClassifyIntentOptions {
   /** Signals below this weight are ignored (0..1). Default 0: every listed signal counts. */
   minSignalWeight?: number
+  /** False: the rules alone, without the learned model (the baseline the bench compares with). Default true. */
+  model?: boolean
 }
 
 /**
@@ -147,7 +152,8 @@ export function strategyFor(intent: Intent): IntentStrategy {
  * Pure and synchronous; never throws, whatever the string.
  */
 export function classifyIntent(query: string, options: ClassifyIntentOptions = {}): IntentClassification {
-  const input = normalize(typeof query === 'string' ? query.slice(0, MAX_SCAN_CHARS) : '')
+  const raw = typeof query === 'string' ? query.slice(0, MAX_SCAN_CHARS) : ''
+  const input = normalize(raw)
   const minWeight = options.minSignalWeight ?? 0
   const signals: IntentSignal[] = []
   const scores = new Map<Intent, { max: number; count: number }>()
@@ -177,7 +183,20 @@ export function classifyIntent(query: string, options: ClassifyIntentOptions = {
     else if (hit.payload.weight >= minWeight && !signals.some((s) => s.term === hit.term))
       signals.push({ intent: 'resource', term: hit.term, lang: hit.lang })
   }
-  return decide(input, signals, scores)
+  const rules = decide(input, signals, scores)
+  return options.model === false ? rules : withModel(rules, raw, input, signals)
+}
+
+/** The rules' answer combined with the learned model's (`_combine.ts`); a changed intent gets its own strategy. */
+function withModel(
+  rules: IntentClassification,
+  raw: string,
+  input: NormalizedText,
+  signals: IntentSignal[],
+): IntentClassification {
+  const { intent, confidence, model } = combineWithModel(rules, raw, input.text)
+  if (!model.decided) return { ...rules, model }
+  return { ...build(intent, confidence, 'model-unsure', input, signals), model }
 }
 
 /** Picks the intent from the collected scores, computes confidence and the freshness window. Shared with the LLM path. */

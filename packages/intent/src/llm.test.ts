@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { classifyIntentWithLlm } from './index.js'
+import { classifyIntent, classifyIntentWithLlm } from './index.js'
 
 type Handler = (body: { model: string; messages: { role: string; content: string }[] }, res: ServerResponse) => void
 
@@ -60,12 +60,23 @@ describe('classifyIntentWithLlm', () => {
     expect(seen).toHaveLength(0)
   })
 
+  it('is asked only when the rules and the learned model together are unsure', async () => {
+    expect(classifyIntent('RISC-V', { model: false }).uncertain).toBe(true)
+    const sure = classifyIntent('RISC-V')
+    expect(sure.uncertain).toBe(false)
+    expect(await classifyIntentWithLlm('RISC-V', { llm: llm() })).toMatchObject({ source: 'rules', model: sure.model })
+    expect(seen).toHaveLength(0)
+    expect(classifyIntent('zzqx vvbn').uncertain).toBe(true)
+    expect(await classifyIntentWithLlm('zzqx vvbn', { llm: llm() })).toMatchObject({ intent: 'status', source: 'llm' })
+    expect(seen).toHaveLength(1)
+  })
+
   it('stays off without an endpoint', async () => {
     expect(await classifyIntentWithLlm('RISC-V')).toMatchObject({ intent: 'exploratory', source: 'rules' })
   })
 
   it('asks the model when the rules are unsure and uses its verdict with the table strategy', async () => {
-    const result = await classifyIntentWithLlm('RISC-V recently', { llm: llm() })
+    const result = await classifyIntentWithLlm('RISC-V recently', { llm: llm(), model: false })
     expect(result).toMatchObject({ intent: 'status', mode: 'deep', freshness: 'pw', confidence: 0.82, source: 'llm' })
     expect(result.weights).toEqual({ keyword: 0.3, freshness: 0.5, authority: 0.2 })
     expect(seen).toHaveLength(1)
@@ -78,7 +89,7 @@ describe('classifyIntentWithLlm', () => {
 
   it('accepts a verdict wrapped in a code fence, without confidence', async () => {
     handler = (_b, res) => reply(res, 200, completion('```json\n{"intent":"resource"}\n```'))
-    expect(await classifyIntentWithLlm('RISC-V', { llm: llm() })).toMatchObject({
+    expect(await classifyIntentWithLlm('RISC-V', { llm: llm(), model: false })).toMatchObject({
       intent: 'resource',
       mode: 'fast',
       confidence: 0.7,
@@ -87,9 +98,9 @@ describe('classifyIntentWithLlm', () => {
   })
 
   it('respects minConfidence', async () => {
-    await classifyIntentWithLlm('React docs', { llm: llm(), minConfidence: 0.5 })
+    await classifyIntentWithLlm('React docs', { llm: llm(), minConfidence: 0.5, model: false })
     expect(seen).toHaveLength(0)
-    await classifyIntentWithLlm('React docs', { llm: llm(), minConfidence: 0.9 })
+    await classifyIntentWithLlm('React docs', { llm: llm(), minConfidence: 0.9, model: false })
     expect(seen).toHaveLength(1)
   })
 
@@ -110,21 +121,21 @@ describe('classifyIntentWithLlm', () => {
     ['a 500', (res: ServerResponse) => reply(res, 500, { error: { message: 'boom' } }), 'upstream'],
   ] as const)('falls back to the rules on %s', async (_name, respond, kind) => {
     handler = (_b, res) => respond(res)
-    const result = await classifyIntentWithLlm('RISC-V', { llm: llm() })
+    const result = await classifyIntentWithLlm('RISC-V', { llm: llm(), model: false })
     expect(result).toMatchObject({ intent: 'exploratory', source: 'rules', llmError: kind })
     expect(JSON.stringify(result)).not.toContain(API_KEY)
   })
 
   it('falls back on timeout', async () => {
     handler = () => {} // never answers
-    const result = await classifyIntentWithLlm('RISC-V', { llm: llm(), timeoutMs: 150 })
+    const result = await classifyIntentWithLlm('RISC-V', { llm: llm(), model: false, timeoutMs: 150 })
     expect(result).toMatchObject({ intent: 'exploratory', source: 'rules', llmError: 'timeout' })
   })
 
   it('falls back when the caller aborts', async () => {
     handler = () => {}
     const controller = new AbortController()
-    const pending = classifyIntentWithLlm('RISC-V', { llm: llm(), signal: controller.signal })
+    const pending = classifyIntentWithLlm('RISC-V', { llm: llm(), model: false, signal: controller.signal })
     controller.abort()
     expect(await pending).toMatchObject({ intent: 'exploratory', source: 'rules', llmError: 'timeout' })
   })
@@ -132,6 +143,7 @@ describe('classifyIntentWithLlm', () => {
   it('falls back when nothing listens', async () => {
     const result = await classifyIntentWithLlm('RISC-V', {
       llm: { url: 'http://127.0.0.1:9/v1', model: 'm' },
+      model: false,
       timeoutMs: 2000,
     })
     expect(result).toMatchObject({ source: 'rules', llmError: 'network' })

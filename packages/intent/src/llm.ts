@@ -83,6 +83,7 @@ export async function classifyIntentWithLlm(
       uncertain,
       ...(uncertain && { uncertainty: 'model-unsure' as const }),
       signals: rules.signals,
+      ...(rules.model && { model: rules.model }),
       source: 'llm',
     }
   } catch (error) {

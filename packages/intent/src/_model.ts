@@ -1,0 +1,126 @@
+import { INTENTS, type Intent } from '@search-layer/core'
+import { describeFeature, type Feature } from './_features.js'
+import weightsJson from './_model-weights.json'
+
+/**
+ * The learned intent model: a multinomial logistic regression over hashed features (`_features.ts`), trained by
+ * `scripts/train.ts` on the train split of `data/queries.jsonl`. Weights ship as data: the buckets that kept a
+ * weight (sorted, little-endian uint32, base64) and their int8 weights per intent, in `INTENTS` order.
+ */
+export interface ModelWeights {
+  buckets: number
+  classes: readonly string[]
+  scale: number
+  bias: readonly number[]
+  keys: string
+  weights: string
+  /** The combination thresholds the trainer chose by cross-validation on the train split (see `_combine.ts`). */
+  combine: CombineThresholds
+}
+
+/** The thresholds of the combination rule (`_combine.ts`); the trainer picks them by cross-validation. */
+export interface CombineThresholds {
+  /** The model overrules sure rules only with at least this probability. */
+  override: number
+  /** When the rules are unsure, the model decides with at least this probability. */
+  unsure: number
+}
+
+/** What the model weighed most for its answer: a feature as a person reads it and its share of the score. */
+export interface ModelFeature {
+  feature: string
+  weight: number
+}
+
+export interface ModelVerdict {
+  intent: Intent
+  /** The model's probability for `intent` (softmax over the seven intents). */
+  probability: number
+  /** The three features that pushed hardest towards `intent`. */
+  features: ModelFeature[]
+}
+
+const TOP_FEATURES = 3
+
+/** FNV-1a over UTF-16 units, the bucket hash of the trainer and the classifier. */
+export function hashKey(key: string, buckets: number): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h % buckets
+}
+
+interface LoadedModel {
+  weights: ModelWeights
+  keys: Uint32Array
+  values: Int8Array
+}
+
+let loaded: LoadedModel | undefined
+
+// Buffer decodes base64 natively (~0.1 ms for the table); a JavaScript loop over atob's string took ~30 ms cold.
+function bytesOf(base64: string): Uint8Array {
+  return Buffer.from(base64, 'base64')
+}
+
+/** Decodes the shipped weights (on first use); a bad file fails loudly. */
+export function loadModel(weights: ModelWeights = weightsJson as ModelWeights): LoadedModel {
+  if (weights.classes.join() !== INTENTS.join())
+    throw new Error('_model-weights.json: classes differ from INTENTS; retrain (scripts/train.ts)')
+  const keyBytes = bytesOf(weights.keys)
+  const keys = new Uint32Array(keyBytes.buffer, keyBytes.byteOffset, keyBytes.byteLength / 4)
+  const valueBytes = bytesOf(weights.weights)
+  const values = new Int8Array(valueBytes.buffer, valueBytes.byteOffset, valueBytes.byteLength)
+  if (values.length !== keys.length * INTENTS.length) throw new Error('_model-weights.json: keys and weights differ')
+  return { weights, keys, values }
+}
+
+function rowOf(model: LoadedModel, bucket: number): number {
+  let lo = 0
+  let hi = model.keys.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    const key = model.keys[mid]!
+    if (key === bucket) return mid * INTENTS.length
+    if (key < bucket) lo = mid + 1
+    else hi = mid - 1
+  }
+  return -1
+}
+
+/** The shipped model's combination thresholds. */
+export function combineThresholds(): CombineThresholds {
+  loaded ??= loadModel()
+  return loaded.weights.combine
+}
+
+/** The model's intent, its probability and the features that weighed most for it. */
+export function predict(features: readonly Feature[], model?: LoadedModel): ModelVerdict {
+  loaded ??= loadModel()
+  const m = model ?? loaded
+  const n = INTENTS.length
+  const logits = m.weights.bias.slice(0, n)
+  const rows: { key: string; value: number; row: number }[] = []
+  for (const f of features) {
+    const row = rowOf(m, hashKey(f.key, m.weights.buckets))
+    if (row < 0) continue
+    rows.push({ key: f.key, value: f.value, row })
+    for (let c = 0; c < n; c++) logits[c]! += f.value * m.values[row + c]! * m.weights.scale
+  }
+  let best = 0
+  for (let c = 1; c < n; c++) if (logits[c]! > logits[best]!) best = c
+  let sum = 0
+  for (let c = 0; c < n; c++) sum += Math.exp(logits[c]! - logits[best]!)
+  return { intent: INTENTS[best]!, probability: 1 / sum, features: topFeatures(rows, m, best) }
+}
+
+function topFeatures(rows: { key: string; value: number; row: number }[], m: LoadedModel, c: number): ModelFeature[] {
+  return rows
+    .map((r) => ({ key: r.key, weight: r.value * m.values[r.row + c]! * m.weights.scale }))
+    .filter((r) => r.weight > 0)
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, TOP_FEATURES)
+    .map((r) => ({ feature: describeFeature(r.key), weight: Math.round(r.weight * 100) / 100 }))
+}

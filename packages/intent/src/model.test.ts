@@ -1,0 +1,146 @@
+import { INTENTS, type Intent } from '@search-layer/core'
+import { describe, expect, it } from 'vitest'
+import { HOLDOUT_PERCENT, type LabelledRow, readDataset, readJsonl, splitOf } from '../scripts/dataset.mjs'
+import { combine } from './_combine.js'
+import { extractFeatures } from './_features.js'
+import { loadModel, type ModelWeights, predict } from './_model.js'
+import weights from './_model-weights.json'
+import { classifyIntent, strategyFor } from './index.js'
+
+const ROWS = readDataset()
+const HOLDOUT = ROWS.filter((r) => r.split === 'holdout')
+
+function accuracy(
+  rows: readonly { query: string; intent: Intent }[],
+  model = true,
+): { share: number; misses: string[] } {
+  const misses = rows
+    .map((r) => ({ r, got: classifyIntent(r.query, { model }).intent }))
+    .filter(({ r, got }) => got !== r.intent)
+    .map(({ r, got }) => `${r.query} → ${got}, expected ${r.intent}`)
+  return { share: 1 - misses.length / rows.length, misses }
+}
+
+describe('the labelled phrasing set (data/queries.jsonl)', () => {
+  it('has ≥ 1,500 rows, English and Chinese about evenly, every intent, a hashed holdout near 25 %', () => {
+    expect(ROWS.length).toBeGreaterThanOrEqual(1500)
+    const zh = ROWS.filter((r) => r.lang === 'zh').length / ROWS.length
+    expect(zh).toBeGreaterThan(0.4)
+    expect(zh).toBeLessThan(0.6)
+    for (const intent of INTENTS) expect(ROWS.filter((r) => r.intent === intent).length).toBeGreaterThanOrEqual(180)
+    expect(HOLDOUT.length / ROWS.length).toBeCloseTo(HOLDOUT_PERCENT / 100, 1)
+    for (const r of ROWS) expect(r.lang).toBe(/\p{Script=Han}/u.test(r.query) ? 'zh' : 'en')
+  })
+
+  it('puts a query in the split its text hashes to, whatever its case or spacing', () => {
+    expect(splitOf('Capital of  Australia')).toBe(splitOf('capital of australia'))
+    expect(new Set(ROWS.map((r) => r.query.toLowerCase())).size).toBe(ROWS.length)
+  })
+})
+
+describe('rules + learned model', () => {
+  it('classifies the holdout with accuracy ≥ 0.9, and better than the rules alone', () => {
+    const combined = accuracy(HOLDOUT)
+    expect(combined.share, combined.misses.join('\n')).toBeGreaterThanOrEqual(0.9)
+    expect(combined.share).toBeGreaterThan(accuracy(HOLDOUT, false).share + 0.05)
+  })
+
+  it.each(['en', 'zh'] as const)('classifies the %s holdout with accuracy ≥ 0.88', (lang) => {
+    const { share, misses } = accuracy(HOLDOUT.filter((r) => r.lang === lang))
+    expect(share, misses.join('\n')).toBeGreaterThanOrEqual(0.88)
+  })
+
+  it('keeps the hard set (test/fixtures/real-queries.jsonl) at ≥ 0.97 on each split', () => {
+    const hard = readJsonl<LabelledRow & { split: 'tune' | 'holdout' }>('test/fixtures/real-queries.jsonl')
+    for (const split of ['tune', 'holdout']) {
+      const { share, misses } = accuracy(hard.filter((r) => r.split === split))
+      expect(share, misses.join('\n')).toBeGreaterThanOrEqual(0.97)
+    }
+  })
+
+  it.each([
+    ['capital of australia', 'factual'],
+    ['HTTP 418 status code', 'factual'],
+    ['is the bun windows support stable yet', 'status'],
+    ['Vite 8 进展如何', 'status'],
+    ['should I pick postgres over mongodb for a chat app', 'comparison'],
+    ["TypeError: Cannot read properties of undefined (reading 'map') react", 'tutorial'],
+    ['survey of CRDT libraries and approaches', 'exploratory'],
+    ['explain the architecture of kafka', 'exploratory'],
+  ] as const)('the issue’s example %s → %s, with the strategy of that intent', (query, intent) => {
+    const result = classifyIntent(query)
+    expect(result.intent).toBe(intent)
+    expect(result.mode).toBe(strategyFor(intent).mode)
+    expect(result.weights).toEqual(strategyFor(intent).weights)
+  })
+
+  it('says what the model weighed: its intent, probability, whether it decided and its top features', () => {
+    const result = classifyIntent('where are we on python nogil')
+    expect(result.model).toMatchObject({ intent: 'status', decided: expect.any(Boolean) })
+    expect(result.model!.probability).toBeGreaterThan(0.5)
+    expect(result.model!.features.length).toBeGreaterThan(0)
+    for (const f of result.model!.features) expect(f.weight).toBeGreaterThan(0)
+  })
+
+  it('gives an intent the model changed the mode, freshness and weights of that intent', () => {
+    const changed = HOLDOUT.filter((r) => {
+      const c = classifyIntent(r.query)
+      return c.model?.decided && c.intent !== classifyIntent(r.query, { model: false }).intent
+    })
+    expect(changed.length).toBeGreaterThan(10)
+    for (const r of changed) {
+      const c = classifyIntent(r.query)
+      const strategy = strategyFor(c.intent)
+      expect(c.mode).toBe(strategy.mode)
+      expect(c.weights).toEqual(strategy.weights)
+      if (strategy.freshnessOptions.length <= 1) expect(c.freshness).toBe(strategy.freshness)
+      else expect(strategy.freshnessOptions).toContain(c.freshness)
+    }
+  })
+
+  it('is left out with { model: false }: the rules alone, no model field', () => {
+    expect(classifyIntent('capital of australia', { model: false }).model).toBeUndefined()
+  })
+})
+
+describe('combine', () => {
+  const thresholds = { override: 0.8, unsure: 0.5 }
+  const sure = { intent: 'status' as const, confidence: 0.9, uncertain: false }
+  const unsure = { intent: 'exploratory' as const, confidence: 0.3, uncertain: true }
+
+  it('keeps sure rules unless the model disagrees with probability ≥ override', () => {
+    expect(combine(sure, { intent: 'factual', probability: 0.79 }, thresholds)).toEqual({
+      intent: 'status',
+      confidence: 0.9,
+      decided: false,
+    })
+    expect(combine(sure, { intent: 'factual', probability: 0.85 }, thresholds)).toEqual({
+      intent: 'factual',
+      confidence: 0.85,
+      decided: true,
+    })
+    expect(combine(sure, { intent: 'status', probability: 0.99 }, thresholds).decided).toBe(false)
+  })
+
+  it('lets the model answer for unsure rules only when its probability is ≥ unsure', () => {
+    expect(combine(unsure, { intent: 'tutorial', probability: 0.49 }, thresholds).intent).toBe('exploratory')
+    expect(combine(unsure, { intent: 'tutorial', probability: 0.6 }, thresholds)).toEqual({
+      intent: 'tutorial',
+      confidence: 0.6,
+      decided: true,
+    })
+  })
+})
+
+describe('the shipped model', () => {
+  it('loads, and refuses weights whose classes are not the seven intents in order', () => {
+    expect(() => loadModel(weights as ModelWeights)).not.toThrow()
+    expect(() => loadModel({ ...(weights as ModelWeights), classes: [...INTENTS].reverse() })).toThrow(/classes/)
+  })
+
+  it('reads Chinese with or without spaces between words alike', () => {
+    const spaced = predict(extractFeatures('python 怎么 读取 json 文件', 'python 怎么 读取 json 文件'))
+    const joined = predict(extractFeatures('python 怎么读取json文件', 'python 怎么读取json文件'))
+    expect(spaced.intent).toBe(joined.intent)
+  })
+})
