@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
-import { INTENTS } from '@search-layer/core'
 import { expandQuery } from '@search-layer/expand'
 import { classifyIntent } from '@search-layer/intent'
 import type { ScenarioContext } from '../_context.js'
 import type { VariantResult } from '../_report.js'
 import { summarize } from '../_stats.js'
+import { intentAccuracyRows } from './intent-accuracy.js'
 
 /** A realistic mix: what agents and people type, English and Chinese, every intent. */
 export const QUERY_MIX = [
@@ -41,88 +40,53 @@ export const QUERY_MIX = [
   'latest TypeScript 5.9 features',
 ]
 
-interface LabelledQuery {
-  query: string
-  intent: string
-  split: 'tune' | 'holdout'
-}
-
-/** The labelled real-phrasing set of the intent package (see its test/fixtures/README.md). */
-function labelledQueries(): LabelledQuery[] {
-  const file = new URL('../../packages/intent/test/fixtures/real-queries.jsonl', import.meta.url)
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as LabelledQuery)
-}
-
-function share(rows: readonly { ok: boolean }[]): number {
-  return rows.length === 0 ? 0 : Math.round((rows.filter((r) => r.ok).length / rows.length) * 1000) / 1000
-}
-
-/** Accuracy of the rules on real phrasing: per split, per intent, and sure vs unsure answers. */
-function accuracyRows(ctx: ScenarioContext): VariantResult[] {
-  const rows = labelledQueries().map((r) => {
-    const c = classifyIntent(r.query)
-    return { ...r, ok: c.intent === r.intent, uncertain: c.uncertain }
-  })
-  const out: VariantResult[] = []
-  for (const split of ['tune', 'holdout'] as const) {
-    const part = rows.filter((r) => r.split === split)
-    out.push({
-      scenario: '5 intent accuracy',
-      variant: `${split} split (${part.length} queries)`,
-      extra: { accuracy: share(part), queries: part.length },
-      note: `accuracy ${share(part)}`,
-    })
-  }
-  const perIntent = Object.fromEntries(INTENTS.map((i) => [i, share(rows.filter((r) => r.intent === i))]))
-  const sure = rows.filter((r) => !r.uncertain)
-  const unsure = rows.filter((r) => r.uncertain)
-  out.push({
-    scenario: '5 intent accuracy',
-    variant: `all (${rows.length} queries, ${rows.filter((r) => /\p{Script=Han}/u.test(r.query)).length} Chinese)`,
-    extra: { accuracy: share(rows), perIntent, sure: share(sure), unsure: share(unsure), unsureCount: unsure.length },
-    note: `accuracy ${share(rows)}; ${INTENTS.map((i) => `${i} ${perIntent[i]}`).join(', ')}; sure ${share(sure)} (${sure.length}), uncertain ${share(unsure)} (${unsure.length})`,
-  })
-  ctx.log(`intent accuracy: ${share(rows)} over ${rows.length} real queries`)
-  return out
-}
-
-/** Scenario 5: classifyIntent + expandQuery throughput over the query mix, and accuracy on real phrasing. */
+/** Scenario 5: classifyIntent (rules alone and rules + model) and expandQuery over the query mix, and accuracy. */
 export async function intentScenario(ctx: ScenarioContext): Promise<VariantResult[]> {
   const rounds = ctx.quick ? 20 : 300
   const now = () => new Date('2026-11-20T12:00:00Z')
-  const perQuery = { classify: [] as number[], both: [] as number[] }
+  const perQuery = { rules: [] as number[], classify: [] as number[], both: [] as number[] }
   let subQueries = 0
   for (let round = 0; round < rounds + 5; round++) {
     for (const query of QUERY_MIX) {
       const t0 = performance.now()
-      const c = classifyIntent(query)
+      classifyIntent(query, { model: false })
       const t1 = performance.now()
-      const e = expandQuery(query, c, { maxQueries: 3, now })
+      const c = classifyIntent(query)
       const t2 = performance.now()
+      const e = expandQuery(query, c, { maxQueries: 3, now })
+      const t3 = performance.now()
       if (round < 5) continue
-      perQuery.classify.push(t1 - t0)
-      perQuery.both.push(t2 - t0)
+      perQuery.rules.push(t1 - t0)
+      perQuery.classify.push(t2 - t1)
+      perQuery.both.push(t3 - t1)
       subQueries += e.queries.length
     }
   }
   const n = rounds * QUERY_MIX.length
+  const rules = summarize(perQuery.rules)
   const classify = summarize(perQuery.classify)
   const both = summarize(perQuery.both)
+  const p50 = (s: { p50: number }) => `p50 ${s.p50.toFixed(3)} ms`
   ctx.log(`intent+expand: ${Math.round(1000 / both.mean)} queries/s`)
   return [
-    ...accuracyRows(ctx),
+    ...intentAccuracyRows(ctx),
     {
       scenario: '5 intent + expand',
-      variant: `classifyIntent, ${QUERY_MIX.length} EN/ZH queries`,
-      latency: classify,
-      throughput: { value: Math.round(1000 / classify.mean), unit: 'queries/s' },
+      variant: `classifyIntent, rules alone (baseline), ${QUERY_MIX.length} EN/ZH queries`,
+      latency: rules,
+      throughput: { value: Math.round(1000 / rules.mean), unit: 'queries/s' },
+      note: p50(rules),
     },
     {
       scenario: '5 intent + expand',
-      variant: 'classifyIntent + expandQuery',
+      variant: `classifyIntent, rules + model, ${QUERY_MIX.length} EN/ZH queries`,
+      latency: classify,
+      throughput: { value: Math.round(1000 / classify.mean), unit: 'queries/s' },
+      note: p50(classify),
+    },
+    {
+      scenario: '5 intent + expand',
+      variant: 'classifyIntent (rules + model) + expandQuery',
       latency: both,
       throughput: { value: Math.round(1000 / both.mean), unit: 'queries/s' },
       note: `${(subQueries / n).toFixed(2)} sub-queries per query`,
