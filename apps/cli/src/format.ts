@@ -21,7 +21,13 @@ function intentLine(response: SearchResponse): string {
   if (!response.intent) return "**Intent** none: providers' fused order, no scores"
   if (response.intent_source === 'explicit') return `**Intent** ${response.intent}, set by the caller`
   const confidence = response.confidence !== undefined ? ` (confidence ${response.confidence.toFixed(2)})` : ''
-  const who = response.intent_by === 'llm' ? 'the intent model (the rules were unsure)' : 'the rules'
+  const learned = (response.signals ?? []).filter((s) => s.lang === 'model').map((s) => s.term)
+  const who =
+    response.intent_by === 'llm'
+      ? 'the intent model (the rules were unsure)'
+      : learned.length > 0
+        ? `the rules with the learned classifier, which weighed ${learned.join(', ')}`
+        : 'the rules'
   return `**Intent** ${response.intent}, classified by ${who}${confidence}`
 }
 

@@ -65,16 +65,18 @@ describe('search-layer with query operators', () => {
   })
 
   it('--explain says the intent model classified a query the rules were unsure of', async () => {
+    const UNPLACEABLE = 'zzqx vvbn'
     emu.llm.respond(() => JSON.stringify({ intent: 'factual', confidence: 0.8 }))
     const withModel = {
       ...env(),
       ...Object.fromEntries(Object.entries(emu.env).filter(([k]) => k.startsWith('SEARCH_LAYER_LLM_'))),
       SEARCH_LAYER_INTENT_LLM: 'on',
     }
-    const r = await run(['RISC-V', '--source', 'brave', '--json'], withModel)
+    // Nonsense: neither the rules nor the learned classifier can place it, so the LLM is asked.
+    const r = await run([UNPLACEABLE, '--source', 'brave', '--json'], withModel)
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout)).toMatchObject({ intent: 'factual', intent_by: 'llm' })
-    const rules = await run(['RISC-V', '--source', 'brave', '--format', 'markdown', '--explain'], env())
+    const rules = await run([UNPLACEABLE, '--source', 'brave', '--format', 'markdown', '--explain'], env())
     expect(rules.stdout).toMatch(/\*\*Intent\*\* exploratory, classified by the rules \(confidence 0\.\d\d\)/)
     emu.llm.respond(null)
   })

@@ -7,6 +7,7 @@ import type { Strategy } from './_plan.js'
 import type { Roster } from './_roster.js'
 import type { ParsedSearchRequest } from './request.js'
 import type { KeylessOnlyNotice, OperatorReport, ProviderReport, SearchResponse, SearchResultOut } from './response.js'
+import { reportedSignals } from './_intent-signals.js'
 
 /** What ranking needs to know about the search, fixed once the plan is made. */
 export interface AssembleContext {
@@ -183,7 +184,7 @@ export function buildResponse({
     intent_source: intentSetting === 'auto' ? 'auto' : intentSetting === 'none' ? 'none' : 'explicit',
     ...(strategy.classifiedBy && { intent_by: strategy.classifiedBy }),
     ...(classification &&
-      intentSetting === 'auto' && { confidence: classification.confidence, signals: classification.signals }),
+      intentSetting === 'auto' && { confidence: classification.confidence, signals: reportedSignals(classification) }),
     queries,
     count: results.length,
     results,

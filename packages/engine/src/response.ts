@@ -77,6 +77,7 @@ export interface SearchResponse {
   /** Who classified an `auto` intent: the rules, or the model when the rules were unsure (`intentModel`). */
   intent_by?: 'rules' | 'llm'
   confidence?: number
+  /** Signal words (`lang` en/zh); when the learned classifier decided, the features it weighed first (`lang` "model"). */
   signals?: { intent: Intent; term: string; lang: string }[]
   queries: string[]
   count: number

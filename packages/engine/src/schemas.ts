@@ -83,7 +83,12 @@ export const SearchResponseSchema = z.object({
   intent_source: z.enum(['auto', 'explicit', 'none']),
   intent_by: z.enum(['rules', 'llm']).optional().describe('Who classified an `auto` intent.'),
   confidence: z.number().optional(),
-  signals: z.array(z.object({ intent: IntentSchema, term: z.string(), lang: z.string() })).optional(),
+  signals: z
+    .array(z.object({ intent: IntentSchema, term: z.string(), lang: z.string() }))
+    .optional()
+    .describe(
+      'Why an `auto` intent was chosen: signal words (`lang` en/zh) and, when the learned classifier decided, the features it weighed most first (`lang` "model").',
+    ),
   queries: z.array(z.string()),
   count: z.number(),
   results: z.array(SearchResultOutSchema),

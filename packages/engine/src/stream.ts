@@ -2,6 +2,7 @@ import type { Freshness, Intent, Mode, ProviderName } from '@search-layer/core'
 import type { IntentClassification } from '@search-layer/intent'
 import type { ParsedSearchRequest, SearchRequest } from './request.js'
 import type { ProviderReport, SearchProgress, SearchResponse, SearchResultOut } from './response.js'
+import { reportedSignals } from './_intent-signals.js'
 
 /** How one provider takes part in a search, and why. */
 export interface PlannedEngine {
@@ -77,11 +78,11 @@ function intentWhy(input: PlanInput): string {
   if (intentSetting !== 'auto') return `intent "${intentSetting}" was set by the caller`
   if (input.classifiedBy === 'llm')
     return `the rules were unsure, so the intent model decided "${classification?.intent}" (confidence ${classification?.confidence.toFixed(2)})`
-  const signals = classification?.signals ?? []
+  const signals = classification ? reportedSignals(classification) : []
   const confidence = classification ? ` (confidence ${classification.confidence.toFixed(2)})` : ''
   if (signals.length === 0)
     return `no intent signal in the query: "${classification?.intent}" is the default${confidence}`
-  const terms = signals.slice(0, 3).map((s) => `"${s.term}" → ${s.intent}`)
+  const terms = signals.slice(0, 3).map((s) => (s.lang === 'model' ? `model: ${s.term}` : `"${s.term}" → ${s.intent}`))
   return `${terms.join(', ')}${confidence}`
 }
 
@@ -122,7 +123,10 @@ export function describePlan(input: PlanInput): SearchPlan {
     intent_source: input.intentSetting === 'auto' ? 'auto' : input.intentSetting === 'none' ? 'none' : 'explicit',
     ...(input.classifiedBy && { intent_by: input.classifiedBy }),
     ...(classification &&
-      input.intentSetting === 'auto' && { confidence: classification.confidence, signals: classification.signals }),
+      input.intentSetting === 'auto' && {
+        confidence: classification.confidence,
+        signals: reportedSignals(classification),
+      }),
     intent_why: intentWhy(input),
     mode,
     mode_why: modeWhy,

@@ -21,5 +21,12 @@ function describe(query: string, c: IntentClassification): string {
     `${c.intent}  (confidence ${c.confidence.toFixed(2)}${c.uncertain ? `, uncertain: ${c.uncertainty}` : ''})  for "${query}"`,
     `  mode ${c.mode}, freshness ${c.freshness ?? 'any'}, weights keyword ${w.keyword} · freshness ${w.freshness} · authority ${w.authority}`,
     `  signals: ${signals}`,
+    ...(c.model ? [`  model: ${modelLine(c.model)}`] : []),
   ].join('\n')
+}
+
+/** What the learned model said and weighed, and whether its answer was taken. */
+function modelLine(m: NonNullable<IntentClassification['model']>): string {
+  const weighed = m.features.map((f) => `${f.feature} +${f.weight}`).join(', ')
+  return `${m.intent} (p ${m.probability.toFixed(2)}, ${m.decided ? 'decided' : 'not used'}); weighed ${weighed || 'nothing'}`
 }
