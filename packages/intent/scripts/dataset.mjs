@@ -3,7 +3,7 @@
 // or on who edits it; the trainer refuses rows whose stored split disagrees.
 import { readFileSync } from 'node:fs'
 
-export const HOLDOUT_SEED = 'intent-holdout-v1'
+const HOLDOUT_SEED = 'intent-holdout-v1'
 /** Share of rows (in percent) the hash puts in the holdout. */
 export const HOLDOUT_PERCENT = 25
 

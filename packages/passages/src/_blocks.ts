@@ -5,7 +5,7 @@
 
 import { isSpace } from './_text.js'
 
-export type BlockKind = 'paragraph' | 'list' | 'table' | 'code' | 'quote'
+type BlockKind = 'paragraph' | 'list' | 'table' | 'code' | 'quote'
 
 /** A content block: offsets into the markdown, the heading path above it, and its units. */
 export interface Block {
