@@ -1,6 +1,6 @@
 import type { KeySlot, PoolScope } from './_key-slot.js'
 import { applyPace } from './_key-limits.js'
-import type { KeyState, KeyStateStore } from './key-state.js'
+import type { KeyState, KeyStateStore } from './key-state-store.js'
 import { checkedKeyState } from './_wait-checks.js'
 
 // A key's learned limits and rest, read from the `KeyStateStore` under the key's hash and written back when they

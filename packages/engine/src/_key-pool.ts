@@ -16,7 +16,7 @@ import { admitCall, poolState, recordFailure, restingError } from './_key-rest.j
 import { KEY_KINDS, type KeySlot, KeyUnavailable, type PoolScope } from './_key-slot.js'
 import { type KeyStatus, describeKey, quotaWarning } from './_key-status.js'
 import { PACE_DEADLINE, type RateLimit, RateLimiter } from './_rate-limit.js'
-import type { KeyStateStore } from './key-state.js'
+import type { KeyStateStore } from './key-state-store.js'
 import { ignoredWaitWarning } from './_wait-checks.js'
 
 export type { KeyStatus } from './_key-status.js'

@@ -1,7 +1,7 @@
 import type { ProviderErrorKind } from '@search-layer/core'
 import type { CircuitBreaker } from './_circuit.js'
 import type { RateLimiter } from './_rate-limit.js'
-import type { LearnedLimits } from './key-state.js'
+import type { LearnedLimits } from './key-state-store.js'
 
 // What the key pool's parts share: one key's slot, the pool as they see it, and the rules more than one part keeps.
 

@@ -1,6 +1,6 @@
 import type { RateLimitInfo } from '@search-layer/core'
 import { type RateLimitReading, upstreamTimeAt, upstreamWaitMs } from '@search-layer/core/http'
-import type { KeyState, LearnedLimits } from './key-state.js'
+import type { KeyState, LearnedLimits } from './key-state-store.js'
 
 // Everything a key's pool learns from outside (an answer's headers or body, a state file, Redis) passes through here
 // before it sets a pause, a rest or a date: core's `upstreamWaitMs` rule, plus the pool's longest rest.

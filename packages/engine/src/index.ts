@@ -38,7 +38,7 @@ export {
   createOneShotKeyStateStore,
   parseKeyState,
   KeyStateSchema,
-} from './key-state.js'
-export type { KeyState, KeyStateStore, LearnedLimits, OneShotKeyStateStore } from './key-state.js'
+} from './key-state-store.js'
+export type { KeyState, KeyStateStore, LearnedLimits, OneShotKeyStateStore } from './key-state-store.js'
 export { streamSearch, describePlan } from './stream.js'
 export type { SearchStreamEvent, SearchPlan, PlannedEngine } from './stream.js'

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { createFileKeyStateStore, createOneShotKeyStateStore } from './key-state.js'
+import { createFileKeyStateStore, createOneShotKeyStateStore } from './key-state-store.js'
 
 // Counts reads of the state file and writes (each ends in a rename); everything else is the real file system.
 const reads = vi.hoisted(() => ({ count: 0 }))
