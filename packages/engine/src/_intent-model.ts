@@ -1,7 +1,7 @@
 import { ConfigError, type Env } from '@search-layer/core'
 import { type LlmEndpoint, llmEndpointFromEnv } from '@search-layer/core/http'
 import { classifyIntentWithLlm } from '@search-layer/intent'
-import { type Strategy, planStrategy } from './_plan.js'
+import { type Strategy, planStrategy } from './_strategy.js'
 import type { ParsedSearchRequest } from './request.js'
 
 /** Opts in to asking the model when the rules are unsure of a query's intent: `on` or `off` (default). */

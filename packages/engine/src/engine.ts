@@ -16,7 +16,8 @@ import type { CircuitOptions, CircuitState } from './_circuit.js'
 import { raceSignal } from './_fan-out.js'
 import { KeyPool, type KeyStatus } from './_key-pool.js'
 import type { RateLimit } from './_rate-limit.js'
-import { type LayerState, runSearch } from './_run.js'
+import type { LayerParts } from './_layer.js'
+import { executeSearch } from './_run.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
 import { type CacheStore, createMemoryCache } from './cache.js'
 import { type KeyStateStore, createMemoryKeyStateStore } from './key-state-store.js'
@@ -186,7 +187,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
   )
   const providerFor = (name: ProviderName, mode: Mode): Provider =>
     (mode === 'answer' ? answering.get(name) : undefined) ?? plain.get(name)!
-  const state: LayerState = {
+  const state: LayerParts = {
     env,
     now,
     definitions,
@@ -226,7 +227,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
   function startFlight(key: string, req: ParsedSearchRequest, callOptions: SearchCallOptions): InFlightSearch {
     const controller = new AbortController()
     const flight: InFlightSearch = { promise: Promise.resolve() as never, controller, waiters: 0 }
-    flight.promise = runSearch(state, req, { ...callOptions, signal: controller.signal }).finally(() => {
+    flight.promise = executeSearch(state, req, { ...callOptions, signal: controller.signal }).finally(() => {
       if (inflight.get(key) === flight) inflight.delete(key)
     })
     inflight.set(key, flight)

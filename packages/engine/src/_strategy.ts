@@ -72,39 +72,3 @@ function subQueries(
   const queries = expanded.queries.map((q) => q.query)
   return queries.length > 0 ? queries : [baseQuery]
 }
-
-/**
- * Keeps as many queries as `maxCalls` allows with `providers` asking each: trailing sub-queries go first (they are
- * the least important). Returns the warning to give when some were dropped.
- */
-export function capQueries(
-  queries: readonly string[],
-  providers: number,
-  maxCalls: number,
-): { queries: string[]; warning?: string } {
-  const maxQueries = Math.max(1, Math.floor(maxCalls / Math.max(1, providers)))
-  if (queries.length <= maxQueries) return { queries: [...queries] }
-  return {
-    queries: queries.slice(0, maxQueries),
-    warning: `only the first ${maxQueries} of ${queries.length} queries were run (maxCallsPerRequest ${maxCalls})`,
-  }
-}
-
-/** Warnings for providers this search takes to 75 % or 90 % of their monthly budget, before spending. */
-export async function budgetWarnings(
-  providers: Iterable<string>,
-  calls: number,
-  limitOf: (name: string) => number | undefined,
-  usedOf: (name: string) => Promise<number>,
-): Promise<string[]> {
-  const warnings: string[] = []
-  for (const name of providers) {
-    const limit = limitOf(name)
-    if (limit === undefined) continue
-    const used = await usedOf(name)
-    const share = (used + calls) / limit
-    if (share >= 0.9) warnings.push(`${name}: ${used} of ${limit} monthly calls used (≥90%)`)
-    else if (share >= 0.75) warnings.push(`${name}: ${used} of ${limit} monthly calls used (≥75%)`)
-  }
-  return warnings
-}
