@@ -13,7 +13,7 @@ import { collectYoungGeneration } from '../one-shot-flags.js'
 import { checkConfig, writeConfigProblems } from './config-problems.js'
 
 /** The implementation, loaded only when the command runs. */
-export async function runSearch(args: ParsedCommandArgs, io: CliIo): Promise<number> {
+export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Promise<number> {
   const v = args.values
   const queries = (v.queries as string[] | undefined) ?? []
   const positional = args.positionals.join(' ').trim()

@@ -88,7 +88,7 @@ export const searchCommand: Command = {
         new URL('./search-run.cjs', import.meta.url),
         io.env,
         () => import('./search-run.js'),
-        (m) => m.runSearch(args, io),
+        (m) => m.runSearchCommand(args, io),
       ),
     ),
 }
