@@ -6,7 +6,7 @@ import {
   describesKeyRejection,
 } from '@search-layer/core'
 import { type HttpErrorResponse, resetDelayMs, errorFromStatus, retryHint } from '@search-layer/core/http'
-import { collectResults, isoDate, plainText } from '@search-layer/core'
+import { collectResults, isoDate, parseResponseShape, plainText } from '@search-layer/core'
 
 // NOTE(exa): includeText and excludeText take one string of up to five words each; more are enforced on the results.
 const EXA_MAX_TEXT_WORDS = 5
@@ -88,16 +88,7 @@ export function buildExaRequest(request: ParsedProviderRequest, options: ExaRequ
 
 /** Validates a response body against `ExaSearchResponseSchema`. Throws `ProviderError` (`bad_response`). */
 export function parseExaResponse(body: unknown): ExaSearchResponse {
-  const parsed = ExaSearchResponseSchema.safeParse(body)
-  if (parsed.success) return parsed.data
-  const where = parsed.error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-    .join('; ')
-  throw new ProviderError(`exa response did not have the expected shape (${where})`, {
-    kind: 'bad_response',
-    provider: 'exa',
-  })
+  return parseResponseShape('exa', ExaSearchResponseSchema, body)
 }
 
 function truncateText(text: string, max: number): string {

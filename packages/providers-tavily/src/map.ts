@@ -8,7 +8,7 @@ import {
   redactSecrets,
 } from '@search-layer/core'
 import { type HttpErrorResponse, resetDelayMs, errorFromStatus, retryHint } from '@search-layer/core/http'
-import { collectResults, httpUrl, isoDate, plainText, safeParseJson } from '@search-layer/core'
+import { collectResults, httpUrl, isoDate, parseResponseShape, plainText } from '@search-layer/core'
 import { tavilyCountry } from './countries.js'
 import {
   TavilyErrorSchema,
@@ -80,18 +80,7 @@ export function mapTavilyResponse(
   body: unknown,
   options: { searchDepth?: TavilySearchDepth; headers?: Readonly<Record<string, string>>; nowMs?: number } = {},
 ): ProviderResponse {
-  const parsed = safeParseJson(TavilySearchResponseSchema, body)
-  if (!parsed.success) {
-    const where = parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ')
-    throw new ProviderError(`tavily response did not have the expected shape (${where})`, {
-      kind: 'bad_response',
-      provider: 'tavily',
-    })
-  }
-  const data = parsed.data
+  const data = parseResponseShape('tavily', TavilySearchResponseSchema, body)
   const { results, dropped } = collectResults(data.results, TavilyResultSchema, (item, { url, rank }) => {
     const result: SearchResult = {
       title: plainText(item.title) || hostOf(url),
