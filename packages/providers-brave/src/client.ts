@@ -1,6 +1,7 @@
 import { type Env, type Provider, defineProvider } from '@search-layer/core'
 import { requestJson } from '@search-layer/core/http'
-import { buildBraveQuery, mapBraveError, mapBraveResults, parseBraveRateLimit } from './map.js'
+import { mapBraveError, parseBraveRateLimit } from './errors.js'
+import { buildBraveQuery, mapBraveResults } from './map.js'
 import { BraveSearchResponseSchema } from './schema.js'
 import { braveService } from './service.js'
 

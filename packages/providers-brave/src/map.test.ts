@@ -5,13 +5,12 @@ import { describe, expect, it } from 'vitest'
 import {
   buildBraveQuery,
   buildBraveQueryText,
-  mapBraveError,
   mapBraveResults,
-  parseBraveRateLimit,
   parseBraveResponse,
   toBraveCountry,
   toBraveLanguage,
 } from './map.js'
+import { mapBraveError, parseBraveRateLimit } from './errors.js'
 import { BraveSearchQuerySchema } from './schema.js'
 
 const fixture = (name: string): unknown =>
