@@ -1,7 +1,7 @@
 import { ProviderError } from '@search-layer/core'
 import { z } from 'zod'
 import type { GithubTarget } from './_github-url.js'
-import { ghGet, githubAuth, makeCtx } from './_github.js'
+import { ghGet, githubAuth, makeCtx } from './_github-client.js'
 import { DEFAULTS, type FetchThreadOptions } from './_options.js'
 import { readRefs } from './_read-refs.js'
 import { mergeRefs } from './refs.js'

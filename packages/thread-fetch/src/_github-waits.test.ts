@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mapGithubError, noteRateLimit } from './_github.js'
+import { mapGithubError, noteRateLimit } from './_github-client.js'
 
 // Issue 36: GitHub's rate-limit headers are read through core's wait rule: a reset no date can hold must not throw
 // from toISOString, and one years away must not become the wait.

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { ProviderError } from '@search-layer/core'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { githubAuth } from './_github.js'
+import { githubAuth } from './_github-client.js'
 import { fetchThread, threadRefsOnly } from './index.js'
 
 let emu: Emulator
