@@ -11,7 +11,7 @@ import * as test7 from 'ai-v7/test'
 import * as test6 from 'ai/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AiSdkModule, aiSdkTools } from './ai-sdk.js'
-import type { ToolResult } from './executors.js'
+import type { ToolResult } from './results.js'
 import { toolJsonSchema } from './json-schema.js'
 import { TOOL_NAMES, WebFetchInputSchema } from './schemas.js'
 

@@ -1,6 +1,6 @@
 import { ConfigError } from '@search-layer/core'
 import type { Tool } from 'ai'
-import type { ToolResult } from './executors.js'
+import type { ToolResult } from './results.js'
 import { dropNulls, toolJsonSchema } from './json-schema.js'
 import type { ToolName } from './schemas.js'
 import { type ToolSetOptions, buildToolSet } from './toolset.js'

@@ -1,5 +1,6 @@
 import { type ToolSetOptions, buildToolSet, runTool } from './toolset.js'
-import type { ToolExecutors, ToolResult } from './executors.js'
+import type { ToolExecutors } from './executors.js'
+import type { ToolResult } from './results.js'
 import { type JsonSchemaObject, toolJsonSchema } from './json-schema.js'
 
 /** An Anthropic Messages API tool: `{name, description, input_schema}`. */

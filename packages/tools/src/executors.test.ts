@@ -5,7 +5,8 @@ import { createSearchLayer } from '@search-layer/engine'
 import { sharedExtractPool } from '@search-layer/page-fetch'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type ToolExecutorOptions, type ToolResult, createToolExecutors } from './executors.js'
+import { type ToolExecutorOptions, createToolExecutors } from './executors.js'
+import type { ToolResult } from './results.js'
 
 let emu: Emulator
 let env: Record<string, string>

@@ -10,8 +10,10 @@ export {
   webSearchInputSchemaFor,
 } from './schemas.js'
 export type { ToolName, WebSearchInput, WebFetchInput, FetchThreadInput, ExtractRefsInput } from './schemas.js'
-export { createToolExecutors, errorResult, DEFAULT_MAX_CHARS } from './executors.js'
-export type { ToolResult, ToolExecutors, ToolExecutorOptions, ToolCallOptions } from './executors.js'
+export { createToolExecutors } from './executors.js'
+export { errorResult, DEFAULT_MAX_CHARS } from './results.js'
+export type { ToolExecutors, ToolExecutorOptions, ToolCallOptions } from './executors.js'
+export type { ToolResult } from './results.js'
 export { toolDefinitions, liveSources } from './definitions.js'
 export type { ToolDefinition } from './definitions.js'
 export { toolJsonSchema, dropNulls } from './json-schema.js'

@@ -1,4 +1,4 @@
-import type { ToolResult } from './executors.js'
+import type { ToolResult } from './results.js'
 import { type JsonSchemaObject, toolJsonSchema } from './json-schema.js'
 import { type ToolSet, type ToolSetOptions, buildToolSet, runTool } from './toolset.js'
 import type { ToolExecutors } from './executors.js'

@@ -1,13 +1,8 @@
 import { InputError, type ProviderName } from '@search-layer/core'
 import { createSearchLayer } from '@search-layer/engine'
 import { type ToolDefinition, liveSources, toolDefinitions } from './definitions.js'
-import {
-  type ToolExecutorOptions,
-  type ToolExecutors,
-  type ToolResult,
-  createToolExecutors,
-  errorResult,
-} from './executors.js'
+import { type ToolExecutorOptions, type ToolExecutors, createToolExecutors } from './executors.js'
+import { type ToolResult, errorResult } from './results.js'
 import { TOOL_NAMES, type ToolName } from './schemas.js'
 
 /** Options of the format adapters: the executor options, plus the providers to advertise. */
