@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { ConfigError } from '@search-layer/core'
-import { type ApiKey, keyIdentity } from './auth.js'
+import { type ApiKey, keyIdentity } from './authenticator.js'
 
 /**
  * Parses `SEARCH_LAYER_API_KEYS`: a comma list or `@file` with one key per line, each `key` or `name:key`.

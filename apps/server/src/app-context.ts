@@ -9,7 +9,7 @@ import {
   dropNulls,
 } from '@search-layer/tools'
 import type { Logger } from 'pino'
-import type { ServerSearch } from './search.js'
+import type { ServerSearch } from './search-service.js'
 import type { AppCall, AppContext } from './context.js'
 
 /** Options of `createAppContext`. */

@@ -3,7 +3,7 @@ import { ConfigError, type Env, type ProviderDefinition } from '@search-layer/co
 import { type SearchLayer, createSearchLayer } from '@search-layer/engine'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import { createAppContext, toolDeadlinesFor } from './app-context.js'
-import { createSearch } from './search.js'
+import { createSearch } from './search-service.js'
 import { type ServerState, createServerState } from './server-state.js'
 import { createHostPolicy } from './host-policy.js'
 import { createSharedKeyStateStore, createSharedPaceStore, createSharedUsageStore } from './shared-state.js'

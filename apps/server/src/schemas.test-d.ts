@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi'
 import type { SearchResponse } from '@search-layer/engine'
 import type { ReadablePage } from '@search-layer/page-fetch'
 import { expectTypeOf, test } from 'vitest'
-import type { ErrorBody } from './errors.js'
+import type { ErrorBody } from './error-responses.js'
 import type { ErrorBodySchema, ReadablePageSchema, SearchResponseSchema } from './schemas.js'
 
 test('documented response shapes', () => {

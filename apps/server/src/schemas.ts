@@ -4,7 +4,7 @@ import { SearchRequestSchema } from '@search-layer/engine'
 import { SearchResponseSchema as EngineSearchResponseSchema } from '@search-layer/engine/schemas'
 import { FETCH_ERROR_KINDS, type FetchErrorKind } from '@search-layer/page-fetch'
 import { ReadablePageSchema as PageFetchReadablePageSchema } from '@search-layer/page-fetch/schemas'
-import { ERROR_STATUS, type ErrorCode } from './errors.js'
+import { ERROR_STATUS, type ErrorCode } from './error-responses.js'
 
 // Response bodies come from the packages that produce them (`@search-layer/engine/schemas`,
 // `@search-layer/page-fetch/schemas`); this file only names them for the OpenAPI document and adds what the server

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
-import { type Authenticator, createAuthenticator } from './auth.js'
-import { type ClientLimiter, createClientLimiter } from './client-limit.js'
-import { type HistoryStore, createHistoryStore } from './history.js'
-import { type Metrics, createMetrics } from './metrics.js'
+import { type Authenticator, createAuthenticator } from './authenticator.js'
+import { type ClientLimiter, createClientLimiter } from './client-limiter.js'
+import { type HistoryStore, createHistoryStore } from './history-store.js'
+import { type Metrics, createMetrics } from './prometheus-metrics.js'
 import { type SearchSlots, createSearchSlots } from './search-slots.js'
 import {
   type SearchClaims,

@@ -12,7 +12,7 @@ import { builtInProviders } from '@search-layer/engine'
 import { z } from 'zod'
 import { type AllowedHosts, isHostOrAddress, parseAllowedHosts } from './allowed-hosts.js'
 import { parseApiKeys } from './api-keys.js'
-import type { ApiKey } from './auth.js'
+import type { ApiKey } from './authenticator.js'
 
 /** One documented server setting: its option name, env var, CLI flag and default. */
 export interface ServerSetting {

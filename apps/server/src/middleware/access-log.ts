@@ -1,7 +1,7 @@
 import { redactSecrets } from '@search-layer/core'
 import type { MiddlewareHandler } from 'hono'
 import type { Logger } from 'pino'
-import type { Metrics } from '../metrics.js'
+import type { Metrics } from '../prometheus-metrics.js'
 import type { AppEnv } from '../context.js'
 
 /** Options of `accessLog`. */

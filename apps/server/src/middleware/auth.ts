@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { Authenticator } from '../auth.js'
+import type { Authenticator } from '../authenticator.js'
 import type { AppEnv } from '../context.js'
-import { errorJson } from '../errors.js'
+import { errorJson } from '../error-responses.js'
 
 /** Paths open without a key: load balancers and orchestrators probe them. */
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz'])

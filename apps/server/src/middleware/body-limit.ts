@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { AppEnv } from '../context.js'
-import { errorJson } from '../errors.js'
+import { errorJson } from '../error-responses.js'
 
 // A GET or HEAD request has no body (the fetch standard's Request refuses one), so there is nothing to limit. hono's
 // bodyLimit asks `c.req.raw.body`, which makes @hono/node-server build a whole fetch Request (URL, Headers, an

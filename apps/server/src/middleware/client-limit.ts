@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { ClientLimiter } from '../client-limit.js'
-import type { Metrics } from '../metrics.js'
+import type { ClientLimiter } from '../client-limiter.js'
+import type { Metrics } from '../prometheus-metrics.js'
 import type { AppEnv } from '../context.js'
-import { errorJson } from '../errors.js'
+import { errorJson } from '../error-responses.js'
 
 /** Paths never counted: probes and scrapers must not eat a client's budget or be refused. */
 const UNLIMITED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics'])

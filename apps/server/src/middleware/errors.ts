@@ -3,7 +3,7 @@ import type { OpenAPIHonoOptions } from '@hono/zod-openapi'
 import type { ErrorHandler, NotFoundHandler } from 'hono'
 import type { Logger } from 'pino'
 import type { AppEnv } from '../context.js'
-import { describeError, errorJson } from '../errors.js'
+import { describeError, errorJson } from '../error-responses.js'
 
 /** Answers a request whose params, query or body fail the route's zod schema with 400 and the issues. */
 export const validationHook: NonNullable<OpenAPIHonoOptions<AppEnv>['defaultHook']> = (result, c) => {

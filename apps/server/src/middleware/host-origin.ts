@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { hostnameOf } from '../allowed-hosts.js'
 import type { AppEnv } from '../context.js'
-import { errorJson } from '../errors.js'
+import { errorJson } from '../error-responses.js'
 import type { HostPolicy } from '../host-policy.js'
 import { PUBLIC_PATHS } from './auth.js'
 

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import type { HistoryStore } from '../history.js'
+import type { HistoryStore } from '../history-store.js'
 import { HistoryEntrySchema } from '../schemas.js'
 import { type Security, commonErrors, createRouter, errors, json } from './responses.js'
 

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { type SearchLayer, monthOf } from '@search-layer/engine'
-import { renderGauge } from '../metrics.js'
+import { renderGauge } from '../prometheus-metrics.js'
 import type { ServerState } from '../server-state.js'
 import { type Security, commonErrors, createRouter } from './responses.js'
 

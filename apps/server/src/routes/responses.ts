@@ -1,7 +1,7 @@
 import { OpenAPIHono, type z } from '@hono/zod-openapi'
 import { ErrorBodySchema } from '../schemas.js'
 import type { AppEnv } from '../context.js'
-import { ERROR_STATUS, type ErrorCode } from '../errors.js'
+import { ERROR_STATUS, type ErrorCode } from '../error-responses.js'
 
 /** The OpenAPI security requirement of the routes behind auth: bearer when keys are set, none otherwise. */
 export type Security = { bearer: string[] }[]

@@ -4,7 +4,7 @@ import type { Context } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { SearchQuerySchema } from '../schemas.js'
 import type { AppContext, AppEnv } from '../context.js'
-import { describeError } from '../errors.js'
+import { describeError } from '../error-responses.js'
 import { createRouter } from './responses.js'
 import { searchRequestFromQuery } from './search.js'
 

@@ -4,7 +4,7 @@ import { liveSources, toolDefinitions, toolJsonSchema } from '@search-layer/tool
 import { isToolName, unknownToolMessage } from '../app-context.js'
 import { ToolDescriptionSchema, ToolResultSchema } from '../schemas.js'
 import { type AppContext, callOf } from '../context.js'
-import { errorJson } from '../errors.js'
+import { errorJson } from '../error-responses.js'
 import { type Security, commonErrors, createRouter, errors, json } from './responses.js'
 
 /** Options of `toolRoutes`. */

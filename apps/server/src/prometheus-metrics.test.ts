@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Counter, Histogram, renderGauge } from './metrics.js'
+import { Counter, Histogram, renderGauge } from './prometheus-metrics.js'
 
 describe('Prometheus rendering', () => {
   it('counters keep one series per label set and escape label values', () => {

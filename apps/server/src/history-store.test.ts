@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type HistoryEntry, createHistoryStore } from './history.js'
+import { type HistoryEntry, createHistoryStore } from './history-store.js'
 import { createSharedState } from './shared-state.js'
 
 const dirs: string[] = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createAuthenticator, keyIdentity } from './auth.js'
+import { createAuthenticator, keyIdentity } from './authenticator.js'
 
 describe('createAuthenticator', () => {
   const auth = createAuthenticator([

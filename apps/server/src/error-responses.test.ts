@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { describeError } from './errors.js'
+import { describeError } from './error-responses.js'
 
 // A ProviderError from another copy of core (a plug-in bundling its own) carries its wait unchecked.
 const foreignRateLimit = (retryAfterMs: number) =>

@@ -8,7 +8,7 @@ import {
   cacheKey,
 } from '@search-layer/engine'
 import type { Logger } from 'pino'
-import type { Metrics } from './metrics.js'
+import type { Metrics } from './prometheus-metrics.js'
 import type { ServerState } from './server-state.js'
 import type { AppCall } from './context.js'
 
