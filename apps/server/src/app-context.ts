@@ -1,5 +1,5 @@
 import { type Env, InputError, parseInput, redactSecrets } from '@search-layer/core'
-import { type SearchLayer, type SearchRequest, streamSearch } from '@search-layer/engine'
+import { type SearchLayer, type SearchRequest, type SearchResponse, streamSearch } from '@search-layer/engine'
 import {
   TOOL_INPUT_SCHEMAS,
   TOOL_NAMES,
@@ -10,7 +10,20 @@ import {
 } from '@search-layer/tools'
 import type { Logger } from 'pino'
 import type { ServerSearch } from './search-service.js'
-import type { AppCall, AppContext } from './context.js'
+import type { AppCall } from './request-env.js'
+
+/** What extra route mounts can use: the same tools, search and engine as the HTTP routes and `/mcp`. */
+export interface AppContext {
+  /** The agent tools of `@search-layer/tools`, in the order agents see them. */
+  toolNames: readonly ToolName[]
+  /** Runs one shared tool executor; throws `InputError` for an unknown tool or bad arguments, otherwise failures are `isError` results. */
+  runTool(name: string, args: unknown, call: AppCall): Promise<ToolResult & { isError: boolean }>
+  /** Runs one search with cross-instance single-flight, metrics and history. Throws `InputError` and `ConfigError`. */
+  search(request: SearchRequest, call: AppCall): Promise<SearchResponse>
+  /** The engine as one caller sees it: searches go through `search` (single-flight, metrics, history); status is the shared engine's. */
+  layerFor(call: AppCall): SearchLayer
+  logger: Logger
+}
 
 /** Options of `createAppContext`. */
 export interface CreateAppContextOptions {

@@ -6,8 +6,9 @@ import { createAppContext, toolDeadlinesFor } from './app-context.js'
 import { createSearch } from './search-service.js'
 import { type ServerState, createServerState } from './server-state.js'
 import { createHostPolicy } from './host-policy.js'
-import { createSharedKeyStateStore, createSharedPaceStore, createSharedUsageStore } from './shared-state.js'
-import type { AppContext, AppEnv } from './context.js'
+import { createSharedKeyStateStore, createSharedPaceStore, createSharedUsageStore } from './shared-stores.js'
+import type { AppEnv } from './request-env.js'
+import type { AppContext } from './app-context.js'
 import { accessLog } from './middleware/access-log.js'
 import { apiKeyAuth } from './middleware/auth.js'
 import { requestBodyLimit } from './middleware/body-limit.js'
@@ -30,7 +31,8 @@ import { toolRoutes } from './routes/tools.js'
 import { webAppRoutes } from './routes/web.js'
 import { type ServerOptions, resolveServerOptions } from './settings.js'
 
-export type { AppCall, AppContext, AppEnv, AppVariables } from './context.js'
+export type { AppCall, AppEnv, AppVariables } from './request-env.js'
+export type { AppContext } from './app-context.js'
 
 /** Options of `createApp`: every `ServerOptions` field plus the wiring. */
 export interface CreateAppOptions extends Partial<ServerOptions> {
@@ -92,9 +94,9 @@ function createLayer(settings: ServerOptions, env: Env, state: ServerState, prov
   return createSearchLayer({
     env,
     cache: state.sharedCache,
-    usage: createSharedUsageStore(state.shared),
-    keyState: createSharedKeyStateStore(state.shared),
-    paceStore: createSharedPaceStore(state.shared),
+    usage: createSharedUsageStore(state.redis),
+    keyState: createSharedKeyStateStore(state.redis),
+    paceStore: createSharedPaceStore(state.redis),
     providerTimeoutMs: settings.providerTimeoutMs,
     ...(providers && { providers }),
     ...(rateLimits !== undefined && { rateLimits }),
@@ -172,7 +174,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   app.route('/', fetchRoutes({ env, fetchTimeoutMs: settings.fetchTimeoutMs, security }))
   app.route('/', toolRoutes({ layer, runTool: context.runTool, security }))
   app.route('/', historyRoutes({ history: state.history, security }))
-  app.route('/', healthRoutes({ layer, shared: state.shared }))
+  app.route('/', healthRoutes({ layer, shared: state.redis }))
   app.route('/', metricsRoutes({ layer, state, security }))
   registerBearerScheme(app)
   options.routes?.(app, context)
@@ -184,7 +186,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
     app,
     context,
     options: settings,
-    ready: (timeoutMs = Math.max(1000, settings.redisTimeoutMs * 8)) => state.shared.ready(timeoutMs),
-    close: () => state.shared.close(),
+    ready: (timeoutMs = Math.max(1000, settings.redisTimeoutMs * 8)) => state.redis.ready(timeoutMs),
+    close: () => state.redis.close(),
   }
 }

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import type { AppEnv } from './context.js'
+import type { AppEnv } from './request-env.js'
 import { requestBodyLimit } from './middleware/body-limit.js'
 
 // Counts reads of `body`: on the Node server, reading it is what builds a whole fetch Request from the Node request.

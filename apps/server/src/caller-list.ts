@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { SharedState } from './shared-state.js'
+import type { GuardedRedis } from './guarded-redis.js'
 
 /**
  * A capped, newest-first list of JSON entries per caller in Redis: the shared half of the history and the tool-call
@@ -15,7 +15,7 @@ export interface CallerList {
   clear(redis: Redis, who: string): Promise<number>
 }
 
-export function callerList(state: SharedState, name: string, max: number): CallerList {
+export function callerList(state: GuardedRedis, name: string, max: number): CallerList {
   const keyOf = (who: string) => state.key(name, who)
   return {
     async push(redis, who, entry) {

@@ -1,4 +1,4 @@
-import type { SharedState } from './shared-state.js'
+import type { GuardedRedis } from './guarded-redis.js'
 
 /** The verdict for one request. */
 interface LimitVerdict {
@@ -23,7 +23,7 @@ return {c, ttl}`
 
 /** Creates the per-client limiter: `limit` requests per `windowMs`. */
 export function createClientLimiter(
-  state: SharedState,
+  state: GuardedRedis,
   { limit, windowMs, now = Date.now }: { limit: number; windowMs: number; now?: () => number },
 ): ClientLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { redactRedisUrl } from './shared-state.js'
+import { redactRedisUrl } from './guarded-redis.js'
 
 describe('redactRedisUrl', () => {
   it.each([

@@ -1,21 +1,9 @@
-import { createHash } from 'node:crypto'
-import {
-  type CacheStore,
-  type KeyStateStore,
-  type UsageStore,
-  createMemoryCache,
-  createMemoryKeyStateStore,
-  createMemoryUsageStore,
-  parseKeyState,
-} from '@search-layer/engine'
 import { redactSecrets, stripUrlCredentials } from '@search-layer/core'
-import { type PaceStore, processPaceStore } from '@search-layer/core/http'
 import { Redis } from 'ioredis'
-import { keyStateTtlMs } from './key-state-ttl.js'
 import type { Logger } from 'pino'
 
 /** Redis as an optional accelerator: every call has a deadline and an in-process fallback. */
-export interface SharedState {
+export interface GuardedRedis {
   /** True when a Redis URL was configured. */
   readonly configured: boolean
   /** True when Redis is connected right now. */
@@ -31,7 +19,7 @@ export interface SharedState {
   close(): Promise<void>
 }
 
-export interface SharedStateOptions {
+export interface GuardedRedisOptions {
   redisUrl?: string
   prefix: string
   /** Longest wait for one Redis call. */
@@ -69,14 +57,14 @@ export function redactRedisUrl(url: string): string {
  * is skipped like a dead one, so requests stop paying `timeoutMs` per call, until a PING every `probeIntervalMs`
  * comes back.
  */
-export function createSharedState({
+export function createGuardedRedis({
   redisUrl,
   prefix,
   timeoutMs,
   logger,
   hungAfterTimeouts = 3,
   probeIntervalMs = Math.max(1000, timeoutMs * 8),
-}: SharedStateOptions): SharedState {
+}: GuardedRedisOptions): GuardedRedis {
   let lastError: string | undefined
   let lastWarnAt = 0
   let closed = false
@@ -201,215 +189,6 @@ export function createSharedState({
         // Quitting a dead connection fails; disconnect() stops the reconnect loop either way.
       }
       redis.disconnect()
-    },
-  }
-}
-
-const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32)
-
-/** A `CacheStore` that can also say cheaply whether a key is present. */
-export interface SharedCache extends CacheStore {
-  has(key: string): Promise<boolean>
-}
-
-/** The engine's cache in Redis (JSON, PX ttl), mirrored in a memory LRU that serves while Redis is down. */
-export function createSharedCache(state: SharedState, { maxEntries = 500 }: { maxEntries?: number } = {}): SharedCache {
-  const memory = createMemoryCache({ maxEntries })
-  const keyOf = (key: string) => state.key('cache', digest(key))
-  return {
-    async has(key) {
-      return state.guard(
-        'cache exists',
-        async (redis) => (await redis.exists(keyOf(key))) === 1,
-        async () => (await memory.get(key)) !== undefined,
-      )
-    },
-    async get(key) {
-      return state.guard(
-        'cache get',
-        async (redis) => {
-          const raw = await redis.get(keyOf(key))
-          return raw === null ? undefined : (JSON.parse(raw) as unknown)
-        },
-        () => memory.get(key),
-      )
-    },
-    async set(key, value, ttlMs) {
-      await memory.set(key, value, ttlMs)
-      await state.guard(
-        'cache set',
-        async (redis) => {
-          await redis.set(keyOf(key), JSON.stringify(value), 'PX', Math.max(1, Math.round(ttlMs)))
-        },
-        () => undefined,
-      )
-    },
-    async delete(key) {
-      await memory.delete(key)
-      await state.guard(
-        'cache delete',
-        async (redis) => {
-          await redis.del(keyOf(key))
-        },
-        () => undefined,
-      )
-    },
-  }
-}
-
-/** Monthly provider usage in a Redis hash per month; counted in memory while Redis is down. */
-export function createSharedUsageStore(state: SharedState): UsageStore {
-  const memory = createMemoryUsageStore()
-  return {
-    increment(provider, month, by) {
-      return state.guard(
-        'usage increment',
-        (redis) => redis.hincrby(state.key('usage', month), provider, by),
-        () => memory.increment(provider, month, by),
-      )
-    },
-    get(provider, month) {
-      return state.guard(
-        'usage get',
-        async (redis) => Number((await redis.hget(state.key('usage', month), provider)) ?? 0),
-        () => memory.get(provider, month),
-      )
-    },
-  }
-}
-
-/**
- * Each provider key's learned limits and rest in Redis (JSON under `keys:<provider>:<key hash>`), so a circuit one
- * instance opens for a key is seen by every other before its next call. Kept in memory while Redis is down.
- */
-export function createSharedKeyStateStore(state: SharedState): KeyStateStore {
-  const memory = createMemoryKeyStateStore()
-  const keyOf = (provider: string, keyId: string) => state.key('keys', provider, keyId)
-  return {
-    get(provider, keyId) {
-      return state.guard(
-        'key state get',
-        async (redis) => {
-          const raw = await redis.get(keyOf(provider, keyId))
-          if (raw === null) return undefined
-          try {
-            return parseKeyState(JSON.parse(raw))
-          } catch {
-            return undefined
-          }
-        },
-        () => memory.get(provider, keyId),
-      )
-    },
-    async set(provider, keyId, value) {
-      await memory.set(provider, keyId, value)
-      const ttlMs = keyStateTtlMs(value, Date.now())
-      await state.guard(
-        'key state set',
-        async (redis) => {
-          await redis.set(keyOf(provider, keyId), JSON.stringify(value), 'PX', ttlMs)
-        },
-        () => undefined,
-      )
-    },
-  }
-}
-
-// core's `nextPaceSlot` (the cell rate algorithm on one stored arrival time), done atomically: returns the slot's
-// time, or -1 without storing when it would be at or after notAfter (0 = none). The entry expires once its
-// arrival time is in the past.
-const PACE_SCRIPT = `
-local now = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
-local burst = tonumber(ARGV[3])
-local notAfter = tonumber(ARGV[4])
-local arrival = tonumber(redis.call('GET', KEYS[1]) or '0')
-if arrival < now then arrival = now end
-local at = arrival - (burst - 1) * interval
-if at < now then at = now end
-if notAfter > 0 and at >= notAfter then return -1 end
-redis.call('SET', KEYS[1], tostring(arrival + interval), 'PX', math.floor(arrival + interval - now) + 1000)
-return at
-`
-
-/**
- * Request slots of self-paced keyless providers (DuckDuckGo) in Redis under `pace:<service>`, so every instance
- * keeps one schedule: two instances make one polite client, not two. Each instance's own schedule while Redis is
- * down (the process's, as with no Redis at all). Times are the instances' clocks (epoch ms); a skew between them shortens or stretches one gap by as much.
- */
-export function createSharedPaceStore(state: SharedState): PaceStore {
-  return {
-    reserve(key, request) {
-      const { now, intervalMs, burst = 1, notAfter = 0 } = request
-      return state.guard(
-        'pace reserve',
-        async (redis) => {
-          const args = [now, intervalMs, Math.max(1, Math.floor(burst)), notAfter].map((n) => String(Math.round(n)))
-          const at = Number(await redis.eval(PACE_SCRIPT, 1, state.key('pace', key), ...args))
-          return at < 0 ? undefined : at
-        },
-        () => processPaceStore.reserve(key, request),
-      )
-    },
-  }
-}
-
-/**
- * Cross-instance single-flight: the first instance to claim a search runs it; the others wait (bounded)
- * for the claim to go away and then read the shared cache. Without Redis every claim succeeds and the
- * engine's in-process single-flight does the job.
- */
-export interface SearchClaims {
-  claim(key: string, ttlMs: number): Promise<{ owner: boolean; release(): Promise<void> }>
-  /** Resolves when nobody holds the claim any more, or after `maxWaitMs`. */
-  waitFor(key: string, maxWaitMs: number, signal?: AbortSignal): Promise<void>
-}
-
-/** Claims as `SET NX PX` keys; a crashed owner's claim expires with its ttl. */
-export function createSearchClaims(state: SharedState, instanceId: string): SearchClaims {
-  const keyOf = (key: string) => state.key('inflight', digest(key))
-  return {
-    async claim(key, ttlMs) {
-      const k = keyOf(key)
-      const owner = await state.guard(
-        'claim',
-        async (redis) => (await redis.set(k, instanceId, 'PX', ttlMs, 'NX')) === 'OK',
-        () => true,
-      )
-      return {
-        owner,
-        release: async () => {
-          if (!owner) return
-          await state.guard(
-            'release',
-            async (redis) => {
-              // Only delete our own claim: after a ttl expiry someone else may hold it.
-              await redis.eval(
-                "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-                1,
-                k,
-                instanceId,
-              )
-            },
-            () => undefined,
-          )
-        },
-      }
-    },
-    async waitFor(key, maxWaitMs, signal) {
-      const k = keyOf(key)
-      const until = Date.now() + maxWaitMs
-      let delay = 10
-      while (Date.now() < until && !signal?.aborted) {
-        const held = await state.guard(
-          'claim check',
-          async (redis) => (await redis.exists(k)) === 1,
-          () => false,
-        )
-        if (!held) return
-        await new Promise((resolve) => setTimeout(resolve, delay))
-        delay = Math.min(delay * 2, 50)
-      }
     },
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type HistoryEntry, createHistoryStore } from './history-store.js'
-import { createSharedState } from './shared-state.js'
+import { createGuardedRedis } from './guarded-redis.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -28,7 +28,7 @@ function tempRoot(): string {
 }
 
 function storeIn(file: string, max = 100) {
-  const state = createSharedState({ prefix: 'test:', timeoutMs: 100, logger: pino({ level: 'silent' }) })
+  const state = createGuardedRedis({ prefix: 'test:', timeoutMs: 100, logger: pino({ level: 'silent' }) })
   return createHistoryStore(state, { file, max })
 }
 

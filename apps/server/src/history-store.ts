@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { dirname } from 'node:path'
 import { redactSecrets } from '@search-layer/core'
 import { callerList } from './caller-list.js'
-import type { SharedState } from './shared-state.js'
+import type { GuardedRedis } from './guarded-redis.js'
 
 /** One remembered search. */
 export interface HistoryEntry {
@@ -48,7 +48,7 @@ function parseLines(text: string): HistoryEntry[] {
 }
 
 /** Creates the history store; `max` entries are kept per client. */
-export function createHistoryStore(state: SharedState, { file, max }: { file: string; max: number }): HistoryStore {
+export function createHistoryStore(state: GuardedRedis, { file, max }: { file: string; max: number }): HistoryStore {
   let chain: Promise<unknown> = Promise.resolve()
   // File writes are serialised so a compaction never races an append.
   const serial = <T>(task: () => Promise<T>): Promise<T> => {

@@ -10,7 +10,7 @@ import {
 import type { Logger } from 'pino'
 import type { Metrics } from './prometheus-metrics.js'
 import type { ServerState } from './server-state.js'
-import type { AppCall } from './context.js'
+import type { AppCall } from './request-env.js'
 
 /** Options of `createSearch`. */
 export interface CreateSearchOptions {
@@ -41,7 +41,7 @@ function recordProgress(metrics: Metrics, event: SearchProgress): void {
 
 /** Creates the search every route, tool and `/mcp` goes through. */
 export function createSearch({ layer, state, maxQueryChars, logger }: CreateSearchOptions): ServerSearch {
-  const { shared, claims, sharedCache, searchSlots, history, metrics } = state
+  const { redis: shared, claims, sharedCache, searchSlots, history, metrics } = state
   const onProgress = (event: SearchProgress) => recordProgress(metrics, event)
 
   function checkQueryLength(request: SearchRequest): void {

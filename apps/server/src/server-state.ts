@@ -6,14 +6,8 @@ import { type ClientLimiter, createClientLimiter } from './client-limiter.js'
 import { type HistoryStore, createHistoryStore } from './history-store.js'
 import { type Metrics, createMetrics } from './prometheus-metrics.js'
 import { type SearchSlots, createSearchSlots } from './search-slots.js'
-import {
-  type SearchClaims,
-  type SharedCache,
-  type SharedState,
-  createSearchClaims,
-  createSharedCache,
-  createSharedState,
-} from './shared-state.js'
+import { type GuardedRedis, createGuardedRedis } from './guarded-redis.js'
+import { type SearchClaims, type SharedCache, createSearchClaims, createSharedCache } from './shared-stores.js'
 import { type ToolCallLog, createToolCallLog } from './tool-log.js'
 import type { ServerOptions } from './settings.js'
 
@@ -22,7 +16,7 @@ const TOOL_CALLS_KEPT = 200
 
 /** Everything the server keeps between requests: Redis-or-memory state, limits, auth and metrics. */
 export interface ServerState {
-  shared: SharedState
+  redis: GuardedRedis
   /** Cross-instance single-flight of cache-miss searches. */
   claims: SearchClaims
   sharedCache: SharedCache
@@ -36,14 +30,14 @@ export interface ServerState {
 
 /** Creates the server's state from its settings; Redis is used when `redisUrl` is set, memory and files otherwise. */
 export function createServerState(settings: ServerOptions, logger: Logger): ServerState {
-  const shared = createSharedState({
+  const shared = createGuardedRedis({
     redisUrl: settings.redisUrl,
     prefix: settings.redisPrefix,
     timeoutMs: settings.redisTimeoutMs,
     logger,
   })
   return {
-    shared,
+    redis: shared,
     claims: createSearchClaims(shared, randomUUID()),
     sharedCache: createSharedCache(shared),
     searchSlots: createSearchSlots(settings.maxConcurrentSearches),

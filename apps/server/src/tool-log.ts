@@ -1,6 +1,6 @@
 import { redactSecrets } from '@search-layer/core'
 import { callerList } from './caller-list.js'
-import type { SharedState } from './shared-state.js'
+import type { GuardedRedis } from './guarded-redis.js'
 
 /** One tool call an agent made through `/api/tools/*` or `/mcp`. */
 export interface ToolCallEntry {
@@ -44,7 +44,7 @@ export function clip(text: string, max: number): string {
 }
 
 /** Creates the per-caller tool-call log keeping `max` calls per caller. */
-export function createToolCallLog(state: SharedState, { max }: { max: number }): ToolCallLog {
+export function createToolCallLog(state: GuardedRedis, { max }: { max: number }): ToolCallLog {
   const local = new Map<string, ToolCallEntry[]>()
   const localAdd = (entry: ToolCallEntry) => {
     const list = local.get(entry.who) ?? []

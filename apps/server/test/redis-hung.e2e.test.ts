@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { type Emulator, startEmulator } from '@search-layer/testkit'
 import pino from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createSharedState } from '../src/shared-state.js'
+import { createGuardedRedis } from '../src/guarded-redis.js'
 import { type ServerApp, createApp } from '../src/index.js'
 import { type FakeRedis, startFakeRedis } from './_fake-redis.js'
 
@@ -33,7 +33,7 @@ const callsSince = (redis: FakeRedis, from: number) =>
 describe('a hung Redis (connected, never answering)', () => {
   it('is skipped after 3 timeouts in a row, then used again once a probe answers', async () => {
     const redis = await fake()
-    const state = createSharedState({
+    const state = createGuardedRedis({
       redisUrl: redis.url,
       prefix: 't:',
       timeoutMs: 150,
@@ -80,7 +80,7 @@ describe('a hung Redis (connected, never answering)', () => {
 
   it('a success between timeouts starts the count again', async () => {
     const redis = await fake()
-    const state = createSharedState({
+    const state = createGuardedRedis({
       redisUrl: redis.url,
       prefix: 't:',
       timeoutMs: 150,

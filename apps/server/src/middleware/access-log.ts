@@ -2,7 +2,7 @@ import { redactSecrets } from '@search-layer/core'
 import type { MiddlewareHandler } from 'hono'
 import type { Logger } from 'pino'
 import type { Metrics } from '../prometheus-metrics.js'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 
 /** Options of `accessLog`. */
 export interface AccessLogOptions {

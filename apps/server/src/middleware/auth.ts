@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Authenticator } from '../authenticator.js'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 import { errorJson } from '../error-responses.js'
 
 /** Paths open without a key: load balancers and orchestrators probe them. */

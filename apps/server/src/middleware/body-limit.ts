@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 import { errorJson } from '../error-responses.js'
 
 // A GET or HEAD request has no body (the fetch standard's Request refuses one), so there is nothing to limit. hono's

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { ClientLimiter } from '../client-limiter.js'
 import type { Metrics } from '../prometheus-metrics.js'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 import { errorJson } from '../error-responses.js'
 
 /** Paths never counted: probes and scrapers must not eat a client's budget or be refused. */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 
 /**
  * Gives the request its cancel `signal`: aborted when the client goes away or after `timeoutMs`, when the request

@@ -2,7 +2,7 @@ import { formatIssues, redactSecrets } from '@search-layer/core'
 import type { OpenAPIHonoOptions } from '@hono/zod-openapi'
 import type { ErrorHandler, NotFoundHandler } from 'hono'
 import type { Logger } from 'pino'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 import { describeError, errorJson } from '../error-responses.js'
 
 /** Answers a request whose params, query or body fail the route's zod schema with 400 and the issues. */

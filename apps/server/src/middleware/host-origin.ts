@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { hostnameOf } from '../allowed-hosts.js'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 import { errorJson } from '../error-responses.js'
 import type { HostPolicy } from '../host-policy.js'
 import { PUBLIC_PATHS } from './auth.js'

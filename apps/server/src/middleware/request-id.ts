@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 
 /** What a caller may send as its own request id; anything else is replaced, so logs never carry arbitrary text. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { keyVariableHint } from '@search-layer/core'
 import type { SearchLayer } from '@search-layer/engine'
 import { ReadyKeySchema, readyKey } from '../ready-keys.js'
-import type { SharedState } from '../shared-state.js'
+import type { GuardedRedis } from '../guarded-redis.js'
 import { createRouter, json } from './responses.js'
 
 const ReadySchema = z.object({
@@ -23,7 +23,7 @@ const ReadySchema = z.object({
 })
 
 /** What `/readyz` reports: providers configured and resting, Redis reachable, and what is wrong in words. */
-async function readiness(layer: SearchLayer, shared: SharedState): Promise<z.infer<typeof ReadySchema>> {
+async function readiness(layer: SearchLayer, shared: GuardedRedis): Promise<z.infer<typeof ReadySchema>> {
   const statuses = await layer.status()
   const warnings: string[] = []
   const redis = shared.configured ? await shared.ping() : { ok: false, ms: 0 }
@@ -62,7 +62,7 @@ async function readiness(layer: SearchLayer, shared: SharedState): Promise<z.inf
 }
 
 /** `GET /healthz` (the process is up) and `GET /readyz` (it can serve searches); both without auth. */
-export function healthRoutes({ layer, shared }: { layer: SearchLayer; shared: SharedState }) {
+export function healthRoutes({ layer, shared }: { layer: SearchLayer; shared: GuardedRedis }) {
   const router = createRouter()
   router.openapi(
     createRoute({

@@ -1,6 +1,6 @@
 import type { Env } from '@search-layer/core'
-import type { AppContext } from '../context.js'
-import { callOf } from '../context.js'
+import type { AppContext } from '../app-context.js'
+import { callOf } from '../request-env.js'
 import { createRouter } from './responses.js'
 
 /** Options of `mcpRoutes`. */

@@ -5,7 +5,10 @@ import type { ServerState } from '../server-state.js'
 import { type Security, commonErrors, createRouter } from './responses.js'
 
 /** The Prometheus exposition of the server's counters and the engine's budgets, providers and queue. */
-async function renderMetrics(layer: SearchLayer, { metrics, shared, searchSlots }: ServerState): Promise<string> {
+async function renderMetrics(
+  layer: SearchLayer,
+  { metrics, redis: shared, searchSlots }: ServerState,
+): Promise<string> {
   const statuses = await layer.status()
   const month = monthOf(new Date())
   const budgets = statuses.flatMap((s) => (s.budget ? [s] : []))

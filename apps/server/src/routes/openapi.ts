@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 import { createRouter } from './responses.js'
 
 /** The document's header; the paths come from the routes' own zod schemas. */

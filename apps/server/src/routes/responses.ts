@@ -1,6 +1,6 @@
 import { OpenAPIHono, type z } from '@hono/zod-openapi'
 import { ErrorBodySchema } from '../schemas.js'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 import { ERROR_STATUS, type ErrorCode } from '../error-responses.js'
 
 /** The OpenAPI security requirement of the routes behind auth: bearer when keys are set, none otherwise. */

@@ -4,7 +4,8 @@ import { type SearchRequest, SearchRequestSchema, type SearchResponse } from '@s
 import { synthesize, toJSON, toMarkdown, toText } from '@search-layer/synthesis'
 import type { Context } from 'hono'
 import { SearchFormatSchema, SearchQuerySchema, SearchResponseSchema } from '../schemas.js'
-import { type AppContext, type AppEnv, callOf } from '../context.js'
+import { type AppEnv, callOf } from '../request-env.js'
+import type { AppContext } from '../app-context.js'
 import { type Security, commonErrors, createRouter, errors } from './responses.js'
 
 const searchOk = {

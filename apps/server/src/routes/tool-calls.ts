@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { MAX_ARGS_CHARS, MAX_SUMMARY_CHARS, type ToolCallEntry, type ToolCallLog, clip } from '../tool-log.js'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 import { type Security, createRouter } from './responses.js'
 
 /** One logged tool call, as `/v1/tool-calls` returns it. */

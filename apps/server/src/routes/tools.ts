@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { SearchLayer } from '@search-layer/engine'
 import { liveSources, toolDefinitions, toolJsonSchema } from '@search-layer/tools'
-import { isToolName, unknownToolMessage } from '../app-context.js'
+import { type AppContext, isToolName, unknownToolMessage } from '../app-context.js'
 import { ToolDescriptionSchema, ToolResultSchema } from '../schemas.js'
-import { type AppContext, callOf } from '../context.js'
+import { callOf } from '../request-env.js'
 import { errorJson } from '../error-responses.js'
 import { type Security, commonErrors, createRouter, errors, json } from './responses.js'
 

@@ -3,7 +3,7 @@ import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import type { Context } from 'hono'
-import type { AppEnv } from '../context.js'
+import type { AppEnv } from '../request-env.js'
 import { createRouter } from './responses.js'
 
 const TYPES: Record<string, string> = {
