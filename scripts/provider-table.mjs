@@ -1,7 +1,8 @@
 // Writes the table of search sources (routing, capabilities, key and base-URL variables) into README.md and any
 // docs/*.md page holding the markers, from the provider definitions the built packages export, so the docs never
 // drift from the code. `node scripts/provider-table.mjs` rewrites; `--check` only reports a stale table (exit 1).
-// The packages must be built first (`npx -y pnpm@10 build`): the definitions are read from each package's dist.
+// The packages must be built first (`npx -y pnpm@10 build`): the definitions are read from each package's dist, with
+// their defaults applied by core's `resolveProviderDefinition` (the one place defaults are decided).
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -17,28 +18,33 @@ function isProviderDefinition(value) {
     value !== null &&
     typeof value.id === 'string' &&
     typeof value.create === 'function' &&
-    Array.isArray(value.env?.apiKey)
+    Array.isArray(value.capabilities)
   )
+}
+
+async function importBuilt(root, packageDir) {
+  const entry = join(root, packageDir, 'dist', 'index.js')
+  if (!existsSync(entry)) {
+    throw new Error(`${packageDir} is not built (no dist/index.js); run \`npx -y pnpm@10 build\` first`)
+  }
+  return import(pathToFileURL(entry).href)
 }
 
 /** The definition each `packages/providers-*` package exports from its built entry, in table order. */
 export async function loadProviderDefinitions(root) {
   const packagesDir = join(root, 'packages')
+  const { resolveProviderDefinition } = await importBuilt(root, 'packages/core')
   const definitions = []
   for (const name of readdirSync(packagesDir)
     .filter((n) => n.startsWith('providers-'))
     .sort()) {
-    const entry = join(packagesDir, name, 'dist', 'index.js')
-    if (!existsSync(entry)) {
-      throw new Error(`packages/${name} is not built (no dist/index.js); run \`npx -y pnpm@10 build\` first`)
-    }
-    const found = Object.values(await import(pathToFileURL(entry).href)).filter(isProviderDefinition)
+    const found = Object.values(await importBuilt(root, `packages/${name}`)).filter(isProviderDefinition)
     if (found.length !== 1) {
       throw new Error(`packages/${name} should export exactly one provider definition, found ${found.length}`)
     }
-    definitions.push({ packageDir: `packages/${name}`, definition: found[0] })
+    definitions.push({ packageDir: `packages/${name}`, definition: resolveProviderDefinition(found[0]) })
   }
-  const routing = ({ definition }) => ROUTING_ORDER.indexOf(definition.routing ?? 'engine')
+  const routing = ({ definition }) => ROUTING_ORDER.indexOf(definition.routing)
   return definitions.sort(
     (a, b) =>
       routing(a) - routing(b) ||
@@ -61,8 +67,9 @@ function keyCell({ env, keyless }) {
 export function renderProviderTable(entries) {
   const rows = entries.map(({ packageDir, definition: d }) => {
     const source = `[${d.label}](${packageDir})`
-    const variables = d.env.model ? `${code(d.env.baseUrl)}; model ${code(d.env.model)}` : code(d.env.baseUrl)
-    return `| ${code(d.id)} | ${source} | ${d.routing ?? 'engine'} | ${d.capabilities.join(', ')} | ${keyCell(d)} | ${variables} |`
+    const baseUrl = d.env.baseUrl ? code(d.env.baseUrl) : 'none'
+    const variables = d.env.model ? `${baseUrl}; model ${code(d.env.model)}` : baseUrl
+    return `| ${code(d.id)} | ${source} | ${d.routing} | ${d.capabilities.join(', ')} | ${keyCell(d)} | ${variables} |`
   })
   return [
     '| id | source | routing | capabilities | key variable | base URL variable |',

@@ -34,8 +34,12 @@ describe('provider table', () => {
     for (const { definition } of entries) assert.match(readme, new RegExp(`^\\| \`${definition.id}\` \\|`, 'm'))
   })
 
-  it('renders routing, capabilities and variables from a definition, "none" for a keyless source', () => {
-    const definition = (fields) => ({ priority: 0, capabilities: ['web'], create: () => ({}), ...fields })
+  it('renders routing, capabilities and variables from a definition, "none" for a keyless source', async () => {
+    const { resolveProviderDefinition } = await import(
+      pathToFileURL(join(root, 'packages/core/dist/index.js')).href
+    )
+    const definition = (fields) =>
+      resolveProviderDefinition({ priority: 0, capabilities: ['web'], create: () => ({}), ...fields })
     const table = renderProviderTable([
       {
         packageDir: 'packages/providers-foo',
@@ -56,12 +60,15 @@ describe('provider table', () => {
           env: { apiKey: [], baseUrl: 'BAR_URL' },
         }),
       },
+      // Four fields: the defaults (engine, no key, no base URL variable) come from core.
+      { packageDir: 'packages/providers-tiny', definition: definition({ id: 'tiny', label: 'Tiny' }) },
     ])
     assert.equal(
       table.split('\n').slice(2).join('\n'),
       [
         '| `foo` | [Foo](packages/providers-foo) | engine | web | `FOO_KEY` (or `FOO_TOKEN`) | `FOO_URL` |',
         '| `bar` | [Bar](packages/providers-bar) | vertical | news, qa | none | `BAR_URL` |',
+        '| `tiny` | [Tiny](packages/providers-tiny) | engine | web | none | none |',
       ].join('\n'),
     )
   })

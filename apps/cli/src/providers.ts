@@ -1,4 +1,4 @@
-import { type Env, type ProviderDefinition, checkProviderDefinitions } from '@search-layer/core'
+import { type Env, type ResolvedProviderDefinition, checkProviderDefinitions } from '@search-layer/core'
 import { configuredPlugins, loadProviderPlugins } from '@search-layer/core/config'
 import { builtInProviders } from '@search-layer/engine'
 import { dirname, resolve } from 'node:path'
@@ -13,7 +13,7 @@ const CLI_DIR = dirname(fileURLToPath(import.meta.url))
  * directory: running the CLI inside an untrusted checkout must not let it supply a plug-in. Throws `ConfigError`
  * naming a broken plug-in or a duplicated id.
  */
-export async function loadProviders(env: Env, { installDir = CLI_DIR } = {}): Promise<ProviderDefinition[]> {
+export async function loadProviders(env: Env, { installDir = CLI_DIR } = {}): Promise<ResolvedProviderDefinition[]> {
   const { plugins, file } = configuredPlugins({ env })
   if (plugins.length === 0) return [...builtInProviders]
   const extra = await loadProviderPlugins(plugins, {

@@ -11,7 +11,8 @@ export interface ServiceDescription {
   /** How reports name each key of the pool (`key #1 (…a1b2)`); empty when none is configured. */
   keyLabels: string[]
   keySource: ConfigSource | null
-  baseUrl: string
+  /** Absent when the service has none (a source that speaks no HTTP). */
+  baseUrl?: string
   baseUrlSource: ConfigSource
   model?: string
 }
@@ -25,7 +26,7 @@ export function describeConfig(config: ResolvedConfig): ServiceDescription[] {
     key: describeKeys(s),
     keyLabels: (s.apiKeys ?? []).map((key, i) => apiKeyLabel(i, key)),
     keySource: s.apiKeySource ?? null,
-    baseUrl: redactUrl(s.baseUrl),
+    ...(s.baseUrl !== undefined && { baseUrl: redactUrl(s.baseUrl) }),
     baseUrlSource: s.baseUrlSource,
     ...(s.model !== undefined && { model: s.model }),
   }))

@@ -170,14 +170,14 @@ function serviceResolver(
   const resolve = (spec: ServiceSpec): ResolvedService => {
     const key = pick(spec.id, 'apiKey', spec.env.apiKey)
     const keys = splitApiKeys(key?.value)
-    const url = pick(spec.id, 'apiUrl', [spec.env.baseUrl])
+    const url = pick(spec.id, 'apiUrl', spec.env.baseUrl ? [spec.env.baseUrl] : [])
     const checked = url ? checkUrl(url.value, url.source, spec) : undefined
     const valid = checked?.problem === undefined && url && checked
     const model = spec.env.model ? pick(spec.id, 'model', [spec.env.model]) : undefined
     return {
       config: {
         ...(key && keys[0] !== undefined && { apiKey: keys[0], apiKeys: keys, apiKeySource: key.source }),
-        baseUrl: valid ? valid.url : spec.defaultBaseUrl,
+        ...((valid || spec.defaultBaseUrl) && { baseUrl: valid ? valid.url : spec.defaultBaseUrl }),
         baseUrlSource: valid ? url.source : 'default',
         ...(spec.env.model && {
           model: model?.value ?? spec.defaultModel ?? '',

@@ -4,26 +4,26 @@ import { z } from 'zod'
 import { isPluginSpecifier } from './_plugin-specifier.js'
 import { ConfigError } from './errors.js'
 
-/** The environment variables a service (a provider, or GitHub for thread-fetch) reads. */
+/** The environment variables a service (a provider, or GitHub for thread-fetch) reads, its defaults applied. */
 export interface ServiceEnvVariables {
   /** Variables holding the key, first wins; the first is the one "not configured" messages name. Empty when keyless. */
   apiKey: readonly string[]
-  /** The variable overriding the base URL, e.g. `BRAVE_API_URL`. */
-  baseUrl: string
+  /** The variable overriding the base URL, e.g. `BRAVE_API_URL`; absent when only options and files set one. */
+  baseUrl?: string
   /** The variable choosing a model, for providers that take one (e.g. `GROK_MODEL`). */
   model?: string
 }
 
 /**
- * What config resolution needs to know about a service. A provider definition has all of it (`ProviderDefinition`
- * is built on these fields); it is written here so that config never imports the provider contract, which names
- * config's `ConfigReading`.
+ * What config resolution needs to know about a service. A resolved provider definition has all of it
+ * (`ResolvedProviderDefinition` is built on these fields); it is written here so that config never imports the
+ * provider contract, which names config's `ConfigReading`.
  */
 export interface ServiceSpec {
   id: string
   env: ServiceEnvVariables
-  /** The upstream base URL when neither options, env nor config file name another. */
-  defaultBaseUrl: string
+  /** The upstream base URL when neither options, env nor config file name another; absent for a source without HTTP. */
+  defaultBaseUrl?: string
   /** The model when the provider takes one and none is configured. */
   defaultModel?: string
 }
@@ -76,7 +76,8 @@ export interface ServiceConfig {
   /** Every key of the setting, in order: `BRAVE_API_KEY=key1,key2` is a pool of two. Present when `apiKey` is. */
   apiKeys?: string[]
   apiKeySource?: ConfigSource
-  baseUrl: string
+  /** Absent when none is configured and the service has no default (a source that speaks no HTTP). */
+  baseUrl?: string
   baseUrlSource: ConfigSource
   /** Present when the service takes a model (`ServiceSpec.env.model`). */
   model?: string
@@ -86,7 +87,7 @@ export interface ServiceConfig {
 export interface ResolvedConfig {
   /** Each requested service (`services` option) by id. */
   services: Record<string, ServiceConfig>
-  github: ServiceConfig
+  github: ServiceConfig & { baseUrl: string }
   /** The files that were read, in precedence order (missing ones are not listed). */
   files: string[]
 }

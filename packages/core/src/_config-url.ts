@@ -16,7 +16,7 @@ export function checkUrl(
   const variable = source.startsWith('env:') ? source.slice(4) : undefined
   const file = source.startsWith('file:') ? source.slice(5) : undefined
   const where = `${service} base URL from ${source} (${showUrlValue(url)})`
-  const allowed = `expected an http(s) URL like ${spec.defaultBaseUrl}`
+  const allowed = `expected an http(s) URL${spec.defaultBaseUrl ? ` like ${spec.defaultBaseUrl}` : ''}`
   const problem = (what: string): { problem: ConfigProblem } => ({
     problem: {
       kind: 'invalid_url',

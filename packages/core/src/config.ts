@@ -69,7 +69,8 @@ export function inspectConfig(options: ResolveServicesOptions = {}): ConfigInspe
   )
   const config: ResolvedConfig = {
     services: Object.fromEntries(services.map((spec) => [spec.id, resolved.get(spec.id)!])),
-    github: resolved.get(GITHUB_SERVICE.id)!,
+    // GITHUB_SERVICE has a default base URL, so one is always resolved.
+    github: resolved.get(GITHUB_SERVICE.id)! as ResolvedConfig['github'],
     files: files.map((f) => f.path),
   }
   return { config, problems }

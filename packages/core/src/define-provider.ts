@@ -1,8 +1,8 @@
 import { replayKeyFor } from './cassette.js'
-import { type ConfigReading, type ServiceConfig, type ServiceSpec, resolveServiceConfig } from './config.js'
+import { type ConfigReading, type ServiceConfig, resolveServiceConfig } from './config.js'
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env, Provider, ProviderContext } from './provider.js'
-import { type ProviderDefinition, keyVariableHint } from './provider-definition.js'
+import { type ServiceDefinition, keyVariableHint, resolveServiceDefinition } from './provider-definition.js'
 import {
   type ParsedProviderRequest,
   type ProviderRequest,
@@ -18,7 +18,7 @@ export interface ProviderCall {
   /** The key (a missing key is a `config` error before `run`; empty for a keyless provider). */
   apiKey: string
   /** The service's resolved configuration (base URL, and the model and its source when it takes one). */
-  service: ServiceConfig
+  service: ServiceConfig & { baseUrl: string }
   env: Env
   now: Date
   /**
@@ -38,7 +38,7 @@ export interface ProviderCall {
 
 export interface DefineProviderOptions {
   /** The provider's definition (or its config part): its id names the provider, its env variables are read. */
-  definition: ServiceSpec & Pick<ProviderDefinition, 'keyless'>
+  definition: ServiceDefinition
   /** Explicit settings from the factory's options; they win over env and config files. */
   overrides?: { apiKey?: string; baseUrl?: string; model?: string }
   /** Env used when the call context has none; default `process.env`. */
@@ -91,12 +91,13 @@ function parseRequest(name: string, request: ProviderRequest): ParsedProviderReq
  * configuration counts as not configured). `isConfigured` of `defineProvider`'s providers and of `lazyProvider`'s.
  */
 export function isProviderConfigured(
-  definition: ServiceSpec & Pick<ProviderDefinition, 'keyless'>,
+  service: ServiceDefinition,
   env: Env,
   reading?: ConfigReading,
   overrides?: DefineProviderOptions['overrides'],
 ): boolean {
-  if (definition.keyless === true) return true
+  const definition = resolveServiceDefinition(service)
+  if (definition.keyless) return true
   try {
     const config = resolveServiceConfig(definition, {
       env,
@@ -114,12 +115,14 @@ export function isProviderConfigured(
  * signals combined, and anything that is not a `ProviderError` turned into one (`bad_response`) with the key scrubbed.
  */
 export function defineProvider(options: DefineProviderOptions): Provider {
-  const { definition, overrides } = options
+  const { overrides } = options
+  const definition = resolveServiceDefinition(options.definition)
   const name = definition.id
-  const keyless = definition.keyless === true
-  const configFor = (env: Env, reading: ConfigReading | undefined): ServiceConfig => {
+  const { keyless } = definition
+  const configFor = (env: Env, reading: ConfigReading | undefined): ProviderCall['service'] => {
+    let service: ServiceConfig
     try {
-      return resolveServiceConfig(definition, {
+      service = resolveServiceConfig(definition, {
         env,
         ...(overrides && { overrides: { [name]: overrides } }),
         ...(reading && { reading }),
@@ -132,6 +135,15 @@ export function defineProvider(options: DefineProviderOptions): Provider {
         secrets: [overrides?.apiKey],
       })
     }
+    const { baseUrl } = service
+    // A provider built on defineProvider speaks HTTP: without a base URL it has nowhere to send its request.
+    if (baseUrl === undefined)
+      throw new ProviderError(`${name} has no base URL: give its definition a defaultBaseUrl, or set one`, {
+        kind: 'config',
+        provider: name,
+        retryable: false,
+      })
+    return { ...service, baseUrl }
   }
   const envOf = (env?: Env): Env => env ?? options.env ?? process.env
 

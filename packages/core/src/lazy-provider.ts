@@ -2,7 +2,7 @@ import type { ConfigReading } from './config.js'
 import { isProviderConfigured } from './define-provider.js'
 import { ProviderError } from './errors.js'
 import type { Env, Provider } from './provider.js'
-import type { ProviderDefinition } from './provider-definition.js'
+import type { ServiceDefinition } from './provider-definition.js'
 
 /**
  * A provider whose implementation loads with its first search: for a definition's `create`, so that a registry can
@@ -12,7 +12,7 @@ import type { ProviderDefinition } from './provider-definition.js'
  * gives none.
  */
 export function lazyProvider(
-  definition: ProviderDefinition,
+  definition: ServiceDefinition,
   env: Env | undefined,
   load: () => Promise<Provider>,
 ): Provider {

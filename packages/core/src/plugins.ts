@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { PLUGIN_SPECIFIER_ALLOWED, isPluginSpecifier } from './_plugin-specifier.js'
 import { ConfigError } from './errors.js'
-import { type ProviderDefinition, validateProviderDefinition } from './provider-definition.js'
+import { type ResolvedProviderDefinition, validateProviderDefinition } from './provider-definition.js'
 
 export interface LoadProviderPluginsOptions {
   /**
@@ -23,13 +23,14 @@ const OWN_INSTALLATION = dirname(fileURLToPath(import.meta.url))
  * Loads provider plug-ins: each entry is an npm package name (resolved from `resolveFrom`, never the working
  * directory) or an absolute path to a module whose default export is a `ProviderDefinition` or an array of them.
  * Throws `ConfigError` naming the entry and what is wrong (not a package name or absolute path, not found, failed to
- * load, no default export, an invalid definition); never returns a half-checked definition.
+ * load, no default export, an invalid definition); never returns a half-checked definition. Returns them with their
+ * defaults applied.
  */
 export async function loadProviderPlugins(
   specifiers: readonly string[],
   options: LoadProviderPluginsOptions = {},
-): Promise<ProviderDefinition[]> {
-  const loaded: ProviderDefinition[] = []
+): Promise<ResolvedProviderDefinition[]> {
+  const loaded: ResolvedProviderDefinition[] = []
   const whereOf = (specifier: string) => `plug-in "${specifier}"${options.file ? ` (listed in ${options.file})` : ''}`
   // Every entry is checked before any code loads: a refused entry must not follow one that already ran.
   for (const specifier of specifiers) checkSpecifier(specifier, whereOf(specifier), options.file)

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { defineProvider } from './define-provider.js'
 import { ConfigError } from './errors.js'
 import {
+  PROVIDER_DEFINITION_DEFAULTS,
   type ProviderDefinition,
   checkProviderDefinitions,
+  resolveProviderDefinition,
   keyVariableHint,
   registeredProviderIdSchema,
   validateProviderDefinition,
@@ -23,8 +25,42 @@ const base: ProviderDefinition = {
 }
 
 describe('validateProviderDefinition', () => {
-  it('accepts a complete definition as it is', () => {
-    expect(validateProviderDefinition(base, 'plugin foo')).toBe(base)
+  it('accepts a complete definition, keeping every field it gives', () => {
+    expect(validateProviderDefinition(base, 'plugin foo')).toEqual({
+      ...base,
+      keyless: false,
+      routing: 'engine',
+      queryFilters: [],
+    })
+  })
+
+  it('accepts four fields and fills in the documented defaults', () => {
+    const create = () => ({ name: 'tiny', isConfigured: () => true, search: async () => ({ results: [] }) })
+    const tiny = { id: 'tiny', label: 'Tiny', capabilities: ['reference'], create }
+    expect(validateProviderDefinition(tiny, 'plugin tiny')).toEqual({
+      ...tiny,
+      env: { apiKey: [] },
+      keyless: true,
+      ...PROVIDER_DEFINITION_DEFAULTS,
+    })
+    expect(PROVIDER_DEFINITION_DEFAULTS).toEqual({
+      routing: 'engine',
+      queryFilters: [],
+      priority: 100,
+      rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },
+      cost: {},
+    })
+  })
+
+  it.each([
+    ['no fields', {}, /`id` .*`label` .*`capabilities` .*`create`/],
+    ['a docsUrl that is not http(s)', { docsUrl: 'ftp://x.example' }, /`docsUrl` expected an http\(s\) URL/],
+    ['a base URL variable in lower case', { env: { baseUrl: 'my_url' } }, /`env.baseUrl` expected an environment/],
+    ['a zero rate', { rateLimit: { perSecond: 0, burst: 1, maxConcurrent: 1 } }, /`rateLimit.perSecond`/],
+  ])('checks an optional field when it is given: %s', (_label, extra, message) => {
+    const minimal = { id: 'tiny', label: 'Tiny', capabilities: ['web'], create: () => undefined }
+    const value = Object.keys(extra).length === 0 ? extra : { ...minimal, ...extra }
+    expect(() => validateProviderDefinition(value, 'x')).toThrowError(message)
   })
 
   it.each([
@@ -42,8 +78,8 @@ describe('validateProviderDefinition', () => {
       /`env.apiKey.0` expected an environment variable name/,
     ],
     [
-      'no key variable and not keyless',
-      { ...base, env: { ...base.env, apiKey: [] } },
+      'no key variable and keyless: false',
+      { ...base, keyless: false, env: { ...base.env, apiKey: [] } },
       /lists no key variable in env.apiKey and is not keyless/,
     ],
     ['a non-object', 42, /`\(root\)`/],
@@ -65,6 +101,24 @@ describe('validateProviderDefinition', () => {
   })
 })
 
+describe('resolveProviderDefinition', () => {
+  it('resolves a definition once: the same object each time, and a resolved one as it is', () => {
+    const resolved = resolveProviderDefinition(base)
+    expect(resolveProviderDefinition(base)).toBe(resolved)
+    expect(resolveProviderDefinition(resolved)).toBe(resolved)
+  })
+
+  it('keeps what a definition says over the defaults', () => {
+    const keyed = resolveProviderDefinition({ ...base, routing: 'vertical', priority: 5, keyless: true })
+    expect([keyed.routing, keyed.priority, keyed.keyless, keyed.rateLimit]).toEqual([
+      'vertical',
+      5,
+      true,
+      base.rateLimit,
+    ])
+  })
+})
+
 describe('checkProviderDefinitions', () => {
   it('refuses a duplicated id, naming both origins', () => {
     expect(() => checkProviderDefinitions([base, { ...base }], ['built-in', 'search-layer-provider-foo'])).toThrowError(
@@ -75,7 +129,9 @@ describe('checkProviderDefinitions', () => {
   it('validates all but the trusted definitions, and checks every id for duplicates', () => {
     const broken = { ...base, id: 'broken', docsUrl: 'not a url' }
     expect(() => checkProviderDefinitions([broken])).toThrowError(/providers\[0\] is not a valid provider definition/)
-    expect(checkProviderDefinitions([broken], [], { trusted: new Set([broken]) })).toEqual([broken])
+    expect(checkProviderDefinitions([broken], [], { trusted: new Set([broken]) })).toEqual([
+      resolveProviderDefinition(broken),
+    ])
     const other = { ...base, id: 'other', label: '' }
     expect(() => checkProviderDefinitions([broken, other], [], { trusted: new Set([broken]) })).toThrowError(
       /providers\[1\] is not a valid provider definition: `label` must not be empty/,
@@ -98,6 +154,16 @@ describe('keyVariableHint and registeredProviderIdSchema', () => {
     const result = schema.safeParse('bing')
     expect(result.success).toBe(false)
     expect(result.error?.issues[0]?.message).toBe('unknown provider "bing"; registered providers: brave, my-news')
+  })
+})
+
+describe('a provider without a base URL', () => {
+  it('built on defineProvider fails its call as not configured, naming what is missing', async () => {
+    const { defaultBaseUrl: _, ...noUrl } = base
+    const provider = defineProvider({ definition: noUrl, run: async () => ({ results: [] }) })
+    await expect(
+      provider.search({ query: 'x' }, { env: { HOME: '/nonexistent-home', MY_NEWS_KEY: 'k' } }),
+    ).rejects.toMatchObject({ kind: 'config', message: 'my-news has no base URL: give its definition a defaultBaseUrl, or set one' })
   })
 })
 

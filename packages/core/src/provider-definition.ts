@@ -26,11 +26,18 @@ export type ProviderCapability = (typeof PROVIDER_CAPABILITIES)[number]
 export const PROVIDER_ROUTINGS = ['engine', 'fallback', 'vertical'] as const
 export type ProviderRouting = (typeof PROVIDER_ROUTINGS)[number]
 
-/** A provider id: 2-32 characters, lower-case letters, digits and `-`, starting with a letter (`brave`, `my-news`). */
-export const ProviderIdSchema = ProviderNameSchema
-
-/** The environment variables a provider reads (config's `ServiceEnvVariables`, which resolves them). */
-export type ProviderEnvVariables = ServiceEnvVariables
+/** The environment variables a provider reads. */
+export interface ProviderEnvVariables {
+  /**
+   * Variables holding the key, first wins; the first is the one "not configured" messages name. Default: none, and
+   * a definition naming none is `keyless` unless it says otherwise.
+   */
+  apiKey?: readonly string[]
+  /** The variable overriding the base URL, e.g. `BRAVE_API_URL`. Default: none (only options and the config file). */
+  baseUrl?: string
+  /** The variable choosing a model, for providers that take one (e.g. `GROK_MODEL`). */
+  model?: string
+}
 
 /** Token bucket and concurrency a provider is held to by default (the engine's `rateLimits` override it). */
 export interface ProviderRateLimit {
@@ -60,37 +67,124 @@ export interface ProviderCreateOptions {
   pace?: PaceStore
 }
 
-/** One search source, described once: every app, tool, message and doc reads these fields. */
+/**
+ * One search source, described once: every app, tool, message and doc reads these fields (with the defaults of
+ * `PROVIDER_DEFINITION_DEFAULTS` applied by `resolveProviderDefinition`). Only `id`, `label`, `capabilities` and
+ * `create` are required.
+ */
 export interface ProviderDefinition {
-  /** Tags results and reports; the key in config files and `sources`. See `ProviderIdSchema`. */
+  /** Tags results and reports; the key in config files and `sources`. See `ProviderNameSchema`. */
   id: string
   /** Display name, e.g. `Brave Search`. */
   label: string
-  /** The vendor's API documentation or sign-up page. */
-  docsUrl: string
-  env: ProviderEnvVariables
-  /** The upstream base URL when neither options, env nor config file name another. */
-  defaultBaseUrl: string
+  /** Strongest first; see `PROVIDER_CAPABILITIES`. */
+  capabilities: readonly ProviderCapability[]
+  /** Builds the provider; `create().name` must equal `id`. */
+  create(options?: ProviderCreateOptions): Provider
+  /** The vendor's API documentation or sign-up page. Default: none. */
+  docsUrl?: string
+  /** The variables it reads. Default: none (a keyless source that takes its URL from options or the config file). */
+  env?: ProviderEnvVariables
+  /** The upstream base URL when neither options, env nor config file name another. Default: none (no HTTP). */
+  defaultBaseUrl?: string
   /** The model when the provider takes one and none is configured. */
   defaultModel?: string
-  /** Works without a key (`isConfigured` is then always true). */
+  /** Works without a key (`isConfigured` is then always true). Default: true exactly when `env.apiKey` is empty. */
   keyless?: boolean
   /** How searches use it; default `engine`. See `PROVIDER_ROUTINGS`. */
   routing?: ProviderRouting
-  /** Strongest first; see `PROVIDER_CAPABILITIES`. */
-  capabilities: readonly ProviderCapability[]
   /**
    * The request filters this provider applies itself, through a native parameter or an operator in its query text
    * (see `QUERY_FILTER_KINDS`). The engine reports the others as stripped for this provider; it enforces what it can
-   * check on the merged results either way. Absent: none.
+   * check on the merged results either way. Default: none.
    */
   queryFilters?: readonly QueryFilterKind[]
-  /** Lower comes first among providers that list a capability at the same position. */
+  /** Lower comes first among providers that list a capability at the same position. Default 100 (after built-ins). */
+  priority?: number
+  /** Default one call a second, bursts of two, two at a time. */
+  rateLimit?: ProviderRateLimit
+  /** Default `{}`: no cost known. */
+  cost?: ProviderCostModel
+}
+
+/** The environment variables of a resolved definition: the key list is always there. */
+export type ResolvedProviderEnv = ServiceEnvVariables
+
+/**
+ * A definition with every default applied (`resolveProviderDefinition`): what the registry, config, CLI, docs and
+ * server read. `docsUrl`, `defaultBaseUrl`, `defaultModel` and the env `baseUrl`/`model` stay optional: absent means
+ * the source has none.
+ */
+export type ResolvedProviderDefinition = Omit<
+  ProviderDefinition,
+  'env' | 'keyless' | 'routing' | 'queryFilters' | 'priority' | 'rateLimit' | 'cost'
+> & {
+  env: ResolvedProviderEnv
+  keyless: boolean
+  routing: ProviderRouting
+  queryFilters: readonly QueryFilterKind[]
   priority: number
   rateLimit: ProviderRateLimit
   cost: ProviderCostModel
-  /** Builds the provider; `create().name` must equal `id`. */
-  create(options?: ProviderCreateOptions): Provider
+}
+
+/** The values of the optional definition fields that have one (`keyless` follows `env.apiKey`). */
+export const PROVIDER_DEFINITION_DEFAULTS = Object.freeze({
+  routing: 'engine' as ProviderRouting,
+  queryFilters: Object.freeze([]) as readonly QueryFilterKind[],
+  priority: 100,
+  rateLimit: Object.freeze({ perSecond: 1, burst: 2, maxConcurrent: 2 }) as ProviderRateLimit,
+  cost: Object.freeze({}) as ProviderCostModel,
+})
+
+/** What config resolution and `defineProvider` read of a definition. */
+export type ServiceDefinition = Pick<ProviderDefinition, 'id' | 'env' | 'defaultBaseUrl' | 'defaultModel' | 'keyless'>
+/** A `ServiceDefinition` with its defaults applied (`resolveServiceDefinition`). */
+export type ResolvedServiceDefinition = Pick<
+  ResolvedProviderDefinition,
+  'id' | 'env' | 'defaultBaseUrl' | 'defaultModel' | 'keyless'
+>
+
+// Resolved once per definition object: config readings cache by the resolved object, so it must not change identity.
+const resolvedServices = new WeakMap<object, ResolvedServiceDefinition>()
+const resolvedDefinitions = new WeakMap<object, ResolvedProviderDefinition>()
+
+/** The service part of a definition with its defaults applied; the same object for the same definition. */
+export function resolveServiceDefinition(definition: ServiceDefinition): ResolvedServiceDefinition {
+  const known = resolvedServices.get(definition)
+  if (known) return known
+  const apiKey = definition.env?.apiKey ?? []
+  const resolved: ResolvedServiceDefinition = {
+    ...definition,
+    env: { ...definition.env, apiKey },
+    keyless: definition.keyless ?? apiKey.length === 0,
+  }
+  resolvedServices.set(definition, resolved)
+  resolvedServices.set(resolved, resolved)
+  return resolved
+}
+
+/**
+ * `definition` with the defaults of its optional fields applied (see `PROVIDER_DEFINITION_DEFAULTS`): the one place
+ * they are decided. Returns the same object for the same definition, and a resolved definition as it is.
+ */
+export function resolveProviderDefinition(definition: ProviderDefinition): ResolvedProviderDefinition {
+  const known = resolvedDefinitions.get(definition)
+  if (known) return known
+  const d = PROVIDER_DEFINITION_DEFAULTS
+  const resolved: ResolvedProviderDefinition = {
+    ...definition,
+    ...resolveServiceDefinition(definition),
+    routing: definition.routing ?? d.routing,
+    queryFilters: definition.queryFilters ?? d.queryFilters,
+    priority: definition.priority ?? d.priority,
+    rateLimit: definition.rateLimit ?? d.rateLimit,
+    cost: definition.cost ?? d.cost,
+  }
+  resolvedDefinitions.set(definition, resolved)
+  resolvedDefinitions.set(resolved, resolved)
+  resolvedServices.set(resolved, resolved)
+  return resolved
 }
 
 // Config-file keys that are not providers. (`github` is a provider: its entry's token is also thread-fetch's.)
@@ -102,42 +196,47 @@ let definitionShape: ReturnType<typeof buildDefinitionShape> | undefined
 
 function buildDefinitionShape() {
   const positive = z.number().finite().positive()
+  const variable = (example: string) =>
+    z.string().regex(/^[A-Z][A-Z0-9_]*$/, `expected an environment variable name such as ${example}`)
+  const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
   return z.object({
-    id: ProviderIdSchema,
+    id: ProviderNameSchema,
     label: z.string().min(1, 'must not be empty'),
-    docsUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
-    env: z.object({
-      apiKey: z.array(
-        z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'expected an environment variable name such as FOO_API_KEY'),
-      ),
-      baseUrl: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'expected an environment variable name such as FOO_API_URL'),
-      model: z
-        .string()
-        .regex(/^[A-Z][A-Z0-9_]*$/)
-        .optional(),
-    }),
-    defaultBaseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+    capabilities: z.array(z.enum(PROVIDER_CAPABILITIES)).min(1, 'list at least one capability'),
+    create: z.custom<ProviderDefinition['create']>((v) => typeof v === 'function', 'expected a function'),
+    docsUrl: httpUrl.optional(),
+    env: z
+      .object({
+        apiKey: z.array(variable('FOO_API_KEY')).optional(),
+        baseUrl: variable('FOO_API_URL').optional(),
+        model: variable('FOO_MODEL').optional(),
+      })
+      .optional(),
+    defaultBaseUrl: httpUrl.optional(),
     defaultModel: z.string().min(1).optional(),
     keyless: z.boolean().optional(),
     routing: z.enum(PROVIDER_ROUTINGS).optional(),
-    capabilities: z.array(z.enum(PROVIDER_CAPABILITIES)).min(1, 'list at least one capability'),
     queryFilters: z.array(z.enum(QUERY_FILTER_KINDS)).optional(),
-    priority: z.number().finite(),
-    rateLimit: z.object({ perSecond: positive, burst: positive, maxConcurrent: z.number().int().positive() }),
-    cost: z.object({
-      usdPerCall: z.number().nonnegative().optional(),
-      creditsPerCall: z.number().nonnegative().optional(),
-      note: z.string().optional(),
-    }),
-    create: z.custom<ProviderDefinition['create']>((v) => typeof v === 'function', 'expected a function'),
+    priority: z.number().finite().optional(),
+    rateLimit: z
+      .object({ perSecond: positive, burst: positive, maxConcurrent: z.number().int().positive() })
+      .optional(),
+    cost: z
+      .object({
+        usdPerCall: z.number().nonnegative().optional(),
+        creditsPerCall: z.number().nonnegative().optional(),
+        note: z.string().optional(),
+      })
+      .optional(),
   })
 }
 
 /**
- * Checks that `value` is a usable `ProviderDefinition` (plug-ins arrive as `unknown`). Throws `ConfigError` naming
- * `origin`, the field and what is expected; the definition must also list key variables unless it is `keyless`.
+ * Checks that `value` is a usable `ProviderDefinition` (plug-ins arrive as `unknown`) and returns it with its defaults
+ * applied. Throws `ConfigError` naming `origin`, the field and what is expected; a definition that says it is not
+ * `keyless` must list key variables.
  */
-export function validateProviderDefinition(value: unknown, origin: string): ProviderDefinition {
+export function validateProviderDefinition(value: unknown, origin: string): ResolvedProviderDefinition {
   definitionShape ??= buildDefinitionShape()
   const parsed = definitionShape.safeParse(value)
   if (!parsed.success) {
@@ -146,7 +245,7 @@ export function validateProviderDefinition(value: unknown, origin: string): Prov
       field: String(parsed.error.issues[0]?.path[0] ?? ''),
     })
   }
-  const definition = value as ProviderDefinition
+  const definition = resolveProviderDefinition(value as ProviderDefinition)
   if (RESERVED_IDS.includes(definition.id))
     throw new ConfigError(
       `${origin}: provider id "${definition.id}" is reserved (config file keys ${RESERVED_IDS.join(', ')}).`,
@@ -167,18 +266,20 @@ export function validateProviderDefinition(value: unknown, origin: string): Prov
 /**
  * Validates a list of definitions and checks ids are unique. Throws `ConfigError` naming the duplicated id and where
  * each came from (`origins[i]` is where `definitions[i]` was loaded, e.g. a plug-in's package name). Definitions in
- * `trusted` (the built-in ones, validated by their own packages' tests) are only checked for unique ids: validating
+ * `trusted` (the built-in ones, validated by their own packages' tests) only get their defaults and the id check: validating
  * eleven of them cost ~5 ms of every CLI search's start-up.
  */
 export function checkProviderDefinitions(
   definitions: readonly unknown[],
   origins: readonly string[] = [],
   { trusted }: { trusted?: ReadonlySet<unknown> } = {},
-): ProviderDefinition[] {
+): ResolvedProviderDefinition[] {
   const seen = new Map<string, string>()
   return definitions.map((value, i) => {
     const origin = origins[i] ?? `providers[${i}]`
-    const definition = trusted?.has(value) ? (value as ProviderDefinition) : validateProviderDefinition(value, origin)
+    const definition = trusted?.has(value)
+      ? resolveProviderDefinition(value as ProviderDefinition)
+      : validateProviderDefinition(value, origin)
     const first = seen.get(definition.id)
     if (first !== undefined)
       throw new ConfigError(
@@ -191,8 +292,8 @@ export function checkProviderDefinitions(
 }
 
 /** The variable to set for a provider, as messages name it: `BRAVE_API_KEY`, or `XAI_API_KEY (or GROK_API_KEY)`. */
-export function keyVariableHint(definition: Pick<ProviderDefinition, 'env'>, { alternates = false } = {}): string {
-  const [first, ...rest] = definition.env.apiKey
+export function keyVariableHint(definition: ServiceDefinition, { alternates = false } = {}): string {
+  const [first, ...rest] = resolveServiceDefinition(definition).env.apiKey
   if (!first) return '(no key needed)'
   return alternates && rest.length > 0 ? `${first} (or ${rest.join(', ')})` : first
 }
@@ -202,7 +303,7 @@ export function keyVariableHint(definition: Pick<ProviderDefinition, 'env'>, { a
  * ids (a malformed one with the id rule).
  */
 export function registeredProviderIdSchema(ids: readonly string[]) {
-  return ProviderIdSchema.refine((id) => ids.includes(id), {
+  return ProviderNameSchema.refine((id) => ids.includes(id), {
     error: (issue) => `unknown provider "${String(issue.input)}"; registered providers: ${ids.join(', ')}`,
   })
 }

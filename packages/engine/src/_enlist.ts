@@ -1,9 +1,9 @@
-import { ConfigError, type Mode, type ProviderDefinition, type ProviderName, keyVariableHint } from '@search-layer/core'
+import { ConfigError, type Mode, type ResolvedProviderDefinition, type ProviderName, keyVariableHint } from '@search-layer/core'
 import { type ConfigProblem, inspectConfig, keylessSourcesEnabled } from '@search-layer/core/config'
 import { type LayerForSearch, type LayerParts, definitionOf, isConfigured } from './_layer.js'
 import { type Roster, createRoster } from './_roster.js'
 import type { Strategy } from './_strategy.js'
-import { needsNoKey, routingOf, verticalsFor } from './registry.js'
+import { needsNoKey, verticalsFor } from './registry.js'
 import type { ParsedSearchRequest } from './request.js'
 import type { KeylessOnlyNotice, ProviderReport, SearchProgress } from './response.js'
 
@@ -127,9 +127,9 @@ const FALLBACK_WHY = 'no search engine key is set: a keyless engine searches ins
  */
 function routeSearch(layer: LayerForSearch, req: ParsedSearchRequest, strategy: Strategy, keyless: boolean): Route {
   const { mode, classification } = strategy
-  const allowed = (d: ProviderDefinition) => keyless || !needsNoKey(d)
+  const allowed = (d: ResolvedProviderDefinition) => keyless || !needsNoKey(d)
   const noEngine = !layer.definitions.some(
-    (d) => routingOf(d) === 'engine' && allowed(d) && isConfigured(layer, d.id, mode),
+    (d) => d.routing === 'engine' && allowed(d) && isConfigured(layer, d.id, mode),
   )
   const modePlan = layer.sourcePlans[mode]
   if (req.sources) {
@@ -145,7 +145,7 @@ function routeSearch(layer: LayerForSearch, req: ParsedSearchRequest, strategy: 
     const definition = definitionOf(layer, name)
     // "not used…": the provider was not asked (interfaces leave these out of status lines); it did not fail.
     if (!allowed(definition)) return `not used: ${KEYLESS_OFF}`
-    const routing = routingOf(definition)
+    const routing = definition.routing
     if (routing === 'fallback') return 'not used while a search engine key is set'
     if (routing === 'vertical')
       return classification ? `not used for ${classification.intent} searches` : 'not used without an intent'
@@ -193,7 +193,7 @@ export function keylessOnlyNotice(
 ): KeylessOnlyNotice | undefined {
   const answered = layer.ids.filter((name) => reports[name]?.status === 'ok')
   if (answered.length === 0 || !answered.every((name) => needsNoKey(definitionOf(layer, name)))) return undefined
-  const set = layer.definitions.filter((d) => routingOf(d) === 'engine' && !d.keyless).map((d) => keyVariableHint(d))
+  const set = layer.definitions.filter((d) => d.routing === 'engine' && !d.keyless).map((d) => keyVariableHint(d))
   if (set.length === 0) return undefined
   const variables = set.length === 1 ? set[0]! : `${set.slice(0, -1).join(', ')} or ${set.at(-1)}`
   return {
@@ -239,7 +239,7 @@ function notConfiguredReason(layer: LayerParts, name: ProviderName, problems: re
 /** No provider is configured: what is broken in the configuration when something is, else which variables to set. */
 function noProviderError(layer: LayerParts, configProblems: readonly ConfigProblem[], keyless: boolean): ConfigError {
   const keyVariables = layer.definitions
-    .filter((d) => routingOf(d) === 'engine' && !d.keyless)
+    .filter((d) => d.routing === 'engine' && !d.keyless)
     .map((d) => keyVariableHint(d))
     .join(', ')
   const errors = configProblems.filter((p) => p.severity === 'error')

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type Env,
   type ProviderContext,
-  type ProviderDefinition,
+  type ResolvedProviderDefinition,
   ProviderError,
   type RateLimitInfo,
   isProviderError,
@@ -39,7 +39,7 @@ export interface PoolCall {
 }
 
 export interface KeyPoolOptions {
-  definition: ProviderDefinition
+  definition: ResolvedProviderDefinition
   /** The pace before anything is learned; undefined when rate limiting is off. */
   rateLimit: RateLimit | undefined
   circuit: CircuitOptions

@@ -1,4 +1,4 @@
-import type { Env, Mode, Provider, ProviderDefinition, ProviderName } from '@search-layer/core'
+import type { Env, Mode, Provider, ProviderName, ResolvedProviderDefinition } from '@search-layer/core'
 import type { ConfigReading } from '@search-layer/core/config'
 import type { IntentModelSetting } from './_intent-model.js'
 import type { KeyPool } from './_key-pool.js'
@@ -9,7 +9,7 @@ import type { SourcePlan } from './registry.js'
 export interface LayerParts {
   env: Env
   now: () => number
-  definitions: readonly ProviderDefinition[]
+  definitions: readonly ResolvedProviderDefinition[]
   ids: readonly ProviderName[]
   sourcePlans: Readonly<Record<Mode, SourcePlan>>
   /** Who searches when no engine is configured (`planFallback`). */

@@ -1,7 +1,7 @@
 import {
   type DateRange,
   InputError,
-  type ProviderDefinition,
+  type ResolvedProviderDefinition,
   type ProviderName,
   type ProviderRequest,
   type QueryFilterKind,
@@ -123,7 +123,7 @@ export interface EnforcementSummary {
 export function describeOperators(
   operators: SearchOperators,
   called: readonly ProviderName[],
-  definitionOf: ReadonlyMap<ProviderName, ProviderDefinition>,
+  definitionOf: ReadonlyMap<ProviderName, ResolvedProviderDefinition>,
   enforcement: EnforcementSummary,
 ): OperatorReport | undefined {
   if (operators.kinds.length === 0) return undefined

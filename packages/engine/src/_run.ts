@@ -15,7 +15,6 @@ import { describeOperators } from './_operators.js'
 import { type Strategy, planStrategy } from './_strategy.js'
 import { warmUpAssembly } from './_warm-up.js'
 import { monthOf } from './budget.js'
-import { routingOf } from './registry.js'
 import type { ParsedSearchRequest } from './request.js'
 import type { SearchProgress, SearchResponse } from './response.js'
 import { type SearchStreamEvent, describePlan } from './stream.js'
@@ -196,7 +195,7 @@ function listeners(
 // unlike a paid engine's, nothing they answer raises it. They are asked only the queries that pace starts at once,
 // the original first, instead of queueing the rest (a zero-key deep search spent two seconds on DuckDuckGo alone).
 function queriesAtPace(layer: LayerParts): (name: ProviderName) => number {
-  const paced = new Set(layer.definitions.filter((d) => routingOf(d) !== 'engine').map((d) => d.id))
+  const paced = new Set(layer.definitions.filter((d) => d.routing !== 'engine').map((d) => d.id))
   // Read when a call is launched: a stand-in's keys are known only once it is activated.
   return (name) => (paced.has(name) ? layer.pools.get(name)!.callsAtOnce() : Number.POSITIVE_INFINITY)
 }

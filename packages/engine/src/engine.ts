@@ -5,6 +5,7 @@ import {
   type Mode,
   type Provider,
   type ProviderDefinition,
+  type ResolvedProviderDefinition,
   type ProviderName,
   checkProviderDefinitions,
   parseInput,
@@ -132,8 +133,8 @@ export interface SearchLayer {
    * response. Throws (while iterating) what `search` throws.
    */
   stream(request: SearchRequest, options?: Omit<SearchCallOptions, 'onStream'>): AsyncIterable<SearchStreamEvent>
-  /** The providers this layer was built with (validated), in registry order. */
-  readonly providers: readonly ProviderDefinition[]
+  /** The providers this layer was built with (validated, their defaults applied), in registry order. */
+  readonly providers: readonly ResolvedProviderDefinition[]
 }
 
 /**
@@ -314,7 +315,7 @@ function keylessSetting(env: Env): boolean | undefined {
 }
 
 // A plug-in's create() is checked once, here, so a broken one fails at start-up with its id, not mid-search.
-function instantiate(definition: ProviderDefinition, options: Parameters<ProviderDefinition['create']>[0]): Provider {
+function instantiate(definition: ResolvedProviderDefinition, options: Parameters<ProviderDefinition['create']>[0]): Provider {
   let provider: Provider
   try {
     provider = definition.create(options)

@@ -20,7 +20,6 @@ export {
   planFallback,
   verticalsFor,
   queryLanguage,
-  routingOf,
   needsNoKey,
   INTENT_VERTICALS,
   LANGUAGE_VERTICALS,

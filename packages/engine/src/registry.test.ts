@@ -1,4 +1,4 @@
-import { type ProviderDefinition, validateProviderDefinition } from '@search-layer/core'
+import { type ResolvedProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { describe, expect, it } from 'vitest'
 import {
   type SourcePlan,
@@ -87,7 +87,7 @@ describe('sources derived from capabilities and priority', () => {
       id: 'my-index',
       capabilities: ['web'],
       priority: 15,
-    } as ProviderDefinition
+    } as ResolvedProviderDefinition
     const plan = planSources([...builtInProviders, plugin])
     expect(plan.deep.primary).toEqual(['brave', 'my-index', 'exa', 'tavily', 'grok'])
     expect(plan.fast.fallbacks.brave).toEqual(['my-index'])
@@ -134,7 +134,7 @@ describe('keyless fallbacks and verticals', () => {
 
   it('a plug-in vertical best at a capability takes its place, by capability and priority, not name', () => {
     const docs = { ...builtInProviders[0]!, id: 'my-docs', routing: 'vertical', capabilities: ['qa'], priority: 1 }
-    const chosen = verticalsFor([...builtInProviders, docs as ProviderDefinition], 'tutorial', 'tokio')
+    const chosen = verticalsFor([...builtInProviders, docs as ResolvedProviderDefinition], 'tutorial', 'tokio')
     expect(chosen).toEqual([{ id: 'my-docs', capability: 'qa', why: 'tutorial searches ask for qa' }])
   })
 })

@@ -1,4 +1,10 @@
-import type { Intent, Mode, ProviderCapability, ProviderDefinition, ProviderRouting } from '@search-layer/core'
+import {
+  type Intent,
+  type Mode,
+  type ProviderCapability,
+  type ResolvedProviderDefinition,
+  resolveProviderDefinition,
+} from '@search-layer/core'
 import { cjkLanguage } from '@search-layer/core/text'
 import { bochaDefinition } from '@search-layer/providers-bocha'
 import { braveDefinition } from '@search-layer/providers-brave'
@@ -13,10 +19,12 @@ import { tavilyDefinition } from '@search-layer/providers-tavily'
 import { wikipediaDefinition } from '@search-layer/providers-wikipedia'
 
 /**
- * The providers `createSearchLayer()` uses when given none; add a plug-in with `[...builtInProviders, mine]`. The four
- * keyed engines first, then the keyless fallbacks and the verticals (see each definition's `routing`).
+ * The providers `createSearchLayer()` uses when given none, their defaults applied; add a plug-in with
+ * `[...builtInProviders, mine]`. The four keyed engines first, then the keyless fallbacks and the verticals (see each
+ * definition's `routing`).
  */
-export const builtInProviders: readonly ProviderDefinition[] = Object.freeze([
+export const builtInProviders: readonly ResolvedProviderDefinition[] = Object.freeze(
+  [
   braveDefinition,
   exaDefinition,
   tavilyDefinition,
@@ -28,18 +36,15 @@ export const builtInProviders: readonly ProviderDefinition[] = Object.freeze([
   githubDefinition,
   stackexchangeDefinition,
   bochaDefinition,
-])
-
-/** How searches use a provider when the caller names no `sources` (`engine` unless its definition says otherwise). */
-export const routingOf = (definition: Pick<ProviderDefinition, 'routing'>): ProviderRouting =>
-  definition.routing ?? 'engine'
+  ].map(resolveProviderDefinition),
+)
 
 /**
  * A source that needs no key: a keyless one, or a fallback engine (free by definition: SearXNG needs only its
  * instance's URL). `SEARCH_LAYER_KEYLESS=off` turns these off.
  */
-export const needsNoKey = (definition: Pick<ProviderDefinition, 'routing' | 'keyless'>): boolean =>
-  definition.keyless === true || routingOf(definition) === 'fallback'
+export const needsNoKey = (definition: Pick<ResolvedProviderDefinition, 'routing' | 'keyless'>): boolean =>
+  definition.keyless || definition.routing === 'fallback'
 
 /** Which providers one mode calls first, and who stands in (in order) when one is missing, resting or failing. */
 export interface SourcePlan {
@@ -71,9 +76,9 @@ const DEEP_CAPABILITY: ProviderCapability = 'web'
  * it), then by `priority`.
  */
 export function rankByCapability(
-  definitions: readonly ProviderDefinition[],
+  definitions: readonly ResolvedProviderDefinition[],
   capability: ProviderCapability,
-): ProviderDefinition[] {
+): ResolvedProviderDefinition[] {
   return definitions
     .filter((d) => d.capabilities.includes(capability))
     .map((d) => ({ d, at: d.capabilities.indexOf(capability) }))
@@ -89,8 +94,8 @@ export function rankByCapability(
  * quietly narrow a general search to that site. Verticals join by intent instead (`verticalsFor`); fallback engines
  * only when no engine is configured (`planFallback`).
  */
-export function planSources(all: readonly ProviderDefinition[]): Record<Mode, SourcePlan> {
-  const definitions = all.filter((d) => routingOf(d) === 'engine')
+export function planSources(all: readonly ResolvedProviderDefinition[]): Record<Mode, SourcePlan> {
+  const definitions = all.filter((d) => d.routing === 'engine')
   const deep = [...definitions]
     .filter((d) => d.capabilities.includes(DEEP_CAPABILITY))
     .sort((a, b) => a.priority - b.priority)
@@ -102,7 +107,7 @@ export function planSources(all: readonly ProviderDefinition[]): Record<Mode, So
   }
 }
 
-function planSlots(definitions: readonly ProviderDefinition[], slots: readonly Slot[]): SourcePlan {
+function planSlots(definitions: readonly ResolvedProviderDefinition[], slots: readonly Slot[]): SourcePlan {
   const primary: string[] = []
   const fallbacks: Record<string, string[]> = {}
   const claimed = new Set<string>()
@@ -123,9 +128,9 @@ function planSlots(definitions: readonly ProviderDefinition[], slots: readonly S
  * The plan when no engine is configured: the best fallback engine (by `priority`: a SearXNG instance when one is
  * set, before DuckDuckGo), the others standing in for it in order. Pure.
  */
-export function planFallback(definitions: readonly ProviderDefinition[]): SourcePlan {
+export function planFallback(definitions: readonly ResolvedProviderDefinition[]): SourcePlan {
   const [first, ...rest] = definitions
-    .filter((d) => routingOf(d) === 'fallback')
+    .filter((d) => d.routing === 'fallback')
     .sort((a, b) => a.priority - b.priority)
     .map((d) => d.id)
   if (first === undefined) return { primary: [], fallbacks: {} }
@@ -172,12 +177,12 @@ export interface VerticalChoice {
  * for, the vertical best at it (`rankByCapability`). No intent (v1 behaviour) asks none. Pure.
  */
 export function verticalsFor(
-  definitions: readonly ProviderDefinition[],
+  definitions: readonly ResolvedProviderDefinition[],
   intent: Intent | null,
   query: string,
 ): VerticalChoice[] {
   if (intent === null) return []
-  const verticals = definitions.filter((d) => routingOf(d) === 'vertical')
+  const verticals = definitions.filter((d) => d.routing === 'vertical')
   const language = queryLanguage(query)
   const asked = [
     ...INTENT_VERTICALS[intent].map((capability) => ({ capability, why: `${intent} searches ask for ${capability}` })),
@@ -195,7 +200,7 @@ export function verticalsFor(
 }
 
 /** Whose written answer leads the response when several gave one: the best at `answer` first. */
-export function answerPreference(definitions: readonly ProviderDefinition[]): string[] {
+export function answerPreference(definitions: readonly ResolvedProviderDefinition[]): string[] {
   return rankByCapability(definitions, 'answer').map((d) => d.id)
 }
 

@@ -1,5 +1,5 @@
-import { type Env, type ProviderDefinition, type ProviderName, keyVariableHint } from '@search-layer/core'
-import { type SearchLayer, builtInProviders, createSearchLayer, routingOf } from '@search-layer/engine'
+import { type Env, type ProviderName, type ResolvedProviderDefinition, keyVariableHint } from '@search-layer/core'
+import { type SearchLayer, builtInProviders, createSearchLayer } from '@search-layer/engine'
 import type { z } from 'zod'
 import {
   ExtractRefsInputSchema,
@@ -21,8 +21,8 @@ export interface ToolDefinition {
 }
 
 // "A, B, C or D": the variables of the search engines that need a key (not the verticals, not the keyless fallbacks).
-function keyHint(providers: readonly ProviderDefinition[]): string {
-  const names = providers.filter((d) => routingOf(d) === 'engine' && !d.keyless).map((d) => keyVariableHint(d))
+function keyHint(providers: readonly ResolvedProviderDefinition[]): string {
+  const names = providers.filter((d) => d.routing === 'engine' && !d.keyless).map((d) => keyVariableHint(d))
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'a provider key')
 }
 
@@ -47,7 +47,7 @@ export async function liveSources({ layer, env }: { layer?: SearchLayer; env?: E
  */
 export function toolDefinitions(
   sources: readonly ProviderName[],
-  providers: readonly ProviderDefinition[] = builtInProviders,
+  providers: readonly ResolvedProviderDefinition[] = builtInProviders,
 ): ToolDefinition[] {
   const live =
     sources.length > 0

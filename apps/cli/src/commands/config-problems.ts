@@ -1,4 +1,4 @@
-import { ConfigError, type Env, type ProviderDefinition, redactSecrets } from '@search-layer/core'
+import { ConfigError, type Env, type ResolvedProviderDefinition, redactSecrets } from '@search-layer/core'
 import { type ConfigInspection, type ConfigProblem, inspectConfig } from '@search-layer/core/config'
 import type { CliIo } from '../io.js'
 
@@ -7,7 +7,7 @@ import type { CliIo } from '../io.js'
  * is a `ConfigError` (exit 2): running on without it would quietly ignore what they asked for. Everything else is
  * returned to be reported while the valid settings keep working.
  */
-export function checkConfig(env: Env, providers: readonly ProviderDefinition[]): ConfigInspection {
+export function checkConfig(env: Env, providers: readonly ResolvedProviderDefinition[]): ConfigInspection {
   const inspection = inspectConfig({ env, services: providers })
   const { problems } = inspection
   const missing = problems.find((p) => p.kind === 'file_missing')

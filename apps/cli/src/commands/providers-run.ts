@@ -38,7 +38,7 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
     d.name,
     invalid.has(d.name) ? 'invalid' : d.configured ? 'yes' : 'no',
     keyCell(d, keyless.has(d.name), hintOf.get(d.name)),
-    d.baseUrl + (d.baseUrlSource === 'default' ? '' : ` (${d.baseUrlSource})`),
+    d.baseUrl === undefined ? '' : d.baseUrl + (d.baseUrlSource === 'default' ? '' : ` (${d.baseUrlSource})`),
     d.model ?? '',
   ])
   io.stdout.write(renderTable(['service', 'configured', 'key', 'endpoint', 'model'], rows))
