@@ -10,19 +10,21 @@ import {
 } from '@search-layer/core'
 import { z } from 'zod'
 
-// The response types in response.ts, as zod schemas, for servers and clients that validate or document responses
-// (the server's OpenAPI document is built from these). A subpath of its own, `@search-layer/engine/schemas`, so a
-// process that only searches never builds them. schemas.test-d.ts holds each equal to its type.
+// The response shapes, written once: response.ts derives each type from these with `z.infer` through a type-only
+// import, erased at build. The schemas serve servers and clients that validate or document responses (the server's
+// OpenAPI document is built from them) from a subpath of their own, `@search-layer/engine/schemas`, so a process
+// that only searches never loads or builds them (test/schemas-off-search-path.test.ts checks).
 
 const ProviderErrorKindSchema = z.enum(PROVIDER_ERROR_KINDS as [ProviderErrorKind, ...ProviderErrorKind[]])
 const QueryFilterKindSchema = z.enum(QUERY_FILTER_KINDS)
 
-/** One result (`SearchResultOut`). */
+/** One result as callers see it (`SearchResultOut`); field names match the original skill's JSON output. */
 export const SearchResultOutSchema = z.object({
   title: z.string(),
   url: z.string(),
   snippet: z.string(),
   published_date: z.string().nullable(),
+  /** "brave, exa" */
   source: z.string().describe('The sources that returned it, e.g. "brave, exa".'),
   sources: z.array(ProviderNameSchema),
   score: z.number().optional().describe('Present when the results were scored (an intent applied).'),
@@ -34,45 +36,68 @@ export const SearchResultOutSchema = z.object({
     .array(z.object({ url: z.string(), title: z.string(), sources: z.array(ProviderNameSchema) }))
     .optional()
     .describe('The same page under other URLs (syndication, mirrors, print/AMP copies), folded in.'),
+  /**
+   * With `explain`: the score components, plus `near_duplicates` (how many copies were folded in) and `demoted_from`
+   * (the 1-based place before site diversity moved it down).
+   */
   explain: z
     .record(z.string(), z.number())
     .optional()
     .describe('With `explain`: the score components, `near_duplicates` and `demoted_from`.'),
 })
 
-/** What the query's operators did (`OperatorReport`). */
+/**
+ * Query operators and request filters in a search (`OperatorReport`): what was parsed, which filters each called
+ * provider applied natively (the rest were stripped from what it was sent) and what enforcement on the merged results
+ * dropped.
+ */
 export const OperatorReportSchema = z
   .object({
+    /** The operators as typed, e.g. `{ name: 'site', value: 'github.com', raw: 'site:github.com' }`. */
     parsed: z.array(
       z.object({ name: z.enum(QueryOperatorSchema.shape.name.options), value: z.string(), raw: z.string() }),
     ),
+    /** The filters in force (operators and the request's `includeDomains`/`excludeDomains`). */
     filters: z.array(QueryFilterKindSchema),
+    /** Per provider called: filters it applied through a native parameter or operator. */
     native: z.record(ProviderNameSchema, z.array(QueryFilterKindSchema)),
+    /** Per provider called: filters it was not sent (its query text had the operators removed). */
     stripped: z.record(ProviderNameSchema, z.array(QueryFilterKindSchema)),
+    /** Merged results enforcement removed, in all and by the filter they failed. */
     dropped: z.number(),
     dropped_by: z.record(z.string(), z.number()),
+    /** Results kept under a date filter without a date (`date_unverified` on each). */
     date_unverified: z.number(),
+    /** Filters enforcement could not check (`lang` for a Latin-script language; phrases are never checked). */
     unchecked: z.array(z.string()).optional(),
   })
   .describe(
     'Query operators (site:, after:, "phrase"…): what was parsed, which filters each provider applied natively or had stripped, and what enforcement on the merged results dropped.',
   )
 
-/** How one provider fared (`ProviderReport`). */
+/** How one provider fared in one search (`ProviderReport`). */
 export const ProviderReportSchema = z.object({
   status: z.enum(['ok', 'error', 'skipped']),
   results: z.number().describe('Raw results received, before deduplication.'),
   ms: z.number().describe('Longest call, in ms.'),
   calls: z.number(),
+  /** Why it was skipped (not configured, not in this mode, cooling down, budget). */
   reason: z.string().optional().describe('Why it was skipped or not used.'),
   fallback_for: ProviderNameSchema.optional().describe('The provider it stood in for.'),
   error: z.object({ kind: ProviderErrorKindSchema, message: z.string() }).optional(),
   cost: z.object({ usd: z.number().optional(), credits: z.number().optional() }).optional(),
 })
 
-/** `KeylessOnlyNotice`. */
+/** Only keyless sources answered (no engine is configured): which, and the key variables that would add engines. */
 export const KeylessOnlyNoticeSchema = z
-  .object({ sources: z.array(ProviderNameSchema), set: z.array(z.string()), message: z.string() })
+  .object({
+    /** The sources that answered, e.g. `['duckduckgo', 'wikipedia']`. */
+    sources: z.array(ProviderNameSchema),
+    /** The engines' key variables, from their definitions, e.g. `['BRAVE_API_KEY', 'EXA_API_KEY']`. */
+    set: z.array(z.string()),
+    /** One sentence for people: `only keyless sources were used (duckduckgo); set BRAVE_API_KEY … for more`. */
+    message: z.string(),
+  })
   .describe('Present when no search engine key is set and only keyless sources answered.')
 
 /** The engine's answer to a search (`SearchResponse`). */
@@ -80,7 +105,9 @@ export const SearchResponseSchema = z.object({
   query: z.string(),
   mode: ModeSchema,
   intent: IntentSchema.nullable(),
+  /** How the intent was decided. */
   intent_source: z.enum(['auto', 'explicit', 'none']),
+  /** Who classified an `auto` intent: the rules, or the model when the rules were unsure (`intentModel`). */
   intent_by: z.enum(['rules', 'llm']).optional().describe('Who classified an `auto` intent.'),
   confidence: z.number().optional(),
   signals: z
@@ -95,6 +122,7 @@ export const SearchResponseSchema = z.object({
   answer: z.string().optional(),
   answer_source: ProviderNameSchema.optional(),
   freshness_filter: FreshnessSchema.nullable(),
+  /** Present when the query had operators or the request had domain filters. */
   operators: OperatorReportSchema.optional(),
   providers: z.record(ProviderNameSchema, ProviderReportSchema),
   partial: z.boolean().describe('Some providers failed or did not answer in time.'),
