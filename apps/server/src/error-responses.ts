@@ -19,8 +19,8 @@ export type ErrorCode =
   | 'upstream'
   | 'internal'
 
-/** The one table from error to HTTP status. */
-export const ERROR_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504> = {
+/** The one table from error to HTTP status (each status its literal type, so a route's typed responses match). */
+export const ERROR_STATUS = {
   invalid_input: 400,
   unauthorized: 401,
   host_not_allowed: 403,
@@ -33,7 +33,7 @@ export const ERROR_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 429 |
   timeout: 504,
   upstream: 502,
   internal: 500,
-}
+} as const satisfies Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504>
 
 /** Provider error kinds (from fetch routes) to response codes; a provider's rate limit is ours to pass on. */
 const PROVIDER_KIND_CODE: Record<ProviderErrorKind, ErrorCode> = {
@@ -148,9 +148,12 @@ export function describeError(error: unknown): {
 }
 
 /** An error response of `code` with the request's id: the one shape of every error the server itself answers. */
-export function errorJson(c: Context, code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
-  return c.json(
-    { error: message, code, requestId: c.get('requestId') as string | undefined, ...extra },
-    ERROR_STATUS[code],
-  )
+export function errorJson<C extends ErrorCode>(
+  c: Context,
+  code: C,
+  message: string,
+  extra: Pick<ErrorBody, 'issues'> = {},
+) {
+  const body: ErrorBody = { error: message, code, requestId: c.get('requestId') as string | undefined, ...extra }
+  return c.json(body, ERROR_STATUS[code] as (typeof ERROR_STATUS)[C])
 }

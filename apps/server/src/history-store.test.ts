@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type HistoryEntry, createHistoryStore } from './history-store.js'
+import { createHistoryStore } from './history-store.js'
+import type { HistoryEntry } from './schemas.js'
 import { createGuardedRedis } from './guarded-redis.js'
 
 const dirs: string[] = []

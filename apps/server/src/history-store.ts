@@ -4,19 +4,7 @@ import { dirname } from 'node:path'
 import { redactSecrets } from '@search-layer/core'
 import { callerList } from './caller-list.js'
 import type { GuardedRedis } from './guarded-redis.js'
-
-/** One remembered search. */
-export interface HistoryEntry {
-  query: string
-  intent: string | null
-  mode: string
-  /** ISO time the search finished. */
-  when: string
-  count: number
-  cached: boolean
-  /** The client identity (API-key name or hash), never the key. */
-  who: string
-}
+import type { HistoryEntry } from './schemas.js'
 
 /** Recent searches per client: a capped Redis list, or a JSONL file while Redis is absent or down. */
 export interface HistoryStore {

@@ -59,6 +59,26 @@ export const HistoryEntrySchema = z
   })
   .openapi('HistoryEntry')
 
+/** One remembered search, as stored and as `/v1/history` lists it (the web app reads this type). */
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
+
+/** One logged tool call, as `/v1/tool-calls` returns it. */
+export const ToolCallEntrySchema = z
+  .object({
+    id: z.string(),
+    tool: z.string(),
+    via: z.enum(['api', 'mcp']),
+    at: z.string(),
+    ms: z.number(),
+    args: z.string(),
+    outcome: z.enum(['ok', 'error', 'failed']),
+    status: z.number(),
+    summary: z.string(),
+  })
+  .openapi('ToolCallEntry')
+/** One logged tool call, as `/v1/tool-calls` lists it (the web app reads this type). */
+export type ToolCallEntry = z.infer<typeof ToolCallEntrySchema>
+
 /** A tool as `GET /api/tools` lists it. */
 export const ToolDescriptionSchema = z
   .object({

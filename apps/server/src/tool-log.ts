@@ -1,32 +1,19 @@
 import { redactSecrets } from '@search-layer/core'
 import { callerList } from './caller-list.js'
 import type { GuardedRedis } from './guarded-redis.js'
+import type { ToolCallEntry } from './schemas.js'
 
-/** One tool call an agent made through `/api/tools/*` or `/mcp`. */
-export interface ToolCallEntry {
-  id: string
-  tool: string
-  via: 'api' | 'mcp'
-  /** ISO time the call started. */
-  at: string
-  ms: number
-  /** The arguments as JSON, secrets redacted, cut at `MAX_ARGS_CHARS`. */
-  args: string
-  /** `ok`; `error`: the tool answered with isError; `failed`: the request itself failed (bad input, timeout…). */
-  outcome: 'ok' | 'error' | 'failed'
-  /** HTTP status of the request that carried the call. */
-  status: number
-  /** The start of the result text or the error message. */
-  summary: string
+/** One tool call an agent made through `/api/tools/*` or `/mcp`, as logged: the listed entry and who made it. */
+export type LoggedToolCall = ToolCallEntry & {
   /** The client identity (API-key name or hash), never the key. */
   who: string
 }
 
 /** Recent tool calls per client: a capped Redis list, or a capped in-process list while Redis is absent or down. */
 export interface ToolCallLog {
-  add(entry: ToolCallEntry): Promise<void>
+  add(entry: LoggedToolCall): Promise<void>
   /** Newest first. */
-  list(who: string, limit: number): Promise<ToolCallEntry[]>
+  list(who: string, limit: number): Promise<LoggedToolCall[]>
   clear(who: string): Promise<number>
 }
 
@@ -45,8 +32,8 @@ export function clip(text: string, max: number): string {
 
 /** Creates the per-caller tool-call log keeping `max` calls per caller. */
 export function createToolCallLog(state: GuardedRedis, { max }: { max: number }): ToolCallLog {
-  const local = new Map<string, ToolCallEntry[]>()
-  const localAdd = (entry: ToolCallEntry) => {
+  const local = new Map<string, LoggedToolCall[]>()
+  const localAdd = (entry: LoggedToolCall) => {
     const list = local.get(entry.who) ?? []
     local.delete(entry.who)
     list.unshift(entry)
@@ -57,7 +44,7 @@ export function createToolCallLog(state: GuardedRedis, { max }: { max: number })
   const parse = (lines: string[]) =>
     lines.flatMap((line) => {
       try {
-        const entry = JSON.parse(line) as ToolCallEntry
+        const entry = JSON.parse(line) as LoggedToolCall
         return entry && typeof entry.tool === 'string' ? [entry] : []
       } catch {
         return []

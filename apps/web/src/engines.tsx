@@ -1,4 +1,4 @@
-import type { ProviderReport } from './types.js'
+import type { ProviderReport } from '@search-layer/engine'
 
 /** One provider call as the stream reported it, in ms since the search started. */
 interface EngineCall {

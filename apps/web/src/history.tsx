@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.js'
 import { go, hrefOf } from './route.js'
-import type { HistoryEntry } from './types.js'
+import type { HistoryEntry } from '@search-layer/server'
 
 /** The caller's recent searches from /v1/history: re-run or delete one, or clear them all. */
 export function HistoryPanel({ version }: { version: number }) {

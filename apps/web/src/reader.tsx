@@ -3,7 +3,7 @@ import { api } from './api.js'
 import { type GraphEdge, type GraphNode, ReferenceGraph } from './graph.js'
 import { renderMarkdown } from './markdown.js'
 import { go, isThreadUrl } from './route.js'
-import type { Ref, Thread } from './types.js'
+import type { Ref, Thread } from '@search-layer/thread-fetch'
 
 /** How far the graph follows references from the thread on screen. */
 const MAX_DEPTH = 3

@@ -1,5 +1,5 @@
 import type { EngineRun } from './engines.js'
-import type { Plan, Progress, Result, SearchResponse } from './types.js'
+import type { SearchPlan, SearchProgress, SearchResponse, SearchResultOut } from '@search-layer/engine'
 
 // One streamed search as page state: what each event of the stream changes.
 
@@ -7,9 +7,9 @@ import type { Plan, Progress, Result, SearchResponse } from './types.js'
 export interface Run {
   status: 'running' | 'done' | 'error'
   query: string
-  plan?: Plan
+  plan?: SearchPlan
   engines: Record<string, EngineRun>
-  results: Result[]
+  results: SearchResultOut[]
   answer?: string
   answerSource?: string
   answered: string[]
@@ -20,9 +20,9 @@ export interface Run {
 
 export type Action =
   | { type: 'start'; query: string }
-  | { type: 'plan'; plan: Plan }
-  | { type: 'progress'; progress: Progress; elapsed: number }
-  | { type: 'results'; results: Result[]; answer?: string; answer_source?: string; answered: string[]; elapsed: number }
+  | { type: 'plan'; plan: SearchPlan }
+  | { type: 'progress'; progress: SearchProgress; elapsed: number }
+  | { type: 'results'; results: SearchResultOut[]; answer?: string; answer_source?: string; answered: string[]; elapsed: number }
   | { type: 'done'; response: SearchResponse }
   | { type: 'error'; message: string; code?: string }
 
@@ -97,13 +97,13 @@ export function reduceRun(run: Run | null, action: Action): Run | null {
 export function actionFor(event: string, d: Record<string, unknown>): Action | undefined {
   switch (event) {
     case 'plan':
-      return { type: 'plan', plan: d as unknown as Plan }
+      return { type: 'plan', plan: d as unknown as SearchPlan }
     case 'progress':
-      return { type: 'progress', progress: d.progress as Progress, elapsed: d.elapsed_ms as number }
+      return { type: 'progress', progress: d.progress as SearchProgress, elapsed: d.elapsed_ms as number }
     case 'results':
       return {
         type: 'results',
-        results: d.results as Result[],
+        results: d.results as SearchResultOut[],
         answer: d.answer as string | undefined,
         answer_source: d.answer_source as string | undefined,
         answered: d.answered as string[],

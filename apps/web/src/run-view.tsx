@@ -2,7 +2,7 @@ import { type EngineRun, EngineStrip } from './engines.js'
 import { renderMarkdown } from './markdown.js'
 import { hrefOf, isThreadUrl } from './route.js'
 import type { Run } from './run-state.js'
-import type { KeylessOnly, Plan, Result } from './types.js'
+import type { KeylessOnlyNotice, SearchPlan, SearchResultOut } from '@search-layer/engine'
 
 const hostOf = (url: string) => {
   try {
@@ -12,7 +12,7 @@ const hostOf = (url: string) => {
   }
 }
 
-function ResultItem({ result, rank }: { result: Result; rank: number }) {
+function ResultItem({ result, rank }: { result: SearchResultOut; rank: number }) {
   return (
     <li class="result">
       <div class="result-head">
@@ -94,7 +94,7 @@ function Warnings({ run }: { run: Run }) {
  * A search with no engine key still answers, from keyless sources: say which answered and which variables add
  * engines, as information beside the results rather than a warning (nothing went wrong).
  */
-function KeylessNotice({ notice }: { notice: KeylessOnly }) {
+function KeylessNotice({ notice }: { notice: KeylessOnlyNotice }) {
   return (
     <aside class="notice" aria-labelledby="keyless-title">
       <h2 id="keyless-title">Keyless sources only</h2>
@@ -112,7 +112,7 @@ function KeylessNotice({ notice }: { notice: KeylessOnly }) {
   )
 }
 
-function PlanView({ plan }: { plan: Plan }) {
+function PlanView({ plan }: { plan: SearchPlan }) {
   return (
     <details class="plan" open>
       <summary>

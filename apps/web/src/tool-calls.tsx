@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.js'
-import type { ToolCall } from './types.js'
+import type { ToolCallEntry } from '@search-layer/server'
 
 const prettyArgs = (args: string) => {
   try {
@@ -15,10 +15,10 @@ const prettyArgs = (args: string) => {
  * its inputs, timing and outcome, and a bar on a shared time axis.
  */
 export function ToolCallsView() {
-  const [calls, setCalls] = useState<ToolCall[] | null>(null)
+  const [calls, setCalls] = useState<ToolCallEntry[] | null>(null)
   const [error, setError] = useState<string | null>(null)
   const load = () =>
-    api<{ entries: ToolCall[] }>('/v1/tool-calls?limit=100')
+    api<{ entries: ToolCallEntry[] }>('/v1/tool-calls?limit=100')
       .then((r) => {
         setCalls(r.entries.slice().reverse())
         setError(null)

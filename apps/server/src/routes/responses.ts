@@ -18,14 +18,19 @@ export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
 })
 
-/** The error responses of `codes`, each with the server's error body. */
-export const errors = (...codes: ErrorCode[]) =>
+type ErrorResponse = { description: string; content: { 'application/json': { schema: typeof ErrorBodySchema } } }
+
+/**
+ * The error responses of `codes`, each with the server's error body, keyed by their literal statuses: a route's
+ * handler may then return `errorJson(c, code, …)` for each without a cast (`Object.fromEntries` cannot type the keys).
+ */
+export const errors = <C extends ErrorCode>(...codes: C[]) =>
   Object.fromEntries(
     codes.map((code) => [
       ERROR_STATUS[code],
       { description: code, content: { 'application/json': { schema: ErrorBodySchema } } },
     ]),
-  )
+  ) as unknown as { [K in C as (typeof ERROR_STATUS)[K]]: ErrorResponse }
 
 /** The errors every authenticated route can answer with. */
 export const commonErrors = () => errors('unauthorized', 'rate_limited', 'timeout')

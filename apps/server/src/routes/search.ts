@@ -75,11 +75,11 @@ export function searchRoutes({ search, security }: { search: AppContext['search'
   const router = createRouter()
   router.openapi(
     postSearchRoute(security),
-    async (c) => respondSearch(c, await search(c.req.valid('json'), callOf(c)), c.req.valid('query')) as never,
+    async (c) => respondSearch(c, await search(c.req.valid('json'), callOf(c)), c.req.valid('query')),
   )
   router.openapi(getSearchRoute(security), async (c) => {
     const q = c.req.valid('query')
-    return respondSearch(c, await search(searchRequestFromQuery(q), callOf(c)), q) as never
+    return respondSearch(c, await search(searchRequestFromQuery(q), callOf(c)), q)
   })
   return router
 }

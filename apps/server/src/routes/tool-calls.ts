@@ -1,26 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import { MAX_ARGS_CHARS, MAX_SUMMARY_CHARS, type ToolCallEntry, type ToolCallLog, clip } from '../tool-log.js'
+import { MAX_ARGS_CHARS, MAX_SUMMARY_CHARS, type ToolCallLog, clip } from '../tool-log.js'
+import { type ToolCallEntry, ToolCallEntrySchema } from '../schemas.js'
 import type { AppEnv } from '../request-env.js'
 import { type Security, createRouter } from './responses.js'
 
-/** One logged tool call, as `/v1/tool-calls` returns it. */
-const ToolCallEntrySchema = z
-  .object({
-    id: z.string(),
-    tool: z.string(),
-    via: z.enum(['api', 'mcp']),
-    at: z.string(),
-    ms: z.number(),
-    args: z.string(),
-    outcome: z.enum(['ok', 'error', 'failed']),
-    status: z.number(),
-    summary: z.string(),
-  })
-  .openapi('ToolCallEntry')
 
-type Recorded = Omit<ToolCallEntry, 'who'>
 interface RpcCall {
   id: unknown
   name: string
@@ -90,7 +76,7 @@ function rpcResponses(contentType: string, text: string): (RpcResult & { id?: un
  */
 export function toolCallLogRoutes({ log, security }: { log: ToolCallLog; security: Security }) {
   const router = createRouter()
-  const record = (c: Context<AppEnv>, entry: Recorded) =>
+  const record = (c: Context<AppEnv>, entry: ToolCallEntry) =>
     log.add({ ...entry, who: c.get('who') }).catch(() => {
       // The log is a convenience: never fail or delay a tool call for it.
     })

@@ -62,7 +62,7 @@ export function toolRoutes({ layer, runTool, security }: ToolRoutesOptions) {
     }),
     async (c) => {
       const { name } = c.req.valid('param')
-      if (!isToolName(name)) return errorJson(c, 'not_found', unknownToolMessage(name)) as never
+      if (!isToolName(name)) return errorJson(c, 'not_found', unknownToolMessage(name))
       return c.json(await runTool(name, c.req.valid('json'), callOf(c)), 200)
     },
   )
