@@ -35,9 +35,7 @@ describe('provider table', () => {
   })
 
   it('renders routing, capabilities and variables from a definition, "none" for a keyless source', async () => {
-    const { resolveProviderDefinition } = await import(
-      pathToFileURL(join(root, 'packages/core/dist/index.js')).href
-    )
+    const { resolveProviderDefinition } = await import(pathToFileURL(join(root, 'packages/core/dist/index.js')).href)
     const definition = (fields) =>
       resolveProviderDefinition({ priority: 0, capabilities: ['web'], create: () => ({}), ...fields })
     const table = renderProviderTable([

@@ -163,7 +163,10 @@ describe('a provider without a base URL', () => {
     const provider = defineProvider({ definition: noUrl, run: async () => ({ results: [] }) })
     await expect(
       provider.search({ query: 'x' }, { env: { HOME: '/nonexistent-home', MY_NEWS_KEY: 'k' } }),
-    ).rejects.toMatchObject({ kind: 'config', message: 'my-news has no base URL: give its definition a defaultBaseUrl, or set one' })
+    ).rejects.toMatchObject({
+      kind: 'config',
+      message: 'my-news has no base URL: give its definition a defaultBaseUrl, or set one',
+    })
   })
 })
 

@@ -315,7 +315,10 @@ function keylessSetting(env: Env): boolean | undefined {
 }
 
 // A plug-in's create() is checked once, here, so a broken one fails at start-up with its id, not mid-search.
-function instantiate(definition: ResolvedProviderDefinition, options: Parameters<ProviderDefinition['create']>[0]): Provider {
+function instantiate(
+  definition: ResolvedProviderDefinition,
+  options: Parameters<ProviderDefinition['create']>[0],
+): Provider {
   let provider: Provider
   try {
     provider = definition.create(options)

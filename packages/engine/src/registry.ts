@@ -25,17 +25,17 @@ import { wikipediaDefinition } from '@search-layer/providers-wikipedia'
  */
 export const builtInProviders: readonly ResolvedProviderDefinition[] = Object.freeze(
   [
-  braveDefinition,
-  exaDefinition,
-  tavilyDefinition,
-  grokDefinition,
-  searxngDefinition,
-  duckduckgoDefinition,
-  wikipediaDefinition,
-  hackernewsDefinition,
-  githubDefinition,
-  stackexchangeDefinition,
-  bochaDefinition,
+    braveDefinition,
+    exaDefinition,
+    tavilyDefinition,
+    grokDefinition,
+    searxngDefinition,
+    duckduckgoDefinition,
+    wikipediaDefinition,
+    hackernewsDefinition,
+    githubDefinition,
+    stackexchangeDefinition,
+    bochaDefinition,
   ].map(resolveProviderDefinition),
 )
 

@@ -73,9 +73,8 @@ function respondSearch(c: Context<AppEnv>, response: SearchResponse, form: z.inf
 /** `POST` and `GET /v1/search` as JSON, markdown or text. */
 export function searchRoutes({ search, security }: { search: AppContext['search']; security: Security }) {
   const router = createRouter()
-  router.openapi(
-    postSearchRoute(security),
-    async (c) => respondSearch(c, await search(c.req.valid('json'), callOf(c)), c.req.valid('query')),
+  router.openapi(postSearchRoute(security), async (c) =>
+    respondSearch(c, await search(c.req.valid('json'), callOf(c)), c.req.valid('query')),
   )
   router.openapi(getSearchRoute(security), async (c) => {
     const q = c.req.valid('query')

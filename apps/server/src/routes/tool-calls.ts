@@ -6,7 +6,6 @@ import { type ToolCallEntry, ToolCallEntrySchema } from '../schemas.js'
 import type { AppEnv } from '../request-env.js'
 import { type Security, createRouter } from './responses.js'
 
-
 interface RpcCall {
   id: unknown
   name: string
