@@ -69,6 +69,7 @@ export function createAppContext({ env, layer, search, toolDeadlines, logger }: 
         signal: callOptions.signal ? AbortSignal.any([call.signal, callOptions.signal]) : call.signal,
         ...((callOptions.onProgress ?? call.onProgress) && { onProgress: callOptions.onProgress ?? call.onProgress }),
       }),
+    parseRequest: (request) => layer.parseRequest(request),
     status: () => layer.status(),
     stream: (request, callOptions = {}) =>
       streamSearch((r, o) => layerFor(call).search(r, { ...callOptions, ...o }), request, callOptions),

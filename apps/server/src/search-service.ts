@@ -1,9 +1,8 @@
-import { InputError, parseInput, redactSecrets } from '@search-layer/core'
+import { InputError, redactSecrets } from '@search-layer/core'
 import {
   type SearchLayer,
   type SearchProgress,
   type SearchRequest,
-  SearchRequestSchema,
   type SearchResponse,
   cacheKey,
 } from '@search-layer/engine'
@@ -95,7 +94,9 @@ export function createSearch({ layer, state, maxQueryChars, logger }: CreateSear
 
   async function search(request: SearchRequest, call: AppCall): Promise<SearchResponse> {
     checkQueryLength(request)
-    const parsed = parseInput(SearchRequestSchema, request, 'search request')
+    // Parsed once, by the engine's own schema (registered sources only): the key needs it, and the search takes it
+    // without validating it again.
+    const parsed = layer.parseRequest(request)
     // The cache key is the whole request serialised: built once, for the claim and the slot checks.
     const key = parsed.cache ? cacheKey(parsed) : undefined
     const release = await claimMiss(key, parsed.deadlineMs, call.signal)

@@ -124,8 +124,17 @@ export interface ProviderStatus {
 }
 
 export interface SearchLayer {
-  /** Runs one search. Throws `InputError` for a bad request and `ConfigError` when no provider can be used. */
+  /**
+   * Runs one search. Throws `InputError` for a bad request and `ConfigError` when no provider can be used. A request
+   * this layer's `parseRequest` returned is not validated again.
+   */
   search(request: SearchRequest, options?: SearchCallOptions): Promise<SearchResponse>
+  /**
+   * Validates a request against this layer's schema (its `sources` must be registered here) and fills its defaults,
+   * as `search` does; throws `InputError` naming each bad field. For callers that need the parsed request first (a
+   * server's cache key for cross-instance single-flight): handing the result to `search` validates it only once.
+   */
+  parseRequest(request: SearchRequest): ParsedSearchRequest
   /** Which providers are configured, resting or over budget. */
   status(): Promise<ProviderStatus[]>
   /**
@@ -172,6 +181,13 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     ]),
   )
   const inflight = new Map<string, InFlightSearch>()
+  // Requests this layer parsed (`parseRequest`): `search` takes them as they are instead of validating them again.
+  const parsedRequests = new WeakSet<object>()
+  function parseRequest(request: SearchRequest): ParsedSearchRequest {
+    const parsed = parseInput(requestSchema, request, 'search request')
+    parsedRequests.add(parsed)
+    return parsed
+  }
 
   const common = {
     env,
@@ -255,7 +271,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     // Cassette settings that cannot work (both variables set, an empty replay directory) are one configuration
     // error, not a failure per provider.
     checkCassetteConfig(env)
-    const req = parseInput(requestSchema, request, 'search request')
+    const req = parsedRequests.has(request) ? (request as ParsedSearchRequest) : parseRequest(request)
     const key = cacheKey(req)
     if (req.cache && cache) {
       const hit = (await cache.get(key)) as SearchResponse | undefined
@@ -275,6 +291,7 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
 
   return {
     search,
+    parseRequest,
     status,
     providers: definitions,
     stream: (request, callOptions) => streamSearch(search, request, callOptions),

@@ -452,6 +452,17 @@ describe('third-party providers plug in', () => {
     )
   })
 
+  it('parses a request once for a caller that needs it first, with the same refusal and defaults as search', async () => {
+    const withNews = layer({ providers: [...builtInProviders, myNews] })
+    expect(() => withNews.parseRequest({ query: 'x', sources: ['bing'] })).toThrowError(
+      /Invalid search request: sources\.0: unknown provider "bing"; registered providers: brave, /,
+    )
+    const parsed = withNews.parseRequest({ query: 'rust', sources: ['my-news'], intent: 'none' })
+    expect(parsed).toMatchObject({ num: 5, deadlineMs: 15_000, maxQueries: 3, cache: true, domainBoost: [] })
+    const res = await withNews.search(parsed)
+    expect(res.providers['my-news']).toMatchObject({ status: 'ok', calls: 1, results: 1 })
+  })
+
   it.each([
     ['a duplicated id', [...builtInProviders, { ...myNews, id: 'brave' }], /provider id "brave" is registered twice/],
     [
