@@ -4,7 +4,7 @@ import type { GuardedRedis } from './guarded-redis.js'
 import type { ToolCallEntry } from './schemas.js'
 
 /** One tool call an agent made through `/api/tools/*` or `/mcp`, as logged: the listed entry and who made it. */
-export type LoggedToolCall = ToolCallEntry & {
+type LoggedToolCall = ToolCallEntry & {
   /** The client identity (API-key name or hash), never the key. */
   who: string
 }

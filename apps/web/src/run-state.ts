@@ -22,7 +22,14 @@ export type Action =
   | { type: 'start'; query: string }
   | { type: 'plan'; plan: SearchPlan }
   | { type: 'progress'; progress: SearchProgress; elapsed: number }
-  | { type: 'results'; results: SearchResultOut[]; answer?: string; answer_source?: string; answered: string[]; elapsed: number }
+  | {
+      type: 'results'
+      results: SearchResultOut[]
+      answer?: string
+      answer_source?: string
+      answered: string[]
+      elapsed: number
+    }
   | { type: 'done'; response: SearchResponse }
   | { type: 'error'; message: string; code?: string }
 

@@ -1,4 +1,10 @@
-import { ConfigError, type Mode, type ResolvedProviderDefinition, type ProviderName, keyVariableHint } from '@search-layer/core'
+import {
+  ConfigError,
+  type Mode,
+  type ResolvedProviderDefinition,
+  type ProviderName,
+  keyVariableHint,
+} from '@search-layer/core'
 import { type ConfigProblem, inspectConfig, keylessSourcesEnabled } from '@search-layer/core/config'
 import { type LayerForSearch, type LayerParts, definitionOf, isConfigured } from './_layer.js'
 import { type Roster, createRoster } from './_roster.js'
