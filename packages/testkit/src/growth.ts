@@ -149,3 +149,13 @@ export const ADVERSARIAL_TEXTS: Readonly<Record<string, (n: number) => string>> 
   'escape sequences': (n) => '\u001b['.repeat(n),
   'unterminated OSC': (n) => '\u001b]0;'.repeat(n),
 }
+
+/**
+ * A hostile input of exactly `bytes` characters (bytes, for these ASCII texts): `input` is a builder as in
+ * `ADVERSARIAL_TEXTS`, or the name of one there. Built from enough repetitions and cut at `bytes`.
+ */
+export function sizedText(input: string | ((n: number) => string), bytes: number): string {
+  const build = typeof input === 'string' ? ADVERSARIAL_TEXTS[input] : input
+  if (!build) throw new Error(`sizedText: no adversarial text named ${JSON.stringify(input)}`)
+  return build(Math.ceil(bytes / build(1).length)).slice(0, bytes)
+}
