@@ -5,17 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { BIN, run, runBin } from './_run.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
+const emu = useEmulator({ resetEachTest: false })
 const env = (): Record<string, string> => ({
   ...emu.env,
   PATH: process.env.PATH ?? '',

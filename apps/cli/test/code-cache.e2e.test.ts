@@ -3,17 +3,11 @@ import { isAscii } from 'node:buffer'
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Script } from 'node:vm'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { emulatorEnv, runBin } from './_run.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
+const emu = useEmulator({ resetEachTest: false })
 
 const SEARCH = ['rust async runtime', '--mode', 'deep', '--intent', 'exploratory', '--no-cache', '--json']
 type Json = { queries: string[]; results: { url: string }[]; providers: Record<string, { status: string }> }

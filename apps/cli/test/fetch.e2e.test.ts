@@ -1,20 +1,16 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { runBin } from './_run.js'
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 beforeAll(async () => {
-  emu = await startEmulator()
   emu.pages.set('/nested-divs', {
     body: `<html><head><title>Deep</title></head><body>${'<div>'.repeat(1200)}<p>Deep inside the nesting.</p>${'</div>'.repeat(1200)}</body></html>`,
     contentType: 'text/html; charset=utf-8',
   })
-})
-afterAll(async () => {
-  await emu.close()
 })
 
 const env = (): Record<string, string> => ({ ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-cli-home-')) })

@@ -1,18 +1,13 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { runBin } from './_run.js'
 
 const KEY_ONE = 'BSAcli-pool-first-00000001'
 const KEY_TWO = 'BSAcli-pool-second-0000002'
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator({ keys: { brave: [KEY_ONE, KEY_TWO] } })
-})
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
+const emu = useEmulator({ keys: { brave: [KEY_ONE, KEY_TWO] } })
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
 const braveEnv = (cacheDir: string) => ({

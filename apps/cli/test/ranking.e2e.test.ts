@@ -1,13 +1,8 @@
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { emulatorEnv, run } from './_run.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
+const emu = useEmulator()
 
 const env = () => emulatorEnv(emu.env, { SEARCH_LAYER_KEYLESS: 'off' })
 

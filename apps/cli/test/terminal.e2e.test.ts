@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { runBin } from './_run.js'
 
 // What a page or comment can carry to drive a reader's terminal: clear screen, window title (OSC 0),
@@ -12,9 +12,8 @@ const HOSTILE =
 const VISIBLE = 'ABCDEFGH'
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 beforeAll(async () => {
-  emu = await startEmulator()
   emu.pages.set('/hostile', {
     contentType: 'text/html; charset=utf-8',
     body: `<!DOCTYPE html><html><head><title>Notes ${HOSTILE}</title></head><body><article><h1>Notes ${HOSTILE}</h1>
@@ -29,9 +28,6 @@ beforeAll(async () => {
     body: `Body ${HOSTILE} see #2`,
     comments: [{ body: `Fixes #3 ${HOSTILE}` }],
   })
-})
-afterAll(async () => {
-  await emu.close()
 })
 
 const env = (): Record<string, string> => ({

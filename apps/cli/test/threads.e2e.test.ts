@@ -1,17 +1,11 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { runBin } from './_run.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
+const emu = useEmulator({ resetEachTest: false })
 
 const env = (extra: Record<string, string> = {}): Record<string, string> => ({
   ...emu.env,

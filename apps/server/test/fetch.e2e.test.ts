@@ -1,8 +1,8 @@
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { type Booted, boot } from './_helpers.js'
 
-let emu: Emulator
+const emu = useEmulator()
 const servers: Booted[] = []
 const start = async (options: Parameters<typeof boot>[1] = {}) => {
   const server = await boot(emu, options)
@@ -11,13 +11,6 @@ const start = async (options: Parameters<typeof boot>[1] = {}) => {
 }
 const issue = (n: number) => `https://github.com/octo/demo/issues/${n}`
 
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => emu.reset())
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()))
 })

@@ -2,11 +2,11 @@ import { request } from 'node:http'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { type Booted, type Json, boot, upstreamCalls } from './_helpers.js'
 
-let emu: Emulator
+const emu = useEmulator()
 const servers: Booted[] = []
 const start = async (options: Parameters<typeof boot>[1] = {}) => {
   const server = await boot(emu, options)
@@ -14,13 +14,6 @@ const start = async (options: Parameters<typeof boot>[1] = {}) => {
   return server
 }
 
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => emu.reset())
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()))
 })

@@ -1,16 +1,10 @@
 import { createServer } from 'node:net'
 import { ConfigError } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { boot } from './_helpers.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
+const emu = useEmulator({ resetEachTest: false })
 
 describe('listen failures are ConfigErrors naming port or host', () => {
   it('a port in use', async () => {

@@ -1,11 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { serverOptionsFromEnv } from '../src/index.js'
 import { type Booted, TAVILY_ONLY, boot, upstreamCalls } from './_helpers.js'
 
-let emu: Emulator
+const emu = useEmulator()
 const servers: Booted[] = []
 const clients: Client[] = []
 const start = async (options: Parameters<typeof boot>[1] = {}) => {
@@ -27,13 +27,6 @@ async function connect(srv: Booted, key?: string): Promise<Client> {
 
 type TextContent = { type: 'text'; text: string }[]
 
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => emu.reset())
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()))
   await Promise.all(servers.splice(0).map((s) => s.close()))

@@ -1,21 +1,15 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
 import pino from 'pino'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createGuardedRedis } from '../src/guarded-redis.js'
 import { type ServerApp, createApp } from '../src/index.js'
 import { type FakeRedis, startFakeRedis } from './_fake-redis.js'
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 const cleanups: (() => Promise<void>)[] = []
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })

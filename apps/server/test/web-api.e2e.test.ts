@@ -3,24 +3,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { type Booted, type Json, boot } from './_helpers.js'
 
-let emu: Emulator
+const emu = useEmulator()
 const servers: Booted[] = []
 const start = async (options: Parameters<typeof boot>[1] = {}) => {
   const server = await boot(emu, options)
   servers.push(server)
   return server
 }
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => emu.reset())
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()))
 })

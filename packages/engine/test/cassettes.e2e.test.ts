@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError } from '@search-layer/core'
 import { GITHUB_SERVICE } from '@search-layer/core/config'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { builtInProviders, createSearchLayer } from '../src/index.js'
 
 // Distinctive values for every key variable there is, so a leak anywhere in a cassette is found by a plain search.
@@ -21,14 +21,10 @@ const ALTERNATE_KEYS: Record<string, string> = {
   GH_TOKEN: 'gh-alternate-distinct-token-93bb',
 }
 
-let emu: Emulator
+const emu = useEmulator({ keys: KEYS, resetEachTest: false })
 let home: string
 beforeAll(async () => {
-  emu = await startEmulator({ keys: KEYS })
   home = mkdtempSync(join(tmpdir(), 'sl-cassettes-home-'))
-})
-afterAll(async () => {
-  await emu.close()
 })
 
 const search = (env: Record<string, string | undefined>, query = 'rust async runtime tokio') =>

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, InputError, type ProviderDefinition, defineProvider } from '@search-layer/core'
 import { canonicalUrl } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   type SearchLayerOptions,
   type SearchProgress,
@@ -14,16 +14,11 @@ import {
   createMemoryUsageStore,
 } from '../src/index.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let home: string
 beforeAll(async () => {
-  emu = await startEmulator()
   home = mkdtempSync(join(tmpdir(), 'sl-engine-'))
 })
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => emu.reset())
 
 const layer = (overrides: SearchLayerOptions = {}) =>
   createSearchLayer({

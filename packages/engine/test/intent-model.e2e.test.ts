@@ -2,19 +2,16 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type SearchLayerOptions, createSearchLayer } from '../src/index.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let home: string
 beforeAll(async () => {
-  emu = await startEmulator()
   home = mkdtempSync(join(tmpdir(), 'sl-intent-model-'))
 })
-afterAll(() => emu.close())
 beforeEach(() => {
-  emu.reset()
   emu.llm.respond(null)
 })
 

@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createMemoryPaceStore } from '@search-layer/core/http'
-import { type Emulator, readRecorded, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { readRecorded } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   type KeyStateStore,
   type SearchLayerOptions,
@@ -18,14 +19,11 @@ const RECORDED = new URL('./fixtures/recorded/', import.meta.url)
 // Semantic Kernel's recorded Brave answer, replayed with the rate-limit headers each test gives it.
 const braveBody = readRecorded(RECORDED, 'sk--brave_what_is_the_semantic_kernel').body
 
-let emu: Emulator
+const emu = useEmulator({ keys: { brave: [KEY_ONE, KEY_TWO] } })
 let home: string
 beforeAll(async () => {
-  emu = await startEmulator({ keys: { brave: [KEY_ONE, KEY_TWO] } })
   home = mkdtempSync(join(tmpdir(), 'sl-pool-'))
 })
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
 
 const braveOnly = (keys: string, overrides: SearchLayerOptions = {}) =>
   createSearchLayer({

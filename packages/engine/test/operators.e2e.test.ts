@@ -2,20 +2,17 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { InputError, type ProviderRequest } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { builtInProviders, createSearchLayer } from '../src/index.js'
 import { pluginProvider } from './_plugins.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let home: string
 beforeAll(async () => {
-  emu = await startEmulator()
   home = mkdtempSync(join(tmpdir(), 'sl-operators-'))
 })
-afterAll(() => emu.close())
 beforeEach(() => {
-  emu.reset()
   received.length = 0
 })
 

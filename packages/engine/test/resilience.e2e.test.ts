@@ -2,18 +2,11 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { type SearchLayerOptions, createSearchLayer } from '../src/index.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => emu.reset())
+const emu = useEmulator()
 
 const freshHome = () => mkdtempSync(join(tmpdir(), 'sl-resilience-'))
 

@@ -2,20 +2,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, type Intent } from '@search-layer/core'
-import { type Emulator, startEmulator, zeroKeyEnv } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { zeroKeyEnv } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { type SearchLayerOptions, builtInProviders, createSearchLayer } from '../src/index.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let home: string
 beforeAll(async () => {
-  emu = await startEmulator()
   home = mkdtempSync(join(tmpdir(), 'sl-routing-'))
 })
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => emu.reset())
 
 // What a new user has: no keys at all. The emulator's base URLs stand in for the real services (each definition
 // declares its override variable); SEARXNG_URL is left out, since setting it is what configures SearXNG.

@@ -1,20 +1,18 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, startEmulator, zeroKeyEnv } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { zeroKeyEnv } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createSearchLayer, type SearchResponse } from '../src/index.js'
 import { SearchResponseSchema, SearchResultOutSchema } from '../src/schemas.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let home: string
 beforeAll(async () => {
-  emu = await startEmulator()
   home = mkdtempSync(join(tmpdir(), 'sl-schemas-'))
 })
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
 
 const layer = (env: Record<string, string>) =>
   createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false, providerRetries: 0 })

@@ -2,20 +2,15 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { type SearchLayerOptions, type SearchStreamEvent, createSearchLayer } from '../src/index.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let home: string
 beforeAll(async () => {
-  emu = await startEmulator()
   home = mkdtempSync(join(tmpdir(), 'sl-stream-'))
 })
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => emu.reset())
 
 const layer = (overrides: SearchLayerOptions = {}) =>
   createSearchLayer({ env: { ...emu.env, HOME: home }, rateLimits: false, providerRetries: 0, ...overrides })

@@ -2,14 +2,13 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSearchLayer } from '@search-layer/engine'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createMcpHttpHandler } from './index.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let env: Record<string, string>
 beforeAll(async () => {
-  emu = await startEmulator()
   // The keyed engines only: keyless sources (always configured) and Bocha are left out of what is advertised.
   env = {
     ...emu.env,
@@ -19,10 +18,6 @@ beforeAll(async () => {
     BOCHA_API_KEY: '',
   }
 })
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => emu.reset())
 
 const searchCalls = () => emu.requests.filter((r) => ['brave', 'exa', 'tavily', 'grok'].includes(r.service)).length
 

@@ -4,16 +4,16 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { type SearchLayerOptions, createSearchLayer } from '@search-layer/engine'
-import { type Emulator, TAG_OR_ENTITY, readRecorded, startEmulator } from '@search-layer/testkit'
+import { TAG_OR_ENTITY, readRecorded } from '@search-layer/testkit'
 import fc from 'fast-check'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { type McpServerOptions, PROVIDERS_RESOURCE_URI, createMcpServer, toCallToolResult } from './server.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let env: Record<string, string | undefined>
 
 beforeAll(async () => {
-  emu = await startEmulator()
   // The keyed engines only: keyless sources (always configured) and Bocha are left out of what is advertised.
   env = {
     ...emu.env,
@@ -22,8 +22,6 @@ beforeAll(async () => {
     BOCHA_API_KEY: '',
   }
 })
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
 
 async function connect(options: McpServerOptions = {}, layerOptions: SearchLayerOptions = {}) {
   const e = options.env ?? env

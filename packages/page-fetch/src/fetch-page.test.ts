@@ -1,17 +1,10 @@
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { textPdf } from '../test/pdf-build.js'
 import { fetchPage } from './index.js'
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 const open = { allowPrivateHosts: true }
-
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
 
 describe('fetchPage', () => {
   it('turns the emulator article into readable markdown with metadata and content links', async () => {

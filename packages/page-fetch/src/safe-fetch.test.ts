@@ -1,20 +1,16 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { FetchError, type SafeFetchOptions, safeFetch } from './index.js'
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 let port: string
 const servers: Server[] = []
 
 beforeAll(async () => {
-  emu = await startEmulator()
   port = new URL(emu.url).port
-})
-afterAll(async () => {
-  await emu.close()
 })
 afterEach(async () => {
   emu.reset()

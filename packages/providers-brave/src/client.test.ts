@@ -2,22 +2,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ProviderErrorKind, ProviderResponseSchema } from '@search-layer/core'
-import { providerFailure, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type Emulator, providerFailure } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { createBraveProvider } from './client.js'
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>
-let emu: Emulator
-
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => {
-  emu.reset()
-})
+const emu = useEmulator()
 
 describe('createBraveProvider against the emulator', () => {
   it('sends GET /res/v1/web/search with the token only in X-Subscription-Token', async () => {

@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { validateProviderDefinition } from '@search-layer/core'
 import { type PaceStore, createMemoryPaceStore } from '@search-layer/core/http'
-import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { providerFailure } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { createDuckDuckGoProvider } from './client.js'
 import { duckduckgoDefinition } from './definition.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
+const emu = useEmulator()
 
 const sent = () => emu.requests.filter((r) => r.service === 'duckduckgo')
 // The pacing tests set their own interval; the others turn pacing off.

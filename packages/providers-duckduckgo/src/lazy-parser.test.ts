@@ -1,5 +1,5 @@
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 // Counts evaluations of htmlparser2: the factory runs when something first imports it.
 const parser = vi.hoisted(() => ({ loads: 0 }))
@@ -8,11 +8,7 @@ vi.mock('htmlparser2', async (importOriginal) => {
   return importOriginal()
 })
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(() => emu.close())
+const emu = useEmulator({ resetEachTest: false })
 
 describe('the HTML parser loads with the first page, not with the package', () => {
   it('imports the package and builds the provider without htmlparser2; the first search loads it', async () => {

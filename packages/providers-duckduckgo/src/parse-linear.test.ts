@@ -1,4 +1,4 @@
-import { ADVERSARIAL_TEXTS, measureGrowth } from '@search-layer/testkit'
+import { ADVERSARIAL_TEXTS, measureGrowth, sizedText } from '@search-layer/testkit'
 import { describe, expect, it } from 'vitest'
 import { MAX_FIELD_CHARS, MAX_RESULTS, parseDuckDuckGoPage } from './parse.js'
 
@@ -48,15 +48,11 @@ describe('parseDuckDuckGoPage is linear on hostile bodies', { timeout: 120_000 }
 })
 
 const MIB = 1024 * 1024
-const sized = (build: (n: number) => string, bytes: number): string => {
-  const unit = build(1).length
-  return build(Math.floor(bytes / unit)).slice(0, bytes)
-}
 
 describe('a 1 MiB hostile body', { timeout: 120_000 }, () => {
   // Well under 100 ms of CPU on an idle machine.
   it.each(Object.keys(ALL))('%s: parsed in seconds of CPU, not minutes', (name) => {
-    const html = sized(ALL[name]!, MIB)
+    const html = sizedText(ALL[name]!, MIB)
     parseDuckDuckGoPage(html.slice(0, 50_000))
     const before = process.cpuUsage()
     parseDuckDuckGoPage(html)

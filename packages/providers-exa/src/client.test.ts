@@ -2,24 +2,14 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ProviderErrorKind, ProviderResponseSchema } from '@search-layer/core'
-import { providerFailure, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type Emulator, providerFailure } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { createExaProvider } from './client.js'
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>
-let emu: Emulator
+const emu = useEmulator()
 const NOW = new Date('2026-11-20T12:00:00.000Z')
 const now = () => NOW
-
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
-beforeEach(() => {
-  emu.reset()
-})
 
 describe('createExaProvider against the emulator', () => {
   it('sends POST /search with the key only in x-api-key and explicit, capped contents', async () => {

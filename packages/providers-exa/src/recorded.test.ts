@@ -1,6 +1,7 @@
 import { ProviderResponseSchema } from '@search-layer/core'
-import { providerFailure, readRecorded, startEmulator, TAG_OR_ENTITY } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { providerFailure, readRecorded, TAG_OR_ENTITY } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { createExaProvider } from './client.js'
 
 // Real Exa answers captured by other projects; provenance and licenses in test/fixtures/recorded/README.md.
@@ -15,12 +16,7 @@ interface RecordedResult {
 
 const KEY = 'exa-recorded-replay-key-0123456789'
 
-let emu: Awaited<ReturnType<typeof startEmulator>>
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
+const emu = useEmulator()
 
 function replay(name: string, body?: string) {
   const r = recorded(name)

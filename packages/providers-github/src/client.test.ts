@@ -1,18 +1,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
+import { providerFailure } from '@search-layer/testkit'
 import { validateProviderDefinition } from '@search-layer/core'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { createGithubProvider } from './client.js'
 import { githubDefinition } from './definition.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
+const emu = useEmulator()
 
 const NOW = new Date('2026-11-20T12:00:00Z')
 describe('createGithubProvider against the emulator', () => {

@@ -2,23 +2,20 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ProviderError } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createGrokProvider } from './client.js'
 import { GROK_DEFAULT_MODEL } from './service.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let env: Record<string, string>
 const home = mkdtempSync(join(tmpdir(), 'grok-test-'))
 const now = () => new Date('2026-06-01T09:00:00Z')
 
 beforeAll(async () => {
-  emu = await startEmulator()
   env = { ...emu.env, HOME: home }
 })
-afterAll(() => emu.close())
 beforeEach(() => {
-  emu.reset()
   emu.fault('grok', null)
 })
 

@@ -1,6 +1,7 @@
 import { ProviderResponseSchema } from '@search-layer/core'
-import { providerFailure, readRecorded, startEmulator, TAG_OR_ENTITY } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { providerFailure, readRecorded, TAG_OR_ENTITY } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { type GrokMode, createGrokProvider } from './client.js'
 
 // Real xAI answers captured by other projects; provenance and licenses in test/fixtures/recorded/README.md.
@@ -8,12 +9,7 @@ const recorded = (name: string) => readRecorded(new URL('../test/fixtures/record
 
 const KEY = 'xai-recorded-replay-key-0123456789abcdef'
 
-let emu: Awaited<ReturnType<typeof startEmulator>>
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
+const emu = useEmulator()
 
 function replay(name: string, { mode = 'responses', body }: { mode?: GrokMode; body?: string } = {}) {
   const r = recorded(name)

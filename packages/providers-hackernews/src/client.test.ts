@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { ProviderResponseSchema, validateProviderDefinition } from '@search-layer/core'
-import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { providerFailure } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { createHackerNewsProvider } from './client.js'
 import { hackernewsDefinition } from './definition.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
+const emu = useEmulator()
 
 const recorded = (name: string): string => readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8')
 const NOW = new Date('2026-11-20T12:00:00Z')

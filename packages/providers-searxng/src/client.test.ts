@@ -2,17 +2,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { validateProviderDefinition } from '@search-layer/core'
-import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { providerFailure } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { createSearxngProvider } from './client.js'
 import { searxngDefinition } from './definition.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
+const emu = useEmulator()
 
 // A home without config files, so only the variables given count.
 const NO_FILES = { HOME: mkdtempSync(join(tmpdir(), 'searxng-home-')) }

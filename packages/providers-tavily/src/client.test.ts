@@ -2,22 +2,19 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ProviderError } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createTavilyProvider } from './client.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let env: Record<string, string>
 // An empty HOME keeps any real config file on this machine out of the tests.
 const home = mkdtempSync(join(tmpdir(), 'tavily-test-'))
 
 beforeAll(async () => {
-  emu = await startEmulator()
   env = { ...emu.env, HOME: home }
 })
-afterAll(() => emu.close())
 beforeEach(() => {
-  emu.reset()
   emu.fault('tavily', null)
 })
 

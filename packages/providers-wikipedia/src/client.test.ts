@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { validateProviderDefinition } from '@search-layer/core'
-import { type Emulator, providerFailure, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { providerFailure } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { describe, expect, it } from 'vitest'
 import { createWikipediaProvider } from './client.js'
 import { wikipediaDefinition } from './definition.js'
 
-let emu: Emulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
+const emu = useEmulator()
 
 const sent = () => emu.requests.filter((r) => r.service === 'wikipedia')
 

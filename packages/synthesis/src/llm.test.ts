@@ -1,22 +1,17 @@
 import { ConfigError } from '@search-layer/core'
-import { type Emulator, type LlmRequest, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { LlmRequest } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { NOW, RUST_ASYNC } from '../test/fixtures.js'
 import { llmConfigFromEnv, synthesize, synthesizeWithLlm, toMarkdown, toText } from './index.js'
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 const seen: LlmRequest[] = []
 const reply = (content: string) => (req: LlmRequest) => {
   seen.push(req)
   return content
 }
 
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
 beforeEach(() => {
   emu.reset()
   emu.llm.respond(null)

@@ -1,11 +1,11 @@
 import { type Server, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { InputError, ProviderError } from '@search-layer/core'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { extractRefsFromUrls, fetchThread, threadToMarkdown } from './index.js'
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 let env: Record<string, string>
 
 // Shapes as the real APIs return them (trimmed to the fields a thread reader uses plus some it ignores).
@@ -162,7 +162,6 @@ const v2exReplies = [
 ]
 
 beforeAll(async () => {
-  emu = await startEmulator()
   const json = (data: unknown) => ({ body: JSON.stringify(data), contentType: 'application/json; charset=utf-8' })
   emu.pages.set('/hn/items/8863', json(hnItem))
   emu.pages.set('/reddit/r/node/comments/1abcde.json', json(redditThread))
@@ -176,7 +175,6 @@ beforeAll(async () => {
     V2EX_API_URL: `${emu.urls.pages}/v2ex`,
   }
 })
-afterAll(() => emu.close())
 
 describe('other sites', () => {
   it('reads a Hacker News story with its nested comments (Algolia items API)', async () => {

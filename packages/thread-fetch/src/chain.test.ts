@@ -1,13 +1,12 @@
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { type ChainGate, chainToMarkdown, createLlmChainGate, followChain, scoreRef } from './index.js'
 
-let emu: Emulator
+const emu = useEmulator()
 const query = 'client hangs when the server resets the connection'
 const seed = 'https://github.com/octo/chain/issues/1'
 
 beforeAll(async () => {
-  emu = await startEmulator()
   emu.github.addIssue({
     owner: 'octo',
     repo: 'chain',
@@ -44,8 +43,6 @@ beforeAll(async () => {
   })
   emu.github.addIssue({ owner: 'octo', repo: 'chain', number: 404, title: 'gone', gone: 404 })
 })
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
 
 const base = () => ({ query, env: emu.env, maxPerNode: 1 })
 

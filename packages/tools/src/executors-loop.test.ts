@@ -2,18 +2,17 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSearchLayer } from '@search-layer/engine'
-import { ADVERSARIAL_TEXTS, longestLoopDelay, startEmulator, type Emulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ADVERSARIAL_TEXTS, longestLoopDelay } from '@search-layer/testkit'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createToolExecutors } from './executors.js'
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 let env: Record<string, string>
 
 beforeAll(async () => {
-  emu = await startEmulator()
   env = { ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-tools-loop-')), SEARCH_LAYER_KEYLESS: 'off' }
 })
-afterAll(() => emu.close())
 
 /** About `chars` characters of one adversarial input. */
 const sized = (name: string, chars: number) => {

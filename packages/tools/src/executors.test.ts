@@ -3,21 +3,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSearchLayer } from '@search-layer/engine'
 import { sharedExtractPool } from '@search-layer/page-fetch'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { type ToolExecutorOptions, createToolExecutors } from './executors.js'
 import type { ToolResult } from './results.js'
 
-let emu: Emulator
+const emu = useEmulator()
 let env: Record<string, string>
 
 beforeAll(async () => {
-  emu = await startEmulator()
   // These tests are about the keyed engines: keyless sources (which would answer when engines fail) are off.
   env = { ...emu.env, HOME: mkdtempSync(join(tmpdir(), 'sl-tools-')), SEARCH_LAYER_KEYLESS: 'off' }
 })
-afterAll(() => emu.close())
-beforeEach(() => emu.reset())
 
 // A fresh layer per executor set: no cache or circuit state leaks between cases.
 const executors = (options: Partial<ToolExecutorOptions> = {}) =>

@@ -2,24 +2,22 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSearchLayer } from '@search-layer/engine'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { anthropicTools } from './anthropic.js'
 import type { JsonSchemaObject } from './json-schema.js'
 import { openAiTools } from './openai.js'
 import { TOOL_NAMES, WebSearchInputSchema } from './schemas.js'
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 let env: Record<string, string>
 let home: string
 
 beforeAll(async () => {
-  emu = await startEmulator()
   home = mkdtempSync(join(tmpdir(), 'sl-formats-'))
   // Keyless sources and Bocha off: the "live engines" below are the four keyed ones each test configures.
   env = { ...emu.env, HOME: home, SEARCH_LAYER_KEYLESS: 'off', BOCHA_API_KEY: '' }
 })
-afterAll(() => emu.close())
 
 const options = (patch: Record<string, string | undefined> = {}) => {
   const e = { ...env, ...patch }
