@@ -263,20 +263,41 @@ describe('record and replay through requestJson', () => {
     expect(replayed.headers['x-ratelimit-remaining']).toBe('41')
   })
 
-  it('replays an error response through the same error mapping as a live one', async () => {
-    const dir = freshDir()
-    handler = (_req, res) => {
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' })
-      res.end(JSON.stringify({ error: 'slow down' }))
-    }
-    const call = (env: Record<string, string>) =>
-      requestJson({ service: 'brave', url: `${base}/res/v1/web/search?q=x`, retries: 0, env })
-    const live = await rejection(call({ SEARCH_LAYER_RECORD: dir }))
-    const replayed = await rejection(call({ SEARCH_LAYER_REPLAY: dir }))
-    expect(hits).toHaveLength(1)
-    expect(replayed.toJSON()).toEqual(live.toJSON())
-    expect(replayed).toMatchObject({ kind: 'rate_limited', retryAfterMs: 7000, status: 429 })
-  })
+  // A failed live call is recorded, and its replay fails the same way without a connection.
+  it.each([
+    {
+      name: 'an error response (429)',
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '7' },
+      body: { error: 'slow down' },
+      request: { service: 'brave', url: '/res/v1/web/search?q=x', retries: 0 },
+      expected: { kind: 'rate_limited', retryAfterMs: 7000, status: 429 },
+    },
+    {
+      name: 'a schema mismatch (bad_response)',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: { results: 'nope' },
+      request: { service: 'exa', url: '/search', schema },
+      expected: { kind: 'bad_response' },
+    },
+  ])(
+    'replays $name through the same error mapping as the live call',
+    async ({ status, headers, body, request, expected }) => {
+      const dir = freshDir()
+      handler = (_req, res) => {
+        res.writeHead(status, headers)
+        res.end(JSON.stringify(body))
+      }
+      const call = (env: Record<string, string>) => requestJson({ ...request, url: `${base}${request.url}`, env })
+      const live = await rejection(call({ SEARCH_LAYER_RECORD: dir }))
+      const replayed = await rejection(call({ SEARCH_LAYER_REPLAY: dir }))
+      expect(hits).toHaveLength(1)
+      expect(cassettesIn(dir)).toHaveLength(1)
+      expect(replayed.toJSON()).toEqual(live.toJSON())
+      expect(replayed).toMatchObject(expected)
+    },
+  )
 
   it.each([
     ['400 digits', '9'.repeat(400)],
@@ -333,18 +354,6 @@ describe('record and replay through requestJson', () => {
     expect(cassette.response).toMatchObject({ status: 200, bodyType: 'text', body: '<html><body>ok</body></html>' })
     expect((await call({ SEARCH_LAYER_REPLAY: dir })).text).toBe(live.text)
     expect(hits).toHaveLength(2)
-  })
-
-  it('replays a schema mismatch as bad_response, as the live call failed', async () => {
-    const dir = freshDir()
-    handler = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ results: 'nope' }))
-    }
-    const call = (env: Record<string, string>) => requestJson({ service: 'exa', url: `${base}/search`, schema, env })
-    expect((await rejection(call({ SEARCH_LAYER_RECORD: dir }))).kind).toBe('bad_response')
-    expect((await rejection(call({ SEARCH_LAYER_REPLAY: dir }))).kind).toBe('bad_response')
-    expect(cassettesIn(dir)).toHaveLength(1)
   })
 
   it('a miss is a config error naming the provider, the cassette file and the directory', async () => {
