@@ -2,28 +2,26 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSearchLayer } from '@search-layer/engine'
-import { type Emulator, startEmulator } from '@search-layer/testkit'
 import * as ai6 from 'ai'
 import * as ai5 from 'ai-v5'
 import * as test5 from 'ai-v5/test'
 import * as ai7 from 'ai-v7'
 import * as test7 from 'ai-v7/test'
 import * as test6 from 'ai/test'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '@search-layer/testkit/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { type AiSdkModule, aiSdkTools } from './ai-sdk.js'
 import type { ToolResult } from './results.js'
 import { toolJsonSchema } from './json-schema.js'
 import { TOOL_NAMES, WebFetchInputSchema } from './schemas.js'
 
-let emu: Emulator
+const emu = useEmulator({ resetEachTest: false })
 let env: Record<string, string>
 
 beforeAll(async () => {
-  emu = await startEmulator()
   const home = mkdtempSync(join(tmpdir(), 'sl-ai-sdk-'))
   env = { ...emu.env, HOME: home, SEARCH_LAYER_KEYLESS: 'off', BOCHA_API_KEY: '' }
 })
-afterAll(() => emu.close())
 
 // Each major's model contract: finish reasons and usage changed shape from LanguageModelV2 (AI SDK 5) to V3 (6).
 const v2Finish = { toolCalls: 'tool-calls', stop: 'stop' }
