@@ -10,7 +10,7 @@ import shared from './vitest.shared'
 //
 // Each package is one project named after it. The files that need more than the sources — a build (`dist/`), a
 // child process, redis-server or Chromium — form a second project, "<name> (system)", so `pnpm test:unit`
-// (`--project '!*(system)'`) answers in seconds for the edit loop. Paths are relative to the package.
+// (`--project '!*(system)'`) leaves them out for the edit loop. Paths are relative to the package.
 const SYSTEM_TESTS: Record<string, string[]> = {
   // The built bin (`runBin`) and child `serve` processes; undici-http loads the bundled HTTP stack in a fresh node.
   'apps/cli': ['test/**/*.test.ts', 'src/undici-http.test.ts'],
@@ -25,7 +25,7 @@ const SYSTEM_TESTS: Record<string, string[]> = {
 }
 
 // Files that change what is loaded for the files after them in the same worker (module mocks, counts of module
-// loads, the working directory): they keep a fresh module graph each. Everything else shares one per worker.
+// loads): they keep a fresh module graph each. Everything else shares one per worker.
 const ISOLATED_TESTS: Record<string, string[]> = {
   'packages/engine': ['src/key-state.test.ts'],
   'packages/providers-duckduckgo': ['src/lazy-parser.test.ts'],
