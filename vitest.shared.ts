@@ -13,5 +13,8 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // AI SDK 5 (tools' tests) imports @opentelemetry/api, whose "module" build (picked by the "module" condition
+    // above) uses extensionless imports Node cannot load: vite transforms both instead.
+    server: { deps: { inline: [/@opentelemetry\/api/, /\/ai@5\./] } },
   },
 })

@@ -213,6 +213,7 @@ class WorkerExtractPool implements ExtractPool {
     const maxHeapMb = this.maxHeapMb
     const worker = new Worker(script.source, {
       eval: script.eval,
+      ...(script.execArgv && { execArgv: script.execArgv }),
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: Math.min(32, maxHeapMb / 4) },
     })
     const slot: Slot = { worker }
@@ -369,6 +370,8 @@ function cancelled(url: string, signal: AbortSignal): FetchError {
 interface WorkerScript {
   source: URL | string
   eval: boolean
+  /** Node options of the worker: from sources, workspace imports resolve to sources too. */
+  execArgv?: string[]
 }
 
 const scripts = new Map<string, WorkerScript | undefined>()
@@ -389,6 +392,8 @@ function workerScript(url: URL = DEFAULT_WORKER_URL): WorkerScript | undefined {
       script = {
         source: `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}) })`,
         eval: true,
+        // Without it the worker's `@search-layer/*` imports resolve to `dist/`, which a test run may not have built.
+        execArgv: ['--conditions=@search-layer/source'],
       }
   }
   scripts.set(url.href, script)
