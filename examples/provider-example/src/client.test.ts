@@ -1,6 +1,6 @@
 import { type Server, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { validateProviderDefinition } from '@search-layer/core'
+import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import plugin, { createExampleProvider } from './index.js'
 
@@ -34,7 +34,7 @@ const env = { HOME: '/nonexistent-home', EXAMPLE_SEARCH_API_KEY: 'test-key' }
 
 describe('search-layer-provider-example', () => {
   it('default-exports a valid definition whose create() builds a provider of the same id', () => {
-    expect(validateProviderDefinition(plugin, 'example')).toBe(plugin)
+    expect(validateProviderDefinition(plugin, 'example')).toEqual(resolveProviderDefinition(plugin))
     expect(plugin.create({ env }).name).toBe('example')
   })
 

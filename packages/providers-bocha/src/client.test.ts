@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { validateProviderDefinition } from '@search-layer/core'
+import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
@@ -82,7 +82,7 @@ describe('createBochaProvider against the emulator', () => {
   it('has a keyed definition', () => {
     expect(bochaDefinition).toMatchObject({ id: 'bocha', env: { apiKey: ['BOCHA_API_KEY'], baseUrl: 'BOCHA_API_URL' } })
     expect(bochaDefinition.keyless).toBeUndefined()
-    expect(validateProviderDefinition(bochaDefinition, 'bocha')).toBe(bochaDefinition)
+    expect(validateProviderDefinition(bochaDefinition, 'bocha')).toEqual(resolveProviderDefinition(bochaDefinition))
     expect(bochaDefinition.create().name).toBe('bocha')
   })
 })

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { validateProviderDefinition } from '@search-layer/core'
+import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { type PaceStore, createMemoryPaceStore } from '@search-layer/core/http'
 import { providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
@@ -204,7 +204,9 @@ describe('createDuckDuckGoProvider against the emulator', () => {
       rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 1 },
       env: { apiKey: [], baseUrl: 'DUCKDUCKGO_URL' },
     })
-    expect(validateProviderDefinition(duckduckgoDefinition, 'duckduckgo')).toBe(duckduckgoDefinition)
+    expect(validateProviderDefinition(duckduckgoDefinition, 'duckduckgo')).toEqual(
+      resolveProviderDefinition(duckduckgoDefinition),
+    )
     expect(duckduckgoDefinition.create().name).toBe('duckduckgo')
   })
 })

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { providerFailure } from '@search-layer/testkit'
-import { validateProviderDefinition } from '@search-layer/core'
+import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
 import { createGithubProvider } from './client.js'
@@ -166,7 +166,7 @@ describe('createGithubProvider against the emulator', () => {
       env: { apiKey: ['GITHUB_TOKEN', 'GH_TOKEN'], baseUrl: 'GITHUB_API_URL' },
     })
     // `github` is a valid provider id: its config entry is the one thread-fetch reads its token from.
-    expect(validateProviderDefinition(githubDefinition, 'github')).toBe(githubDefinition)
+    expect(validateProviderDefinition(githubDefinition, 'github')).toEqual(resolveProviderDefinition(githubDefinition))
     expect(githubDefinition.create().name).toBe('github')
   })
 })

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { ProviderResponseSchema, validateProviderDefinition } from '@search-layer/core'
+import { ProviderResponseSchema, resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
@@ -93,7 +93,9 @@ describe('createHackerNewsProvider against the emulator', () => {
       routing: 'vertical',
       capabilities: ['news'],
     })
-    expect(validateProviderDefinition(hackernewsDefinition, 'hackernews')).toBe(hackernewsDefinition)
+    expect(validateProviderDefinition(hackernewsDefinition, 'hackernews')).toEqual(
+      resolveProviderDefinition(hackernewsDefinition),
+    )
     const hn = hackernewsDefinition.create({ env: emu.env })
     expect(hn.name).toBe('hackernews')
     expect((await hn.search({ query: 'kubernetes' })).results.length).toBeGreaterThan(0)

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { validateProviderDefinition } from '@search-layer/core'
+import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
@@ -98,7 +98,9 @@ describe('createSearxngProvider against the emulator', () => {
       capabilities: ['web', 'news'],
       env: { apiKey: ['SEARXNG_URL'], baseUrl: 'SEARXNG_URL' },
     })
-    expect(validateProviderDefinition(searxngDefinition, 'searxng')).toBe(searxngDefinition)
+    expect(validateProviderDefinition(searxngDefinition, 'searxng')).toEqual(
+      resolveProviderDefinition(searxngDefinition),
+    )
     expect(searxngDefinition.create().name).toBe('searxng')
   })
 })

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { validateProviderDefinition } from '@search-layer/core'
+import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
@@ -113,7 +113,9 @@ describe('createStackExchangeProvider against the emulator', () => {
       keyless: true,
       env: { apiKey: ['STACKEXCHANGE_KEY'], baseUrl: 'STACKEXCHANGE_API_URL' },
     })
-    expect(validateProviderDefinition(stackexchangeDefinition, 'stackexchange')).toBe(stackexchangeDefinition)
+    expect(validateProviderDefinition(stackexchangeDefinition, 'stackexchange')).toEqual(
+      resolveProviderDefinition(stackexchangeDefinition),
+    )
     expect(stackexchangeDefinition.create().name).toBe('stackexchange')
   })
 })

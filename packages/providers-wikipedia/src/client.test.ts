@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { validateProviderDefinition } from '@search-layer/core'
+import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
@@ -106,7 +106,9 @@ describe('createWikipediaProvider against the emulator', () => {
       defaultBaseUrl: 'https://{lang}.wikipedia.org',
       env: { apiKey: [], baseUrl: 'WIKIPEDIA_API_URL' },
     })
-    expect(validateProviderDefinition(wikipediaDefinition, 'wikipedia')).toBe(wikipediaDefinition)
+    expect(validateProviderDefinition(wikipediaDefinition, 'wikipedia')).toEqual(
+      resolveProviderDefinition(wikipediaDefinition),
+    )
     expect(wikipediaDefinition.create().name).toBe('wikipedia')
   })
 })
