@@ -1,4 +1,4 @@
-import { ADVERSARIAL_TEXTS, measureGrowth, sizedText } from '@search-layer/testkit'
+import { ADVERSARIAL_TEXTS, measureGrowth, sizedText, LINEAR_GROWTH_LIMIT } from '@search-layer/testkit'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { firstHeading, markdownLinkMatches, trimTrailingPunctuation } from './_text-scan.js'
@@ -89,8 +89,8 @@ describe('text scans are linear', { timeout: 120_000 }, () => {
     ['markdownLinkMatches', 'spaces without newline', markdownLinkMatches],
     ['trimTrailingPunctuation', 'url + closing parens', trimTrailingPunctuation],
   ] as const)('%s on %s', (_fn, name, scan) => {
-    const growth = measureGrowth(ADVERSARIAL_TEXTS[name]!, scan, { n: 2000, retryAbove: 8 })
-    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(8)
+    const growth = measureGrowth(ADVERSARIAL_TEXTS[name]!, scan, { n: 2000, retryAbove: LINEAR_GROWTH_LIMIT })
+    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(LINEAR_GROWTH_LIMIT)
   })
 })
 

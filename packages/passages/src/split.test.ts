@@ -1,4 +1,4 @@
-import { ADVERSARIAL_TEXTS, measureGrowth } from '@search-layer/testkit'
+import { ADVERSARIAL_TEXTS, measureGrowth, LINEAR_GROWTH_LIMIT } from '@search-layer/testkit'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { splitMarkdown } from './split.js'
@@ -222,8 +222,8 @@ describe('splitMarkdown on hostile text', () => {
     const growth = measureGrowth(build, (md) => splitMarkdown(md, { maxChars: 10_000_000 }), {
       n: 2000,
       runs: 3,
-      retryAbove: 8,
+      retryAbove: LINEAR_GROWTH_LIMIT,
     })
-    expect(growth.ratio).toBeLessThan(8)
+    expect(growth.ratio).toBeLessThan(LINEAR_GROWTH_LIMIT)
   })
 })

@@ -1,4 +1,4 @@
-import { measureGrowth } from '@search-layer/testkit'
+import { measureGrowth, LINEAR_GROWTH_LIMIT } from '@search-layer/testkit'
 import fc from 'fast-check'
 import { Parser } from 'htmlparser2'
 import { describe, expect, it } from 'vitest'
@@ -89,7 +89,7 @@ const DEEP: Record<string, (n: number) => string> = {
 describe('walkHtml is linear', { timeout: 120_000 }, () => {
   const walk = (html: string) => walkHtml(html, { onopentag() {}, ontext() {}, onclosetag() {} })
   it.each(Object.keys(DEEP))('on %s', (name) => {
-    const growth = measureGrowth(DEEP[name]!, walk, { n: 20_000, runs: 5, retryAbove: 8 })
-    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(8)
+    const growth = measureGrowth(DEEP[name]!, walk, { n: 20_000, runs: 5, retryAbove: LINEAR_GROWTH_LIMIT })
+    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(LINEAR_GROWTH_LIMIT)
   })
 })

@@ -1,4 +1,4 @@
-import { ADVERSARIAL_TEXTS, measureGrowth, sizedText } from '@search-layer/testkit'
+import { ADVERSARIAL_TEXTS, measureGrowth, sizedText, LINEAR_GROWTH_LIMIT } from '@search-layer/testkit'
 import { describe, expect, it } from 'vitest'
 import { MAX_FIELD_CHARS, MAX_RESULTS, parseDuckDuckGoPage } from './parse.js'
 
@@ -42,8 +42,8 @@ const ALL: Record<string, (n: number) => string> = {
 // The ratio tells linear from quadratic; the figures belong to the changeset and the bench.
 describe('parseDuckDuckGoPage is linear on hostile bodies', { timeout: 120_000 }, () => {
   it.each(Object.keys(ALL))('%s', (name) => {
-    const growth = measureGrowth(ALL[name]!, parseDuckDuckGoPage, { n: 4000, runs: 5, retryAbove: 8 })
-    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(8)
+    const growth = measureGrowth(ALL[name]!, parseDuckDuckGoPage, { n: 4000, runs: 5, retryAbove: LINEAR_GROWTH_LIMIT })
+    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(LINEAR_GROWTH_LIMIT)
   })
 })
 

@@ -3,6 +3,13 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 
 /** Options of `measureGrowth`. */
+/**
+ * The largest `ratio` (time at 4n over time at n) a linear-time check accepts. Linear is 4 and quadratic 16; on a
+ * heap shared with other test files, collections make a linear scan reach ~8 at these small sizes, so the line
+ * sits between the two, where any quadratic step still fails.
+ */
+export const LINEAR_GROWTH_LIMIT = 10
+
 export interface GrowthOptions {
   /** Smallest input size; doubled until a run takes at least `minMs`, so the figures stand above timer noise. */
   n: number

@@ -19,7 +19,7 @@ export type {
 } from './types.js'
 export { parseEmulatorArgs, runEmulatorCli } from './cli.js'
 export type { EmulatorCliArgs, CliIo } from './cli.js'
-export { measureGrowth, sizedText, ADVERSARIAL_TEXTS } from './growth.js'
+export { measureGrowth, sizedText, ADVERSARIAL_TEXTS, LINEAR_GROWTH_LIMIT } from './growth.js'
 export type { Growth, GrowthOptions } from './growth.js'
 export { longestLoopDelay } from './loop-delay.js'
 export { readRecorded, providerFailure, TAG_OR_ENTITY } from './recorded.js'

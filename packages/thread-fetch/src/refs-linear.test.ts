@@ -1,4 +1,4 @@
-import { ADVERSARIAL_TEXTS, measureGrowth, sizedText } from '@search-layer/testkit'
+import { ADVERSARIAL_TEXTS, measureGrowth, sizedText, LINEAR_GROWTH_LIMIT } from '@search-layer/testkit'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { findRefs as findRefsBefore } from '../test/refs-regex-reference.js'
@@ -85,8 +85,11 @@ describe('extractRefs is linear on adversarial comments', { timeout: 120_000 }, 
   ]
   it.each(cases)('%s', (name) => {
     const build = ADVERSARIAL_TEXTS[name]!
-    const growth = measureGrowth(build, (text) => extractRefs(text, { repo: 'o/r' }), { n: 2000, retryAbove: 8 })
-    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(8)
+    const growth = measureGrowth(build, (text) => extractRefs(text, { repo: 'o/r' }), {
+      n: 2000,
+      retryAbove: LINEAR_GROWTH_LIMIT,
+    })
+    expect(growth.ratio, JSON.stringify(growth)).toBeLessThan(LINEAR_GROWTH_LIMIT)
   })
 })
 
