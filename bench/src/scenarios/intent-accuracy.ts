@@ -20,7 +20,7 @@ const SCENARIO = '5 intent accuracy'
 
 /** A JSONL file of the intent package: the labelled sets live with the classifier they grade. */
 function readSet(path: string): LabelledQuery[] {
-  return readFileSync(new URL(`../../../packages/intent/${path}`, import.meta.url), 'utf8')
+  return readFileSync(new URL(`../../packages/intent/${path}`, import.meta.url), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as LabelledQuery)
