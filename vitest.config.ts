@@ -22,6 +22,8 @@ const SYSTEM_TESTS: Record<string, string[]> = {
     'src/heap-growth.test.ts', // a node child per V8 flag
   ],
   'packages/mcp': ['test/mcp.e2e.test.ts'], // the built stdio server as a child process
+  // The built packages loaded by plain Node and TypeScript projects, and packed by npm.
+  consumers: ['test/**/*.test.ts'],
 }
 
 // Files that change what is loaded for the files after them in the same worker (module mocks, counts of module
@@ -31,7 +33,7 @@ const ISOLATED_TESTS: Record<string, string[]> = {
   'packages/providers-duckduckgo': ['src/lazy-parser.test.ts'],
 }
 
-const GROUPS = ['packages', 'apps', 'examples', 'bench']
+const GROUPS = ['packages', 'apps', 'examples', 'bench', 'consumers']
 
 function packageDirs(): string[] {
   return GROUPS.flatMap((group) => {

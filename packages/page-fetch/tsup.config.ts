@@ -1,10 +1,5 @@
-import { defineConfig } from 'tsup'
+import { libraryConfig } from '../../tsup.library'
 
-export default defineConfig({
-  // The worker is its own entry: `ExtractPool` starts it from dist/extract-worker.js, beside index.js.
-  entry: ['src/index.ts', 'src/schemas.ts', 'src/extract-worker.ts'],
-  format: ['esm'],
-  clean: true,
-  target: 'node20',
-  sourcemap: true,
-})
+// The worker is its own entry: `ExtractPool` starts it from dist/extract-worker.js, beside index.js (the CommonJS
+// build starts the same ESM worker).
+export default libraryConfig(['src/index.ts', 'src/schemas.ts', 'src/extract-worker.ts'])

@@ -31,6 +31,9 @@ describe('entry points', () => {
   it('the AI SDK adapter is its own entry and does import `ai`', () => {
     expect(reachable('ai-sdk.ts').get('ai-sdk.ts')).toContain('ai')
     const pkg = JSON.parse(readFileSync(join(SRC, '../package.json'), 'utf8'))
-    expect(pkg.exports['./ai-sdk']).toMatchObject({ types: './dist/ai-sdk.d.ts', import: './dist/ai-sdk.js' })
+    expect(pkg.exports['./ai-sdk']).toMatchObject({
+      import: { types: './dist/ai-sdk.d.ts', default: './dist/ai-sdk.js' },
+      require: { types: './dist/ai-sdk.d.cts', default: './dist/ai-sdk.cjs' },
+    })
   })
 })
