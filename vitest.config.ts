@@ -22,6 +22,7 @@ const SYSTEM_TESTS: Record<string, string[]> = {
     'src/heap-growth.test.ts', // a node child per V8 flag
   ],
   'packages/mcp': ['test/mcp.e2e.test.ts'], // the built stdio server as a child process
+  'packages/page-fetch': ['test/render.e2e.test.ts'], // pages rendered in headless Chromium
   // The built packages loaded by plain Node and TypeScript projects, and packed by npm.
   consumers: ['test/**/*.test.ts'],
 }

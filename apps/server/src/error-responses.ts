@@ -60,6 +60,7 @@ const FETCH_KIND_CODE: Record<FetchErrorKind, ErrorCode> = {
   network: 'upstream',
   empty: 'upstream',
   unreadable: 'upstream',
+  render_failed: 'upstream',
 }
 
 /** The JSON body of every error response. */

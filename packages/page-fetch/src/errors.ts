@@ -2,7 +2,9 @@ import { redactSecrets } from '@search-layer/core'
 
 /**
  * What went wrong with a fetch; branch on this, never on message text. `empty`: the document has no text to read
- * (a PDF of scanned images). `unreadable`: the document is broken or encrypted.
+ * (a PDF of scanned images). `unreadable`: the document is broken or encrypted. `render_failed`: rendering the page
+ * in headless Chromium (`SEARCH_LAYER_BROWSER`) failed: the browser would not start or crashed, or the page outgrew a
+ * render limit (requests, bytes, DOM size, JS heap).
  */
 export type FetchErrorKind =
   | 'bad_url'
@@ -14,6 +16,7 @@ export type FetchErrorKind =
   | 'network'
   | 'empty'
   | 'unreadable'
+  | 'render_failed'
 
 /** Every `FetchErrorKind`, for exhaustive tables (exit codes, HTTP statuses). */
 export const FETCH_ERROR_KINDS: readonly FetchErrorKind[] = [
@@ -26,6 +29,7 @@ export const FETCH_ERROR_KINDS: readonly FetchErrorKind[] = [
   'network',
   'empty',
   'unreadable',
+  'render_failed',
 ]
 
 const DEFAULT_RETRYABLE: Record<FetchErrorKind, boolean> = {
@@ -38,6 +42,7 @@ const DEFAULT_RETRYABLE: Record<FetchErrorKind, boolean> = {
   network: true,
   empty: false,
   unreadable: false,
+  render_failed: false,
 }
 
 /** Constructor options of `FetchError`. */

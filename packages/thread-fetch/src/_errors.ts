@@ -25,6 +25,7 @@ export function toThreadError(error: unknown, service: string): ProviderError | 
       case 'unsupported_type':
       case 'empty':
       case 'unreadable':
+      case 'render_failed':
         return new ProviderError(error.message, { ...base, kind: 'bad_response', retryable: false })
       case 'http': {
         const mapped = errorFromStatus(service, error.status ?? 502, { detail: error.message })

@@ -63,6 +63,7 @@ export function describeFetchFailure(kind: FetchErrorKind, status?: number): str
     unsupported_type: 'That URL is not a readable page (its content type is not text, HTML, JSON, XML or PDF).',
     empty: 'The document has no text to read (a PDF of scanned pages?).',
     unreadable: 'The document is broken or encrypted, so it cannot be read.',
+    render_failed: 'The page needs JavaScript to show its text, and rendering it in the browser failed.',
     http:
       status === 404 || status === 410
         ? 'The page does not exist (the site answered "not found" or "gone"). Check the URL; retrying will not help.'
