@@ -67,7 +67,7 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
     document: resource,
     guard: fetchOptions,
     // The rest of the time, less a quarter (at most 2 s) kept for reading the rendered page.
-    timeoutMs: Math.max(1, remainingMs() - Math.min(2_000, remainingMs() / 4)),
+    timeoutMs: Math.max(1, Math.floor(remainingMs() - Math.min(2_000, remainingMs() / 4))),
     ...(options.signal && { signal: options.signal }),
   })
   return read(rendered.html, rendered.finalUrl)

@@ -95,7 +95,7 @@ export function createPageRenderer(options: PageRendererOptions = {}): PageRende
 
   async function render(request: RenderRequest): Promise<RenderedPage> {
     const url = request.document.url
-    const timeoutSignal = AbortSignal.timeout(Math.max(1, request.timeoutMs))
+    const timeoutSignal = AbortSignal.timeout(Math.max(1, Math.floor(request.timeoutMs)))
     const signal = request.signal ? AbortSignal.any([request.signal, timeoutSignal]) : timeoutSignal
     const deadline = Date.now() + request.timeoutMs
     try {

@@ -71,8 +71,8 @@ describe('rendering an app shell', () => {
     expect(page.url).toBe(url)
     expect(page.markdown).toContain('A JoinSet owns its tasks')
     expect(page.text).toContain('Cancellation is cooperative')
-    // The document was fetched once (for the static reading); the browser got those bytes, then its two requests.
-    expect(site.count('pages')).toBe(3)
+    // Once unrendered; then the document once (the browser gets those bytes), and the browser's two requests.
+    expect(site.count('pages')).toBe(4)
   })
 
   it('refuses the page script’s requests to private, loopback and metadata addresses: none arrives', async () => {
