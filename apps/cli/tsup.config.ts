@@ -27,7 +27,8 @@ const shared: Options & { banner: { js: string } } = {
   minify: true,
   noExternal: [/.*/],
   // The Vercel AI SDK adapter in @search-layer/tools is never used by the CLI; leave its lazy import alone.
-  external: ['ai'],
+  // playwright-core is loaded only to render pages (SEARCH_LAYER_BROWSER=chromium): an optional dependency, not bundled.
+  external: ['ai', 'playwright-core'],
   // Keep `node:` specifiers as written (tsup strips them by default, before the plugins below could see them).
   removeNodeProtocol: false,
   banner: { js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);" },

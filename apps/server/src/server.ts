@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
-import { closeSharedExtractPool } from '@search-layer/page-fetch'
+import { closeSharedExtractPool, closeSharedPageRenderer } from '@search-layer/page-fetch'
 import { applyHeapGrowth } from './heap-growth.js'
 import { createInFlightRequests } from './in-flight.js'
 import { listenErrorToConfigError } from './listen-error.js'
@@ -98,8 +98,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       if ('closeAllConnections' in server) server.closeAllConnections()
       await closed
       await wired.close()
-      // Page extraction workers are process-wide (fetchPage's shared pool); the requests that used them are done.
-      await closeSharedExtractPool()
+      // Page extraction workers and the rendering browser are process-wide (fetchPage's); their requests are done.
+      await Promise.all([closeSharedExtractPool(), closeSharedPageRenderer()])
       logger.info('search-layer server stopped')
     })()
     return closing

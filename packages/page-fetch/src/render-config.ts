@@ -1,4 +1,5 @@
 import { accessSync, constants } from 'node:fs'
+import { createRequire } from 'node:module'
 import { delimiter, isAbsolute, join } from 'node:path'
 import { ConfigError } from '@search-layer/core'
 import { z } from 'zod'
@@ -64,10 +65,25 @@ export interface RenderingStatus {
   detail: string
 }
 
-/** `search-layer providers` and `doctor`: what `SEARCH_LAYER_BROWSER` and `CHROMIUM_PATH` amount to on this machine. */
+/** True when playwright-core can be loaded from here (a bundle may leave it out). */
+function playwrightInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('playwright-core')
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `search-layer providers` and `doctor`: what `SEARCH_LAYER_BROWSER` and `CHROMIUM_PATH` amount to on this machine.
+ * @throws ConfigError when `SEARCH_LAYER_BROWSER` is neither `chromium` nor `off`.
+ */
 export function renderingStatus(env: Record<string, string | undefined> = process.env): RenderingStatus {
   const settings = renderSettingsFromEnv(env)
   if (!settings.enabled) return { state: 'off', detail: 'set SEARCH_LAYER_BROWSER=chromium to render JavaScript-only pages' }
+  if (!playwrightInstalled())
+    return { state: 'unavailable', detail: 'playwright-core is not installed: npm install playwright-core' }
   const found = findBrowserExecutable(settings.executablePath, env)
   if (!found)
     return {

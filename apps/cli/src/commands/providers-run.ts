@@ -1,6 +1,7 @@
 import { keyVariableHint } from '@search-layer/core'
 import { GITHUB_SERVICE, describeConfig } from '@search-layer/core/config'
 import { type KeyStatus, createSearchLayer } from '@search-layer/engine'
+import { renderingStatus } from '@search-layer/page-fetch'
 import { engineOptionsFromEnv } from '../engine-options.js'
 import type { ParsedCommandArgs } from '../args.js'
 import { type CliIo, EXIT } from '../io.js'
@@ -22,6 +23,7 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
     engineOptionsFromEnv(io.env, { cache: false, providers, oneShot: true }),
   ).status()
   const keysOf = new Map(statuses.filter((s) => s.configured).map((s) => [s.name, s.keys]))
+  const rendering = renderingStatus(io.env)
   const hintOf = new Map([...providers, GITHUB_SERVICE].map((d) => [d.id, keyVariableHint(d)]))
   // Exit 2 when something is broken, after showing what still works.
   const code = problems.some((p) => p.severity === 'error') ? EXIT.usage : EXIT.ok
@@ -30,7 +32,8 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   )
   if (args.values.json) {
     const withKeys = description.map((d) => (keysOf.has(d.name) ? { ...d, keys: keysOf.get(d.name) } : d))
-    io.stdout.write(`${JSON.stringify({ providers: withKeys, ...(problems.length && { problems }) }, null, 2)}\n`)
+    const output = { providers: withKeys, rendering, ...(problems.length && { problems }) }
+    io.stdout.write(`${JSON.stringify(output, null, 2)}\n`)
     writeConfigProblems(problems, 'providers', io)
     return code
   }
@@ -45,6 +48,7 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   const ids = new Set(providers.map((d) => d.id))
   const searchReady = description.filter((d) => d.configured && ids.has(d.name)).length
   io.stdout.write(`\n${searchReady} of ${ids.size} search providers configured.\n`)
+  io.stdout.write(`Rendering JavaScript-only pages: ${rendering.state} (${rendering.detail}).\n`)
   const keyRows = [...keysOf].flatMap(([name, keys]) => keys.map((k) => keyRow(name, k)))
   if (keyRows.length > 0)
     io.stdout.write(`\n${renderTable(['provider', 'key', 'pace', 'this window', 'monthly quota', 'state'], keyRows)}`)
