@@ -21,7 +21,7 @@ const NEEDS = [
     program: 'chromium',
     variable: 'CHROMIUM_BIN',
     debian: 'chromium',
-    why: "the web app's end-to-end tests drive a real headless Chromium",
+    why: "the web app's end-to-end tests and page-fetch's rendering tests drive a real headless Chromium",
     other: 'macOS: brew install --cask chromium',
   },
 ]

@@ -33,7 +33,7 @@ export class RenderRequests {
     const request = route.request()
     const url = request.url()
     const navigation = request.isNavigationRequest() && request.frame().parentFrame() === null
-    if (navigation && !this.documentServed && url === this.document.finalUrl) {
+    if (navigation && !this.documentServed && withoutHash(url) === withoutHash(this.document.finalUrl)) {
       // The page was fetched already (and checked) for its static extraction: the browser gets those bytes.
       this.documentServed = true
       return this.fulfill(route, this.document)
@@ -82,6 +82,8 @@ export class RenderRequests {
     await route.abort(code).catch(() => {})
   }
 }
+
+const withoutHash = (url: string) => url.split('#')[0]
 
 /** The error a render ends with when the page could not be shown: the guard's refusal of its navigation. */
 export function navigationError(requests: RenderRequests, url: string): FetchError {

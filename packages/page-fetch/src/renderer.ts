@@ -119,6 +119,10 @@ export function createPageRenderer(options: PageRendererOptions = {}): PageRende
         cause,
       })
     })
+    if (signal.aborted) {
+      session.release()
+      throw signal.reason
+    }
     let context: BrowserContext | undefined
     const closeContext = () => void closeWithin(context, session)
     signal.addEventListener('abort', closeContext, { once: true })

@@ -3,15 +3,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { type FetchPageOptions, type PageRenderer, createPageRenderer, fetchPage, isFetchError } from '../src/index.js'
 import { findBrowserExecutable } from '../src/render-config.js'
 
-// Rendering for real: Debian's headless Chromium (`scripts/provision.mjs` installs it; CHROMIUM_PATH points at
-// another), pages from the emulator on 127.0.0.1, which the guard is told to allow, and a second emulator on
+// Rendering for real: Debian's headless Chromium (`scripts/provision.mjs` installs it; CHROMIUM_PATH or CHROMIUM_BIN
+// points at another), pages from the emulator on 127.0.0.1, which the guard is told to allow, and a second emulator on
 // 127.0.0.2 standing for a private service: loopback, so the guard refuses it, and its request count shows whether
 // anything reached it. No Chromium fails the file, it does not skip it.
 
 function findBrowserExecutableForTests(): string {
-  const found = findBrowserExecutable(process.env.CHROMIUM_PATH || 'chromium')
+  const found = findBrowserExecutable(process.env.CHROMIUM_PATH || process.env.CHROMIUM_BIN || 'chromium')
   if (!found)
-    throw new Error('Rendering tests drive headless Chromium: run `node scripts/provision.mjs` or set CHROMIUM_PATH')
+    throw new Error('Rendering tests drive headless Chromium: run `node scripts/provision.mjs` or set CHROMIUM_BIN')
   return found
 }
 
