@@ -27,8 +27,7 @@ const shared: Options & { banner: { js: string } } = {
   minify: true,
   noExternal: [/.*/],
   // The Vercel AI SDK adapter in @search-layer/tools is never used by the CLI; leave its lazy import alone.
-  // playwright-core is loaded only to render pages (SEARCH_LAYER_BROWSER=chromium): an optional dependency, not bundled.
-  external: ['ai', 'playwright-core'],
+  external: ['ai'],
   // Keep `node:` specifiers as written (tsup strips them by default, before the plugins below could see them).
   removeNodeProtocol: false,
   banner: { js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);" },

@@ -1,11 +1,13 @@
+import { createRequire } from 'node:module'
 import type { Browser } from 'playwright-core'
 
 // One headless Chromium shared by every render of a renderer: launched on first use, closed when idle, launched again
-// after it crashed or was closed. playwright-core is imported here, on first launch only, so a process that never
-// renders never loads it.
+// after it crashed or was closed. playwright-core is loaded here, on first launch only, so a process that never
+// renders never loads it: through `require` (it is CommonJS), which also works where `import()` does not (the CLI's
+// search script runs from V8's code cache as a CommonJS script) and which bundlers leave alone.
 
 /** Chromium's flags: headless, and nothing that talks to the network on its own or bypasses request interception. */
-export function chromiumArgs(maxHeapMb: number): string[] {
+function chromiumArgs(maxHeapMb: number): string[] {
   return [
     '--headless',
     '--no-sandbox',
@@ -79,7 +81,7 @@ export class BrowserSession {
 
   private launch(): Promise<Browser> {
     const launching = (async () => {
-      const { chromium } = await import('playwright-core')
+      const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core')
       const browser = await chromium.launch({
         executablePath: this.options.executablePath,
         args: chromiumArgs(this.options.maxHeapMb),

@@ -70,7 +70,9 @@ export class RenderRequests {
 
   private async fulfill(route: Route, resource: FetchedResource): Promise<void> {
     const contentType = resource.headers['content-type'] ?? resource.contentType
-    await route.fulfill({ status: resource.status, headers: { 'content-type': contentType }, body: resource.body }).catch(() => {})
+    await route
+      .fulfill({ status: resource.status, headers: { 'content-type': contentType }, body: resource.body })
+      .catch(() => {})
   }
 
   private async fulfillStatus(route: Route, status: number): Promise<void> {
@@ -89,6 +91,9 @@ const withoutHash = (url: string) => url.split('#')[0]
 export function navigationError(requests: RenderRequests, url: string): FetchError {
   const refused = requests.refusedNavigation
   if (refused)
-    return new FetchError(`rendering ${url}: its navigation was refused: ${refused.message}`, { kind: refused.kind, url })
+    return new FetchError(`rendering ${url}: its navigation was refused: ${refused.message}`, {
+      kind: refused.kind,
+      url,
+    })
   return new FetchError(`rendering ${url} ended on the browser's error page`, { kind: 'render_failed', url })
 }

@@ -81,7 +81,8 @@ function playwrightInstalled(): boolean {
  */
 export function renderingStatus(env: Record<string, string | undefined> = process.env): RenderingStatus {
   const settings = renderSettingsFromEnv(env)
-  if (!settings.enabled) return { state: 'off', detail: 'set SEARCH_LAYER_BROWSER=chromium to render JavaScript-only pages' }
+  if (!settings.enabled)
+    return { state: 'off', detail: 'set SEARCH_LAYER_BROWSER=chromium to render JavaScript-only pages' }
   if (!playwrightInstalled())
     return { state: 'unavailable', detail: 'playwright-core is not installed: npm install playwright-core' }
   const found = findBrowserExecutable(settings.executablePath, env)

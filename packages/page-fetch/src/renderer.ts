@@ -187,7 +187,13 @@ async function closeWithin(context: BrowserContext | undefined, session: Browser
   const stuck = new Promise<'stuck'>((resolve) => {
     timer = setTimeout(() => resolve('stuck'), CLOSE_GRACE_MS)
   })
-  const outcome = await Promise.race([context.close().then(() => 'closed' as const, () => 'closed' as const), stuck])
+  const outcome = await Promise.race([
+    context.close().then(
+      () => 'closed' as const,
+      () => 'closed' as const,
+    ),
+    stuck,
+  ])
   clearTimeout(timer)
   if (outcome === 'stuck') await session.close()
 }
@@ -196,7 +202,12 @@ async function closeWithin(context: BrowserContext | undefined, session: Browser
 function raceCrash<T>(page: Page, url: string, work: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     page.once('crash', () =>
-      reject(new FetchError(`the browser's page crashed while rendering ${url} (out of memory?)`, { kind: 'render_failed', url })),
+      reject(
+        new FetchError(`the browser's page crashed while rendering ${url} (out of memory?)`, {
+          kind: 'render_failed',
+          url,
+        }),
+      ),
     )
     work().then(resolve, reject)
   })
@@ -228,7 +239,12 @@ function toRenderError(
   timeoutMs: number,
 ): FetchError {
   if (callerSignal?.aborted)
-    return new FetchError(`rendering ${truncate(url)} was cancelled`, { kind: 'timeout', url, retryable: false, cause: error })
+    return new FetchError(`rendering ${truncate(url)} was cancelled`, {
+      kind: 'timeout',
+      url,
+      retryable: false,
+      cause: error,
+    })
   if (isFetchError(error)) return error
   if (timeoutSignal.aborted || (error instanceof Error && error.name === 'TimeoutError'))
     return new FetchError(`rendering ${truncate(url)} did not complete within ${timeoutMs} ms`, {

@@ -104,7 +104,9 @@ describe('rendering an app shell', () => {
 
   it('refuses a navigation that redirects to a private address, as a typed entry', async () => {
     const to = `${internal.urls.pages}/secret`
-    site.pages.set('/hop', { body: shell(`location.href = '/pages/redirect?to=' + encodeURIComponent(${JSON.stringify(to)})`) })
+    site.pages.set('/hop', {
+      body: shell(`location.href = '/pages/redirect?to=' + encodeURIComponent(${JSON.stringify(to)})`),
+    })
     const error = await fetchPage(`${site.urls.pages}/hop`, options()).catch((e: unknown) => e)
     expect(isFetchError(error) && error.toJSON()).toMatchObject({ kind: 'blocked', url: `${site.urls.pages}/hop` })
     expect(String((error as Error).message)).not.toContain(SECRET)
@@ -115,7 +117,9 @@ describe('rendering an app shell', () => {
     site.pages.set('/spin', { body: shell('for (;;) {}') })
     const error = await fetchPage(`${site.urls.pages}/spin`, options({ timeoutMs: 3_000 })).catch((e: unknown) => e)
     expect(isFetchError(error) && error.kind).toBe('timeout')
-    site.pages.set('/after', { body: shell(`document.getElementById('root').innerHTML = '<p>${PARAGRAPHS.join(' ')}</p>'`) })
+    site.pages.set('/after', {
+      body: shell(`document.getElementById('root').innerHTML = '<p>${PARAGRAPHS.join(' ')}</p>'`),
+    })
     const page = await fetchPage(`${site.urls.pages}/after`, options())
     expect(page.text).toContain('A JoinSet owns its tasks')
   })
@@ -133,11 +137,15 @@ describe('rendering an app shell', () => {
       browserOpen: true,
       close: () => renderer.close(),
     }
-    const error = await fetchPage(`${site.urls.pages}/stuck`, options({ renderer: hanging, timeoutMs: 3_000 }))
-      .then(() => undefined, (e: unknown) => e)
+    const error = await fetchPage(`${site.urls.pages}/stuck`, options({ renderer: hanging, timeoutMs: 3_000 })).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(isFetchError(error) && error.kind).toBe('timeout')
     site.reset()
-    site.pages.set('/next', { body: shell(`document.getElementById('root').innerHTML = '<p>${PARAGRAPHS.join(' ')}</p>'`) })
+    site.pages.set('/next', {
+      body: shell(`document.getElementById('root').innerHTML = '<p>${PARAGRAPHS.join(' ')}</p>'`),
+    })
     expect((await fetchPage(`${site.urls.pages}/next`, options())).text).toContain('Structured concurrency')
   })
 
@@ -168,7 +176,9 @@ describe('the shared browser', () => {
   it('closes when idle and launches again for the next render', async () => {
     const idle = createPageRenderer({ executablePath: findBrowserExecutableForTests(), idleCloseMs: 100 })
     try {
-      site.pages.set('/idle', { body: shell(`document.getElementById('root').innerHTML = '<p>${PARAGRAPHS.join(' ')}</p>'`) })
+      site.pages.set('/idle', {
+        body: shell(`document.getElementById('root').innerHTML = '<p>${PARAGRAPHS.join(' ')}</p>'`),
+      })
       const url = `${site.urls.pages}/idle`
       expect((await fetchPage(url, options({ renderer: idle }))).text).toContain('Cancellation is cooperative')
       await vi.waitFor(() => expect(idle.browserOpen).toBe(false), { timeout: 10_000, interval: 50 })
