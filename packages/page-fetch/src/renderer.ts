@@ -101,6 +101,8 @@ export function createPageRenderer(options: PageRendererOptions = {}): PageRende
     try {
       await slots.take(signal)
       try {
+        // Out of time already (the fetch before took it all): no browser is started for nothing.
+        if (signal.aborted) throw signal.reason
         return await raceAbort(renderInBrowser(request, signal, deadline), signal)
       } finally {
         slots.free()
