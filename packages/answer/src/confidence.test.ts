@@ -40,7 +40,7 @@ describe('answerConfidence', () => {
     })
     const unverified = answerConfidence({ counts: counts(9, 1), passages: [NODE, RUST, MDN] })
     expect(unverified).toMatchObject({ level: 'medium', score: 0.9 })
-    expect(unverified.reasons).toContain('1 sentence cite a passage or quote that was not found')
+    expect(unverified.reasons).toContain('1 sentence cites a passage or quote that was not found')
   })
 
   it('counts one engine against agreement when the caller says how many found the pages', () => {

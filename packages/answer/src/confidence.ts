@@ -16,10 +16,8 @@ export function answerConfidence(input: ConfidenceInput): Confidence {
   if (total === 0) return { level: 'none', score: 0, reasons: ['the answer has no sentence to check'] }
   reasons.push(`${counts.supported} of ${total} ${plural(total, 'sentence')} supported by a verified citation`)
   if (counts.unverified > 0)
-    reasons.push(
-      `${counts.unverified} ${plural(counts.unverified, 'sentence')} cite a passage or quote that was not found`,
-    )
-  if (counts.uncited > 0) reasons.push(`${counts.uncited} ${plural(counts.uncited, 'sentence')} cite nothing`)
+    reasons.push(`${counts.unverified} ${sentences(counts.unverified)} a passage or quote that was not found`)
+  if (counts.uncited > 0) reasons.push(`${counts.uncited} ${sentences(counts.uncited)} nothing`)
   if (counts.supported === 0) return { level: 'none', score: 0, reasons }
   const sites = sitesOf(passages.flatMap((p) => [p.url, ...(p.sources ?? []).map((s) => s.url)]))
   const siteFactor = sites.length >= 3 ? 1 : sites.length === 2 ? 0.85 : 0.65
@@ -55,4 +53,5 @@ function sitesOf(urls: readonly string[]): string[] {
   return [...sites]
 }
 
+const sentences = (n: number): string => (n === 1 ? 'sentence cites' : 'sentences cite')
 const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`)
