@@ -7,14 +7,14 @@ import { duckduckgoRoutes } from './routes/duckduckgo.js'
 import { exaRoutes } from './routes/exa.js'
 import { githubRoutes } from './routes/github.js'
 import { hackernewsRoutes } from './routes/hackernews.js'
-import { llmRoutes } from './routes/llm.js'
+import { LlmConversation, llmRoutes } from './routes/llm.js'
 import { pagesRoutes } from './routes/pages.js'
 import { searxngRoutes } from './routes/searxng.js'
 import { stackexchangeRoutes } from './routes/stackexchange.js'
 import { tavilyRoutes } from './routes/tavily.js'
 import { wikipediaRoutes } from './routes/wikipedia.js'
 import { xaiRoutes } from './routes/xai.js'
-import type { EmulatedService, Emulator, EmulatorOptions, KeyedService, LlmHandler } from './types.js'
+import type { EmulatedService, Emulator, EmulatorOptions, KeyedService } from './types.js'
 
 /**
  * The model names the emulator advertises in `env`: xAI's current web-search model (the Grok provider's default,
@@ -42,7 +42,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     given !== undefined && accepted[service].includes(given)
   const fixed = new Date(DEFAULT_NOW)
   const now = options.now ?? (() => new Date(fixed))
-  let llmHandler: LlmHandler | null = null
+  const llm = new LlmConversation()
   const pages = seedPages()
   const github = githubRoutes(() => keys.github)
   const server = new EmulatorServer({
@@ -57,10 +57,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       grok: xaiRoutes(isKeyOf('grok')),
       github,
       pages: pagesRoutes(pages),
-      llm: llmRoutes(
-        () => keys.llm,
-        () => llmHandler,
-      ),
+      llm: llmRoutes(() => keys.llm, llm),
       hackernews: hackernewsRoutes(),
       wikipedia: wikipediaRoutes(),
       stackexchange: stackexchangeRoutes(() => keys.stackexchange),
@@ -141,9 +138,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       },
     },
     llm: {
-      respond(handler) {
-        llmHandler = handler
-      },
+      respond: (handler) => llm.respond(handler),
+      script: (steps) => llm.script(steps),
     },
     close: () => server.close(),
   }

@@ -15,6 +15,11 @@ export type {
   PageSpec,
   LlmRequest,
   LlmHandler,
+  LlmMessage,
+  LlmReply,
+  LlmScriptStep,
+  LlmSeenToolCall,
+  LlmToolCall,
   Emulator,
 } from './types.js'
 export { parseEmulatorArgs, runEmulatorCli } from './cli.js'

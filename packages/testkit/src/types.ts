@@ -127,15 +127,60 @@ export interface PageSpec {
   headers?: Record<string, string>
 }
 
-/** What a scripted LLM handler receives. */
-export interface LlmRequest {
-  messages: { role: string; content: string }[]
-  model: string
-  body: unknown
+/** A tool call in a chat request's history (an assistant message's `tool_calls`). */
+export interface LlmSeenToolCall {
+  id: string
+  name: string
+  /** The arguments exactly as sent (a JSON string, or whatever the client put there). */
+  arguments: string
 }
 
-/** A scripted LLM reply: assistant text, or a raw status and body. */
-export type LlmHandler = (request: LlmRequest) => string | { status: number; body: unknown }
+/** One message of a chat request, as a script sees it. */
+export interface LlmMessage {
+  role: string
+  /** The text (content parts joined); `''` when there is none. */
+  content: string
+  /** An assistant message's tool calls. */
+  toolCalls?: LlmSeenToolCall[]
+  /** A `tool` message: the id of the call it answers. */
+  toolCallId?: string
+}
+
+/** What a scripted LLM handler receives. */
+export interface LlmRequest {
+  messages: LlmMessage[]
+  model: string
+  body: unknown
+  /** Names of the function tools the request offers. */
+  tools: string[]
+  /** Requests answered since the handler or script was set: 0 for the first. */
+  turn: number
+  stream: boolean
+}
+
+/**
+ * A tool call the scripted model makes. `arguments` given as a string is sent verbatim, so a fault test can send
+ * invalid JSON; anything else is JSON-encoded. `id` defaults to a stable `call_…`.
+ */
+export interface LlmToolCall {
+  name: string
+  arguments: unknown
+  id?: string
+}
+
+/**
+ * A scripted LLM reply: assistant text; `{ content?, toolCalls?, latencyMs? }` (text and/or tool calls, finish
+ * reason `tool_calls` when there are calls, answered after `latencyMs`); or a raw status and body.
+ */
+export type LlmReply =
+  | string
+  | { content?: string; toolCalls?: LlmToolCall[]; latencyMs?: number }
+  | { status: number; body: unknown }
+
+export type LlmHandler = (request: LlmRequest) => LlmReply
+
+/** One step of `emu.llm.script`: a reply, or a handler that makes one from the request. */
+export type LlmScriptStep = LlmReply | LlmHandler
 
 /** A running emulator. */
 export interface Emulator {
@@ -153,6 +198,14 @@ export interface Emulator {
   reset(): void
   github: { addIssue(spec: GithubIssueSpec): void }
   pages: { set(path: string, page: PageSpec): void }
-  llm: { respond(handler: LlmHandler | null): void }
+  llm: {
+    /** Answers every chat request with the handler (null: the default echo reply). */
+    respond(handler: LlmHandler | null): void
+    /**
+     * Answers the next requests with these steps, one each, in order; past the last, a 500 in OpenAI's error
+     * envelope saying the script ran out.
+     */
+    script(steps: readonly LlmScriptStep[]): void
+  }
   close(): Promise<void>
 }

@@ -234,10 +234,7 @@ export function sseHeaders(): Record<string, string> {
 }
 
 /** Streams a chat completion as OpenAI-style SSE chunks ending in `data: [DONE]`. */
-export function streamChat(
-  res: ServerResponse,
-  c: { id: string; created: number; model: string; content: string },
-): void {
+function streamChat(res: ServerResponse, c: { id: string; created: number; model: string; content: string }): void {
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
   res.write(chunk({ role: 'assistant', content: '' }, null))
