@@ -62,7 +62,7 @@ function isClaim(text: string): boolean {
 }
 
 /** The first `max` characters, one fewer when the cut would split a surrogate pair. */
-export function cutAt(text: string, max: number): string {
+function cutAt(text: string, max: number): string {
   if (text.length <= max) return text
   const code = text.charCodeAt(max - 1)
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
