@@ -55,6 +55,14 @@ describe('extractiveAnswer', () => {
     expect(out.sentences[0]!.text).toContain('稳定了 async fn in traits')
   })
 
+  it('quotes short all-Chinese sentences (a CJK character counts two columns)', () => {
+    const zh = passage('p5', '## 异步\n\n这是异步生态的一个重要里程碑。天气很好。')
+    const out = extractiveAnswer('异步生态的里程碑是什么', [zh])
+    expect(out.sentences.map((s) => s.citations[0])).toEqual([
+      { passage: 'p5', quote: '这是异步生态的一个重要里程碑。', verified: true },
+    ])
+  })
+
   it('says so, with no sentence counted, when no sentence shares the question terms', () => {
     const out = extractiveAnswer('kubernetes operator reconciliation', [NODE, MDN])
     expect(out.sentences).toEqual([])

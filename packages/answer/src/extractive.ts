@@ -1,4 +1,5 @@
 import { parseInput } from '@search-layer/core'
+import { CJK_CLASS } from '@search-layer/core/text'
 import type { Passage } from '@search-layer/passages'
 import { sentenceSpans } from './_sentences.js'
 import { questionTerms, textKeys } from './_terms.js'
@@ -15,10 +16,14 @@ import {
 /** The first line of every extractive answer: it was not written by a model, its sentences are the sources' own. */
 export const EXTRACTIVE_LABEL = 'Extractive answer (no model): sentences quoted from the sources read.'
 
-// Characters of a passage read for sentences, and the length of a sentence worth quoting.
+// Characters of a passage read for sentences, and the size of a sentence worth quoting: at least 20 columns (a CJK
+// character takes two, so 10 of them make a sentence), at most 400 characters.
 const MAX_PASSAGE_CHARS = 20_000
-const MIN_SENTENCE_CHARS = 20
+const MIN_SENTENCE_WIDTH = 20
 const MAX_SENTENCE_CHARS = 400
+const CJK_CHARS = new RegExp(`[${CJK_CLASS}]`, 'gu')
+
+const displayWidth = (text: string): number => text.length + (text.match(CJK_CHARS)?.length ?? 0)
 const MAX_PER_PASSAGE = 2
 
 interface Candidate {
@@ -73,7 +78,8 @@ function candidatesOf(passages: readonly Passage[], terms: readonly string[]): C
       const raw = source.slice(span.start, span.end)
       if (NOT_PROSE.test(raw)) return
       const text = quotable(raw)
-      if (text.length < MIN_SENTENCE_CHARS || text.length > MAX_SENTENCE_CHARS || seen.has(text)) return
+      const width = displayWidth(text)
+      if (width < MIN_SENTENCE_WIDTH || text.length > MAX_SENTENCE_CHARS || seen.has(text)) return
       const keys = textKeys(text)
       const matched = terms.filter((t) => keys.has(t)).length
       if (matched === 0 || !verifier.verify({ passage: passage.id, quote: text }).verified) return

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { passage } from '../test/passage.js'
 import { checkAnswer } from './check-answer.js'
+import { extractiveAnswer } from './extractive.js'
 
 // Characters a quote inside `[pN: "…"]` cannot hold (brackets end the marker; a closing quotation mark followed
 // by `, pN` would end the quote): a model quoting such a span is outside the contract.
@@ -63,6 +64,24 @@ describe('checkAnswer property', () => {
         const { supported, unverified, uncited } = out.counts
         expect(supported + unverified + uncited).toBe(out.sentences.length)
       }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('every sentence of an extractive answer is supported, whatever the passages hold', () => {
+    const answered = 0
+    const words = fc.constantFrom('node', 'fetch', 'undici', 'ships', 'release', '异步', '生态', '里程碑')
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 4 }),
+        fc.array(words, { minLength: 1, maxLength: 4 }),
+        (pages, q) => {
+          const passages = pages.map((page, i) => passage(`p${i + 1}`, `${page} ${q.join(' ')} ${page}`))
+          const out = extractiveAnswer(q.join(' '), passages)
+          expect(out.counts.unverified + out.counts.uncited).toBe(0)
+          expect(out.sentences.every((s) => s.status === 'supported')).toBe(true)
+        },
+      ),
       { numRuns: 300 },
     )
   })
