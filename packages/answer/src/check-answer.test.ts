@@ -203,6 +203,13 @@ describe('checkAnswer: sentences', () => {
     expect(check('Short [p1].').truncated).toBe(false)
   })
 
+  it('does not cut between the halves of a surrogate pair', () => {
+    const text = `${'a'.repeat(ANSWER_LIMITS.maxAnswerChars - 1)}🙂 [p1].`
+    const out = check(text)
+    expect(out.truncated).toBe(true)
+    expect(out.answer).toBe('a'.repeat(ANSWER_LIMITS.maxAnswerChars - 1))
+  })
+
   it('returns no sentence for an empty or blank answer', () => {
     expect(check('').sentences).toEqual([])
     expect(check('  \n ').counts).toEqual({ supported: 0, unverified: 0, uncited: 0 })

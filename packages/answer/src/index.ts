@@ -2,6 +2,7 @@ export { checkAnswer, citedPassages } from './check-answer.js'
 export { extractiveAnswer, EXTRACTIVE_LABEL } from './extractive.js'
 export { abstention } from './abstention.js'
 export { markedAnswer, DEFAULT_MARKS } from './marked-answer.js'
+export { CITATION_INSTRUCTIONS } from './instructions.js'
 export { answerConfidence } from './confidence.js'
 export { freshness, FRESHNESS_WINDOW_DAYS } from './freshness.js'
 export {
