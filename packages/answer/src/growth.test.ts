@@ -8,25 +8,18 @@ import { extractiveAnswer } from './extractive.js'
 const PASSAGES = [NODE, MDN]
 
 const hostile: Record<string, (n: number) => string> = {
-  '10k open brackets': (n) => '['.repeat(n),
+  'open brackets (up to 256,000)': (n) => '['.repeat(n),
   'open brackets, one close at the end': (n) => `${'['.repeat(n)}]`,
   'unclosed quotes': (n) => '[p1: "'.repeat(n),
   'unclosed quotes, one close at the end': (n) => `${'[p1: "'.repeat(n)}]`,
   'quote marks inside one quote': (n) => `[p1: "${'a" '.repeat(n)}"]`,
-  'separators inside one quote': (n) => `[p1: "${'", p'.repeat(n)}"]`,
   'one marker with many ids': (n) => `Fetch [${'p1, '.repeat(n)}p3].`,
-  'many cited sentences': (n) => 'Fetch ships. [p1] '.repeat(n),
   'many quoted sentences': (n) => 'It ships [p1: "built on undici, with no flag"]. '.repeat(n),
   'many wrong quotes': (n) => 'It ships [p1: "built on undici, with a flag"]. '.repeat(n),
-  'many unknown ids': (n) => 'X [p99999]. '.repeat(n),
-  'no space, no stop': (n) => 'x'.repeat(n),
   'CJK without punctuation': (n) => '中'.repeat(n),
   'CJK sentences with markers': (n) => '它很重要。[p2]'.repeat(n),
-  'ellipses in a quote': (n) => `[p1: "${'node ... '.repeat(n)}"]`,
-  'full stops': (n) => '. '.repeat(n),
   'nested brackets': ADVERSARIAL_TEXTS['nested brackets']!,
   'links without close': ADVERSARIAL_TEXTS['links without close']!,
-  'spaces without newline': ADVERSARIAL_TEXTS['spaces without newline']!,
 }
 
 describe('checkAnswer: linear time on hostile answers', () => {
