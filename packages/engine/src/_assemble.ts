@@ -1,3 +1,4 @@
+import type { Evidence } from '@search-layer/evidence'
 import { type ProviderName, RESULT_LIMITS, type RejectReason } from '@search-layer/core'
 import type { IntentClassification } from '@search-layer/intent'
 import type { NearDuplicate, ResultFilters } from '@search-layer/scoring'
@@ -161,6 +162,7 @@ export function buildResponse({
   partial,
   warnings,
   keylessOnly,
+  evidence,
   totalMs,
 }: {
   strategy: Strategy
@@ -173,6 +175,8 @@ export function buildResponse({
   partial: boolean
   warnings: readonly string[]
   keylessOnly?: KeylessOnlyNotice
+  /** What reading the top results found, when the request asked for it. */
+  evidence?: Evidence
   totalMs: number
 }): SearchResponse {
   const { classification, intentSetting } = strategy
@@ -196,6 +200,7 @@ export function buildResponse({
     cached: false,
     warnings: [...new Set(warnings)],
     ...(keylessOnly && { keyless_only: keylessOnly }),
+    ...(evidence && { reads: evidence.reads, passages: evidence.passages }),
     timing: { total_ms: totalMs },
   }
 }

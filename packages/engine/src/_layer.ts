@@ -1,8 +1,10 @@
+import type { PageFetchOptions } from '@search-layer/evidence'
 import type { Env, Mode, Provider, ProviderName, ResolvedProviderDefinition } from '@search-layer/core'
 import type { ConfigReading } from '@search-layer/core/config'
 import type { IntentModelSetting } from './_intent-model.js'
 import type { KeyPool } from './_key-pool.js'
 import type { UsageStore } from './budget.js'
+import type { CacheStore } from './cache.js'
 import type { SourcePlan } from './registry.js'
 
 /** What every search of one layer shares: its providers and their protections, built once by `createSearchLayer`. */
@@ -24,6 +26,10 @@ export interface LayerParts {
   maxCalls: number
   /** Who may classify a query the rules are unsure of (`SearchLayerOptions.intentModel`). */
   intentModel: IntentModelSetting
+  /** Where read pages are kept (the layer's response cache), when it has one. */
+  cache?: CacheStore
+  /** Options of page-fetch for reading (`SearchLayerOptions.pageFetch`). */
+  pageFetch?: PageFetchOptions
 }
 
 /**

@@ -12,6 +12,7 @@ import { type CallContext, type CallOutcome, fanOut } from './_fan-out.js'
 import { intentModelFor, refineIntent } from './_intent-model.js'
 import type { LayerForSearch, LayerParts } from './_layer.js'
 import { describeOperators } from './_operators.js'
+import { readTopResults, readingReserveMs, pagesToRead } from './_read.js'
 import { type Strategy, planStrategy } from './_strategy.js'
 import { warmUpAssembly } from './_warm-up.js'
 import { monthOf } from './budget.js'
@@ -38,6 +39,8 @@ export async function executeSearch(
   const { now, usage } = layer
   const started = now()
   const deadlineAt = started + req.deadlineMs
+  // A search that reads its top results keeps the end of its deadline for them.
+  const providersDeadlineAt = deadlineAt - readingReserveMs(req)
   const { emit, send } = listeners(onProgress, onStream, () => now() - started)
   const model = intentModelFor(layer.intentModel, layer.env)
   const refined = await refineIntent(planStrategy(req, new Date(now())), req, new Date(now()), model)
@@ -81,13 +84,13 @@ export async function executeSearch(
     queries,
     roster,
     fallbacksOf,
-    deadlineAt,
+    deadlineAt: providersDeadlineAt,
     ...(signal && { signal }),
     maxCalls: layer.maxCalls,
     queriesFor: queriesAtPace(layer),
     pools: layer.pools,
     reading: layer.reading,
-    ask: askFor(layer, req, strategy, deadlineAt),
+    ask: askFor(layer, req, strategy, providersDeadlineAt),
     beforeCall: async (name) => {
       if (layer.monthlyBudgets?.[name] !== undefined) await usage.increment(name, month, 1)
     },
@@ -116,6 +119,16 @@ export async function executeSearch(
   const operatorReport = describeOperators(strategy.operators, called, definitionsById(layer), assembled.enforcement)
   const failedSome = called.some((name) => roster.reports[name]!.error !== undefined)
   const keylessOnly = enlisted.noEngine ? keylessOnlyNotice(layer, roster.reports) : undefined
+  const evidence =
+    pagesToRead(req) > 0
+      ? await readTopResults(
+          layer,
+          req,
+          { query: strategy.baseQuery, queries, results: assembled.results },
+          deadlineAt,
+          signal,
+        )
+      : undefined
   return buildResponse({
     strategy,
     queries,
@@ -125,6 +138,7 @@ export async function executeSearch(
     partial: enlisted.resting.length > 0 || failedSome,
     warnings,
     ...(keylessOnly && { keylessOnly }),
+    ...(evidence && { evidence }),
     totalMs: now() - started,
   })
 }

@@ -13,6 +13,7 @@ import {
 import { keylessSourcesEnabled } from '@search-layer/core/config'
 import { DEFAULT_MAX_KEY_REST_MS, MAX_TIMER_MS, type LlmEndpoint, type PaceStore } from '@search-layer/core/http'
 import { checkCassetteConfig } from '@search-layer/core/testing'
+import type { PageFetchOptions } from '@search-layer/evidence'
 import type { CircuitOptions, CircuitState } from './_circuit.js'
 import { raceSignal } from './_fan-out.js'
 import { KeyPool, type KeyStatus } from './_key-pool.js'
@@ -95,6 +96,12 @@ export interface SearchLayerOptions {
    * 1.5 s, a fifth of the deadline).
    */
   intentModel?: LlmEndpoint | boolean
+  /**
+   * page-fetch options for reading results (`read`): e.g. `allowHosts: ['intranet.example']` for one trusted
+   * self-hosted host. Private and loopback addresses are refused unless allowed here or by
+   * `SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1` in `env`.
+   */
+  pageFetch?: PageFetchOptions
   /** The clock (epoch ms), for tests. */
   now?: () => number
 }
@@ -218,6 +225,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     ...(options.monthlyBudgets && { monthlyBudgets: options.monthlyBudgets }),
     maxCalls: options.maxCallsPerRequest ?? 24,
     intentModel: options.intentModel,
+    ...(cache && { cache }),
+    ...(options.pageFetch && { pageFetch: options.pageFetch }),
   }
 
   async function status(): Promise<ProviderStatus[]> {
@@ -282,7 +291,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     if (req.cache && cache && !response.cached) {
       const allFailed = Object.values(response.providers).every((p) => p.status !== 'ok')
       if (!allFailed) {
-        const ttl = response.partial ? PARTIAL_CACHE_TTL_MS : CACHE_TTL_MS[response.intent ?? 'none']
+        const ttl =
+          response.partial || readsCutShort(response) ? PARTIAL_CACHE_TTL_MS : CACHE_TTL_MS[response.intent ?? 'none']
         await cache.set(key, response, ttl)
       }
     }
@@ -304,6 +314,10 @@ interface InFlightSearch {
   controller: AbortController
   waiters: number
 }
+
+// Pages that ran out of time or network may be read next time: such an answer is kept only briefly.
+const readsCutShort = (response: SearchResponse) =>
+  response.reads?.some((r) => ['timeout', 'deadline', 'cancelled', 'network'].includes(r.kind)) ?? false
 
 const MAX_KEY_REST_ENV = 'SEARCH_LAYER_MAX_KEY_REST_MS'
 
@@ -384,5 +398,7 @@ export function cacheKey(req: ParsedSearchRequest): string {
     src: sorted(req.sources),
     maxQueries: req.maxQueries,
     explain: req.explain,
+    // Only a search that reads has it: the keys of every other search are as they were.
+    ...(req.read && req.read.pages > 0 && { read: req.read }),
   })
 }

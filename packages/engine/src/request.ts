@@ -5,6 +5,7 @@ import {
   ProviderNameSchema,
   registeredProviderIdSchema,
 } from '@search-layer/core'
+import { ReadRequestSchema } from '@search-layer/evidence/options'
 import { z } from 'zod'
 
 const queryText = z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters')
@@ -53,6 +54,11 @@ export function searchRequestSchemaFor(providerIds?: readonly string[]) {
       explain: z.boolean().default(false),
       /** Use and fill the cache. */
       cache: z.boolean().default(true),
+      /**
+       * Read the top results and return evidence passages: a page count 0–10 (`read: 5`) or `{ pages, budgetTokens,
+       * timeoutMs }`. The providers then get the deadline less min(timeoutMs, a quarter of it); reading the rest.
+       */
+      read: ReadRequestSchema.optional(),
     })
     .strict()
     .refine((r) => r.query !== undefined || r.queries !== undefined, {

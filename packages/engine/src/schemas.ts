@@ -8,6 +8,7 @@ import {
   QUERY_FILTER_KINDS,
   QueryOperatorSchema,
 } from '@search-layer/core'
+import { PassageSchema, ReadReportSchema } from '@search-layer/evidence'
 import { z } from 'zod'
 
 // The response shapes, written once: response.ts derives each type from these with `z.infer` through a type-only
@@ -129,5 +130,15 @@ export const SearchResponseSchema = z.object({
   cached: z.boolean(),
   warnings: z.array(z.string()),
   keyless_only: KeylessOnlyNoticeSchema.optional(),
+  reads: z
+    .array(ReadReportSchema)
+    .optional()
+    .describe('With `read`: what became of each top result the search set out to read, in result order.'),
+  passages: z
+    .array(PassageSchema)
+    .optional()
+    .describe(
+      "With `read`: the best passages of the pages read, under the token budget; `start`/`end` are offsets into that page's markdown.",
+    ),
   timing: z.object({ total_ms: z.number() }),
 })

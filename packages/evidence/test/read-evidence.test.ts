@@ -11,10 +11,14 @@ const emu = useEmulator()
 const pageFetch = { allowHosts: ['127.0.0.1', 'localhost'], env: {} }
 const page = (path: string) => `${emu.urls.pages}${path}`
 const onLocalhost = (path: string) => page(path).replace('127.0.0.1', 'localhost')
-// The extraction worker starts on the first page (from TypeScript sources in tests, through tsx): not in a test's time.
+// page-fetch's two extraction workers start on the first pages (from TypeScript sources in tests, through tsx): not
+// in a test's time.
 beforeAll(async () => {
-  await fetchPage(page('/article'), { ...pageFetch, timeoutMs: 18_000 })
+  const warm = { ...pageFetch, timeoutMs: 18_000 }
+  await Promise.all([fetchPage(page('/article'), warm), fetchPage(page('/zh-gbk'), warm)])
 })
+// Time enough for a loaded machine where what is read, not how fast, is under test.
+const timeoutMs = 15_000
 
 const SELECT_PAGE = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>tokio::select! in loops</title></head>
 <body><main><article><h1>tokio::select! in loops</h1>
@@ -47,7 +51,7 @@ describe('readEvidence over real pages', () => {
     const results = articleResults(['/select', '/article', '/not-found', '/binary'])
     const evidence = await readEvidence(
       { query: 'is tokio select cancellation safe in a loop', subQueries: ['tokio select loop'], results },
-      { pages: 4, pageFetch },
+      { pages: 4, timeoutMs, pageFetch },
     )
     expect(evidence.reads.map((r) => [r.resultRank, r.status, r.kind])).toEqual([
       [1, 'ok', 'ok'],
@@ -60,7 +64,7 @@ describe('readEvidence over real pages', () => {
     expect(evidence.passages[0]).toMatchObject({ id: 'p1', url: page('/select'), title: 'Result 1', resultRank: 1 })
     expect(evidence.passages[0]!.text).toContain('cancellation safe')
     for (const passage of evidence.passages) {
-      const { markdown } = await fetchPage(passage.url, pageFetch)
+      const { markdown } = await fetchPage(passage.url, { ...pageFetch, timeoutMs })
       expect(markdown.slice(passage.start, passage.end)).toBe(passage.text)
     }
     const md = evidenceToMarkdown(evidence)
@@ -84,7 +88,7 @@ describe('readEvidence over real pages', () => {
     ]
     const evidence = await readEvidence(
       { query: 'structured concurrency tokio', results },
-      { pages: 6, pageFetch: { ...pageFetch, maxBytes: 256 * 1024 } },
+      { pages: 6, timeoutMs, pageFetch: { ...pageFetch, maxBytes: 256 * 1024 } },
     )
     expect(evidence.reads.map((r) => [r.resultRank, r.status, r.kind])).toEqual([
       [1, 'failed', 'empty'],
@@ -139,7 +143,10 @@ describe('readEvidence over real pages', () => {
       { url: page(path), title: path },
       { url: onLocalhost(path), title: path },
     ])
-    const evidence = await readEvidence({ query: 'select loop', results }, { pages: 6, perHost: 2, pageFetch })
+    const evidence = await readEvidence(
+      { query: 'select loop', results },
+      { pages: 6, perHost: 2, timeoutMs, pageFetch },
+    )
     expect(evidence.reads.map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok'])
     // Two hosts (127.0.0.1 and localhost) at two pages each.
     expect(emu.maxInFlight('pages')).toBe(4)
@@ -148,7 +155,7 @@ describe('readEvidence over real pages', () => {
   it('keeps read pages in the cache and reads them from it', async () => {
     const cache = memoryCache()
     const input = { query: 'structured concurrency JoinSet', results: articleResults(['/article']) }
-    const first = await readEvidence(input, { pages: 1, cache, pageFetch })
+    const first = await readEvidence(input, { pages: 1, timeoutMs, cache, pageFetch })
     expect(first.reads[0]).toMatchObject({ status: 'ok' })
     expect(first.reads[0]!.cached).toBeUndefined()
     await new Promise((resolve) => setImmediate(resolve))

@@ -1,0 +1,65 @@
+import type { Evidence, PageFetchOptions } from '@search-layer/evidence'
+import type { LayerParts } from './_layer.js'
+import type { CacheStore } from './cache.js'
+import type { ParsedSearchRequest } from './request.js'
+import type { SearchResultOut } from './response.js'
+
+/** What reading needs of the layer: its clock, its env, its cache and the page-fetch options it was given. */
+export interface ReadingParts {
+  now: LayerParts['now']
+  env: LayerParts['env']
+  cache?: CacheStore
+  pageFetch?: PageFetchOptions
+}
+
+/** The pages this request reads: 0 when it reads none. */
+export const pagesToRead = (req: ParsedSearchRequest): number => req.read?.pages ?? 0
+
+/**
+ * The time a reading search keeps for reading: its page timeout, at most a quarter of the deadline. The providers
+ * get the deadline minus this; reading gets what is left when they are done, up to the deadline.
+ */
+export function readingReserveMs(req: ParsedSearchRequest): number {
+  return req.read && req.read.pages > 0 ? Math.min(req.read.timeoutMs, Math.floor(req.deadlineMs / 4)) : 0
+}
+
+// Loaded by the first search that reads: page-fetch (undici, the extraction worker), the passage ranker and the
+// tokenizer are no cost to a search that does not.
+let evidenceModule: Promise<typeof import('@search-layer/evidence')> | undefined
+const loadEvidence = () => (evidenceModule ??= import('@search-layer/evidence'))
+
+/**
+ * Reads the top results of a search that asks for it, by `deadlineAt`: the query without its operators and the
+ * sub-queries rank the passages. Pages are cached in the layer's cache store, unless the request turned the cache off.
+ */
+export async function readTopResults(
+  parts: ReadingParts,
+  req: ParsedSearchRequest,
+  { query, queries, results }: { query: string; queries: readonly string[]; results: readonly SearchResultOut[] },
+  deadlineAt: number,
+  signal?: AbortSignal,
+): Promise<Evidence> {
+  const read = req.read!
+  const { readEvidence } = await loadEvidence()
+  return readEvidence(
+    {
+      query,
+      subQueries: queries.filter((q) => q !== query),
+      results: results.map((r) => ({
+        url: r.url,
+        title: r.title,
+        ...(r.score !== undefined && { score: Math.max(0, r.score) }),
+      })),
+    },
+    {
+      pages: read.pages,
+      budgetTokens: read.budgetTokens,
+      timeoutMs: read.timeoutMs,
+      deadline: deadlineAt,
+      ...(signal && { signal }),
+      pageFetch: { env: parts.env, ...parts.pageFetch },
+      ...(req.cache && parts.cache && { cache: parts.cache }),
+      now: parts.now,
+    },
+  )
+}
