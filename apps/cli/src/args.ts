@@ -7,6 +7,11 @@ export interface FlagSpec {
   short?: string
   /** `--queries a b c`: takes every following value up to the next flag. */
   variadic?: boolean
+  /**
+   * `--read [N]`: the value may be left out. The next argument is its value only when it matches `pattern`
+   * (`--read "some query"` leaves the query alone); without one the flag's value is `''`.
+   */
+  optionalValue?: RegExp
   /** Allowed values, checked and listed in errors and help. */
   choices?: readonly string[]
   valueHint?: string
@@ -29,12 +34,19 @@ export interface ParsedCommandArgs {
   positionals: string[]
 }
 
-// node's parseArgs wants `--queries a --queries b`; the original skill takes `--queries a b c`.
+// node's parseArgs wants `--queries a --queries b`; the original skill takes `--queries a b c`. A flag whose value
+// may be left out gets `--read=` (empty) or `--read=N`.
 function expandVariadic(argv: string[], flags: Record<string, FlagSpec>): string[] {
   const out: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!
     const name = token.startsWith('--') ? token.slice(2).split('=')[0]! : undefined
+    const optional = name ? flags[name]?.optionalValue : undefined
+    if (optional && !token.includes('=')) {
+      const next = argv[i + 1]
+      out.push(`--${name}=${next !== undefined && optional.test(next) ? argv[++i] : ''}`)
+      continue
+    }
     if (name && flags[name]?.variadic && !token.includes('=')) {
       let taken = 0
       while (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) {
@@ -102,10 +114,9 @@ function explainParseError(error: Error & { code?: string }, spec: CommandSpec):
 export async function renderCommandHelp(spec: CommandSpec): Promise<string> {
   const rows = Object.entries(spec.flags).map(([name, flag]) => {
     const short = flag.short ? `-${flag.short}, ` : '    '
+    const value = flag.valueHint ?? (flag.choices ? flag.choices.join('|') : 'value')
     const hint =
-      flag.type === 'string'
-        ? ` <${flag.valueHint ?? (flag.choices ? flag.choices.join('|') : 'value')}>${flag.variadic ? '…' : ''}`
-        : ''
+      flag.type !== 'string' ? '' : flag.optionalValue ? ` [${value}]` : ` <${value}>${flag.variadic ? '…' : ''}`
     return [`  ${short}--${name}${hint}`, flag.description]
   })
   const width = Math.min(40, Math.max(...rows.map((r) => r[0]!.length), 0) + 2)

@@ -1,4 +1,5 @@
 import type { Freshness, ProviderName } from '@search-layer/core'
+import { READ_LIMITS, type ReadRequest } from '@search-layer/evidence/options'
 import { UsageError } from './io.js'
 
 /** `pd|pw|pm|py`, or a date range `2026-01-01to2026-03-31` (Brave's form) or `2026-01-01..2026-03-31`. */
@@ -34,4 +35,18 @@ export function parseIntFlag(name: string, value: string | undefined, min: numbe
   if (!Number.isInteger(n) || n < min || n > max)
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`)
   return n
+}
+
+/**
+ * `--read [N]` and `--read-tokens <n>` as the request's `read`: N from 0 to 10, 5 when left out (`--read` gives
+ * `''`). `--read-tokens` alone is a usage error: it says how much evidence, `--read` whether to read.
+ */
+export function parseReadFlags(read: string | undefined, tokens: string | undefined): ReadRequest | undefined {
+  if (read === undefined) {
+    if (tokens !== undefined) throw new UsageError('--read-tokens needs --read (e.g. --read 5 --read-tokens 1000)')
+    return undefined
+  }
+  const pages = read === '' ? READ_LIMITS.defaultPages : parseIntFlag('read', read, 0, READ_LIMITS.maxPages)!
+  const budgetTokens = parseIntFlag('read-tokens', tokens, 1, READ_LIMITS.maxBudgetTokens)
+  return budgetTokens === undefined ? pages : { pages, budgetTokens }
 }

@@ -108,7 +108,16 @@ export async function formatSearchMarkdown(
   const ranking = explain ? rankingLines(response) : ''
   const intent = explain ? `\n${intentLine(response)}\n${ranking ? `\n${ranking}\n` : ''}` : ''
   const operators = explain && response.operators ? `\n${operatorLines(response.operators)}\n` : ''
-  return `${toMarkdown(synthesis).trimEnd()}\n${note}\n${statusLine(response)}\n${intent}${operators}${keylessNote(response)}`
+  const evidence = await evidenceBlock(response)
+  return `${toMarkdown(synthesis).trimEnd()}\n${note}${evidence}\n${statusLine(response)}\n${intent}${operators}${keylessNote(response)}`
+}
+
+/** The Evidence block of a search that read its top results (quoted passages, pages not read); loaded only then. */
+async function evidenceBlock(response: SearchResponse): Promise<string> {
+  if (!response.reads) return ''
+  const { evidenceToMarkdown } = await import('@search-layer/evidence')
+  const block = evidenceToMarkdown({ reads: response.reads, passages: response.passages ?? [] })
+  return block ? `\n${block}` : ''
 }
 
 /** Only keyless sources answered: say so, and which variables to set for more (the engine's own sentence). */

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { FreshnessWindowSchema, PROVIDER_ERROR_KINDS, type ProviderErrorKind } from '@search-layer/core'
 import { SearchRequestSchema } from '@search-layer/engine'
+import { ReadPagesSchema } from '@search-layer/evidence/options'
 import { SearchResponseSchema as EngineSearchResponseSchema } from '@search-layer/engine/schemas'
 import { FETCH_ERROR_KINDS, type FetchErrorKind } from '@search-layer/page-fetch'
 import { ReadablePageSchema as PageFetchReadablePageSchema } from '@search-layer/page-fetch/schemas'
@@ -44,6 +45,12 @@ export const SearchQuerySchema = z.object({
   num: z.coerce.number().int().min(1).max(20).optional(),
   sources: z.string().optional().openapi({ description: 'Comma list of provider ids (GET /readyz lists them).' }),
   cache: z.enum(['true', 'false']).optional(),
+  // The count form of the body's `read`, checked by the same schema once coerced from the query string.
+  read: z.coerce
+    .number()
+    .pipe(ReadPagesSchema)
+    .optional()
+    .openapi({ description: 'Read the top N results (0–10) and return `reads` and evidence `passages`.' }),
 })
 
 /** One history entry. */

@@ -89,6 +89,7 @@ export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExec
           ...(input.include_domains && { includeDomains: input.include_domains }),
           ...(input.exclude_domains && { excludeDomains: input.exclude_domains }),
           ...(input.sources && { sources: input.sources }),
+          ...(input.read && { read: input.read }),
           deadlineMs: searchDeadlineMs,
         }
         const signal = signalFor(call)

@@ -5,6 +5,7 @@ import { type ReadablePage, isFetchError } from '@search-layer/page-fetch'
 import { synthesize, toText } from '@search-layer/synthesis'
 import type { Thread, UrlRefs } from '@search-layer/thread-fetch'
 import { describeFetchFailure, describeProviderFailure } from './_errors.js'
+import { evidenceText } from './_evidence-text.js'
 import { fitText, oneLine } from './_text.js'
 import { untrustedFrame } from './_untrusted.js'
 
@@ -171,6 +172,7 @@ export function searchResult(
     cached: response.cached,
     warnings: response.warnings,
     ...(response.keyless_only && { keyless_only: response.keyless_only }),
+    ...(response.reads && { reads: response.reads, passages: response.passages ?? [] }),
   }
   if (results.length === 0 && ok.length === 0 && failed.length > 0) {
     const kinds = failed.map(([, r]) => r.error?.kind ?? 'upstream')
@@ -197,7 +199,10 @@ export function searchResult(
   const footer = [engineLine(response, services), ...notes.map((w) => `Note: ${oneLine(w, 200)}`)]
     .filter(Boolean)
     .join('\n')
-  const budget = Math.max(200, maxChars - footer.length - 2)
+  const room = Math.max(200, maxChars - footer.length - 2)
+  // Read pages' passages take at most half of the room, inside their untrusted-content frame.
+  const evidence = evidenceText(response, Math.floor(room / 2))
+  const budget = Math.max(200, room - (evidence ? evidence.length + 2 : 0))
   const text =
     results.length === 0
       ? `No results for ${JSON.stringify(response.query)}. Try other words, a wider freshness window or fewer domain filters.`
@@ -213,7 +218,8 @@ export function searchResult(
             { maxChars: budget },
           ),
         )
-  return { content: footer ? `${text}\n\n${footer}` : text, data }
+  const body = evidence ? `${text.trimEnd()}\n\n${evidence}` : text
+  return { content: footer ? `${body}\n\n${footer}` : body, data }
 }
 
 export function threadResult(thread: Thread, maxChars: number): ToolResult {

@@ -1,5 +1,6 @@
 import { FreshnessWindowSchema, INTENTS, type ProviderName } from '@search-layer/core'
 import { builtInProviders } from '@search-layer/engine'
+import { ReadPagesSchema } from '@search-layer/evidence/options'
 import { z } from 'zod'
 
 /** The four tools, in the order agents see them. */
@@ -54,6 +55,10 @@ function webSearchShape(sources: readonly ProviderName[]) {
       .max(MAX_RESULTS_CAP, `at most ${MAX_RESULTS_CAP}`)
       .default(5)
       .describe(`How many results to return (1-${MAX_RESULTS_CAP}, default 5; more is capped at ${MAX_RESULTS_CAP}).`),
+    read: ReadPagesSchema.optional().describe(
+      'Read the top N results (0-10) and return the passages of them that best answer the query, each with an id ' +
+        'such as p1 to cite; slower by up to a few seconds. 0 or absent reads none.',
+    ),
     include_domains: domainList.optional().describe('Only return results from these domains (example.com).'),
     exclude_domains: domainList.optional().describe('Never return results from these domains.'),
     sources: z
@@ -82,7 +87,7 @@ export function webSearchInputSchemaFor(sources: readonly ProviderName[]) {
     .refine(refineQuery, { message: 'give `query` or `queries`', path: ['query'] })
 }
 
-/** `web_search`: `query` or `queries` (1-5), optional intent, freshness, max_results (default 5, larger values capped at 10), domains, sources. */
+/** `web_search`: `query` or `queries` (1-5), optional intent, freshness, max_results (default 5, larger values capped at 10), read (0-10), domains, sources. */
 export const WebSearchInputSchema = webSearchInputSchemaFor(builtInProviders.map((d) => d.id))
 export type WebSearchInput = z.input<typeof WebSearchInputSchema>
 

@@ -3,7 +3,7 @@ import type { Intent } from '@search-layer/core'
 import { type SearchProgress, type SearchRequest, createSearchLayer } from '@search-layer/engine'
 import { engineOptionsFromEnv } from '../engine-options.js'
 import { loadProviders } from '../providers.js'
-import { parseFreshnessFlag, parseIntFlag, parseList, parseSources } from '../flags.js'
+import { parseFreshnessFlag, parseIntFlag, parseList, parseReadFlags, parseSources } from '../flags.js'
 import { formatSearchMarkdown } from '../format.js'
 import { EXIT, UsageError } from '../io.js'
 import { terminalSafe } from '../terminal-text.js'
@@ -51,6 +51,8 @@ export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Prom
     explain: Boolean(v.explain),
     cache: !v['no-cache'],
   }
+  const read = parseReadFlags(v.read as string | undefined, v['read-tokens'] as string | undefined)
+  if (read !== undefined) request.read = read
   const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
   const configProblems = checkConfig(io.env, providers).problems
   const engineOptions = engineOptionsFromEnv(io.env, { cache: !v['no-cache'], providers, oneShot: true })

@@ -57,6 +57,18 @@ export const searchCommand: Command = {
       valueHint: 'url',
       description: 'skip the search: extract references of these URLs',
     },
+    read: {
+      type: 'string',
+      valueHint: '0-10',
+      // A number (also a bad one, to be refused by name) is the count; anything else is the query.
+      optionalValue: /^[-+]?\d*\.?\d+$/,
+      description: 'read the top N results (default 5) and add the evidence passages found in them',
+    },
+    'read-tokens': {
+      type: 'string',
+      valueHint: 'n',
+      description: 'with --read: most tokens of passage text (default 2000)',
+    },
     json: { type: 'boolean', description: 'print JSON (the default when stdout is not a terminal)' },
     format: {
       type: 'string',
@@ -80,6 +92,7 @@ export const searchCommand: Command = {
     'search-layer "Rust 异步编程 教程" --json',
     'search-layer search --queries "Deno 2 latest" "Deno release notes" --mode deep --intent status --freshness pw',
     'search-layer "k8s operator docs" --source brave,exa --domain-boost kubernetes.io',
+    'search-layer "is tokio select cancellation safe" --read 3',
   ],
   // From its own bundle through V8's code cache (see code-cache.ts).
   run: (args, io) =>

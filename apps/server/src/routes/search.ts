@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { ProviderName } from '@search-layer/core'
 import { type SearchRequest, SearchRequestSchema, type SearchResponse } from '@search-layer/engine'
+import { evidenceToMarkdown } from '@search-layer/evidence'
 import { synthesize, toJSON, toMarkdown, toText } from '@search-layer/synthesis'
 import type { Context } from 'hono'
 import { SearchFormatSchema, SearchQuerySchema, SearchResponseSchema } from '../schemas.js'
@@ -41,7 +42,7 @@ const getSearchRoute = (security: Security) =>
   createRoute({
     method: 'get',
     path: '/v1/search',
-    summary: 'Search with query parameters (q, mode, intent, freshness, num, sources, cache, format, maxChars).',
+    summary: 'Search with query parameters (q, mode, intent, freshness, num, sources, cache, read, format, maxChars).',
     security,
     request: { query: SearchQuerySchema.extend(SearchFormatSchema.shape) },
     responses: { 200: searchOk, ...errors('invalid_input', 'not_configured'), ...commonErrors() },
@@ -57,6 +58,7 @@ export function searchRequestFromQuery(q: z.infer<typeof SearchQuerySchema>): Se
     ...(q.num !== undefined && { num: q.num }),
     ...(q.sources && { sources: q.sources.split(',').map((s) => s.trim()) as ProviderName[] }),
     ...(q.cache && { cache: q.cache === 'true' }),
+    ...(q.read !== undefined && { read: q.read }),
   }
 }
 
@@ -66,8 +68,17 @@ function respondSearch(c: Context<AppEnv>, response: SearchResponse, form: z.inf
   const synthesis = synthesize(response, { ...(form.maxChars !== undefined && { maxChars: form.maxChars }) })
   if (form.format === 'json') return c.json(toJSON(synthesis), 200)
   if (form.format === 'markdown')
-    return c.body(toMarkdown(synthesis), 200, { 'content-type': 'text/markdown; charset=utf-8' })
+    return c.body(`${toMarkdown(synthesis)}${evidenceMarkdown(response)}`, 200, {
+      'content-type': 'text/markdown; charset=utf-8',
+    })
   return c.text(toText(synthesis), 200)
+}
+
+/** The Evidence block (quoted passages, pages not read) of a search that read its top results. */
+function evidenceMarkdown(response: SearchResponse): string {
+  if (!response.reads) return ''
+  const block = evidenceToMarkdown({ reads: response.reads, passages: response.passages ?? [] })
+  return block ? `\n${block}` : ''
 }
 
 /** `POST` and `GET /v1/search` as JSON, markdown or text. */
