@@ -82,7 +82,12 @@ const shared: Options & { banner: { js: string } } = {
 // One build for both entries so they share chunks; the shebang is harmless in the library entry.
 const esm: Options = {
   ...shared,
-  entry: { cli: 'src/cli.ts', index: 'src/index.ts', 'extract-worker': 'src/extract-worker.ts' },
+  entry: {
+    cli: 'src/cli.ts',
+    index: 'src/index.ts',
+    'extract-worker': 'src/extract-worker.ts',
+    evidence: 'src/evidence.ts',
+  },
   // Not the CommonJS bundle below, which the other build writes at the same time.
   clean: ['!search-run.cjs*'],
   splitting: true,
@@ -98,16 +103,39 @@ const esm: Options = {
 // non-ASCII character as a \uXXXX escape, which means the same in a string, a template, a regex (a surrogate pair
 // escaped is one code point under the u flag too), an identifier or a comment. Two places where it would not are refused: an escaped
 // non-ASCII character (`\—` in a regex) and a String.raw template holding one (interpolate a plain string instead).
+function asciiOnly(path: string, source: string): string {
+  if (!/[^\x00-\x7f]/.test(source)) return source
+  if (/\\[^\x00-\x7f]|String\.raw`[^`]*[^\x00-\x7f]/.test(source))
+    throw new Error(`${path}: a non-ASCII character after a backslash or in String.raw cannot be escaped safely`)
+  return source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 const asciiSources: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'ascii-sources',
   setup(build) {
     build.onLoad({ filter: /\.(ts|js|mjs|cjs)$/ }, ({ path }) => {
       const source = readFileSync(path, 'utf8')
       if (!/[^\x00-\x7f]/.test(source)) return undefined
-      if (/\\[^\x00-\x7f]|String\.raw`[^`]*[^\x00-\x7f]/.test(source))
-        throw new Error(`${path}: a non-ASCII character after a backslash or in String.raw cannot be escaped safely`)
-      const escaped = source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-      return { loader: path.endsWith('.ts') ? 'ts' : 'js', contents: escaped }
+      return { loader: path.endsWith('.ts') ? 'ts' : 'js', contents: asciiOnly(path, source) }
+    })
+  },
+}
+
+// Reading a search's top results (`read`) needs the evidence package: page-fetch's reader, the passage ranker,
+// MiniSearch and the tokenizer's 2 MB rank table, more than the rest of the script together. The script imports it
+// from dist/evidence.js (an entry of the ES module build, src/evidence.ts) through the same function as plug-ins, so
+// a search that does not read compiles none of it.
+const evidenceImport: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'evidence-import',
+  setup(build) {
+    const importers = /[\\/](?:packages[\\/]engine[\\/]src[\\/]_read|apps[\\/]cli[\\/]src[\\/]format)\.ts$/
+    build.onLoad({ filter: importers }, ({ path }) => {
+      const source = readFileSync(path, 'utf8')
+      // The call, not a `typeof import(…)` type.
+      const call = /(?<!typeof )import\('@search-layer\/evidence'\)/g
+      if (source.match(call)?.length !== 1) throw new Error(`${path}: expected one import('@search-layer/evidence') to route`)
+      const routed = source.replace(call, "__importModule(new URL('./evidence.js', import.meta.url).href)")
+      return { loader: 'ts', contents: asciiOnly(path, routed) }
     })
   },
 }
@@ -144,6 +172,7 @@ const searchScript: Options = {
         })
       },
     },
+    evidenceImport,
     asciiSources,
   ],
 }
