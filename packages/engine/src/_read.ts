@@ -40,26 +40,44 @@ export async function readTopResults(
   signal?: AbortSignal,
 ): Promise<Evidence> {
   const read = req.read!
+  const top = results.slice(0, read.pages)
+  // The words left once operators are stripped; a query of operators alone ranks by its first sub-query.
+  const rankBy = query.trim() || queries.find((q) => q.trim()) || top[0]?.title || 'page'
   const { readEvidence } = await loadEvidence()
-  return readEvidence(
-    {
-      query,
-      subQueries: queries.filter((q) => q !== query),
-      results: results.map((r) => ({
-        url: r.url,
-        title: r.title,
-        ...(r.score !== undefined && { score: Math.max(0, r.score) }),
-      })),
-    },
-    {
-      pages: read.pages,
-      budgetTokens: read.budgetTokens,
-      timeoutMs: read.timeoutMs,
-      deadline: deadlineAt,
-      ...(signal && { signal }),
-      pageFetch: { env: parts.env, ...parts.pageFetch },
-      ...(req.cache && parts.cache && { cache: parts.cache }),
-      now: parts.now,
-    },
-  )
+  try {
+    return await readEvidence(
+      {
+        query: rankBy,
+        subQueries: queries.filter((q) => q !== rankBy),
+        results: top.map((r) => ({
+          url: r.url,
+          title: r.title,
+          ...(r.score !== undefined && { score: Math.max(0, r.score) }),
+        })),
+      },
+      {
+        pages: read.pages,
+        budgetTokens: read.budgetTokens,
+        timeoutMs: read.timeoutMs,
+        deadline: deadlineAt,
+        ...(signal && { signal }),
+        pageFetch: { env: parts.env, ...parts.pageFetch },
+        ...(req.cache && parts.cache && { cache: parts.cache }),
+        now: parts.now,
+      },
+    )
+  } catch (error) {
+    // Reading never fails the search it is part of: every page is still accounted for.
+    const message = `not read: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500)
+    const reads = top.map((r, i) => ({
+      url: r.url,
+      resultRank: i + 1,
+      status: 'failed' as const,
+      kind: 'failed' as const,
+      message,
+      ms: 0,
+      chars: 0,
+    }))
+    return { reads, passages: [] }
+  }
 }
