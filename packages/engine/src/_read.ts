@@ -41,7 +41,7 @@ export async function readTopResults(
 ): Promise<Evidence> {
   const read = req.read!
   const top = results.slice(0, read.pages)
-  // The words left once operators are stripped; a query of operators alone ranks by its first sub-query.
+  // The words left once operators are stripped (never empty in a parsed request; else the first query run).
   const rankBy = query.trim() || queries.find((q) => q.trim()) || top[0]?.title || 'page'
   const { readEvidence } = await loadEvidence()
   try {

@@ -124,4 +124,15 @@ describe('reading the top results as part of a search', () => {
       expect((error as InputError).message).toMatch(/read: must be a whole number from 0 to 10/)
     }
   })
+
+  it('reads for several queries run side by side, ranking passages by all of them', async () => {
+    const res = await layer().search({
+      ...ask,
+      queries: ['tokio select loop', 'cancellation safe future buffer'],
+      deadlineMs: 60_000,
+      read: { pages: 1, timeoutMs: 15_000 },
+    })
+    expect(res.reads?.map((r) => r.status)).toEqual(['ok'])
+    expect(res.passages?.[0]?.text).toContain('cancellation safe')
+  })
 })
