@@ -86,7 +86,7 @@ describe('provider packages export the definition and factory only', () => {
       const dir = join(root, 'packages', name)
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
       assert.deepEqual(Object.keys(manifest.exports), ['.'], `${name}/package.json exports more than its main entry`)
-      const main = await import(pathToFileURL(join(dir, manifest.exports['.'].import)).href)
+      const main = await import(pathToFileURL(join(dir, manifest.exports['.'].import.default)).href)
       const names = Object.keys(main)
       assert.ok(names.some((n) => n.endsWith('Definition')) && names.some((n) => /^create\w+Provider$/.test(n)))
       assert.deepEqual(
