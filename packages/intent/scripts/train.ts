@@ -7,8 +7,9 @@ import { writeFileSync } from 'node:fs'
 import { INTENTS, type Intent } from '@search-layer/core'
 import { classifyIntent } from '../src/classify.js'
 import { normalize } from '../src/_matcher.js'
-import { hashKey, type ModelWeights } from '../src/_model.js'
-import { combine, modelFeatures } from '../src/_combine.js'
+import { type CombineWeights, hashKey, type ModelWeights } from '../src/_model.js'
+import { combine, modelFeatures, rulesBand } from '../src/_combine.js'
+import { RULES_BANDS, type RulesBand } from '../src/_model.js'
 import { readDataset, readJsonl } from './dataset.mjs'
 
 const BUCKETS = 1 << 18
@@ -16,24 +17,22 @@ const EPOCHS = 30
 const LEARNING_RATE = 0.3
 const SEED = 42
 const FOLDS = 5
-const L2_GRID = [1e-5, 3e-5, 1e-4]
-const OVERRIDE_GRID = [0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.99, 2]
-// Under 0.4 the model is guessing among seven intents: the seed's default (exploratory, the rules' answer) stands.
-// Between 0.4 and UNCERTAIN_BELOW (0.65) its answer beat the default in cross-validation, and is still reported
-// as uncertain, so the opt-in LLM check is asked as before.
-const UNSURE_GRID = [0.4, 0.5, 0.6, 0.65, 0.8, 2]
+const L2_GRID = [1e-4, 3e-4]
+// The log-odds bonus of the rules' answer, per band of rule confidence: 0 lets the model alone decide, 12 the rules.
+const BONUS_GRID = Array.from({ length: 49 }, (_, i) => i / 4)
 // A bucket keeps its weights when one of them is at least this large: the rest change no answer worth keeping.
 const PRUNE_BELOW = 0.04
 const K = INTENTS.length
 
 interface Row {
   query: string
+  family: string
   label: number
   x: Map<number, number>
-  rules: { intent: Intent; confidence: number; uncertain: boolean }
+  rules: { intent: Intent; confidence: number; uncertain: boolean; uncertainty?: string }
 }
 
-function prepare(query: string, intent: Intent): Row {
+function prepare(query: string, intent: Intent, family: string): Row {
   const raw = query.slice(0, 4096)
   const input = normalize(raw)
   const rules = classifyIntent(query, { model: false })
@@ -42,7 +41,7 @@ function prepare(query: string, intent: Intent): Row {
     const bucket = hashKey(f.key, BUCKETS)
     x.set(bucket, (x.get(bucket) ?? 0) + f.value)
   }
-  return { query, label: INTENTS.indexOf(intent), x, rules }
+  return { query, family, label: INTENTS.indexOf(intent), x, rules }
 }
 
 /** mulberry32: a small seeded generator, so the shuffle (and the weights) are the same on every run. */
@@ -112,51 +111,74 @@ function prune(model: Model): Model {
 }
 
 interface Scored {
-  query: string
-  label: number
-  rules: Row['rules']
+  row: Row
   predicted: number
-  probability: number
+  p: number[]
 }
 
 function score(model: Model, rows: readonly Row[]): Scored[] {
   return rows.map((row) => {
     const p = probabilities(model, row.x)
-    const predicted = p.indexOf(Math.max(...p))
-    return { query: row.query, label: row.label, rules: row.rules, predicted, probability: p[predicted]! }
+    return { row, predicted: p.indexOf(Math.max(...p)), p }
   })
 }
 
-function combinedAccuracy(scored: readonly Scored[], override: number, unsure: number): number {
-  let ok = 0
-  for (const s of scored) {
-    const model = { intent: INTENTS[s.predicted]!, probability: s.probability }
-    if (combine(s.rules, model, { override, unsure }).intent === INTENTS[s.label]) ok++
-  }
-  return ok / scored.length
+function correct(s: Scored, weights: CombineWeights): boolean {
+  return combine(s.row.rules, s.p, weights).intent === INTENTS[s.row.label]
 }
 
-/** Five folds of the train split by a hash of the query: each λ's out-of-fold predictions, then the best thresholds. */
+/**
+ * The rules' bonus for each band of rule confidence: each out-of-fold row belongs to one band, so each band's bonus
+ * is the grid value right most often on its rows (ties: the smaller bonus, i.e. the model).
+ */
+function fitBonuses(scored: readonly Scored[]): { weights: CombineWeights; accuracy: number } {
+  const ruleBonus = {} as Record<RulesBand, number>
+  let right = 0
+  for (const band of RULES_BANDS) {
+    const rows = scored.filter((s) => rulesBand(s.row.rules) === band)
+    let best = { bonus: 0, right: -1 }
+    for (const bonus of BONUS_GRID) {
+      const weights = { ruleBonus: { none: bonus, weak: bonus, sure: bonus, certain: bonus } }
+      const n = rows.filter((s) => correct(s, weights)).length
+      if (n > best.right) best = { bonus, right: n }
+    }
+    ruleBonus[band] = best.bonus
+    right += Math.max(0, best.right)
+  }
+  return { weights: { ruleBonus }, accuracy: right / scored.length }
+}
+
+/** Five folds of the train split by a hash of the query: each λ's out-of-fold predictions, then the best bonuses. */
 function crossValidate(rows: readonly Row[]) {
-  let best = { l2: L2_GRID[0]!, override: 2, unsure: 2, accuracy: 0, modelAlone: 0 }
+  let best = { l2: L2_GRID[0]!, weights: { ruleBonus: { none: 0, weak: 0, sure: 0, certain: 0 } }, accuracy: 0, modelAlone: 0, scored: [] as Scored[] }
   for (const l2 of L2_GRID) {
     const scored: Scored[] = []
     for (let fold = 0; fold < FOLDS; fold++) {
       const inFold = (r: Row) => hashKey(`fold:${r.query}`, FOLDS) === fold
       scored.push(...score(prune(train(rows.filter((r) => !inFold(r)), l2)), rows.filter(inFold)))
     }
-    const modelAlone = scored.filter((s) => s.predicted === s.label).length / scored.length
-    for (const override of OVERRIDE_GRID)
-      for (const unsure of UNSURE_GRID) {
-        const accuracy = combinedAccuracy(scored, override, unsure)
-        if (accuracy > best.accuracy) best = { l2, override, unsure, accuracy, modelAlone }
-      }
+    const modelAlone = scored.filter((s) => s.predicted === s.row.label).length / scored.length
+    const fit = fitBonuses(scored)
+    if (fit.accuracy > best.accuracy) best = { l2, ...fit, modelAlone, scored }
   }
   return best
 }
 
+/** The out-of-fold misses of the chosen combination, by family: where new labelled phrasings would help. */
+function printMisses(scored: readonly Scored[], weights: CombineWeights): void {
+  const misses = scored.filter((s) => !correct(s, weights))
+  const byFamily = new Map<string, string[]>()
+  for (const s of misses) {
+    const got = combine(s.row.rules, s.p, weights).intent
+    const line = `  ${s.row.query} → ${got}, expected ${INTENTS[s.row.label]} (rules ${s.row.rules.intent} ${s.row.rules.confidence})`
+    byFamily.set(s.row.family, [...(byFamily.get(s.row.family) ?? []), line])
+  }
+  for (const [family, lines] of [...byFamily].sort((a, b) => b[1].length - a[1].length))
+    console.log(`${family} (${lines.length})\n${lines.join('\n')}`)
+}
+
 /** Keeps the buckets with a weight worth keeping, as sorted keys and int8 weights (one scale for the table). */
-function pack(model: Model, thresholds: { override: number; unsure: number }): ModelWeights {
+function pack(model: Model, combineWeights: CombineWeights): ModelWeights {
   const kept: number[] = []
   let maxAbs = 0
   for (let bucket = 0; bucket < BUCKETS; bucket++) {
@@ -179,24 +201,25 @@ function pack(model: Model, thresholds: { override: number; unsure: number }): M
     bias: Array.from(model.bias, (b) => Math.round(b * 1e4) / 1e4),
     keys: Buffer.from(keys.buffer).toString('base64'),
     weights: Buffer.from(weights.buffer).toString('base64'),
-    combine: thresholds,
+    combine: combineWeights,
   }
 }
 
-type Labelled = { query: string; intent: Intent; split?: string }
+type Labelled = { query: string; intent: Intent; split?: string; family?: string }
 const labelled: Labelled[] = [
   ...readDataset().filter((r) => r.split === 'train'),
   ...readJsonl<Labelled>('test/fixtures/real-queries.jsonl').filter((r) => r.split === 'tune'),
   // The spec's own phrasings (the original set): they define the table, so the model learns them too.
   ...readJsonl<Labelled>('test/fixtures/original-queries.jsonl'),
 ]
-const rows = labelled.map((r) => prepare(r.query, r.intent))
+const rows = labelled.map((r) => prepare(r.query, r.intent, r.family ?? 'fixture'))
 const best = crossValidate(rows)
-const weights = pack(train(rows, best.l2), { override: best.override, unsure: best.unsure })
+if (process.argv.includes('--misses')) printMisses(best.scored, best.weights)
+const weights = pack(train(rows, best.l2), best.weights)
 const file = new URL('../src/_model-weights.json', import.meta.url)
 writeFileSync(file, `${JSON.stringify(weights)}\n`)
 const keptBuckets = Buffer.from(weights.keys, 'base64').length / 4
 console.log(
-  `trained on ${rows.length} rows; cross-validated: model alone ${best.modelAlone.toFixed(3)}, combined ${best.accuracy.toFixed(3)} (l2 ${best.l2}, override ${best.override}, unsure ${best.unsure}); kept ${keptBuckets} buckets`,
+  `trained on ${rows.length} rows; cross-validated: model alone ${best.modelAlone.toFixed(3)}, combined ${best.accuracy.toFixed(3)} (l2 ${best.l2}, rules' bonus ${JSON.stringify(best.weights.ruleBonus)}); kept ${keptBuckets} buckets`,
 )
 

@@ -1,15 +1,17 @@
-import type { Intent } from '@search-layer/core'
+import { INTENTS, type Intent } from '@search-layer/core'
 import { SIGNALS } from './_data.js'
 import { extractFeatures, type Feature } from './_features.js'
-import { type CombineThresholds, combineThresholds, type ModelFeature, predict } from './_model.js'
+import { type CombineWeights, combineWeights, type ModelFeature, predict, type RulesBand, softmax } from './_model.js'
 
 /** The learned model's view of a query, reported in `IntentClassification.model`. */
 export interface ModelOpinion {
   intent: Intent
   /** The model's probability for its intent, 0..1. */
   probability: number
-  /** True when the model's intent was taken over the rules' answer or the rules were unsure and it agreed. */
+  /** True when the combination changed the rules' answer, or the rules were unsure and it gave the confidence. */
   decided: boolean
+  /** The log-odds bonus the rules' answer got, for how sure the rules were (`rulesBand`). */
+  rulesBonus: number
   /** The features that weighed most for the model's intent (e.g. `words "stable yet"`, `"进展"`, `shape version`). */
   features: ModelFeature[]
 }
@@ -20,27 +22,46 @@ export interface Combined {
   model: ModelOpinion
 }
 
-/**
- * The combination rule. The rules answer when they are sure, unless the model disagrees with probability ≥
- * `override`; when the rules are unsure (no signal, weak words, a close call), the model answers if its probability
- * is ≥ `unsure`. Whoever answers gives the confidence.
- */
-export function combine(
-  rules: { intent: Intent; confidence: number; uncertain: boolean },
-  model: { intent: Intent; probability: number },
-  thresholds: CombineThresholds,
-): { intent: Intent; confidence: number; decided: boolean } {
-  const modelDecides = rules.uncertain
-    ? model.probability >= thresholds.unsure
-    : model.intent !== rules.intent && model.probability >= thresholds.override
-  if (!modelDecides) return { intent: rules.intent, confidence: rules.confidence, decided: false }
-  return { intent: model.intent, confidence: model.probability, decided: true }
-}
-
-interface RulesAnswer {
+interface RulesVerdict {
   intent: Intent
   confidence: number
   uncertain: boolean
+  uncertainty?: string
+}
+
+// Rules at least this confident are "certain": their signal words rarely mislead (a bonus of its own).
+const CERTAIN_FROM = 0.9
+
+/** How sure the rules were: no signal at all (the default answer), uncertain, sure, or certain. */
+export function rulesBand(rules: RulesVerdict): RulesBand {
+  if (rules.uncertainty === 'no-signal') return 'none'
+  if (rules.uncertain) return 'weak'
+  return rules.confidence >= CERTAIN_FROM ? 'certain' : 'sure'
+}
+
+/**
+ * The combination rule, a product of the two opinions: each intent scores the log of the model's probability, and
+ * the rules' intent gets a bonus (log-odds) for the band of the rules' confidence, chosen by cross-validation. The
+ * best score answers. When it is the rules' sure answer, their confidence stands; otherwise the model decided and
+ * the confidence is the combined probability of the answer.
+ */
+export function combine(
+  rules: RulesVerdict,
+  probabilities: readonly number[],
+  weights: CombineWeights,
+): { intent: Intent; confidence: number; decided: boolean } {
+  const bonus = weights.ruleBonus[rulesBand(rules)]
+  const scores = INTENTS.map(
+    (intent, c) => Math.log(Math.max(probabilities[c]!, 1e-9)) + (intent === rules.intent ? bonus : 0),
+  )
+  let best = 0
+  for (let c = 1; c < scores.length; c++) if (scores[c]! > scores[best]!) best = c
+  const intent = INTENTS[best]!
+  if (intent === rules.intent && !rules.uncertain) return { intent, confidence: rules.confidence, decided: false }
+  return { intent, confidence: softmax(scores)[best]!, decided: true }
+}
+
+interface RulesAnswer extends RulesVerdict {
   signals: readonly { intent: Intent; term: string; lang: 'en' | 'zh' }[]
 }
 
@@ -62,7 +83,7 @@ export function combineWithModel(rules: RulesAnswer, raw: string, text: string):
   const features = modelFeatures(rules, raw, text)
   const verdict = predict(features)
   const { intent, confidence, decided } =
-    text === '' ? { ...rules, decided: false } : combine(rules, verdict, combineThresholds())
+    text === '' ? { ...rules, decided: false } : combine(rules, verdict.probabilities, combineWeights())
   return {
     intent,
     confidence,
@@ -70,6 +91,7 @@ export function combineWithModel(rules: RulesAnswer, raw: string, text: string):
       intent: verdict.intent,
       probability: Math.round(verdict.probability * 100) / 100,
       decided,
+      rulesBonus: combineWeights().ruleBonus[rulesBand(rules)],
       features: verdict.features,
     },
   }

@@ -5,6 +5,8 @@
  * down a 3-word one); shape features weigh 1. The rules' signals are not features: the model is a second opinion
  * that `_combine.ts` weighs against the rules (cross-validated, that beat feeding it the rules' scores).
  */
+import { describeClass, wordClasses } from './_lexicon.js'
+
 export interface Feature {
   key: string
   value: number
@@ -33,17 +35,50 @@ const SHAPES: readonly [string, RegExp][] = [
   ['path-like', /[\w.]\/[\w.]|\.\/|\\\w/u],
   ['version', /\d+\.\d+/u],
   ['code-symbol', /[`{}[\]<>=;]|::|=>|->/u],
+  // A pasted error: an exception or error name, an error code, a tool's error prefix, a quoted message.
+  [
+    'error-token',
+    /\b[A-Za-z]*(?:Error|Exception|Warning)\b|\bE[A-Z]{3,}\b|\berror(?:\[|:| TS\d)|\bERR!|\berrno\b|\bpanic:|\bfatal:|\bexit (?:code|status) \d/u,
+  ],
+  // A yes/no question ("is …", "has …", "does …"): asks for a fact or a state, rarely for steps.
+  ['yes-no-start', /^\s*(?:is|are|was|were|has|have|had|did|does|do|can|could|will|would|should|shall)\s/iu],
+  ['wh-start', /^\s*(?:what|whats|what's|who|whom|whose|when|where|which|why|how)\b/iu],
+  [
+    'imperative-start',
+    /^\s*(?:find|give|tell|show|list|compare|explain|summari[sz]e|research|look|check|help|get|collect)\b/iu,
+  ],
+  ['latin-only', /^[^\p{Script=Han}]*$/u],
 ]
 
-/** The lexical and shape features of a normalised (lower-cased, NFKC) query and its raw text. */
+/** The lexical, word-class and shape features of a normalised (lower-cased, NFKC) query and its raw text. */
 export function extractFeatures(text: string, raw: string): Feature[] {
-  const lexical = lexicalKeys(text.replace(HAN_GAP, '$1'))
+  const joined = text.replace(HAN_GAP, '$1')
+  const lexical = lexicalKeys(joined)
   const weight = lexical.size === 0 ? 0 : 1 / Math.sqrt(lexical.size)
   const out: Feature[] = []
   for (const key of lexical) out.push({ key, value: weight })
-  for (const [name, regex] of SHAPES) if (regex.test(raw)) out.push({ key: `s:${name}`, value: 1 })
+  const shapes = new Set(SHAPES.filter(([, regex]) => regex.test(raw)).map(([name]) => name))
+  for (const name of shapes) out.push({ key: `s:${name}`, value: 1 })
   out.push({ key: `s:length-${lengthBucket(text)}`, value: 1 })
+  for (const key of classKeys(joined, shapes)) out.push({ key, value: 1 })
   return out
+}
+
+/**
+ * Word classes (`_lexicon.ts`) and two conjunctions a linear model cannot form by itself: a yes/no question with or
+ * without a word of time ("is x stable yet" asks for a state, "is x statically typed" for a fact), and the same
+ * for a Chinese question ending in 吗/没/么.
+ */
+function classKeys(text: string, shapes: ReadonlySet<string>): string[] {
+  const units = (text.match(UNITS) ?? []).slice(0, MAX_UNITS)
+  const words = units.filter((u) => !HAN_START.test(u))
+  const han = units.filter((u) => HAN_START.test(u))
+  const classes = wordClasses(words, han)
+  const keys = classes.map((c) => `x:${c}`)
+  const timed = classes.includes('temporal') ? 'temporal' : 'timeless'
+  if (shapes.has('yes-no-start')) keys.push(`x:yes-no-${timed}`)
+  if (/[吗么没][?？]?\s*$/u.test(text)) keys.push(`x:zh-question-${timed}`)
+  return keys
 }
 
 function lengthBucket(text: string): number {
@@ -55,7 +90,7 @@ function lengthBucket(text: string): number {
 
 /**
  * Word unigrams and bigrams, first and last word, character trigrams of Latin words (typos keep most of them),
- * and Han character unigrams and bigrams (Chinese has no spaces; a bigram is the usual stand-in for a word).
+ * and Han character unigrams, bigrams and trigrams (Chinese has no spaces; short n-grams stand in for words).
  */
 function lexicalKeys(text: string): Set<string> {
   const keys = new Set<string>()
@@ -83,7 +118,10 @@ function addHan(keys: Set<string>, run: string): void {
     keys.add(`h:${run[i]}`)
     if (i + 1 < run.length) keys.add(`h:${run.slice(i, i + 2)}`)
   }
-  // Where a run ends matters in Chinese: question particles and verbs of asking sit there (吗, 了吗, 怎么办).
+  for (let i = 0; i + 3 <= run.length; i++) keys.add(`h:${run.slice(i, i + 3)}`)
+  // Where a run starts and ends matters in Chinese: question particles and verbs of asking sit at the end (吗, 了吗,
+  // 怎么办), verbs of asking and doing at the start (怎么, 如何, 帮我).
+  keys.add(`h^:${run.slice(0, 2)}`)
   keys.add(`h$:${run.slice(-2)}`)
 }
 
@@ -108,8 +146,12 @@ export function describeFeature(key: string): string {
       return `"${body}"`
     case 'h$':
       return `ends with "${body}"`
+    case 'h^':
+      return `starts with "${body}"`
     case 's':
       return `shape ${body}`
+    case 'x':
+      return describeClass(body)
     default:
       return key
   }

@@ -14,16 +14,20 @@ export interface ModelWeights {
   bias: readonly number[]
   keys: string
   weights: string
-  /** The combination thresholds the trainer chose by cross-validation on the train split (see `_combine.ts`). */
-  combine: CombineThresholds
+  /** The combination weights the trainer chose by cross-validation on the train split (see `_combine.ts`). */
+  combine: CombineWeights
 }
 
-/** The thresholds of the combination rule (`_combine.ts`); the trainer picks them by cross-validation. */
-export interface CombineThresholds {
-  /** The model overrules sure rules only with at least this probability. */
-  override: number
-  /** When the rules are unsure, the model decides with at least this probability. */
-  unsure: number
+/** How sure the rules were, in the four bands the combination weighs differently (see `rulesBand` in `_combine.ts`). */
+export const RULES_BANDS = ['none', 'weak', 'sure', 'certain'] as const
+export type RulesBand = (typeof RULES_BANDS)[number]
+
+/**
+ * The combination rule's weights (`_combine.ts`): the log-odds bonus the rules' intent gets over the model's
+ * probabilities, per band of rule confidence. The trainer picks them by cross-validation.
+ */
+export interface CombineWeights {
+  ruleBonus: Record<RulesBand, number>
 }
 
 /** What the model weighed most for its answer: a feature as a person reads it and its share of the score. */
@@ -36,6 +40,8 @@ export interface ModelVerdict {
   intent: Intent
   /** The model's probability for `intent` (softmax over the seven intents). */
   probability: number
+  /** The model's probability for each intent, in `INTENTS` order. */
+  probabilities: number[]
   /** The three features that pushed hardest towards `intent`. */
   features: ModelFeature[]
 }
@@ -90,8 +96,8 @@ function rowOf(model: LoadedModel, bucket: number): number {
   return -1
 }
 
-/** The shipped model's combination thresholds. */
-export function combineThresholds(): CombineThresholds {
+/** The shipped model's combination weights. */
+export function combineWeights(): CombineWeights {
   loaded ??= loadModel()
   return loaded.weights.combine
 }
@@ -111,9 +117,21 @@ export function predict(features: readonly Feature[], model?: LoadedModel): Mode
   }
   let best = 0
   for (let c = 1; c < n; c++) if (logits[c]! > logits[best]!) best = c
-  let sum = 0
-  for (let c = 0; c < n; c++) sum += Math.exp(logits[c]! - logits[best]!)
-  return { intent: INTENTS[best]!, probability: 1 / sum, features: topFeatures(rows, m, best) }
+  const probabilities = softmax(logits)
+  return {
+    intent: INTENTS[best]!,
+    probability: probabilities[best]!,
+    probabilities,
+    features: topFeatures(rows, m, best),
+  }
+}
+
+/** Probabilities from scores (log-odds), stable for large scores. */
+export function softmax(scores: readonly number[]): number[] {
+  const max = Math.max(...scores)
+  const exp = scores.map((s) => Math.exp(s - max))
+  const sum = exp.reduce((a, b) => a + b, 0)
+  return exp.map((e) => e / sum)
 }
 
 function topFeatures(rows: { key: string; value: number; row: number }[], m: LoadedModel, c: number): ModelFeature[] {
