@@ -70,8 +70,15 @@ function probabilities(model: Model, x: Map<number, number>): number[] {
   return exp.map((e) => e / sum)
 }
 
+/**
+ * AdaGrad over shuffled rows; the weights returned are the mean of the weights after each epoch of the second half
+ * (Polyak averaging), so the answer depends little on the order of the rows: with the last epoch's weights alone,
+ * adding or removing one row moved the holdout by about ±0.01.
+ */
 function train(rows: readonly Row[], l2: number): Model {
   const model: Model = { w: new Float64Array(BUCKETS * K), bias: new Float64Array(K) }
+  const mean: Model = { w: new Float64Array(BUCKETS * K), bias: new Float64Array(K) }
+  const averageFrom = Math.floor(EPOCHS / 2)
   const g2 = new Float64Array(BUCKETS * K)
   const b2 = new Float64Array(K)
   const next = random(SEED)
@@ -97,8 +104,11 @@ function train(rows: readonly Row[], l2: number): Model {
         }
       }
     }
+    if (epoch < averageFrom) continue
+    for (let i = 0; i < mean.w.length; i++) mean.w[i]! += model.w[i]! / (EPOCHS - averageFrom)
+    for (let c = 0; c < K; c++) mean.bias[c]! += model.bias[c]! / (EPOCHS - averageFrom)
   }
-  return model
+  return mean
 }
 
 /** Zeroes the buckets whose largest weight is under PRUNE_BELOW, as `pack` drops them, so cross-validation sees the shipped model. */

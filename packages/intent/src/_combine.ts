@@ -12,7 +12,10 @@ export interface ModelOpinion {
   decided: boolean
   /** The log-odds bonus the rules' answer got, for how sure the rules were (`rulesBand`). */
   rulesBonus: number
-  /** The features that weighed most for the model's intent (e.g. `words "stable yet"`, `"进展"`, `shape version`). */
+  /**
+   * The features that weighed most for the answer when the model decided, else for the model's own intent (e.g.
+   * `words "stable yet"`, `"进展"`, `an action verb first`).
+   */
   features: ModelFeature[]
 }
 
@@ -92,7 +95,7 @@ export function combineWithModel(rules: RulesAnswer, raw: string, text: string):
       probability: Math.round(verdict.probability * 100) / 100,
       decided,
       rulesBonus: combineWeights().ruleBonus[rulesBand(rules)],
-      features: verdict.features,
+      features: verdict.weighedFor(decided ? intent : verdict.intent),
     },
   }
 }

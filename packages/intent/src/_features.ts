@@ -1,11 +1,13 @@
+import { describeClass, wordClasses } from './_lexicon.js'
+
 /**
  * The features the learned model reads from a query, shared by the classifier and the trainer
  * (`scripts/train.ts`) so both see the same thing. Keys are short strings; each is hashed into a bucket of the
  * weight table. Lexical features share a total of 1 (each weighs 1/√n, so a 60-word agent query does not shout
- * down a 3-word one); shape features weigh 1. The rules' signals are not features: the model is a second opinion
- * that `_combine.ts` weighs against the rules (cross-validated, that beat feeding it the rules' scores).
+ * down a 3-word one); shape and word-class features weigh `SHAPE_WEIGHT` each. The rules' signals are not
+ * features: the model is a second opinion that `_combine.ts` weighs against the rules (cross-validated, that beat
+ * feeding it the rules' scores, again with the word classes).
  */
-import { describeClass, wordClasses } from './_lexicon.js'
 
 export interface Feature {
   key: string
@@ -21,6 +23,8 @@ const DIGITS = /[0-9]+/g
 // Long queries are read on their first part only: the features of a paragraph say no more than its opening.
 const MAX_UNITS = 64
 const LENGTH_BUCKETS = [1, 2, 4, 8, 16, 32] as const
+// The weight of one shape or word-class feature; cross-validated on the train split (0.5 against 0.3, 1 and 2).
+const SHAPE_WEIGHT = 0.5
 
 /** Shapes of the raw query (before lower-casing): operators, pasted errors, questions, versions. */
 const SHAPES: readonly [string, RegExp][] = [
@@ -58,9 +62,9 @@ export function extractFeatures(text: string, raw: string): Feature[] {
   const out: Feature[] = []
   for (const key of lexical) out.push({ key, value: weight })
   const shapes = new Set(SHAPES.filter(([, regex]) => regex.test(raw)).map(([name]) => name))
-  for (const name of shapes) out.push({ key: `s:${name}`, value: 1 })
-  out.push({ key: `s:length-${lengthBucket(text)}`, value: 1 })
-  for (const key of classKeys(joined, shapes)) out.push({ key, value: 1 })
+  for (const name of shapes) out.push({ key: `s:${name}`, value: SHAPE_WEIGHT })
+  out.push({ key: `s:length-${lengthBucket(text)}`, value: SHAPE_WEIGHT })
+  for (const key of classKeys(joined, shapes)) out.push({ key, value: SHAPE_WEIGHT })
   return out
 }
 
@@ -99,8 +103,10 @@ function lexicalKeys(text: string): Set<string> {
   for (const unit of units) {
     if (HAN_START.test(unit)) {
       addHan(keys, unit)
+      // Across a script change: the Latin word and the Han word next to it ("vue 路由", "报错 npm").
       keys.add(`b:${previous} 中`)
-      previous = '中'
+      keys.add(`b:${previous} ${unit.slice(0, 2)}`)
+      previous = unit.slice(-2)
       continue
     }
     const word = unit.replace(DIGITS, '0')

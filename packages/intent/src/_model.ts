@@ -42,8 +42,8 @@ export interface ModelVerdict {
   probability: number
   /** The model's probability for each intent, in `INTENTS` order. */
   probabilities: number[]
-  /** The three features that pushed hardest towards `intent`. */
-  features: ModelFeature[]
+  /** The three features that pushed hardest towards an intent (the model's own, or the one the combination chose). */
+  weighedFor: (intent: Intent) => ModelFeature[]
 }
 
 const TOP_FEATURES = 3
@@ -122,7 +122,7 @@ export function predict(features: readonly Feature[], model?: LoadedModel): Mode
     intent: INTENTS[best]!,
     probability: probabilities[best]!,
     probabilities,
-    features: topFeatures(rows, m, best),
+    weighedFor: (intent) => topFeatures(rows, m, INTENTS.indexOf(intent)),
   }
 }
 

@@ -47,15 +47,15 @@ describe('the labelled phrasing set (data/queries.jsonl)', () => {
 })
 
 describe('rules + learned model', () => {
-  it('classifies the holdout with accuracy ≥ 0.9, and better than the rules alone', () => {
+  it('classifies the holdout with accuracy ≥ 0.92, and better than the rules alone', () => {
     const combined = accuracy(HOLDOUT)
-    expect(combined.share, combined.misses.join('\n')).toBeGreaterThanOrEqual(0.9)
+    expect(combined.share, combined.misses.join('\n')).toBeGreaterThanOrEqual(0.92)
     expect(combined.share).toBeGreaterThan(accuracy(HOLDOUT, false).share + 0.05)
   })
 
-  it.each(['en', 'zh'] as const)('classifies the %s holdout with accuracy ≥ 0.88', (lang) => {
+  it.each(['en', 'zh'] as const)('classifies the %s holdout with accuracy ≥ 0.9', (lang) => {
     const { share, misses } = accuracy(HOLDOUT.filter((r) => r.lang === lang))
-    expect(share, misses.join('\n')).toBeGreaterThanOrEqual(0.88)
+    expect(share, misses.join('\n')).toBeGreaterThanOrEqual(0.9)
   })
 
   it('keeps the hard set (test/fixtures/real-queries.jsonl) at ≥ 0.97 on each split', () => {
@@ -140,6 +140,36 @@ describe('combine', () => {
     expect(answered).toMatchObject({ intent: 'tutorial', decided: true })
     expect(answered.confidence).toBeGreaterThan(0.4)
     expect(answered.confidence).toBeLessThan(0.6)
+  })
+})
+
+describe('the model’s features', () => {
+  const keys = (q: string) => extractFeatures(q.toLowerCase(), q).map((f) => f.key)
+
+  it('tells a yes/no question about now from one about a lasting fact', () => {
+    expect(keys('is deno stable yet')).toContain('x:yes-no-temporal')
+    expect(keys('is go statically typed')).toContain('x:yes-no-timeless')
+    expect(keys('rust 现在 支持 async drop 了 吗')).toContain('x:zh-question-temporal')
+    expect(keys('java 有 指针 吗')).toContain('x:zh-question-timeless')
+  })
+
+  it('reads a pasted error, an action verb first, an attribute, an artefact and an event', () => {
+    expect(keys('ModuleNotFoundError: No module named x')).toContain('s:error-token')
+    expect(keys('npm ERR! code ERESOLVE')).toContain('s:error-token')
+    expect(keys('how to center a div')).not.toContain('s:error-token')
+    expect(keys('extend lvm volume online')).toContain('x:action-first')
+    expect(keys('mysql 导出 数据库')).toContain('x:action')
+    expect(keys('台积电 董事长')).toContain('x:attribute')
+    expect(keys('headquarters of arm holdings')).toContain('x:attribute')
+    expect(keys('ubuntu server iso')).toContain('x:artefact')
+    expect(keys('postgres 安装包')).toContain('x:artefact')
+    expect(keys('英特尔 裁员')).toContain('x:event')
+  })
+
+  it('explains a decided answer by features that pushed towards that answer', () => {
+    const decided = HOLDOUT.map((r) => classifyIntent(r.query)).filter((c) => c.model?.decided)
+    expect(decided.length).toBeGreaterThan(50)
+    for (const c of decided) for (const f of c.model!.features) expect(f.weight).toBeGreaterThan(0)
   })
 })
 
