@@ -58,6 +58,22 @@ function confusion(rows: readonly Graded[]): Record<Intent, number[]> {
   return matrix
 }
 
+/** Accuracy per expected intent, the rules alone → rules + model. */
+function perIntentRow(lang: string, rows: readonly Graded[]): VariantResult {
+  const perIntent = Object.fromEntries(
+    INTENTS.map((i) => {
+      const part = rows.filter((r) => r.intent === i)
+      return [i, { rules: share(part, 'rules'), combined: share(part, 'combined'), queries: part.length }]
+    }),
+  ) as Record<Intent, { rules: number; combined: number; queries: number }>
+  return {
+    scenario: SCENARIO,
+    variant: `phrasing holdout per intent, ${lang} (${rows.length} queries)`,
+    extra: { perIntent },
+    note: INTENTS.map((i) => `${i} ${perIntent[i].rules} → ${perIntent[i].combined}`).join(', '),
+  }
+}
+
 function confusionRow(lang: string, rows: readonly Graded[]): VariantResult {
   const matrix = confusion(rows)
   const cells = INTENTS.map((i) => `${i} ${matrix[i].join('·')}`).join('; ')
@@ -71,19 +87,13 @@ function confusionRow(lang: string, rows: readonly Graded[]): VariantResult {
 
 /**
  * Accuracy of the rules alone and of rules + learned model on every labelled set: the original set (the spec's
- * phrasings), the hard set (real phrasing, tune and held-out splits) and the phrasing set's holdout, per language,
- * per intent, with the confusion matrix of the holdout.
+ * phrasings), the hard set (real phrasing, tune and held-out splits), the phrasing set's holdout (per language, per
+ * intent, and its confusion matrix per language) and the issue's example queries.
  */
 export function intentAccuracyRows(ctx: ScenarioContext): VariantResult[] {
   const original = grade(readSet('test/fixtures/original-queries.jsonl'))
   const hard = grade(readSet('test/fixtures/real-queries.jsonl'))
   const holdout = grade(readSet('data/queries.jsonl').filter((r) => r.split === 'holdout'))
-  const perIntent = Object.fromEntries(
-    INTENTS.map((i) => {
-      const part = holdout.filter((r) => r.intent === i)
-      return [i, { rules: share(part, 'rules'), combined: share(part, 'combined'), queries: part.length }]
-    }),
-  )
   const byLang = (lang: string) => holdout.filter((r) => r.lang === lang)
   ctx.log(
     `intent accuracy on the phrasing holdout: rules ${share(holdout, 'rules')} → rules + model ${share(holdout, 'combined')}`,
@@ -101,13 +111,11 @@ export function intentAccuracyRows(ctx: ScenarioContext): VariantResult[] {
     row('phrasing holdout, all', holdout),
     row('phrasing holdout, English', byLang('en')),
     row('phrasing holdout, Chinese', byLang('zh')),
-    {
-      scenario: SCENARIO,
-      variant: `phrasing holdout per intent (${holdout.length} queries)`,
-      extra: { perIntent },
-      note: INTENTS.map((i) => `${i} ${perIntent[i]!.rules} → ${perIntent[i]!.combined}`).join(', '),
-    },
+    perIntentRow('all', holdout),
+    perIntentRow('en', byLang('en')),
+    perIntentRow('zh', byLang('zh')),
     confusionRow('en', byLang('en')),
     confusionRow('zh', byLang('zh')),
+    row("issue 42's examples (a check set, never trained on)", grade(readSet('test/fixtures/issue-examples.jsonl'))),
   ]
 }

@@ -3,7 +3,7 @@ import { expandQuery } from '@search-layer/expand'
 import { classifyIntent } from '@search-layer/intent'
 import type { ScenarioContext } from '../_context.js'
 import type { VariantResult } from '../_report.js'
-import { summarize } from '../_stats.js'
+import { percentile, summarize } from '../_stats.js'
 import { intentAccuracyRows } from './intent-accuracy.js'
 
 /** A realistic mix: what agents and people type, English and Chinese, every intent. */
@@ -66,7 +66,13 @@ export async function intentScenario(ctx: ScenarioContext): Promise<VariantResul
   const rules = summarize(perQuery.rules)
   const classify = summarize(perQuery.classify)
   const both = summarize(perQuery.both)
-  const p50 = (s: { p50: number }) => `p50 ${s.p50.toFixed(3)} ms`
+  const p99 = (samples: number[]) =>
+    percentile(
+      [...samples].sort((a, b) => a - b),
+      99,
+    )
+  const note = (s: { p50: number }, samples: number[]) =>
+    `p50 ${s.p50.toFixed(3)} ms, p99 ${p99(samples).toFixed(3)} ms`
   ctx.log(`intent+expand: ${Math.round(1000 / both.mean)} queries/s`)
   return [
     ...intentAccuracyRows(ctx),
@@ -75,14 +81,16 @@ export async function intentScenario(ctx: ScenarioContext): Promise<VariantResul
       variant: `classifyIntent, rules alone (baseline), ${QUERY_MIX.length} EN/ZH queries`,
       latency: rules,
       throughput: { value: Math.round(1000 / rules.mean), unit: 'queries/s' },
-      note: p50(rules),
+      extra: { p99: p99(perQuery.rules) },
+      note: note(rules, perQuery.rules),
     },
     {
       scenario: '5 intent + expand',
       variant: `classifyIntent, rules + model, ${QUERY_MIX.length} EN/ZH queries`,
       latency: classify,
       throughput: { value: Math.round(1000 / classify.mean), unit: 'queries/s' },
-      note: p50(classify),
+      extra: { p99: p99(perQuery.classify) },
+      note: note(classify, perQuery.classify),
     },
     {
       scenario: '5 intent + expand',
