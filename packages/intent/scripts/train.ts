@@ -5,7 +5,7 @@
 // ml-logistic-regression is one-vs-rest over dense matrices, TensorFlow.js is a 100 MB dependency for a loop.
 import { writeFileSync } from 'node:fs'
 import { INTENTS, type Intent } from '@search-layer/core'
-import { classifyIntent } from '../src/classify.js'
+import { classifyIntent, UNCERTAIN_BELOW } from '../src/classify.js'
 import { normalize } from '../src/_matcher.js'
 import { type CombineWeights, hashKey, type ModelWeights } from '../src/_model.js'
 import { combine, modelFeatures, rulesBand } from '../src/_combine.js'
@@ -134,7 +134,7 @@ function score(model: Model, rows: readonly Row[]): Scored[] {
 }
 
 function correct(s: Scored, weights: CombineWeights): boolean {
-  return combine(s.row.rules, s.p, weights).intent === INTENTS[s.row.label]
+  return combine(s.row.rules, s.p, weights, UNCERTAIN_BELOW).intent === INTENTS[s.row.label]
 }
 
 /**
@@ -179,7 +179,7 @@ function printMisses(scored: readonly Scored[], weights: CombineWeights): void {
   const misses = scored.filter((s) => !correct(s, weights))
   const byFamily = new Map<string, string[]>()
   for (const s of misses) {
-    const got = combine(s.row.rules, s.p, weights).intent
+    const got = combine(s.row.rules, s.p, weights, UNCERTAIN_BELOW).intent
     const line = `  ${s.row.query} → ${got}, expected ${INTENTS[s.row.label]} (rules ${s.row.rules.intent} ${s.row.rules.confidence})`
     byFamily.set(s.row.family, [...(byFamily.get(s.row.family) ?? []), line])
   }

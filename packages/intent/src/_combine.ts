@@ -45,13 +45,15 @@ export function rulesBand(rules: RulesVerdict): RulesBand {
 /**
  * The combination rule, a product of the two opinions: each intent scores the log of the model's probability, and
  * the rules' intent gets a bonus (log-odds) for the band of the rules' confidence, chosen by cross-validation. The
- * best score answers. When it is the rules' sure answer, their confidence stands; otherwise the model decided and
- * the confidence is the combined probability of the answer.
+ * best score answers. The model decided when the answer is not the rules', or when the rules were unsure and the
+ * combined probability of their answer reaches `sureFrom` (the model made it sure); then that probability is the
+ * confidence. Otherwise the rules' answer stands as they gave it (an unsure one stays unsure, for the same reason).
  */
 export function combine(
   rules: RulesVerdict,
   probabilities: readonly number[],
   weights: CombineWeights,
+  sureFrom: number,
 ): { intent: Intent; confidence: number; decided: boolean } {
   const bonus = weights.ruleBonus[rulesBand(rules)]
   const scores = INTENTS.map(
@@ -60,8 +62,10 @@ export function combine(
   let best = 0
   for (let c = 1; c < scores.length; c++) if (scores[c]! > scores[best]!) best = c
   const intent = INTENTS[best]!
-  if (intent === rules.intent && !rules.uncertain) return { intent, confidence: rules.confidence, decided: false }
-  return { intent, confidence: softmax(scores)[best]!, decided: true }
+  const confidence = softmax(scores)[best]!
+  if (intent === rules.intent && (!rules.uncertain || confidence < sureFrom))
+    return { intent, confidence: rules.confidence, decided: false }
+  return { intent, confidence, decided: true }
 }
 
 interface RulesAnswer extends RulesVerdict {
@@ -81,12 +85,15 @@ export function modelFeatures(rules: RulesAnswer, raw: string, text: string): Fe
   return features
 }
 
-/** Asks the learned model about a query and combines its answer with the rules'. An empty query stays the rules'. */
-export function combineWithModel(rules: RulesAnswer, raw: string, text: string): Combined {
+/**
+ * Asks the learned model about a query and combines its answer with the rules' (`sureFrom`: the confidence from
+ * which a result is not uncertain). An empty query stays the rules'.
+ */
+export function combineWithModel(rules: RulesAnswer, raw: string, text: string, sureFrom: number): Combined {
   const features = modelFeatures(rules, raw, text)
   const verdict = predict(features)
   const { intent, confidence, decided } =
-    text === '' ? { ...rules, decided: false } : combine(rules, verdict.probabilities, combineWeights())
+    text === '' ? { ...rules, decided: false } : combine(rules, verdict.probabilities, combineWeights(), sureFrom)
   return {
     intent,
     confidence,

@@ -194,7 +194,7 @@ function withModel(
   input: NormalizedText,
   signals: IntentSignal[],
 ): IntentClassification {
-  const { intent, confidence, model } = combineWithModel(rules, raw, input.text)
+  const { intent, confidence, model } = combineWithModel(rules, raw, input.text, UNCERTAIN_BELOW)
   if (!model.decided) return { ...rules, model }
   return { ...build(intent, confidence, 'model-unsure', input, signals), model }
 }

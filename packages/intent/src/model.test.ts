@@ -122,21 +122,30 @@ describe('combine', () => {
 
   it('keeps certain rules unless the model is more than e^bonus times surer of another intent', () => {
     // status gets (1 - p) / 6 from the model; factual wins only when p / ((1 - p) / 6) > e^3 ≈ 20.1, i.e. p > 0.77.
-    expect(combine(sure, probabilities('factual', 0.75), weights)).toEqual({
+    expect(combine(sure, probabilities('factual', 0.75), weights, 0.65)).toEqual({
       intent: 'status',
       confidence: 0.9,
       decided: false,
     })
-    const overruled = combine(sure, probabilities('factual', 0.8), weights)
+    const overruled = combine(sure, probabilities('factual', 0.8), weights, 0.65)
     expect(overruled).toMatchObject({ intent: 'factual', decided: true })
     // 0.8 against status's 0.033 · e^3 and five others' 0.033: rules and model disagree, the result says uncertain.
     expect(overruled.confidence).toBeCloseTo(0.49, 2)
-    expect(combine(sure, probabilities('status', 0.99), weights).decided).toBe(false)
+    expect(combine(sure, probabilities('status', 0.99), weights, 0.65).decided).toBe(false)
   })
 
   it('lets the model answer for unsure rules, with the combined probability as confidence', () => {
-    expect(combine(unsure, probabilities('tutorial', 0.15), weights).intent).toBe('exploratory')
-    const answered = combine(unsure, probabilities('tutorial', 0.6), weights)
+    // The model barely prefers another intent: the rules' default stands, as unsure as they gave it.
+    expect(combine(unsure, probabilities('tutorial', 0.15), weights, 0.65)).toEqual({
+      intent: 'exploratory',
+      confidence: 0.3,
+      decided: false,
+    })
+    // The model agrees with the default and makes it sure.
+    const agreed = combine(unsure, probabilities('exploratory', 0.9), weights, 0.65)
+    expect(agreed).toMatchObject({ intent: 'exploratory', decided: true })
+    expect(agreed.confidence).toBeGreaterThan(0.9)
+    const answered = combine(unsure, probabilities('tutorial', 0.6), weights, 0.65)
     expect(answered).toMatchObject({ intent: 'tutorial', decided: true })
     expect(answered.confidence).toBeGreaterThan(0.4)
     expect(answered.confidence).toBeLessThan(0.6)
