@@ -30,4 +30,6 @@ export type {
 export { anthropicTools, runAnthropicToolUse } from './anthropic.js'
 export type { AnthropicTools, AnthropicTool, AnthropicToolUseBlock, AnthropicToolResultBlock } from './anthropic.js'
 export { runTool, buildToolSet } from './toolset.js'
+export { untrustedFrame } from './_untrusted.js'
+export type { UntrustedFrame } from './_untrusted.js'
 export type { ToolSetOptions, ToolSet } from './toolset.js'

@@ -1,0 +1,27 @@
+export { ask } from './ask.js'
+export type { AskOptions } from './ask.js'
+export {
+  ASK_LIMITS,
+  AskBudgetSchema,
+  AskInputSchema,
+  AskResultSchema,
+  AskStepSchema,
+  AskUsageSchema,
+  AnswerSentenceSchema,
+  AnswerCountsSchema,
+  CitationSchema,
+  ConversationIdSchema,
+} from './schema.js'
+export type {
+  AskBudget,
+  AskInput,
+  AskResult,
+  AskStep,
+  AskUsage,
+  AnswerSentence,
+  AnswerCounts,
+  Citation,
+} from './schema.js'
+export { conversationsDir, loadConversation } from './store.js'
+export type { Conversation } from './store.js'
+export { renderTurn, renderTranscript } from './transcript.js'

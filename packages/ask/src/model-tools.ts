@@ -1,0 +1,140 @@
+import type { Passage } from '@search-layer/passages'
+import { FetchThreadInputSchema, WebFetchInputSchema, untrustedFrame } from '@search-layer/tools'
+import { tool } from 'ai'
+import { z } from 'zod'
+import { messageOf, readPage, readThread, searchAndRead } from './reading.js'
+import type { AskRun } from './run-state.js'
+
+/** `web_search` as the ask offers it: one query, answered with results and the passages of the pages read. */
+const AskSearchInputSchema = z.strictObject({
+  query: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(500, 'must be at most 500 characters')
+    .describe('What to search for; use other words than before when an angle is missing.'),
+})
+
+const MAX_PASSAGE_CHARS = 1_500
+
+const passageBlock = (p: Passage): string =>
+  `[${p.id}] ${p.title}${p.heading ? ` › ${p.heading}` : ''}\n${p.url}\n${p.text.slice(0, MAX_PASSAGE_CHARS)}`
+
+/** Passages as the model reads them: id, page, heading and text, inside an untrusted-content frame. */
+export function framedPassages(passages: readonly Passage[], source: string): string {
+  if (passages.length === 0) return 'No passage of the pages read matched the question.'
+  const frame = untrustedFrame(source)
+  const body = passages.map(passageBlock).join('\n\n')
+  return `${frame.open}${body}${frame.close}`
+}
+
+/** Results and passages of one search in one untrusted-content frame: titles and snippets are third-party text too. */
+function searchText(list: string, read: number, passages: readonly Passage[]): string {
+  const frame = untrustedFrame('the search results and the pages read')
+  const body = passages.map(passageBlock).join('\n\n')
+  const shown = passages.length > 0 ? body : 'No passage of the pages read matched the question.'
+  return `${frame.open}Results:\n${list}\n\nPassages of the ${read} page(s) read:\n\n${shown}${frame.close}`
+}
+
+/** Runs one tool call under the tool-call budget, recording it as a step; failures reach the model as tool errors. */
+async function budgeted(
+  run: AskRun,
+  name: string,
+  args: unknown,
+  execute: () => Promise<{ text: string; summary: string; passages: Passage[] }>,
+): Promise<string> {
+  const started = Date.now()
+  if (run.toolCalls >= run.budget.toolCalls) {
+    run.record({ kind: 'tool', tool: name, args, summary: 'refused: tool-call budget spent', ok: false, ms: 0 })
+    return 'The tool-call budget of this question is spent: answer from the passages you have.'
+  }
+  run.toolCalls++
+  try {
+    const out = await execute()
+    const ids = out.passages.map((p) => p.id)
+    run.record({
+      kind: 'tool',
+      tool: name,
+      args,
+      summary: out.summary,
+      passages: ids,
+      ok: true,
+      ms: Date.now() - started,
+    })
+    return out.text
+  } catch (error) {
+    const reason = messageOf(error)
+    run.record({ kind: 'tool', tool: name, args, summary: `failed: ${reason}`, ok: false, ms: Date.now() - started })
+    throw new Error(`${name} failed: ${reason}`)
+  }
+}
+
+function resultLines(results: { title: string; url: string; snippet: string; publishedAt: string | null }[]): string {
+  return results
+    .map(
+      (r, i) =>
+        `${i + 1}. ${r.title}\n   ${r.url}${r.publishedAt ? ` · ${r.publishedAt.slice(0, 10)}` : ''}\n   ${r.snippet.slice(0, 300)}`,
+    )
+    .join('\n')
+}
+
+/** The three tools the model gets, sharing the run's passage registry and budgets. */
+export function modelTools(run: AskRun) {
+  return {
+    web_search: tool({
+      description:
+        'Search the web; the top pages are read and their passages that bear on the question come back with ids ' +
+        '([p3]) you can cite. Returns the results (title, URL, date, snippet) and those passages. Snippets are short ' +
+        'and not enough for analysis: cite passages, not snippets.',
+      inputSchema: AskSearchInputSchema,
+      execute: ({ query }, { abortSignal }) =>
+        budgeted(run, 'web_search', { query }, async () => {
+          run.searched.push(query)
+          const found = await searchAndRead(run.reading, query, run.toolSignal(abortSignal))
+          const passages = run.registry.add(found.passages)
+          const read = found.reads.filter((r) => r.ok).length
+          const list =
+            found.results.length > 0 ? resultLines(found.results) : `No results for ${JSON.stringify(query)}.`
+          return {
+            text: searchText(list, read, passages),
+            summary: `${found.results.length} results, ${read}/${found.reads.length} pages read, ${passages.length} passages`,
+            passages,
+          }
+        }),
+    }),
+    web_fetch: tool({
+      description:
+        'Read one page (a URL from the results or the question); returns its passages that bear on the question, ' +
+        'with ids you can cite. Use it when the passages you have do not settle the question.',
+      inputSchema: WebFetchInputSchema,
+      execute: ({ url }, { abortSignal }) =>
+        budgeted(run, 'web_fetch', { url }, async () => {
+          const page = await readPage(run.reading, url, run.toolSignal(abortSignal))
+          const passages = run.registry.add(page.passages)
+          return {
+            text: `Read ${page.url}:\n\n${framedPassages(passages, 'the fetched page')}`,
+            summary: `read ${page.url}: ${passages.length} passages`,
+            passages,
+          }
+        }),
+    }),
+    fetch_thread: tool({
+      description:
+        'Read a whole discussion (GitHub issue or pull request, Hacker News, Reddit, V2EX thread) with its comments; ' +
+        'returns its passages that bear on the question, with ids you can cite.',
+      inputSchema: FetchThreadInputSchema,
+      execute: ({ url }, { abortSignal }) =>
+        budgeted(run, 'fetch_thread', { url }, async () => {
+          const thread = await readThread(run.reading, url, run.toolSignal(abortSignal))
+          const passages = run.registry.add(thread.passages)
+          return {
+            text: `Read ${thread.url}:\n\n${framedPassages(passages, 'the thread: its posts and comments')}`,
+            summary: `read ${thread.url} (${thread.comments} comments): ${passages.length} passages`,
+            passages,
+          }
+        }),
+    }),
+  }
+}
+
+export type ModelTools = ReturnType<typeof modelTools>

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto'
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { type Env, InputError } from '@search-layer/core'
+import { z } from 'zod'
+import { AskResultSchema, ConversationIdSchema } from './schema.js'
+
+/** A saved conversation: its turns, oldest first. */
+const ConversationSchema = z.object({
+  id: ConversationIdSchema,
+  createdAt: z.string(),
+  turns: z.array(AskResultSchema).min(1),
+})
+export type Conversation = z.infer<typeof ConversationSchema>
+
+/** Largest conversation file read back (bytes): a follow-up never loads an unbounded file. */
+const MAX_CONVERSATION_BYTES = 8 * 1024 * 1024
+
+/**
+ * Where conversations are kept: `$SEARCH_LAYER_HISTORY_DIR`, else `$XDG_DATA_HOME/search-layer/conversations`,
+ * else `~/.local/share/search-layer/conversations`.
+ */
+export function conversationsDir(env: Env = process.env): string {
+  const explicit = env.SEARCH_LAYER_HISTORY_DIR?.trim()
+  if (explicit) return explicit
+  const data = env.XDG_DATA_HOME?.trim() || join(homedir(), '.local', 'share')
+  return join(data, 'search-layer', 'conversations')
+}
+
+/** A new conversation id: UTC date and time, then random hex (`20261207-012600-3f9a1c`). */
+export function newConversationId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
+  return `${stamp}-${randomBytes(3).toString('hex')}`
+}
+
+/** Loads a conversation; `InputError` naming `conversationId` when there is none with that id. */
+export async function loadConversation(dir: string, id: string): Promise<Conversation> {
+  const parsedId = ConversationIdSchema.safeParse(id)
+  const unknown = () =>
+    new InputError(`conversationId: no conversation ${JSON.stringify(id.slice(0, 80))} in ${dir}.`, [
+      { path: 'conversationId', message: 'unknown conversation id' },
+    ])
+  if (!parsedId.success) throw unknown()
+  let text: string
+  try {
+    text = await readFile(join(dir, `${parsedId.data}.json`), 'utf8')
+  } catch {
+    throw unknown()
+  }
+  if (text.length > MAX_CONVERSATION_BYTES) throw unknown()
+  const parsed = ConversationSchema.safeParse(JSON.parse(text))
+  if (!parsed.success) throw unknown()
+  return parsed.data
+}
+
+/** Writes a file readable by its owner only (0600), through a temporary file so a reader never sees half of it. */
+export async function writePrivate(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+  const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`
+  await writeFile(temporary, text, { mode: 0o600 })
+  await chmod(temporary, 0o600)
+  await rename(temporary, path)
+}
+
+/** Saves `<id>.json` in the conversations directory. */
+export async function saveConversation(dir: string, conversation: Conversation): Promise<string> {
+  const path = join(dir, `${conversation.id}.json`)
+  await writePrivate(path, `${JSON.stringify(conversation, null, 2)}\n`)
+  return path
+}
