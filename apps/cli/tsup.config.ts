@@ -26,8 +26,7 @@ const shared: Options & { banner: { js: string } } = {
   sourcemap: true,
   minify: true,
   noExternal: [/.*/],
-  // The Vercel AI SDK adapter in @search-layer/tools is never used by the CLI; leave its lazy import alone.
-  external: ['ai'],
+  // The Vercel AI SDK (`ai`) is bundled too: `ask` runs its tool loop, in the ask command's own lazy chunk.
   // Keep `node:` specifiers as written (tsup strips them by default, before the plugins below could see them).
   removeNodeProtocol: false,
   banner: { js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);" },

@@ -1,4 +1,5 @@
 import type { Command } from '../command.js'
+import { askCommand } from './ask.js'
 import { expandCommand } from './expand.js'
 import { intentCommand } from './intent.js'
 import { mcpCommand } from './mcp.js'
@@ -11,6 +12,7 @@ import { chainCommand, fetchCommand, refsCommand, threadCommand } from './thread
 /** Every subcommand, in the order `--help` lists them. */
 export const commands: readonly Command[] = [
   searchCommand,
+  askCommand,
   threadCommand,
   refsCommand,
   chainCommand,
