@@ -35,7 +35,8 @@ const env = (extra: Record<string, string | undefined> = {}) => ({
 })
 const QUESTION = 'When was Zorblax 4.2 released?'
 
-describe('search-layer ask (in-process, emulator)', () => {
+// The first ask loads the tokenizer and the page reader's worker: a slow start on a busy machine, not a hang.
+describe('search-layer ask (in-process, emulator)', { timeout: 60_000 }, () => {
   it('answers extractively without a model and prints JSON when piped', async () => {
     const r = await run(['ask', QUESTION], env())
     expect(r.stderr).toBe('')

@@ -2,11 +2,11 @@ import { type Env, parseInput } from '@search-layer/core'
 import { type LlmEndpoint, llmEndpointFromEnv } from '@search-layer/core/http'
 import { type SearchLayer, createSearchLayer } from '@search-layer/engine'
 import type { ModelMessage } from 'ai'
-import { checkAnswer } from './check-answer.js'
-import { abstention, answerConfidence, extractiveAnswer } from './extractive.js'
+import { answerConfidence, citedPassages, freshness } from '@search-layer/answer'
+import { type Draft, extractiveDraft, modelDraft } from './drafts.js'
 import { runModelLoop } from './loop.js'
 import { framedPassages } from './model-tools.js'
-import { messageOf, searchAndRead } from './reading.js'
+import { messageOf } from './reading.js'
 import { AskRun } from './run-state.js'
 import {
   type AskInput,
@@ -42,8 +42,6 @@ export interface AskOptions {
   onStep?: (step: AskStep) => void
 }
 
-type Draft = Pick<AskResult, 'answer' | 'mode' | 'sentences' | 'counts' | 'abstained'> & { modelNote?: string }
-
 /** Prior turns as chat messages, and their cited passages offered again so a follow-up can cite them. */
 function priorMessages(conversation: Conversation | undefined, question: string): ModelMessage[] {
   const turns = conversation?.turns ?? []
@@ -57,62 +55,6 @@ function priorMessages(conversation: Conversation | undefined, question: string)
     earlier.length > 0 ? `\n\nPassages from earlier turns:\n${framedPassages(earlier, 'pages read earlier')}` : ''
   messages.push({ role: 'user', content: `${question}${offered}` })
   return messages
-}
-
-/** The extractive answer from what the run read, searching first when it read nothing; abstains when nothing holds. */
-async function extractive(run: AskRun, question: string, modelNote: string | undefined): Promise<Draft> {
-  let passages = run.registry.all()
-  if (run.steps.every((s) => s.passages.length === 0)) {
-    const started = Date.now()
-    try {
-      run.searched.push(question)
-      const found = await searchAndRead(run.reading, question, run.toolSignal(undefined))
-      passages = run.registry.add(found.passages)
-      const read = found.reads.filter((r) => r.ok).length
-      run.record({
-        kind: 'tool',
-        tool: 'web_search',
-        args: { query: question },
-        summary: `${found.results.length} results, ${read}/${found.reads.length} pages read, ${passages.length} passages`,
-        passages: passages.map((p) => p.id),
-        ok: true,
-        ms: Date.now() - started,
-      })
-    } catch (error) {
-      run.record({
-        kind: 'tool',
-        tool: 'web_search',
-        args: { query: question },
-        summary: `failed: ${messageOf(error)}`,
-        ok: false,
-        ms: Date.now() - started,
-      })
-    }
-  }
-  const checked = checkAnswer(extractiveAnswer(question, passages), passages)
-  const note = modelNote ? { modelNote } : {}
-  if (checked.counts.supported === 0) return abstained(question, run, 'extractive', note)
-  return { ...checked, mode: 'extractive', abstained: false, ...note }
-}
-
-function abstained(question: string, run: AskRun, mode: Draft['mode'], note: { modelNote?: string }): Draft {
-  const answer = abstention(question, run.searched)
-  return {
-    answer,
-    mode,
-    sentences: [],
-    counts: { sentences: 0, supported: 0, unverified: 0, uncited: 0 },
-    abstained: true,
-    ...note,
-  }
-}
-
-/** The model's answer, checked; a model that read passages yet supports nothing abstains. */
-function modelDraft(run: AskRun, question: string, text: string): Draft {
-  const checked = checkAnswer(text, run.registry.all())
-  const readSomething = run.steps.some((s) => s.kind === 'tool' && s.ok)
-  if (readSomething && checked.counts.supported === 0) return abstained(question, run, 'model', {})
-  return { ...checked, mode: 'model', abstained: false }
 }
 
 function endpointOf(input: ParsedAskInput, env: Env): { endpoint?: LlmEndpoint; note?: string } {
@@ -155,8 +97,8 @@ export async function ask(input: AskInput, options: AskOptions = {}): Promise<As
     exhausted = outcome.exhausted
     draft = outcome.ok
       ? modelDraft(run, parsed.question, outcome.text)
-      : await extractive(run, parsed.question, outcome.note)
-  } else draft = await extractive(run, parsed.question, note)
+      : await extractiveDraft(run, parsed.question, outcome.note)
+  } else draft = await extractiveDraft(run, parsed.question, note)
   const result = finish(run, parsed, draft, conversation, exhausted)
   return save(result, conversation, dir, options.transcriptPath)
 }
@@ -169,9 +111,17 @@ function finish(
   exhausted: AskResult['usage']['exhausted'],
 ): AskResult {
   const passages = run.registry.all()
-  const citedPages = new Set(
-    draft.sentences.flatMap((s) => s.citations.filter((c) => c.verified).map((c) => run.registry.get(c.passage)?.url)),
-  )
+  const checked = {
+    answer: draft.answer,
+    sentences: draft.sentences,
+    counts: draft.counts,
+    truncated: false,
+    droppedCitations: 0,
+  }
+  const cited = citedPassages(checked, passages)
+  const fresh = run.intent
+    ? freshness({ intent: run.intent, dates: cited.map((p) => run.dates.get(p.url)), now: new Date() })
+    : undefined
   const b = run.budget
   return {
     id: conversation?.id ?? newConversationId(new Date()),
@@ -187,9 +137,8 @@ function finish(
       timeMs: { used: run.elapsedMs(), limit: b.timeMs },
       ...(exhausted && { exhausted }),
     },
-    confidence: draft.abstained
-      ? { level: 'none', score: 0 }
-      : answerConfidence({ counts: draft.counts, pages: citedPages.size }),
+    confidence: answerConfidence({ counts: draft.counts, passages: cited }),
+    ...(fresh && { freshness: fresh }),
     searched: run.searched,
   }
 }

@@ -7,9 +7,6 @@ export {
   AskResultSchema,
   AskStepSchema,
   AskUsageSchema,
-  AnswerSentenceSchema,
-  AnswerCountsSchema,
-  CitationSchema,
   ConversationIdSchema,
 } from './schema.js'
 export type {
@@ -18,9 +15,6 @@ export type {
   AskResult,
   AskStep,
   AskUsage,
-  AnswerSentence,
-  AnswerCounts,
-  Citation,
 } from './schema.js'
 export { conversationsDir, loadConversation } from './store.js'
 export type { Conversation } from './store.js'

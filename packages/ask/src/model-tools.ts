@@ -91,6 +91,7 @@ export function modelTools(run: AskRun) {
         budgeted(run, 'web_search', { query }, async () => {
           run.searched.push(query)
           const found = await searchAndRead(run.reading, query, run.toolSignal(abortSignal))
+          run.noteSearch(found)
           const passages = run.registry.add(found.passages)
           const read = found.reads.filter((r) => r.ok).length
           const list =

@@ -25,6 +25,8 @@ interface FoundResult {
 /** What a search with reading found: its results, the passages of the pages read, and each read's outcome. */
 export interface SearchRead {
   query: string
+  /** The intent the engine classified the query as (`null` when none applied). */
+  intent: string | null
   results: FoundResult[]
   passages: Passage[]
   reads: { url: string; ok: boolean; error?: string }[]
@@ -70,7 +72,7 @@ export async function searchAndRead(ctx: ReadingContext, query: string, signal?:
           { query: query.slice(0, 1_000), subQueries, pages },
           { budgetTokens: SEARCH_PASSAGE_TOKENS, maxPassages: 8 },
         )
-  return { query, results, passages, reads }
+  return { query, intent: response.intent, results, passages, reads }
 }
 
 /** Reads one page and returns its passages that best answer the question. */

@@ -1,5 +1,5 @@
 import type { Passage } from '@search-layer/passages'
-import type { ReadingContext } from './reading.js'
+import type { ReadingContext, SearchRead } from './reading.js'
 import { PassageRegistry } from './registry.js'
 import type { AskBudget, AskStep } from './schema.js'
 
@@ -14,6 +14,10 @@ export class AskRun {
   inputTokens = 0
   outputTokens = 0
   invalidToolCalls = 0
+  /** The intent of the first search that had one: decides whether freshness is judged. */
+  intent: string | undefined
+  /** Each result's date by URL, for the freshness of the cited pages. */
+  readonly dates = new Map<string, string>()
   /** Aborts tool calls once three quarters of the time budget are gone: the rest is the answer's. */
   readonly toolDeadline: AbortSignal
 
@@ -25,6 +29,12 @@ export class AskRun {
   ) {
     this.registry = new PassageRegistry(earlier)
     this.toolDeadline = AbortSignal.timeout(Math.floor(budget.timeMs * 0.75))
+  }
+
+  /** Notes what a search found that the answer is judged by later: its intent, its results' dates. */
+  noteSearch(found: SearchRead): void {
+    if (found.intent) this.intent ??= found.intent
+    for (const r of found.results) if (r.publishedAt) this.dates.set(r.url, r.publishedAt)
   }
 
   /** Records a step, numbering it; during a model turn, tool steps wait for the turn's own step. */

@@ -1,3 +1,4 @@
+import { AnswerCountsSchema, CheckedSentenceSchema, ConfidenceSchema, FreshnessSchema } from '@search-layer/answer'
 import { ProviderNameSchema } from '@search-layer/core'
 import { PassageSchema } from '@search-layer/passages'
 import { z } from 'zod'
@@ -43,37 +44,6 @@ export const AskInputSchema = z.strictObject({
 export type AskInput = z.input<typeof AskInputSchema>
 export type ParsedAskInput = z.output<typeof AskInputSchema>
 
-export const CitationSchema = z.object({
-  /** Passage id (`p3`). */
-  passage: z.string(),
-  /** The exact words quoted from the passage, when the answer quoted. */
-  quote: z.string().optional(),
-  /** True when the passage exists and holds the quote (or, without a quote, shares the sentence's key words). */
-  verified: z.boolean(),
-  /** Why it is not verified. */
-  reason: z.string().optional(),
-})
-export type Citation = z.infer<typeof CitationSchema>
-
-const SentenceStatusSchema = z.enum(['supported', 'unverified', 'uncited'])
-
-export const AnswerSentenceSchema = z.object({
-  text: z.string(),
-  start: z.number().int().nonnegative(),
-  end: z.number().int().nonnegative(),
-  status: SentenceStatusSchema,
-  citations: z.array(CitationSchema),
-})
-export type AnswerSentence = z.infer<typeof AnswerSentenceSchema>
-
-export const AnswerCountsSchema = z.object({
-  sentences: z.number().int().nonnegative(),
-  supported: z.number().int().nonnegative(),
-  unverified: z.number().int().nonnegative(),
-  uncited: z.number().int().nonnegative(),
-})
-export type AnswerCounts = z.infer<typeof AnswerCountsSchema>
-
 /** One step of the ask: a model turn or a tool call, with what it took. */
 export const AskStepSchema = z.object({
   n: z.number().int().positive(),
@@ -104,11 +74,6 @@ export const AskUsageSchema = z.object({
 })
 export type AskUsage = z.infer<typeof AskUsageSchema>
 
-const FreshnessNoteSchema = z.object({
-  newest: z.string().nullable(),
-  note: z.string(),
-})
-
 /** What `ask` returns. */
 export const AskResultSchema = z.object({
   /** The conversation id: pass it back as `conversationId` (`--continue`) to follow up. */
@@ -117,13 +82,14 @@ export const AskResultSchema = z.object({
   question: z.string(),
   answer: z.string(),
   mode: z.enum(['model', 'extractive']),
-  sentences: z.array(AnswerSentenceSchema),
+  sentences: z.array(CheckedSentenceSchema),
   counts: AnswerCountsSchema,
   passages: z.array(PassageSchema),
   steps: z.array(AskStepSchema),
   usage: AskUsageSchema,
-  confidence: z.object({ level: z.enum(['high', 'medium', 'low', 'none']), score: z.number().min(0).max(1) }),
-  freshness: FreshnessNoteSchema.optional(),
+  confidence: ConfidenceSchema,
+  /** For a status or news question: whether every dated source cited is older than the intent's window. */
+  freshness: FreshnessSchema.optional(),
   abstained: z.boolean(),
   /** Why the model did not write the answer (a refused key, an unreachable model, invalid tool calls, …). */
   modelNote: z.string().optional(),

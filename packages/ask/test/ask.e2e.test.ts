@@ -22,7 +22,8 @@ const run = (input: AskInput, extra: Record<string, string | undefined> = {}) =>
 }
 const QUESTION = 'When was Zorblax 4.2 released?'
 
-describe('ask with a model', () => {
+// The first ask loads the tokenizer and the page reader's worker: a slow start on a busy machine, not a hang.
+describe('ask with a model', { timeout: 60_000 }, () => {
   it('answers a simple fact: search, then an answer whose quote is verified', async () => {
     const seen = scriptModel(emu, (req, n) =>
       n === 0
@@ -87,7 +88,7 @@ describe('ask with a model', () => {
     expect(result.sentences.map((s) => s.status)).toEqual(['supported', 'unverified'])
     expect(result.sentences[1]?.citations[0]).toMatchObject({
       verified: false,
-      reason: expect.stringMatching(/not in p\d/),
+      reason: 'quote-not-found',
     })
     expect(result.counts).toMatchObject({ supported: 1, unverified: 1 })
   })
@@ -204,6 +205,8 @@ describe('without a model', () => {
     expect(emu.count('llm')).toBe(0)
     expect(result).toMatchObject({ mode: 'extractive', abstained: false })
     expect(result.modelNote).toBeUndefined()
+    expect(result.answer).toMatch(/^Extractive answer \(no model\)/)
+    expect(result.confidence.reasons.length).toBeGreaterThan(0)
     expect(result.sentences.every((s) => s.status === 'supported')).toBe(true)
   })
 
@@ -211,7 +214,7 @@ describe('without a model', () => {
     emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { results: [] } }) } })
     const result = await run({ question: QUESTION, model: false })
     expect(result).toMatchObject({ abstained: true, mode: 'extractive', confidence: { level: 'none' } })
-    expect(result.answer).toMatch(/No passage read supports an answer/)
+    expect(result.answer).toMatch(/Not found in the sources read/)
   })
 })
 
