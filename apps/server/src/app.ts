@@ -18,6 +18,7 @@ import { errorHandler, notFound, validationHook } from './middleware/errors.js'
 import { allowedHost, sameOriginOnly } from './middleware/host-origin.js'
 import { requestId } from './middleware/request-id.js'
 import { registerBearerScheme, securityFor } from './routes/responses.js'
+import { askRoutes } from './routes/ask.js'
 import { fetchRoutes } from './routes/fetch.js'
 import { healthRoutes } from './routes/health.js'
 import { historyRoutes } from './routes/history.js'
@@ -172,6 +173,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   app.route('/', searchStreamRoutes(context))
   app.route('/', searchRoutes({ search: context.search, security }))
   app.route('/', fetchRoutes({ env, fetchTimeoutMs: settings.fetchTimeoutMs, security }))
+  app.route('/', askRoutes({ context, env, requestTimeoutMs: settings.requestTimeoutMs, security }))
   app.route('/', toolRoutes({ layer, runTool: context.runTool, security }))
   app.route('/', historyRoutes({ history: state.history, security }))
   app.route('/', healthRoutes({ layer, shared: state.redis }))

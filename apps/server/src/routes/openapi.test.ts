@@ -1,3 +1,4 @@
+import { AskInputSchema } from '@search-layer/ask'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -72,6 +73,7 @@ describe('/openapi.json', () => {
     ['POST /v1/fetch', keysOf(FetchBodySchema)],
     ['POST /v1/thread', keysOf(ThreadBodySchema)],
     ['POST /v1/refs', keysOf(RefsBodySchema)],
+    ['POST /v1/ask', keysOf(AskInputSchema)],
     ['POST /api/tools/{name}', ['name']],
     ['GET /v1/history', ['limit']],
     ['DELETE /v1/history', ['when']],
@@ -90,6 +92,7 @@ describe('/openapi.json', () => {
         'GET /v1/search',
         'GET /v1/tool-calls',
         'POST /api/tools/{name}',
+        'POST /v1/ask',
         'POST /v1/fetch',
         'POST /v1/refs',
         'POST /v1/search',
