@@ -98,7 +98,13 @@ describe('search-layer mcp (stdio)', () => {
     await client.connect(transport)
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['extract_refs', 'fetch_thread', 'web_fetch', 'web_search'])
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'answer',
+        'extract_refs',
+        'fetch_thread',
+        'web_fetch',
+        'web_search',
+      ])
       const result = await client.callTool({
         name: 'web_search',
         arguments: { query: 'rust async runtime', max_results: 3 },

@@ -37,7 +37,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const srv = await start({ envOverride: TAVILY_ONLY })
     const client = await connect(srv)
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs'])
+    expect(tools.map((t) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs', 'answer'])
     const webSearch = tools.find((t) => t.name === 'web_search')!
     expect(webSearch.description).toContain('Live engines: tavily.')
     expect(webSearch.inputSchema.properties).toMatchObject({
@@ -114,7 +114,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     it('serves a client with the bearer key, recording its searches under the key name', async () => {
       const srv = await start({ apiKeys })
       const client = await connect(srv, 'mcp-key-0123456789')
-      expect((await client.listTools()).tools.length).toBe(4)
+      expect((await client.listTools()).tools.length).toBe(5)
       const result = await client.callTool({ name: 'web_search', arguments: { query: 'what is webtransport' } })
       expect(result.isError).toBeFalsy()
       const history = await (await srv.call('/v1/history', { key: 'mcp-key-0123456789' })).json()

@@ -161,7 +161,7 @@ describe('createMcpServer', () => {
     const { client, close } = await connect()
     const result = await client.callTool({ name: 'web_browse', arguments: {} })
     expect(result.isError).toBe(true)
-    expect((await client.listTools()).tools).toHaveLength(4)
+    expect((await client.listTools()).tools).toHaveLength(5)
     await close()
   })
 })

@@ -83,7 +83,7 @@ describe.each(transports)('MCP over %s', (_name, connect) => {
 
   it('lists the four tools, read-only and open-world, with object input schemas', async () => {
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs'])
+    expect(tools.map((t) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs', 'answer'])
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true })
       expect(tool.inputSchema.type).toBe('object')
