@@ -1,3 +1,4 @@
+import { CITATION_INSTRUCTIONS } from '@search-layer/answer'
 import type { AskBudget } from './schema.js'
 
 /**
@@ -24,7 +25,8 @@ export function systemPrompt(budget: AskBudget, now: Date): string {
     `- Budget: at most ${budget.rounds} rounds of tool calls and ${budget.toolCalls} tool calls in all; when the budget is spent you will be asked to answer from what you have.`,
     '',
     '## Answer',
-    'Write a short answer in the language of the question, a few sentences. After each sentence that states a fact from the web, cite the passage and quote the exact words that support it, copied character for character from the passage: [p3: "exact words from the passage"]. Quote short spans (under 25 words). Cite only passage ids you were given. Do not describe your search.',
+    'Write a short answer in the language of the question, a few sentences; do not describe your search. For what comes from the web:',
+    CITATION_INSTRUCTIONS,
   ].join('\n')
 }
 
