@@ -1,7 +1,8 @@
 import type { Env, ProviderName } from '@search-layer/core'
 import type { SearchLayer } from '@search-layer/engine'
+import { readEvidence } from '@search-layer/evidence'
 import { fetchPage } from '@search-layer/page-fetch'
-import { type Passage, type ReadPage, findPassages } from '@search-layer/passages'
+import { type Passage, findPassages } from '@search-layer/passages'
 import { fetchThread } from '@search-layer/thread-fetch'
 
 /** What the reading tools share: the layer, where keys live, the question the passages must answer. */
@@ -33,14 +34,19 @@ export interface SearchRead {
 }
 
 const SEARCH_RESULTS = 5
+const SEARCH_DEADLINE_MS = 15_000
+const READ_DEADLINE_MS = 15_000
 const PAGE_TIMEOUT_MS = 10_000
 const SEARCH_PASSAGE_TOKENS = 1_500
 const PAGE_PASSAGE_TOKENS = 1_200
 
-/** Searches, reads the top `readPages` results, and returns the best passages for the query and the question. */
+/**
+ * Searches, then reads the top `readPages` results (`@search-layer/evidence`: parallel, per-host limits, one
+ * deadline) and returns the results and the passages that best match the query and the question.
+ */
 export async function searchAndRead(ctx: ReadingContext, query: string, signal?: AbortSignal): Promise<SearchRead> {
   const response = await ctx.layer.search(
-    { query, num: SEARCH_RESULTS, deadlineMs: 15_000, ...(ctx.sources && { sources: [...ctx.sources] }) },
+    { query, num: SEARCH_RESULTS, deadlineMs: SEARCH_DEADLINE_MS, ...(ctx.sources && { sources: [...ctx.sources] }) },
     signal ? { signal } : {},
   )
   const results = response.results.slice(0, SEARCH_RESULTS).map((r) => ({
@@ -49,30 +55,31 @@ export async function searchAndRead(ctx: ReadingContext, query: string, signal?:
     snippet: r.snippet,
     publishedAt: r.published_date,
   }))
-  const toRead = response.results.slice(0, ctx.readPages)
-  const settled = await Promise.allSettled(toRead.map((r) => readMarkdown(ctx, r.url, signal)))
-  const pages: ReadPage[] = []
-  const reads = settled.map((outcome, i) => {
-    const result = toRead[i] as (typeof toRead)[number]
-    if (outcome.status === 'rejected') return { url: result.url, ok: false, error: messageOf(outcome.reason) }
-    pages.push({
-      url: result.url,
-      title: outcome.value.title || result.title,
-      markdown: outcome.value.markdown,
-      resultRank: i + 1,
-      resultScore: result.score ?? 1 / (i + 1),
-    })
-    return { url: result.url, ok: true }
-  })
-  const subQueries = query === ctx.question ? [] : [ctx.question.slice(0, 1_000)]
-  const passages =
-    pages.length === 0
-      ? []
-      : await findPassages(
-          { query: query.slice(0, 1_000), subQueries, pages },
-          { budgetTokens: SEARCH_PASSAGE_TOKENS, maxPassages: 8 },
-        )
-  return { query, intent: response.intent, results, passages, reads }
+  const evidence = await readEvidence(
+    {
+      query: query.slice(0, 2_000),
+      subQueries: query === ctx.question ? [] : [ctx.question],
+      results: response.results.map((r) => ({
+        url: r.url,
+        title: r.title,
+        ...(r.score !== undefined && { score: r.score }),
+      })),
+    },
+    {
+      pages: ctx.readPages,
+      budgetTokens: SEARCH_PASSAGE_TOKENS,
+      timeoutMs: PAGE_TIMEOUT_MS,
+      deadline: Date.now() + READ_DEADLINE_MS,
+      pageFetch: { env: ctx.env as Record<string, string | undefined> },
+      ...(signal && { signal }),
+    },
+  )
+  const reads = evidence.reads.map((r) => ({
+    url: r.url,
+    ok: r.status === 'ok',
+    ...(r.status !== 'ok' && { error: `${r.kind ?? r.status}${r.message ? `: ${r.message}` : ''}` }),
+  }))
+  return { query, intent: response.intent, results, passages: evidence.passages, reads }
 }
 
 /** Reads one page and returns its passages that best answer the question. */
