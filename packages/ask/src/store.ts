@@ -28,10 +28,13 @@ export function conversationsDir(env: Env = process.env): string {
   return join(data, 'search-layer', 'conversations')
 }
 
-/** A new conversation id: UTC date and time, then random hex (`20261207-012600-3f9a1c`). */
+/**
+ * A new conversation id: UTC date and time, then 64 random bits as hex (`20261207-012600-3f9a1c0b5e7d2a41`); the
+ * id is all a caller of the server needs to continue a conversation, so it must not be guessable.
+ */
 export function newConversationId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
-  return `${stamp}-${randomBytes(3).toString('hex')}`
+  return `${stamp}-${randomBytes(8).toString('hex')}`
 }
 
 /** Loads a conversation; `InputError` naming `conversationId` when there is none with that id. */

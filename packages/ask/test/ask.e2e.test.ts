@@ -149,6 +149,13 @@ describe('ask with a model', { timeout: 60_000 }, () => {
     expect(readFileSync(result.transcript as string, 'utf8')).not.toContain(key)
   })
 
+  it('answers extractively when the model gives no answer', async () => {
+    scriptModel(emu, () => ({ text: '' }))
+    const result = await run({ question: QUESTION })
+    expect(result).toMatchObject({ mode: 'extractive', abstained: false })
+    expect(result.modelNote).toMatch(/gave no answer/)
+  })
+
   it('answers extractively with an unreachable model', async () => {
     const result = await run({ question: QUESTION }, { SEARCH_LAYER_LLM_URL: 'http://127.0.0.1:9/v1' })
     expect(result).toMatchObject({ mode: 'extractive', abstained: false })
