@@ -1,8 +1,8 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
-import { type LlmEndpoint, dispatcherFor } from '@search-layer/core/http'
+import type { LlmEndpoint } from '@search-layer/core/http'
 import { type ModelMessage, type StepResult, generateText, stepCountIs } from 'ai'
-import { fetch as undiciFetch } from 'undici'
 import { modelFailureNote, redact } from './model-errors.js'
+import { modelFetch } from './model-fetch.js'
 import { type ModelTools, modelTools } from './model-tools.js'
 import { answerNowNote, systemPrompt } from './prompt.js'
 import type { AskRun } from './run-state.js'
@@ -71,9 +71,7 @@ export async function runModelLoop(
     name: 'search-layer-llm',
     baseURL: endpoint.url,
     ...(endpoint.apiKey && { apiKey: endpoint.apiKey }),
-    // undici with core's dispatcher: the proxy variables apply to the model as to every other call.
-    fetch: ((url: string, init?: RequestInit) =>
-      undiciFetch(url, { ...(init as object), dispatcher: dispatcherFor(run.reading.env) })) as unknown as typeof fetch,
+    fetch: modelFetch(run.reading.env),
   })
   const system = systemPrompt(run.budget, new Date())
   const timeout = AbortSignal.timeout(run.budget.timeMs)

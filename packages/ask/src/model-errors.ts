@@ -17,13 +17,19 @@ export function modelFailureNote(error: unknown, endpoint: { url: string; apiKey
             : `The model at ${host} failed (HTTP ${status}).`
   } else if (isAbort(cause)) {
     note = 'The model ran out of time.'
-  } else if (APICallError.isInstance(cause)) {
+  } else if (APICallError.isInstance(cause) || isNetworkError(cause)) {
     note = `The model at ${host} could not be reached: check SEARCH_LAYER_LLM_URL.`
   } else {
     const message = cause instanceof Error ? cause.message : String(cause)
     note = `The model failed: ${message.replace(/\s+/g, ' ').slice(0, 200)}`
   }
   return redact(note, endpoint.apiKey)
+}
+
+// undici's connection failures (refused, unknown host, reset, socket timeouts) carry a code.
+function isNetworkError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && (/^E[A-Z]+$/.test(code) || code.startsWith('UND_ERR_'))
 }
 
 function isAbort(error: unknown): boolean {
