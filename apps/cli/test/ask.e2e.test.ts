@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { run } from './_run.js'
+import { run, runBin } from './_run.js'
 
 // `search-layer ask` in-process against the emulator: Brave (the only engine) finds one invented page served by the
 // emulator, so an answer can come from nowhere else. Written for these tests.
@@ -35,6 +35,40 @@ const env = (extra: Record<string, string | undefined> = {}) => ({
 })
 const QUESTION = 'When was Zorblax 4.2 released?'
 
+/** The scripted model: one web_search, then an answer quoting the passage it was shown. */
+function scriptModel() {
+  let calls = 0
+  emu.llm.respond(({ model, messages }) => {
+    calls++
+    const toolSeen = messages.some((m) => m.role === 'tool')
+    const id = /\[(p\d+)\] Zorblax/.exec(messages.map((m) => m.content).join('\n'))?.[1]
+    const message = toolSeen
+      ? { role: 'assistant', content: `It came out on 3 March 2026. [${id}: "released on 3 March 2026"]` }
+      : {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: `c${calls}`,
+              type: 'function',
+              function: { name: 'web_search', arguments: '{"query":"Zorblax 4.2"}' },
+            },
+          ],
+        }
+    return {
+      status: 200,
+      body: {
+        id: `x${calls}`,
+        object: 'chat.completion',
+        created: 1,
+        model,
+        choices: [{ index: 0, message, finish_reason: toolSeen ? 'stop' : 'tool_calls' }],
+        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      },
+    }
+  })
+}
+
 // The first ask loads the tokenizer and the page reader's worker: a slow start on a busy machine, not a hang.
 describe('search-layer ask (in-process, emulator)', { timeout: 60_000 }, () => {
   it('answers extractively without a model and prints JSON when piped', async () => {
@@ -48,36 +82,7 @@ describe('search-layer ask (in-process, emulator)', { timeout: 60_000 }, () => {
   })
 
   it('runs the model loop with the LLM variables, and follows up with --continue', async () => {
-    let calls = 0
-    emu.llm.respond(({ model, messages }) => {
-      calls++
-      const toolSeen = messages.some((m) => m.role === 'tool')
-      const id = /\[(p\d+)\] Zorblax/.exec(messages.map((m) => m.content).join('\n'))?.[1]
-      const message = toolSeen
-        ? { role: 'assistant', content: `It came out on 3 March 2026. [${id}: "released on 3 March 2026"]` }
-        : {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              {
-                id: `c${calls}`,
-                type: 'function',
-                function: { name: 'web_search', arguments: '{"query":"Zorblax 4.2"}' },
-              },
-            ],
-          }
-      return {
-        status: 200,
-        body: {
-          id: `x${calls}`,
-          object: 'chat.completion',
-          created: 1,
-          model,
-          choices: [{ index: 0, message, finish_reason: toolSeen ? 'stop' : 'tool_calls' }],
-          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-        },
-      }
-    })
+    scriptModel()
     const llm = {
       SEARCH_LAYER_LLM_URL: emu.env.SEARCH_LAYER_LLM_URL,
       SEARCH_LAYER_LLM_KEY: emu.env.SEARCH_LAYER_LLM_KEY,
@@ -89,6 +94,19 @@ describe('search-layer ask (in-process, emulator)', { timeout: 60_000 }, () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^## Turn 2: Who released it\?/)
     expect(r.stdout).toContain(`search-layer ask --continue ${first.id}`)
+  })
+
+  it('the built bin runs the model loop (the AI SDK bundled in its ask chunk)', async () => {
+    scriptModel()
+    const llm = {
+      SEARCH_LAYER_LLM_URL: emu.env.SEARCH_LAYER_LLM_URL,
+      SEARCH_LAYER_LLM_KEY: emu.env.SEARCH_LAYER_LLM_KEY,
+      SEARCH_LAYER_LLM_MODEL: emu.env.SEARCH_LAYER_LLM_MODEL,
+    }
+    const r = await runBin(['ask', QUESTION, '--json'], env(llm))
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'model', counts: { supported: 1 } })
   })
 
   it('--no-model answers extractively even with a model configured', async () => {

@@ -1,9 +1,29 @@
 import type { Env } from '@search-layer/core'
-import { dispatcherFor } from '@search-layer/core/http'
-import { request } from 'undici'
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici'
 
 /** Largest model response read (bytes): its output is untrusted, so it is bounded. */
 const MAX_MODEL_RESPONSE_BYTES = 4 * 1024 * 1024
+
+let directAgent: Agent | undefined
+
+/**
+ * undici's own dispatcher for the model: a proxy agent when `HTTP(S)_PROXY` is set, else one keep-alive agent. Not
+ * core's `dispatcherFor`: the CLI bundle gives core a node:http dispatcher that undici's `request` cannot drive.
+ */
+function modelDispatcher(env: Env): Dispatcher {
+  const httpProxy = env.HTTP_PROXY ?? env.http_proxy
+  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy
+  if (!httpProxy && !httpsProxy) {
+    directAgent ??= new Agent({ keepAliveTimeout: 10_000 })
+    return directAgent
+  }
+  const noProxy = env.NO_PROXY ?? env.no_proxy
+  return new EnvHttpProxyAgent({
+    ...(httpProxy && { httpProxy }),
+    ...(httpsProxy && { httpsProxy }),
+    ...(noProxy !== undefined && { noProxy }),
+  })
+}
 
 function headerRecord(headers: RequestInit['headers']): Record<string, string> {
   return Object.fromEntries(new Headers(headers).entries())
@@ -17,11 +37,12 @@ function responseHeaders(raw: Record<string, string | string[] | undefined>): He
 }
 
 /**
- * A `fetch` for the AI SDK's provider on undici's `request` with core's dispatcher (the proxy variables apply to
- * the model as to every other call), reading at most 4 MiB of the reply. `request` is the part of undici every
+ * A `fetch` for the AI SDK's provider on undici's `request` (the proxy variables apply to the model as to every
+ * other call), reading at most 4 MiB of the reply. `request` is the part of undici every
  * build of search-layer carries (the CLI bundles a slim undici without `fetch`).
  */
 export function modelFetch(env: Env): typeof fetch {
+  const dispatcher = modelDispatcher(env)
   return (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
     const res = await request(url, {
@@ -29,7 +50,7 @@ export function modelFetch(env: Env): typeof fetch {
       headers: headerRecord(init?.headers),
       ...(typeof init?.body === 'string' && { body: init.body }),
       ...(init?.signal && { signal: init.signal }),
-      dispatcher: dispatcherFor(env),
+      dispatcher,
     })
     const chunks: Buffer[] = []
     let size = 0
