@@ -1,9 +1,3 @@
-import { defineConfig } from 'tsup'
+import { libraryConfig } from '../../tsup.library'
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  clean: true,
-  target: 'node20',
-  sourcemap: true,
-})
+export default libraryConfig(['src/index.ts'])
