@@ -505,6 +505,7 @@ describe('health, readiness, metrics and OpenAPI', () => {
       '/healthz',
       '/metrics',
       '/readyz',
+      '/v1/ask',
       '/v1/fetch',
       '/v1/history',
       '/v1/refs',
@@ -513,6 +514,7 @@ describe('health, readiness, metrics and OpenAPI', () => {
       '/v1/tool-calls',
     ])
     expect(Object.keys(doc.paths['/v1/search'])).toEqual(['post', 'get'])
+    expect(Object.keys(doc.paths['/v1/ask'])).toEqual(['post'])
     expect(doc.paths['/v1/search'].post.requestBody.content['application/json'].schema.properties.query).toMatchObject({
       type: 'string',
       maxLength: 2000,
