@@ -5,7 +5,7 @@ import { InputError, type ProviderRequest } from '@search-layer/core'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { builtInProviders, createSearchLayer } from '../src/index.js'
-import { pluginProvider } from './_plugins.js'
+import { pluginProvider } from '@search-layer/testkit'
 
 const emu = useEmulator()
 let home: string

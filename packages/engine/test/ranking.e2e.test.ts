@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { SearchResult } from '@search-layer/core'
 import { describe, expect, it } from 'vitest'
 import { createSearchLayer } from '../src/index.js'
-import { pluginProvider } from './_plugins.js'
+import { pluginProvider } from '@search-layer/testkit'
 
 // What real result sets show: one wire story syndicated under three domains, and one blog filling the page.
 const STORY_TITLE = 'Node.js 24 ships a permission model for child processes'

@@ -6,7 +6,7 @@ import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type CacheStore, createMemoryCache, createSearchLayer } from '../src/index.js'
 import { SearchResponseSchema } from '../src/schemas.js'
-import { pluginProvider } from './_plugins.js'
+import { pluginProvider } from '@search-layer/testkit'
 
 // Searches whose results are real pages on loopback (the emulator's /pages routes), answered by a plug-in. page-fetch
 // refuses loopback unless told: the layer is given `pageFetch.allowHosts` for 127.0.0.1, and an env without

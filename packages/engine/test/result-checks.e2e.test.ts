@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { type ProviderDefinition, type ProviderResponse, RESULT_LIMITS } from '@search-layer/core'
 import { describe, expect, it } from 'vitest'
 import { type SearchStreamEvent, createSearchLayer } from '../src/index.js'
-import { pluginProvider } from './_plugins.js'
+import { pluginProvider } from '@search-layer/testkit'
 
 // What a careless or hostile plug-in can return: the engine must not pass any of it on as it came.
 const HOSTILE: unknown[] = [

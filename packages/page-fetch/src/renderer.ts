@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core'
-import { truncate } from './_host-guard.js'
+import { raceAbort, truncate } from './_host-guard.js'
 import { BrowserSession, Slots } from './_browser-session.js'
 import { RenderRequests, navigationError } from './_render-route.js'
 import { FetchError, isFetchError } from './errors.js'
@@ -212,24 +212,6 @@ function raceCrash<T>(page: Page, url: string, work: () => Promise<T>): Promise<
       ),
     )
     work().then(resolve, reject)
-  })
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
   })
 }
 
