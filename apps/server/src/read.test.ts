@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ProviderDefinition, defineProvider } from '@search-layer/core'
+import { pluginProvider } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerApp, createApp } from './index.js'
@@ -16,32 +16,16 @@ const SELECT_PAGE = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 cancellation safe loses the data it had read. Keep such futures outside the loop and pass a reference.</p>
 </article></main></body></html>`
 
-const pagesProvider: ProviderDefinition = {
-  id: 'pages',
-  label: 'pages (test plug-in)',
-  docsUrl: 'https://pages.example/docs',
-  env: { apiKey: [], baseUrl: 'PAGES_URL' },
-  defaultBaseUrl: 'https://pages.example',
-  keyless: true,
-  capabilities: ['web'],
-  priority: 60,
-  rateLimit: { perSecond: 100, burst: 100, maxConcurrent: 8 },
-  cost: {},
-  create: () =>
-    defineProvider({
-      definition: pagesProvider,
-      run: async () => ({
-        results: ['/select', '/not-found'].map((path, i) => ({
-          title: `Page ${path}`,
-          url: `${emu.urls.pages}${path}`,
-          snippet: 'tokio select',
-          publishedAt: null,
-          provider: 'pages',
-          rank: i + 1,
-        })),
-      }),
-    }),
-}
+const pagesProvider = pluginProvider('pages', () => ({
+  results: ['/select', '/not-found'].map((path, i) => ({
+    title: `Page ${path}`,
+    url: `${emu.urls.pages}${path}`,
+    snippet: 'tokio select',
+    publishedAt: null,
+    provider: 'pages',
+    rank: i + 1,
+  })),
+}))
 
 let server: ServerApp
 beforeAll(() => {
