@@ -67,7 +67,10 @@ describe('the search code cache (built bin)', () => {
     }
   })
 
-  it('searches as usual when the cache directory cannot be written, or with SEARCH_LAYER_CODE_CACHE=off', async () => {
+  // Three runs of the built bin: a minute is a hang guard for a loaded machine, not a speed check.
+  it('searches as usual when the cache directory cannot be written, or with SEARCH_LAYER_CODE_CACHE=off', {
+    timeout: 60_000,
+  }, async () => {
     // A file where the directory would be (a read-only directory does not stop root, who may run the tests).
     const blocked = emulatorEnv(emu.env)
     writeFileSync(join(blocked.SEARCH_LAYER_CACHE_DIR!, 'code'), 'not a directory')
