@@ -6,12 +6,18 @@
  * What was removed is listed under `truncation`, so a client can tell a short answer from a trimmed one.
  * Deterministic: the same input and budget always give the same output. Never changes its input.
  */
+import { z } from 'zod'
 
 /** Where the structured data was cut, path → what is left (`"12 of 30 items"`, `"4,000 of 9,000 characters"`). */
-interface StructuredTruncation {
-  maxChars: number
-  removed: Record<string, string>
-}
+export const TruncationSchema = z
+  .object({
+    maxChars: z.number().int().describe('The budget of the structured data (characters of JSON).'),
+    removed: z
+      .record(z.string(), z.string())
+      .describe('Path → what is left; the path "" means the whole result was dropped (read the text instead).'),
+  })
+  .describe('Present when the structured data was trimmed to fit the budget.')
+type StructuredTruncation = z.infer<typeof TruncationSchema>
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 

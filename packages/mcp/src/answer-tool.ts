@@ -1,10 +1,11 @@
-import { type AskResult, ConversationIdSchema, ask, renderTurn } from '@search-layer/ask'
+import { type AskResult, AskResultSchema, ConversationIdSchema, ask, renderTurn } from '@search-layer/ask'
 import type { Env } from '@search-layer/core'
 import type { SearchLayer } from '@search-layer/engine'
 import { type ToolResult, errorResult } from '@search-layer/tools'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { mcpOutputSchema } from './_output-schema.js'
 
 /** `answer`'s input: the question, and the conversation to follow up on. */
 const AnswerInputSchema = z.strictObject({
@@ -37,6 +38,7 @@ export function registerAnswerTool(
       title: 'Answer with checked quotes',
       description: DESCRIPTION,
       inputSchema: AnswerInputSchema,
+      outputSchema: mcpOutputSchema(AskResultSchema),
       annotations: { title: 'Answer with checked quotes', readOnlyHint: true, openWorldHint: true },
     },
     async ({ question, conversation_id }, extra): Promise<CallToolResult> => {

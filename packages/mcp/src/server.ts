@@ -1,12 +1,13 @@
 import { type Env, type ProviderDefinition, type ProviderName, keyVariableHint } from '@search-layer/core'
 import { type SearchLayer, type SearchProgress, createSearchLayer } from '@search-layer/engine'
-import { DEFAULT_MAX_CHARS, type ToolResult, buildToolSet } from '@search-layer/tools'
+import { DEFAULT_MAX_CHARS, TOOL_OUTPUT_SCHEMAS, type ToolResult, buildToolSet } from '@search-layer/tools'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
 // Bundled by tsup: only the version string ends up in dist.
 import { version } from '../package.json'
 import { fitStructured } from './_fit-structured.js'
+import { mcpOutputSchema } from './_output-schema.js'
 import { registerAnswerTool } from './answer-tool.js'
 
 /** The URI of the provider-status resource. */
@@ -67,6 +68,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<M
         title: def.title,
         description: def.description,
         inputSchema: def.inputSchema,
+        outputSchema: mcpOutputSchema(TOOL_OUTPUT_SCHEMAS[def.name]),
         annotations: { title: def.title, ...def.annotations },
       },
       async (args: unknown, extra: Extra): Promise<CallToolResult> => {

@@ -8,6 +8,7 @@ import { describeFetchFailure, describeProviderFailure } from './_errors.js'
 import { evidenceText } from './_evidence-text.js'
 import { fitText, oneLine } from './_text.js'
 import { untrustedFrame } from './_untrusted.js'
+import type { ExtractRefsData, FetchThreadData, WebFetchData, WebSearchData } from './output-schemas.js'
 
 // What each tool's outcome reads like to a model: text within `maxChars`, untrusted text framed, the structured data
 // beside it, and failures as sentences someone can act on.
@@ -128,25 +129,23 @@ export function pageResult(page: ReadablePage, maxChars: number): ToolResult {
   ].join('\n')
   const frame = untrustedFrame('the fetched page', page.degraded && `Shown as plain text: ${page.degraded}.`)
   const body = fitText(page.markdown, Math.max(200, maxChars - head.length - frame.length - 2))
-  return {
-    content: `${head}\n\n${frame.open}${body.text}${frame.close}`,
-    data: {
-      url: page.url,
-      finalUrl: page.finalUrl,
-      title: page.title,
-      byline: page.byline,
-      siteName: page.siteName,
-      lang: page.lang,
-      publishedAt: page.publishedAt,
-      excerpt: page.excerpt,
-      readerable: page.readerable,
-      ...(page.degraded && { degraded: page.degraded }),
-      markdown: body.text,
-      truncated: body.truncated,
-      totalChars: page.markdown.length,
-      links: page.links.slice(0, 50),
-    },
+  const data: WebFetchData = {
+    url: page.url,
+    finalUrl: page.finalUrl,
+    title: page.title,
+    byline: page.byline,
+    siteName: page.siteName,
+    lang: page.lang,
+    publishedAt: page.publishedAt,
+    excerpt: page.excerpt,
+    readerable: page.readerable,
+    ...(page.degraded && { degraded: page.degraded }),
+    markdown: body.text,
+    truncated: body.truncated,
+    totalChars: page.markdown.length,
+    links: page.links.slice(0, 50),
   }
+  return { content: `${head}\n\n${frame.open}${body.text}${frame.close}`, data }
 }
 
 export function searchResult(
@@ -160,7 +159,7 @@ export function searchResult(
   const failed = reports.filter(([, r]) => r.status === 'error')
   const ok = reports.filter(([, r]) => r.status === 'ok')
   const results = response.results.slice(0, maxResults)
-  const data = {
+  const data: WebSearchData = {
     query: response.query,
     queries: response.queries,
     intent: response.intent,
@@ -253,21 +252,19 @@ export function threadResult(thread: Thread, maxChars: number): ToolResult {
   const frame = untrustedFrame('the thread: its posts, comments and the titles of what it references')
   const main = `${thread.body.trim()}${comments.length > 0 ? `\n\n## Comments\n\n${comments.join('\n\n')}` : ''}`
   const body = fitText(main, Math.max(200, maxChars - head.length - 2 - frame.length - refText.text.length))
-  return {
-    content: `${head}\n\n${frame.open}${body.text}${refText.text}${frame.close}`,
-    data: {
-      url: thread.url,
-      type: thread.type,
-      title: thread.title,
-      state: thread.state,
-      labels: thread.labels,
-      commentCount: thread.comments.length,
-      refs: thread.refs,
-      metadata: thread.metadata,
-      truncated: body.truncated || refText.truncated,
-      ...(thread.error && { error: thread.error }),
-    },
+  const data: FetchThreadData = {
+    url: thread.url,
+    type: thread.type,
+    title: thread.title,
+    state: thread.state,
+    labels: thread.labels,
+    commentCount: thread.comments.length,
+    refs: thread.refs,
+    metadata: thread.metadata,
+    truncated: body.truncated || refText.truncated,
+    ...(thread.error && { error: thread.error }),
   }
+  return { content: `${head}\n\n${frame.open}${body.text}${refText.text}${frame.close}`, data }
 }
 
 export function refsResult(list: UrlRefs[], maxChars: number): ToolResult {
@@ -283,7 +280,7 @@ export function refsResult(list: UrlRefs[], maxChars: number): ToolResult {
   const failed = list.filter((e) => e.error)
   return {
     content: `${frame.open}${fitted.text}${frame.close}`,
-    data: { results: list, truncated: fitted.truncated },
+    data: { results: list, truncated: fitted.truncated } satisfies ExtractRefsData,
     ...(failed.length === list.length && list.length > 0 && { isError: true }),
   }
 }
