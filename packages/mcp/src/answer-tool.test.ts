@@ -39,6 +39,9 @@ async function connect() {
   await server.connect(serverSide)
   const client = new Client({ name: 'unit', version: '1.0.0' })
   await client.connect(clientSide)
+  // Listing arms the client's output validation: every answer below is checked against the declared schema.
+  const { tools } = await client.listTools()
+  expect(tools.find((t) => t.name === 'answer')?.outputSchema?.type).toBe('object')
   return client
 }
 
