@@ -1,4 +1,4 @@
-import { ToolErrorSchema } from '@search-layer/tools'
+import { ToolErrorSchema } from '@search-layer/tools/output-schemas'
 import type { z } from 'zod'
 import { TruncationSchema } from './_fit-structured.js'
 

@@ -1,6 +1,7 @@
 import { type Env, type ProviderDefinition, type ProviderName, keyVariableHint } from '@search-layer/core'
 import { type SearchLayer, type SearchProgress, createSearchLayer } from '@search-layer/engine'
-import { DEFAULT_MAX_CHARS, TOOL_OUTPUT_SCHEMAS, type ToolResult, buildToolSet } from '@search-layer/tools'
+import { DEFAULT_MAX_CHARS, type ToolResult, buildToolSet } from '@search-layer/tools'
+import { TOOL_OUTPUT_SCHEMAS } from '@search-layer/tools/output-schemas'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'

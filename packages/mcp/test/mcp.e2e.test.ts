@@ -81,12 +81,14 @@ describe.each(transports)('MCP over %s', (_name, connect) => {
     client = await connect()
   })
 
-  it('lists the four tools, read-only and open-world, with object input schemas', async () => {
+  it('lists the five tools, read-only and open-world, with object input and output schemas', async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual(['web_search', 'web_fetch', 'fetch_thread', 'extract_refs', 'answer'])
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true })
       expect(tool.inputSchema.type).toBe('object')
+      // Declared output: having listed it, the client validates every call below against it.
+      expect(tool.outputSchema?.type).toBe('object')
       expect(tool.description?.length).toBeGreaterThan(40)
     }
     const search = tools[0]!

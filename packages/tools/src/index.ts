@@ -10,16 +10,6 @@ export {
   webSearchInputSchemaFor,
 } from './schemas.js'
 export type { ToolName, WebSearchInput, WebFetchInput, FetchThreadInput, ExtractRefsInput } from './schemas.js'
-export {
-  TOOL_OUTPUT_SCHEMAS,
-  ToolErrorSchema,
-  WebSearchDataSchema,
-  WebFetchDataSchema,
-  FetchThreadDataSchema,
-  ExtractRefsDataSchema,
-  UrlRefsSchema,
-} from './output-schemas.js'
-export type { WebSearchData, WebFetchData, FetchThreadData, ExtractRefsData } from './output-schemas.js'
 export { createToolExecutors } from './executors.js'
 export { errorResult, DEFAULT_MAX_CHARS } from './results.js'
 export type { ToolExecutors, ToolExecutorOptions, ToolCallOptions } from './executors.js'
