@@ -171,14 +171,15 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   // The tool-call log wraps the tool routes and /mcp, and the event stream answers /v1/search before the JSON routes.
   app.route('/', toolCallLogRoutes({ log: state.toolCallLog, security }))
   app.route('/', searchStreamRoutes(context))
-  app.route('/', searchRoutes({ search: context.search, security }))
+  app.route('/', searchRoutes({ search: context.search, security, maxQueryChars: settings.maxQueryChars }))
   app.route('/', fetchRoutes({ env, fetchTimeoutMs: settings.fetchTimeoutMs, security }))
   app.route('/', askRoutes({ context, env, requestTimeoutMs: settings.requestTimeoutMs, security }))
   app.route('/', toolRoutes({ layer, runTool: context.runTool, security }))
   app.route('/', historyRoutes({ history: state.history, security }))
   app.route('/', healthRoutes({ layer, shared: state.redis }))
   app.route('/', metricsRoutes({ layer, state, security }))
-  registerBearerScheme(app)
+  // The scheme is declared only when routes require it: with auth off every operation's `security` is empty.
+  if (state.auth.enabled) registerBearerScheme(app)
   options.routes?.(app, context)
   if (options.mcp !== false)
     app.route('/', mcpRoutes({ env, layerFor: context.layerFor, searchDeadlineMs: toolDeadlines.searchDeadlineMs }))

@@ -35,6 +35,20 @@ export const ErrorBodySchema = z
 /** The engine's `SearchResponse`, named for the document. */
 export const SearchResponseSchema = z.object(EngineSearchResponseSchema.shape).openapi('SearchResponse')
 
+/** One query as the server accepts it: the engine's rule, cut at the server's `maxQueryChars` (settings). */
+const queryTextFor = (maxQueryChars: number) =>
+  z.string().trim().min(1, 'must not be empty').max(maxQueryChars, `must be at most ${maxQueryChars} characters`)
+
+/**
+ * The `POST /v1/search` body of a server accepting queries of up to `maxQueryChars`: the engine's request schema
+ * with `query` and `queries` cut at the server's limit, so the document states the limit the server enforces.
+ */
+export const searchBodySchemaFor = (maxQueryChars: number) =>
+  SearchRequestSchema.safeExtend({
+    query: queryTextFor(maxQueryChars).optional(),
+    queries: z.array(queryTextFor(maxQueryChars)).min(1).max(10, 'at most 10 queries').optional(),
+  })
+
 /** `GET /v1/search` query parameters: the common subset of the POST body, with the engine's own field schemas. */
 export const SearchQuerySchema = z.object({
   q: z.string().openapi({ description: 'The query.' }),
@@ -52,6 +66,10 @@ export const SearchQuerySchema = z.object({
     .optional()
     .openapi({ description: 'Read the top N results (0–10) and return `reads` and evidence `passages`.' }),
 })
+
+/** `GET /v1/search` query parameters of a server accepting queries of up to `maxQueryChars`. */
+export const searchQuerySchemaFor = (maxQueryChars: number) =>
+  SearchQuerySchema.extend({ q: queryTextFor(maxQueryChars).openapi({ description: 'The query.' }) })
 
 /** One history entry. */
 export const HistoryEntrySchema = z

@@ -517,7 +517,7 @@ describe('health, readiness, metrics and OpenAPI', () => {
     expect(Object.keys(doc.paths['/v1/ask'])).toEqual(['post'])
     expect(doc.paths['/v1/search'].post.requestBody.content['application/json'].schema.properties.query).toMatchObject({
       type: 'string',
-      maxLength: 2000,
+      maxLength: 500, // SEARCH_LAYER_MAX_QUERY_CHARS default: the limit the server enforces
     })
     expect(doc.components.schemas.SearchResponse).toBeDefined()
     expect(doc.paths['/v1/search'].get.responses['200'].content['text/event-stream']).toBeDefined()

@@ -42,6 +42,7 @@ export function askRoutes({ context, env, requestTimeoutMs, security }: AskRoute
     createRoute({
       method: 'post',
       path: '/v1/ask',
+      operationId: 'ask',
       summary:
         'Answers a question from the web: searches, reads, cites exact quotes (each checked), or abstains; extractive without a model.',
       security,

@@ -47,6 +47,7 @@ export function fetchRoutes({ env, fetchTimeoutMs, security }: FetchRoutesOption
     createRoute({
       method: 'post',
       path: '/v1/fetch',
+      operationId: 'fetchPage',
       summary: 'Fetches one URL (SSRF-guarded, size-capped) and returns its readable content.',
       security,
       request: { body: { required: true, content: { 'application/json': { schema: FetchBodySchema } } } },
@@ -67,6 +68,7 @@ export function fetchRoutes({ env, fetchTimeoutMs, security }: FetchRoutesOption
     createRoute({
       method: 'post',
       path: '/v1/thread',
+      operationId: 'fetchThread',
       summary:
         'Reads a GitHub issue/PR, Hacker News, Reddit or V2EX thread (or any page) with comments and typed references.',
       security,
@@ -87,6 +89,7 @@ export function fetchRoutes({ env, fetchTimeoutMs, security }: FetchRoutesOption
     createRoute({
       method: 'post',
       path: '/v1/refs',
+      operationId: 'extractRefs',
       summary: "Each URL's typed references (issues, PRs, commits, links); one URL's failure is reported in its entry.",
       security,
       request: { body: { required: true, content: { 'application/json': { schema: RefsBodySchema } } } },

@@ -68,6 +68,9 @@ export function healthRoutes({ layer, shared }: { layer: SearchLayer; shared: Gu
     createRoute({
       method: 'get',
       path: '/healthz',
+      operationId: 'healthz',
+      // Public: load balancers and orchestrators probe it without a key (middleware/auth.ts PUBLIC_PATHS).
+      security: [],
       summary: 'The process is up.',
       responses: { 200: json(z.object({ status: z.literal('ok') }), 'Up') },
     }),
@@ -78,6 +81,9 @@ export function healthRoutes({ layer, shared }: { layer: SearchLayer; shared: Gu
     createRoute({
       method: 'get',
       path: '/readyz',
+      operationId: 'readyz',
+      // Public: load balancers and orchestrators probe it without a key (middleware/auth.ts PUBLIC_PATHS).
+      security: [],
       summary:
         'Dependencies reachable and providers configured. Redis down is "degraded" (200): requests are served in-process.',
       responses: { 200: json(ReadySchema, 'Ready or degraded'), 503: json(ReadySchema, 'No provider configured') },

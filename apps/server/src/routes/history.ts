@@ -10,6 +10,7 @@ export function historyRoutes({ history, security }: { history: HistoryStore; se
     createRoute({
       method: 'get',
       path: '/v1/history',
+      operationId: 'listHistory',
       summary: "The caller's recent searches, newest first.",
       security,
       request: { query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50) }) },
@@ -26,6 +27,7 @@ export function historyRoutes({ history, security }: { history: HistoryStore; se
     createRoute({
       method: 'delete',
       path: '/v1/history',
+      operationId: 'deleteHistory',
       summary: "Forgets the caller's searches, or with `when` the one that finished then.",
       security,
       request: {

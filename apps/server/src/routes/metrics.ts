@@ -66,6 +66,7 @@ export function metricsRoutes({
     createRoute({
       method: 'get',
       path: '/metrics',
+      operationId: 'metrics',
       summary: 'Prometheus text format: requests, latencies, provider calls by outcome, cache hits, budget use.',
       security,
       responses: {

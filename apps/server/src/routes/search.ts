@@ -1,19 +1,37 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { ProviderName } from '@search-layer/core'
-import { type SearchRequest, SearchRequestSchema, type SearchResponse } from '@search-layer/engine'
+import type { SearchRequest, SearchResponse } from '@search-layer/engine'
 import { evidenceToMarkdown } from '@search-layer/evidence'
 import { synthesize, toJSON, toMarkdown, toText } from '@search-layer/synthesis'
 import type { Context } from 'hono'
-import { SearchFormatSchema, SearchQuerySchema, SearchResponseSchema } from '../schemas.js'
+import {
+  SearchFormatSchema,
+  type SearchQuerySchema,
+  SearchResponseSchema,
+  searchBodySchemaFor,
+  searchQuerySchemaFor,
+} from '../schemas.js'
 import { type AppEnv, callOf } from '../request-env.js'
 import type { AppContext } from '../app-context.js'
 import { type Security, commonErrors, createRouter, errors } from './responses.js'
 
+/** The media type of `format=json`: synthesis' answer-first JSON, which is not the engine response. */
+export const SYNTHESIS_JSON = 'application/vnd.search-layer.synthesis+json'
+
+const SynthesisJsonSchema = z
+  .record(z.string(), z.unknown())
+  .openapi('SynthesisJson', { description: 'answer, groups (label, summary, results), conflicts, omitted' })
+
+// `application/json` is the engine response and nothing else; format=json is served under its own media type.
+// openapi-typescript turns each media type into its own key of `content`, so a generated client reads
+// `content['application/json'].results` without a cast; a union (or oneOf with a discriminator) under one media
+// type would come out as `SearchResponse | {...}` and need narrowing by hand.
 const searchOk = {
   description:
-    'The engine response; with format=json|markdown|text the synthesis (answer first, topic groups, conflicts) instead',
+    "The engine response (application/json); with format=json|markdown|text synthesis' answer-first form (answer, topic groups, conflicts) under its own media type",
   content: {
-    'application/json': { schema: z.union([SearchResponseSchema, z.record(z.string(), z.unknown())]) },
+    'application/json': { schema: SearchResponseSchema },
+    [SYNTHESIS_JSON]: { schema: SynthesisJsonSchema },
     'text/markdown': { schema: z.string() },
     'text/plain': { schema: z.string() },
     // Served by routes/search-stream.ts when the request sends `Accept: text/event-stream`.
@@ -23,28 +41,30 @@ const searchOk = {
   },
 }
 
-/** `POST /v1/search` as OpenAPI describes and validates it: the body is the engine's own request schema. */
-const postSearchRoute = (security: Security) =>
+/** `POST /v1/search` as OpenAPI describes and validates it: the engine's request, queries cut at the server's limit. */
+const postSearchRoute = (security: Security, maxQueryChars: number) =>
   createRoute({
     method: 'post',
     path: '/v1/search',
+    operationId: 'searchPost',
     summary: 'Search: classify, expand, fan out to the providers, merge and score.',
     security,
     request: {
       query: SearchFormatSchema,
-      body: { required: true, content: { 'application/json': { schema: SearchRequestSchema } } },
+      body: { required: true, content: { 'application/json': { schema: searchBodySchemaFor(maxQueryChars) } } },
     },
     responses: { 200: searchOk, ...errors('invalid_input', 'body_too_large', 'not_configured'), ...commonErrors() },
   })
 
 /** `GET /v1/search`: the common subset of the request as query parameters. */
-const getSearchRoute = (security: Security) =>
+const getSearchRoute = (security: Security, maxQueryChars: number) =>
   createRoute({
     method: 'get',
     path: '/v1/search',
+    operationId: 'searchGet',
     summary: 'Search with query parameters (q, mode, intent, freshness, num, sources, cache, read, format, maxChars).',
     security,
-    request: { query: SearchQuerySchema.extend(SearchFormatSchema.shape) },
+    request: { query: searchQuerySchemaFor(maxQueryChars).extend(SearchFormatSchema.shape) },
     responses: { 200: searchOk, ...errors('invalid_input', 'not_configured'), ...commonErrors() },
   })
 
@@ -66,7 +86,8 @@ export function searchRequestFromQuery(q: z.infer<typeof SearchQuerySchema>): Se
 function respondSearch(c: Context<AppEnv>, response: SearchResponse, form: z.infer<typeof SearchFormatSchema>) {
   if (!form.format) return c.json(response, 200)
   const synthesis = synthesize(response, { ...(form.maxChars !== undefined && { maxChars: form.maxChars }) })
-  if (form.format === 'json') return c.json(toJSON(synthesis), 200)
+  if (form.format === 'json')
+    return c.body(JSON.stringify(toJSON(synthesis)), 200, { 'content-type': `${SYNTHESIS_JSON}; charset=utf-8` })
   if (form.format === 'markdown')
     return c.body(`${toMarkdown(synthesis)}${evidenceMarkdown(response)}`, 200, {
       'content-type': 'text/markdown; charset=utf-8',
@@ -82,12 +103,20 @@ function evidenceMarkdown(response: SearchResponse): string {
 }
 
 /** `POST` and `GET /v1/search` as JSON, markdown or text. */
-export function searchRoutes({ search, security }: { search: AppContext['search']; security: Security }) {
+export function searchRoutes({
+  search,
+  security,
+  maxQueryChars,
+}: {
+  search: AppContext['search']
+  security: Security
+  maxQueryChars: number
+}) {
   const router = createRouter()
-  router.openapi(postSearchRoute(security), async (c) =>
+  router.openapi(postSearchRoute(security, maxQueryChars), async (c) =>
     respondSearch(c, await search(c.req.valid('json'), callOf(c)), c.req.valid('query')),
   )
-  router.openapi(getSearchRoute(security), async (c) => {
+  router.openapi(getSearchRoute(security, maxQueryChars), async (c) => {
     const q = c.req.valid('query')
     return respondSearch(c, await search(searchRequestFromQuery(q), callOf(c)), q)
   })

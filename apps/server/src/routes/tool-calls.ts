@@ -4,7 +4,7 @@ import type { Context } from 'hono'
 import { MAX_ARGS_CHARS, MAX_SUMMARY_CHARS, type ToolCallLog, clip } from '../tool-log.js'
 import { type ToolCallEntry, ToolCallEntrySchema } from '../schemas.js'
 import type { AppEnv } from '../request-env.js'
-import { type Security, createRouter } from './responses.js'
+import { type Security, commonErrors, createRouter } from './responses.js'
 
 interface RpcCall {
   id: unknown
@@ -152,6 +152,7 @@ export function toolCallLogRoutes({ log, security }: { log: ToolCallLog; securit
     createRoute({
       method: 'get',
       path: '/v1/tool-calls',
+      operationId: 'listToolCalls',
       summary: "The caller's recent tool calls through /api/tools and /mcp, newest first.",
       security,
       request: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }) },
@@ -160,6 +161,7 @@ export function toolCallLogRoutes({ log, security }: { log: ToolCallLog; securit
           description: 'Recent tool calls',
           content: { 'application/json': { schema: z.object({ entries: z.array(ToolCallEntrySchema) }) } },
         },
+        ...commonErrors(),
       },
     }),
     async (c) => {
@@ -172,6 +174,7 @@ export function toolCallLogRoutes({ log, security }: { log: ToolCallLog; securit
     createRoute({
       method: 'delete',
       path: '/v1/tool-calls',
+      operationId: 'clearToolCalls',
       summary: "Forgets the caller's tool calls.",
       security,
       responses: {
@@ -179,6 +182,7 @@ export function toolCallLogRoutes({ log, security }: { log: ToolCallLog; securit
           description: 'How many entries were removed',
           content: { 'application/json': { schema: z.object({ deleted: z.number() }) } },
         },
+        ...commonErrors(),
       },
     }),
     async (c) => c.json({ deleted: await log.clear(c.get('who')) }, 200),

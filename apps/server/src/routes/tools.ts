@@ -22,6 +22,7 @@ export function toolRoutes({ layer, runTool, security }: ToolRoutesOptions) {
     createRoute({
       method: 'get',
       path: '/api/tools',
+      operationId: 'listTools',
       summary:
         'The agent tools with JSON Schema parameters (OpenAI function-calling shape); web_search advertises only the configured engines.',
       security,
@@ -47,6 +48,7 @@ export function toolRoutes({ layer, runTool, security }: ToolRoutesOptions) {
     createRoute({
       method: 'post',
       path: '/api/tools/{name}',
+      operationId: 'callTool',
       summary:
         'Runs one tool with its function-call arguments. Tool failures are 200 with isError and a friendly sentence in content.',
       security,
