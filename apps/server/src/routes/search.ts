@@ -16,7 +16,7 @@ import type { AppContext } from '../app-context.js'
 import { type Security, commonErrors, createRouter, errors } from './responses.js'
 
 /** The media type of `format=json`: synthesis' answer-first JSON, which is not the engine response. */
-export const SYNTHESIS_JSON = 'application/vnd.search-layer.synthesis+json'
+const SYNTHESIS_JSON = 'application/vnd.search-layer.synthesis+json'
 
 const SynthesisJsonSchema = z
   .record(z.string(), z.unknown())
