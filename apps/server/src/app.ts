@@ -183,7 +183,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   options.routes?.(app, context)
   if (options.mcp !== false)
     app.route('/', mcpRoutes({ env, layerFor: context.layerFor, searchDeadlineMs: toolDeadlines.searchDeadlineMs }))
-  app.route('/', openApiRoutes(app))
+  app.route('/', openApiRoutes(app, { bodyLimitBytes: settings.bodyLimitBytes }))
 
   return {
     app,

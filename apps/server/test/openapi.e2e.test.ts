@@ -52,6 +52,13 @@ describe('/openapi.json is the running server', () => {
     expect((await srv.call(`/v1/search?q=${ok}&sources=brave`)).status).toBe(200)
   })
 
+  it('states the body limit the server enforces', async () => {
+    const srv = await start({ bodyLimitBytes: 1024 })
+    expect((await documentOf(srv)).info.description).toMatch(/Request bodies over 1024 bytes are refused with 413/)
+    const big = { query: 'size', domainBoost: Array.from({ length: 40 }, (_, i) => `site-${i}-abcdefghijkl.example`) }
+    expect((await srv.call('/v1/search', { json: big })).status).toBe(413)
+  })
+
   it('gives every operation a unique camelCase operationId, and a relative server', async () => {
     const doc = await documentOf(await start())
     const ids = operations(doc).map(([, op]) => op.operationId as string)
