@@ -134,7 +134,9 @@ describe('OpenAI', () => {
       arguments: JSON.stringify({ url: `${emu.urls.pages}/article` }),
     })
     expect(item).toMatchObject({ type: 'function_call_output', call_id: 'fc_1' })
-    expect(item.output).toMatch(/^# Structured concurrency in async Rust/)
+    expect(item.output).toMatch(
+      /^Fetched page [^\n]*\n[^\n]*\n<<<page-content [0-9a-f]{8}>>>\n# Structured concurrency in async Rust/,
+    )
   })
 
   it.each([
@@ -179,7 +181,7 @@ describe('Anthropic', () => {
     })
     expect(ok).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' })
     expect(ok.is_error).toBeUndefined()
-    expect(ok.content).toMatch(/^# /)
+    expect(ok.content).toMatch(/^Thread: [^\n]*\n[^\n]*\n<<<page-content [0-9a-f]{8}>>>\n# /)
     const bad = await run({ type: 'tool_use', id: 'toolu_2', name: 'web_search', input: { max_results: 3 } })
     expect(bad).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_2', is_error: true })
     expect(bad.content).toMatch(/give `query` or `queries`/)

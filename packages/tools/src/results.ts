@@ -1,4 +1,4 @@
-import { InputError, type ProviderName, isProviderError } from '@search-layer/core'
+import { InputError, type ProviderName, isProviderError, redactSecrets } from '@search-layer/core'
 import type { ServiceSpec } from '@search-layer/core/config'
 import type { SearchLayer, SearchResponse } from '@search-layer/engine'
 import { type ReadablePage, isFetchError } from '@search-layer/page-fetch'
@@ -63,6 +63,8 @@ function describeError(error: unknown): { kind: string; message: string } {
 
 export const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)
 
+// The engines' own words (a refused request's reason quotes the vendor's body) go inside the frame; the line says
+// only which engine failed and how.
 function engineLine(response: SearchResponse, services: readonly ServiceSpec[]): string {
   const parts: string[] = []
   for (const [name, report] of Object.entries(response.providers) as [
@@ -71,11 +73,24 @@ function engineLine(response: SearchResponse, services: readonly ServiceSpec[]):
   ][]) {
     if (report.status === 'ok') parts.push(`${name} ${report.results}`)
     else if (report.status === 'error' && report.error)
-      parts.push(
-        `${name} failed: ${describeProviderFailure(report.error.kind, name, undefined, report.error.message, services)}`,
-      )
+      parts.push(`${name} failed: ${describeProviderFailure(report.error.kind, name, undefined, undefined, services)}`)
   }
   return parts.length > 0 ? `Engines: ${parts.join(' · ')}` : ''
+}
+
+/** The failed engines' messages, one line each, for inside the frame: only kinds whose sentence would quote them. */
+function engineMessages(response: SearchResponse): string {
+  const lines = Object.entries(response.providers).flatMap(([name, r]) =>
+    r.status === 'error' &&
+    r.error?.message &&
+    (r.error.kind === 'bad_request' || !KIND_PRIORITY.includes(r.error.kind))
+      ? [`- ${name}: ${oneLine(redactSecrets(r.error.message), 300)}`]
+      : [],
+  )
+  return lines.length > 0
+    ? `## What the failed engines said
+${lines.join('\n')}`
+    : ''
 }
 
 // When several engines fail differently, the failure someone must act on (a key, a quota) names the whole error.
@@ -114,21 +129,25 @@ export async function restingKinds(layer: SearchLayer, response: SearchResponse)
   }
 }
 
-/** A fetched page for the model: title and source, then the page's text framed as untrusted, within `maxChars`. */
+/**
+ * A fetched page for the model: our one line (kind of result, size), then the page's title, source, site, byline and
+ * text, all inside the untrusted-content frame, within `maxChars`.
+ */
 export function pageResult(page: ReadablePage, maxChars: number): ToolResult {
+  const intro = `Fetched page (${page.markdown.length} characters of text).`
   const head = [
-    `# ${page.title ?? page.finalUrl}`,
+    `# ${oneLine(page.title ?? page.finalUrl, 300)}`,
     [
       `Source: ${page.finalUrl}`,
-      page.siteName,
-      page.byline,
+      page.siteName && oneLine(page.siteName, 120),
+      page.byline && oneLine(page.byline, 120),
       page.publishedAt && `published ${page.publishedAt.slice(0, 10)}`,
     ]
       .filter(Boolean)
       .join(' · '),
   ].join('\n')
   const frame = untrustedFrame('the fetched page', page.degraded && `Shown as plain text: ${page.degraded}.`)
-  const body = fitText(page.markdown, Math.max(200, maxChars - head.length - frame.length - 2))
+  const body = fitText(page.markdown, Math.max(200, maxChars - intro.length - head.length - frame.length - 4))
   const data: WebFetchData = {
     url: page.url,
     finalUrl: page.finalUrl,
@@ -145,7 +164,7 @@ export function pageResult(page: ReadablePage, maxChars: number): ToolResult {
     totalChars: page.markdown.length,
     links: page.links.slice(0, 50),
   }
-  return { content: `${head}\n\n${frame.open}${body.text}${frame.close}`, data }
+  return { content: `${intro}\n${frame.open}${head}\n\n${body.text}${frame.close}`, data }
 }
 
 export function searchResult(
@@ -176,12 +195,19 @@ export function searchResult(
   if (results.length === 0 && ok.length === 0 && failed.length > 0) {
     const kinds = failed.map(([, r]) => r.error?.kind ?? 'upstream')
     const why = failed
-      .map(([name, r]) =>
-        describeProviderFailure(r.error?.kind ?? 'upstream', name, undefined, r.error?.message, services),
-      )
+      .map(([name, r]) => describeProviderFailure(r.error?.kind ?? 'upstream', name, undefined, undefined, services))
       .join(' ')
     const message = `The search failed: every engine it tried failed. ${why}`
-    return { content: message, data: { ...data, error: { kind: worstKind(kinds), message } }, isError: true }
+    const said = engineMessages(response)
+    const frame = untrustedFrame('what the engines answered')
+    const content = said
+      ? `${message}\n\n${frame.open}${fitText(said, Math.max(200, maxChars - message.length - frame.length - 2)).text}${frame.close}`
+      : message
+    return {
+      content,
+      data: { ...data, error: { kind: worstKind(kinds), message: said ? `${message}\n${said}` : message } },
+      isError: true,
+    }
   }
   if (results.length === 0 && ok.length === 0 && resting.length > 0) {
     const why = resting
@@ -194,17 +220,38 @@ export function searchResult(
       isError: true,
     }
   }
+  return { content: searchText(response, results, maxChars, services), data }
+}
+
+/**
+ * The text of a search that found something (or nothing): the results' titles, snippets and URLs, the vendor's answer,
+ * the read pages' passages and the failed engines' messages inside one untrusted-content frame; our counts, notes and
+ * the engines line outside it. At most `maxChars` characters.
+ */
+function searchText(
+  response: SearchResponse,
+  results: SearchResponse['results'],
+  maxChars: number,
+  services: readonly ServiceSpec[],
+): string {
   const notes = [...response.warnings, ...(response.keyless_only ? [response.keyless_only.message] : [])]
   const footer = [engineLine(response, services), ...notes.map((w) => `Note: ${oneLine(w, 200)}`)]
     .filter(Boolean)
     .join('\n')
-  const room = Math.max(200, maxChars - footer.length - 2)
-  // Read pages' passages take at most half of the room, inside their untrusted-content frame.
+  const said = engineMessages(response)
+  const noResults = `No results for ${JSON.stringify(response.query)}. Try other words, a wider freshness window or fewer domain filters.`
+  const frame = untrustedFrame(
+    "the search results: their titles, URLs, snippets, the search engine's answer and the pages read",
+    response.reads && response.reads.length > 0 ? 'Cite a passage of the pages read as [p1], [p2]…' : undefined,
+  )
+  const room = Math.max(200, maxChars - footer.length - frame.length - said.length - 8)
+  // Read pages' passages take at most half of the room.
   const evidence = evidenceText(response, Math.floor(room / 2))
-  const budget = Math.max(200, room - (evidence ? evidence.length + 2 : 0))
-  const text =
+  const evidenceRoom = evidence ? evidence.framed.length + evidence.after.length + 4 : 0
+  const budget = Math.max(200, room - evidenceRoom - (results.length === 0 ? noResults.length + 2 : 0))
+  const synthesized =
     results.length === 0
-      ? `No results for ${JSON.stringify(response.query)}. Try other words, a wider freshness window or fewer domain filters.`
+      ? ''
       : toText(
           synthesize(
             {
@@ -216,19 +263,19 @@ export function searchResult(
             },
             { maxChars: budget },
           ),
-        )
-  const body = evidence ? `${text.trimEnd()}\n\n${evidence}` : text
-  return { content: footer ? `${body}\n\n${footer}` : body, data }
+        ).trim()
+  const framed = [synthesized, evidence?.framed ?? '', said].filter(Boolean).join('\n\n')
+  const parts = [
+    results.length === 0 ? noResults : '',
+    framed ? `${frame.open}${framed}${frame.close}` : '',
+    evidence?.after ?? '',
+    footer,
+  ]
+  return parts.filter(Boolean).join('\n\n')
 }
 
 export function threadResult(thread: Thread, maxChars: number): ToolResult {
-  const meta = [
-    thread.type.replace('_', ' '),
-    thread.state,
-    thread.labels.length > 0 && `labels: ${thread.labels.join(', ')}`,
-    `${thread.comments.length} comments`,
-    `${thread.refs.length} references`,
-  ]
+  const meta = [thread.type.replace('_', ' '), `${thread.comments.length} comments`, `${thread.refs.length} references`]
     .filter(Boolean)
     .join(' · ')
   const refs = thread.refs
@@ -247,11 +294,23 @@ export function threadResult(thread: Thread, maxChars: number): ToolResult {
     (c) =>
       `### ${c.author ?? 'someone'}${c.createdAt ? ` · ${c.createdAt.slice(0, 10)}` : ''}${c.kind !== 'comment' ? ` · ${c.kind.replace('_', ' ')}` : ''}\n${c.body.trim()}`,
   )
-  // Everything past the head line is written by third parties (the thread's posters, the linked issues' authors).
-  const head = `# ${oneLine(thread.title || thread.url, 200)}\n${thread.url}\n${meta}`
-  const frame = untrustedFrame('the thread: its posts, comments and the titles of what it references')
-  const main = `${thread.body.trim()}${comments.length > 0 ? `\n\n## Comments\n\n${comments.join('\n\n')}` : ''}`
-  const body = fitText(main, Math.max(200, maxChars - head.length - 2 - frame.length - refText.text.length))
+  // Our line says what it is and how much; the title, URL, state, labels and posts are the thread's (third parties').
+  const intro = `Thread: ${meta}.`
+  const head = [
+    `# ${oneLine(thread.title || thread.url, 200)}`,
+    thread.url,
+    [
+      thread.state && oneLine(thread.state, 40),
+      thread.labels.length > 0 && `labels: ${oneLine(thread.labels.join(', '), 300)}`,
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  ]
+    .filter(Boolean)
+    .join('\n')
+  const frame = untrustedFrame('the thread: its title, posts, comments and the titles of what it references')
+  const main = `${head}\n\n${thread.body.trim()}${comments.length > 0 ? `\n\n## Comments\n\n${comments.join('\n\n')}` : ''}`
+  const body = fitText(main, Math.max(200, maxChars - intro.length - 1 - frame.length - refText.text.length))
   const data: FetchThreadData = {
     url: thread.url,
     type: thread.type,
@@ -264,7 +323,7 @@ export function threadResult(thread: Thread, maxChars: number): ToolResult {
     truncated: body.truncated || refText.truncated,
     ...(thread.error && { error: thread.error }),
   }
-  return { content: `${head}\n\n${frame.open}${body.text}${refText.text}${frame.close}`, data }
+  return { content: `${intro}\n${frame.open}${body.text}${refText.text}${frame.close}`, data }
 }
 
 export function refsResult(list: UrlRefs[], maxChars: number): ToolResult {
