@@ -28,6 +28,16 @@ export function framedPassages(passages: readonly Passage[], source: string): st
   return `${frame.open}${body}${frame.close}`
 }
 
+/**
+ * One page or thread read: our count outside, the address it ended at (a redirect chooses it) and its passages inside
+ * one untrusted-content frame.
+ */
+function readText(url: string, passages: readonly Passage[], source: string): string {
+  const frame = untrustedFrame(source)
+  const shown = passages.length > 0 ? passages.map(passageBlock).join('\n\n') : 'No passage of it matched the question.'
+  return `Read 1 ${source.startsWith('the thread') ? 'thread' : 'page'}: ${passages.length} passage(s).\n${frame.open}Address: ${url}\n\n${shown}${frame.close}`
+}
+
 /** Results and passages of one search in one untrusted-content frame: titles and snippets are third-party text too. */
 function searchText(list: string, read: number, passages: readonly Passage[]): string {
   const frame = untrustedFrame('the search results and the pages read')
@@ -65,7 +75,9 @@ async function budgeted(
   } catch (error) {
     const reason = messageOf(error)
     run.record({ kind: 'tool', tool: name, args, summary: `failed: ${reason}`, ok: false, ms: Date.now() - started })
-    throw new Error(`${name} failed: ${reason}`)
+    // The reason may quote a site's or an engine's body: it reaches the model framed, like any third-party text.
+    const frame = untrustedFrame('the error message (it may quote the site or the search engine)')
+    throw new Error(`${name} failed.\n${frame.open}${reason}${frame.close}`)
   }
 }
 
@@ -113,7 +125,7 @@ export function modelTools(run: AskRun) {
           const page = await readPage(run.reading, url, run.toolSignal(abortSignal))
           const passages = run.registry.add(page.passages)
           return {
-            text: `Read ${page.url}:\n\n${framedPassages(passages, 'the fetched page')}`,
+            text: readText(page.url, passages, 'the fetched page'),
             summary: `read ${page.url}: ${passages.length} passages`,
             passages,
           }
@@ -129,7 +141,7 @@ export function modelTools(run: AskRun) {
           const thread = await readThread(run.reading, url, run.toolSignal(abortSignal))
           const passages = run.registry.add(thread.passages)
           return {
-            text: `Read ${thread.url}:\n\n${framedPassages(passages, 'the thread: its posts and comments')}`,
+            text: readText(thread.url, passages, 'the thread: its posts and comments'),
             summary: `read ${thread.url} (${thread.comments} comments): ${passages.length} passages`,
             passages,
           }

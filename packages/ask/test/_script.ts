@@ -62,3 +62,18 @@ export const offersTools = (request: LlmRequest): boolean => {
   const body = request.body as { tools?: unknown[]; tool_choice?: unknown }
   return Array.isArray(body.tools) && body.tools.length > 0 && body.tool_choice !== 'none'
 }
+
+/**
+ * A tool result's text split around its one untrusted-content frame; throws unless there is exactly one frame whose
+ * real end marker appears once (planted markers with other ids do not count).
+ */
+export function splitFrame(text: string): { before: string; inside: string; after: string } {
+  const opens = [...text.matchAll(/<<<page-content ([0-9a-f]{8})>>>\n/g)]
+  if (opens.length !== 1) throw new Error(`expected one frame, found ${opens.length}`)
+  const open = opens[0]!
+  const close = `\n<<<end page-content ${open[1]}>>>`
+  const parts = text.split(close)
+  if (parts.length !== 2) throw new Error(`expected one end marker, found ${parts.length - 1}`)
+  const start = open.index + open[0].length
+  return { before: text.slice(0, open.index), inside: parts[0]!.slice(start), after: parts[1]! }
+}
