@@ -400,7 +400,7 @@ describe('web_fetch', () => {
     [
       'a missing page',
       () => `${emu.urls.pages}/nope`,
-      /^The page does not exist \(the site answered "not found" or "gone"\)\. Check the URL; retrying will not help\. \(.*HTTP 404\)$/,
+      /^The page does not exist \(the site answered "not found" or "gone"\)\. Check the URL; retrying will not help\.\nThe text between the page-content markers is content of the service's error message [^\n]*\n<<<page-content ([0-9a-f]{8})>>>\n.*HTTP 404\n<<<end page-content \1>>>$/,
       undefined,
     ],
     [
@@ -446,9 +446,10 @@ describe('web_fetch on a PDF', () => {
     emu.pages.set('/blank.pdf', { contentType: 'application/pdf', body: blank })
     const res = await executors().web_fetch({ url: `${emu.urls.pages}/blank.pdf` })
     expect(res.isError).toBe(true)
-    expect(res.content).toMatch(
-      /^The document has no text to read \(a PDF of scanned pages\?\)\. \(.*has no text layer/,
-    )
+    expect(res.content).toMatch(/^The document has no text to read \(a PDF of scanned pages\?\)\.\n/)
+    // page-fetch's own message, which can quote the site, reaches the model framed.
+    expect(splitFrame(res.content).inside).toMatch(/has no text layer/)
+    expect(res.data).toMatchObject({ error: { message: expect.stringMatching(/\. \(.*has no text layer.*\)$/) } })
     expect(res.data).toMatchObject({ error: { kind: 'empty' } })
   })
 })

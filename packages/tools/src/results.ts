@@ -28,11 +28,19 @@ export interface ToolResult {
 
 /** A failure as an `isError` result: a sentence for the model, `{error: {kind, message}}` for programs. */
 export function errorResult(error: unknown): ToolResult {
-  const { kind, message } = describeError(error)
-  return { content: message, data: { error: { kind, message } }, isError: true }
+  const { kind, message, detail } = describeError(error)
+  if (!detail) return { content: message, data: { error: { kind, message } }, isError: true }
+  // The service's own message may quote what a site or vendor sent: the model reads it framed, after our sentence.
+  const frame = untrustedFrame("the service's error message (it may quote what the site or vendor sent)")
+  return {
+    content: `${message}\n${frame.open}${detail}${frame.close}`,
+    data: { error: { kind, message: `${message} (${detail})` } },
+    isError: true,
+  }
 }
 
-function describeError(error: unknown): { kind: string; message: string } {
+/** Our sentence for a failure, and the service's own message (third-party words) where there is one. */
+function describeError(error: unknown): { kind: string; message: string; detail?: string } {
   if (error instanceof InputError) {
     return { kind: 'input', message: `${sentence(oneLine(error.message, 400))} Fix the arguments and call again.` }
   }
@@ -44,12 +52,14 @@ function describeError(error: unknown): { kind: string; message: string } {
         message: `${sentence(oneLine(error.message, 300))} Check the URL; retrying will not help.`,
       }
     const friendly = describeProviderFailure(error.kind, error.provider, error.retryAfterMs)
-    return { kind: error.kind, message: `${friendly} (${oneLine(error.message, 300)})` }
+    return { kind: error.kind, message: friendly, detail: oneLine(error.message, 300) }
   }
-  if (isFetchError(error)) {
-    const detail = oneLine(error.message, 300)
-    return { kind: error.kind, message: `${describeFetchFailure(error.kind, error.status)} (${detail})` }
-  }
+  if (isFetchError(error))
+    return {
+      kind: error.kind,
+      message: describeFetchFailure(error.kind, error.status),
+      detail: oneLine(error.message, 300),
+    }
   if (error instanceof Error && error.name === 'ConfigError')
     return { kind: 'config', message: `Not configured: ${oneLine(error.message, 400)}` }
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
