@@ -202,7 +202,9 @@ describe('web_fetch and fetch_thread tools', () => {
     const srv = await start()
     const body = await (await srv.call('/api/tools/web_fetch', { json: { url: `${emu.urls.pages}/article` } })).json()
     expect(body.isError).toBe(false)
-    expect(body.content).toMatch(/^# Structured concurrency in async Rust/)
+    expect(body.content).toMatch(
+      /^Fetched page [^\n]*\n[^\n]*\n<<<page-content [0-9a-f]{8}>>>\n# Structured concurrency in async Rust/,
+    )
     expect(body.content).toContain(`Source: ${emu.urls.pages}/article`)
     expect(body.data).toMatchObject({ title: expect.stringMatching(/^Structured concurrency/), truncated: false })
   })

@@ -125,7 +125,9 @@ describe.each(transports)('MCP over %s', (_name, connect) => {
   it('web_fetch returns the page as markdown', async () => {
     const result = await client.callTool({ name: 'web_fetch', arguments: { url: `${emu.urls.pages}/article` } })
     expect(result.isError).toBeFalsy()
-    expect((result.content as { text: string }[])[0]!.text).toMatch(/^# Structured concurrency in async Rust/)
+    expect((result.content as { text: string }[])[0]!.text).toMatch(
+      /^Fetched page [^\n]*\n[^\n]*\n<<<page-content [0-9a-f]{8}>>>\n# Structured concurrency in async Rust/,
+    )
     expect(result.structuredContent).toMatchObject({ title: 'Structured concurrency in async Rust: a field guide' })
   })
 
