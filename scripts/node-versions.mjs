@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Runs end-to-end tests again on other Node majors (default 22 and 24: what users run; the machines run 20).
+// Node's official binaries are on the npm registry as `node-<platform>-<arch>@<major>`, so each is installed
+// like any package, once, under node_modules/.cache/node-versions/, then vitest itself runs on that binary: the
+// tests' child processes (`process.execPath`: the built CLI, the MCP stdio server) run on it too.
+//
+//   node scripts/node-versions.mjs [--majors 22,24] [vitest args…]
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+
+const ROOT = new URL('..', import.meta.url).pathname
+const CACHE = join(ROOT, 'node_modules/.cache/node-versions')
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
+
+/** The end-to-end files run on every other major: the built CLI, the server's HTTP API and MCP, the stdio MCP server, and
+ * every package loaded by require() and import. */
+export const DEFAULT_FILES = [
+  'apps/cli/test/search.e2e.test.ts',
+  'apps/server/test/server.e2e.test.ts',
+  'apps/server/test/mcp.e2e.test.ts',
+  'packages/mcp/test/mcp.e2e.test.ts',
+  'consumers/test/load-formats.test.ts',
+]
+
+/** `--majors 22,24` and the rest of the arguments, for vitest. */
+export function parseArgs(argv) {
+  const at = argv.indexOf('--majors')
+  if (at === -1) return { majors: [22, 24], rest: argv }
+  const value = argv[at + 1] ?? ''
+  const majors = value.split(',').map((m) => Number(m.trim()))
+  if (majors.length === 0 || majors.some((m) => !Number.isInteger(m) || m < 20))
+    throw new Error(`--majors takes Node majors ≥ 20 separated by commas (for example 22,24), not "${value}"`)
+  return { majors, rest: [...argv.slice(0, at), ...argv.slice(at + 2)] }
+}
+
+/** The path of Node `major`'s binary, installed from the npm registry on first use. */
+function nodeBinary(major) {
+  const name = `node-${process.platform}-${process.arch}`
+  const prefix = join(CACHE, String(major))
+  const bin = join(prefix, 'node_modules', name, 'bin', 'node')
+  if (!existsSync(bin)) {
+    mkdirSync(prefix, { recursive: true })
+    execFileSync(
+      'npm',
+      ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${name}@${major}`],
+      { stdio: 'inherit' },
+    )
+  }
+  return bin
+}
+
+function main() {
+  let args
+  try {
+    args = parseArgs(process.argv.slice(2))
+  } catch (error) {
+    console.error(`node-versions: ${error.message}`)
+    process.exit(2)
+  }
+  const files = args.rest.some((a) => !a.startsWith('-')) ? [] : DEFAULT_FILES
+  for (const major of args.majors) {
+    const bin = nodeBinary(major)
+    const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()
+    console.log(`node-versions: ${version}`)
+    const run = spawnSync(bin, [VITEST, 'run', ...files, ...args.rest, '--reporter=dot'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    })
+    if (run.status !== 0) {
+      console.error(`node-versions: tests failed on Node ${version}`)
+      process.exit(run.status ?? 1)
+    }
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main()
