@@ -329,7 +329,9 @@ describe('pacing learned from the vendor', () => {
       .filter((r) => r.service === 'hackernews')
       .map((r) => r.startedAt)
       .sort((x, y) => x - y)
-    expect(second! - first!).toBeGreaterThanOrEqual(990)
+    // Arrival times at the emulator, not departure times: on a loaded machine the first request can arrive a few ms
+    // later than it left (986 ms was seen). Unshared buckets would put them ~0 ms apart; a second is the schedule.
+    expect(second! - first!).toBeGreaterThanOrEqual(900)
 
     // A schedule that passes the deadline skips the call without a request and without counting a failure.
     emu.reset()
