@@ -119,5 +119,6 @@ export function intentAccuracyRows(ctx: ScenarioContext): VariantResult[] {
     row("issue 42's examples (a check set, never trained on)", grade(readSet('test/fixtures/issue-examples.jsonl'))),
     row('blind check set A (147 queries, written blind)', grade(readSet('test/fixtures/blind-a.jsonl'))),
     row('blind check set B (193 queries, written blind)', grade(readSet('test/fixtures/blind-b.jsonl'))),
+    row('blind check set C (206 queries, written blind)', grade(readSet('test/fixtures/blind-c.jsonl'))),
   ]
 }
