@@ -117,8 +117,9 @@ export function intentAccuracyRows(ctx: ScenarioContext): VariantResult[] {
     confusionRow('en', byLang('en')),
     confusionRow('zh', byLang('zh')),
     row("issue 42's examples (a check set, never trained on)", grade(readSet('test/fixtures/issue-examples.jsonl'))),
-    row('blind check set A (147 queries, written blind)', grade(readSet('test/fixtures/blind-a.jsonl'))),
-    row('blind check set B (193 queries, written blind)', grade(readSet('test/fixtures/blind-b.jsonl'))),
-    row('blind check set C (206 queries, written blind)', grade(readSet('test/fixtures/blind-c.jsonl'))),
+    row(
+      'blind check set D (229 queries, written blind, never trained on)',
+      grade(readSet('test/fixtures/blind-d.jsonl')),
+    ),
   ]
 }
