@@ -9,7 +9,7 @@ import { classifyIntent, strategyFor } from './index.js'
 
 const ROWS = readDataset()
 const HOLDOUT = ROWS.filter((r) => r.split === 'holdout')
-const BLIND_SETS = ['test/fixtures/blind-d.jsonl']
+const BLIND_SETS = ['test/fixtures/blind-e.jsonl']
 
 function accuracy(
   rows: readonly { query: string; intent: Intent }[],
@@ -74,10 +74,10 @@ describe('rules + learned model', () => {
   })
 
   // Written blind (by people who saw neither the data, the code nor the model's answers) and never trained on; the
-  // floor sits below today's 0.943 so that a retrained model that loses ground on unseen phrasing fails here.
-  it.each(BLIND_SETS)('classifies the blind check set %s with accuracy ≥ 0.93', (file) => {
+  // floor sits below today's 0.955 so that a retrained model that loses ground on unseen phrasing fails here.
+  it.each(BLIND_SETS)('classifies the blind check set %s with accuracy ≥ 0.94', (file) => {
     const { share, misses } = accuracy(readJsonl<LabelledRow>(file))
-    expect(share, misses.join('\n')).toBeGreaterThanOrEqual(0.93)
+    expect(share, misses.join('\n')).toBeGreaterThanOrEqual(0.94)
   })
 
   // The issue's own examples stand in for the hidden set: a check set that nothing trains on.
