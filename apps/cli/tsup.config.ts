@@ -86,6 +86,7 @@ const esm: Options = {
     index: 'src/index.ts',
     'extract-worker': 'src/extract-worker.ts',
     evidence: 'src/evidence.ts',
+    'terminal-markdown': 'src/terminal-markdown.ts',
   },
   // Not the CommonJS bundle below, which the other build writes at the same time.
   clean: ['!search-run.cjs*'],
@@ -120,21 +121,41 @@ const asciiSources: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 }
 
-// Reading a search's top results (`read`) needs the evidence package: page-fetch's reader, the passage ranker,
-// MiniSearch and the tokenizer's 2 MB rank table, more than the rest of the script together. The script imports it
-// from dist/evidence.js (an entry of the ES module build, src/evidence.ts) through the same function as plug-ins, so
-// a search that does not read compiles none of it.
-const evidenceImport: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'evidence-import',
+// Modules the search script (below) imports from an entry of the ES module build, through the same function as
+// plug-ins, so a search that does not need them compiles none of their code:
+// - Reading a search's top results (`read`) needs the evidence package: page-fetch's reader, the passage ranker,
+//   MiniSearch and the tokenizer's 2 MB rank table, more than the rest of the script together (dist/evidence.js,
+//   src/evidence.ts).
+// - Rendering markdown for a colour terminal needs marked (dist/terminal-markdown.js): a piped or JSON search never
+//   does.
+const routedImports = [
+  {
+    importers: /[\\/](?:packages[\\/]engine[\\/]src[\\/]_read|apps[\\/]cli[\\/]src[\\/]format)\.ts$/,
+    specifier: '@search-layer/evidence',
+    entry: './evidence.js',
+  },
+  {
+    importers: /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/]search-run\.ts$/,
+    specifier: '../terminal-markdown.js',
+    entry: './terminal-markdown.js',
+  },
+]
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+const routedImport: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'routed-import',
   setup(build) {
-    const importers = /[\\/](?:packages[\\/]engine[\\/]src[\\/]_read|apps[\\/]cli[\\/]src[\\/]format)\.ts$/
+    const importers = new RegExp(routedImports.map((r) => r.importers.source).join('|'))
     build.onLoad({ filter: importers }, ({ path }) => {
-      const source = readFileSync(path, 'utf8')
-      // The call, not a `typeof import(…)` type.
-      const call = /(?<!typeof )import\('@search-layer\/evidence'\)/g
-      if (source.match(call)?.length !== 1) throw new Error(`${path}: expected one import('@search-layer/evidence') to route`)
-      const routed = source.replace(call, "__importModule(new URL('./evidence.js', import.meta.url).href)")
-      return { loader: 'ts', contents: asciiOnly(path, routed) }
+      let source = readFileSync(path, 'utf8')
+      for (const route of routedImports) {
+        if (!route.importers.test(path)) continue
+        // The call, not a `typeof import(…)` type.
+        const call = new RegExp(`(?<!typeof )import\\('${escapeRegExp(route.specifier)}'\\)`, 'g')
+        if (source.match(call)?.length !== 1) throw new Error(`${path}: expected one import('${route.specifier}') to route`)
+        source = source.replace(call, `__importModule(new URL('${route.entry}', import.meta.url).href)`)
+      }
+      return { loader: 'ts', contents: asciiOnly(path, source) }
     })
   },
 }
@@ -171,7 +192,7 @@ const searchScript: Options = {
         })
       },
     },
-    evidenceImport,
+    routedImport,
     asciiSources,
   ],
 }

@@ -3,7 +3,8 @@ import type { Env } from '@search-layer/core'
 /** Where a command reads and writes; tests pass their own. */
 export interface CliIo {
   stdout: { write(chunk: string): unknown; isTTY?: boolean }
-  stderr: { write(chunk: string): unknown; isTTY?: boolean }
+  /** `columns`: a terminal's width, for the live status line. */
+  stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number }
   stdin: NodeJS.ReadableStream & { isTTY?: boolean }
   env: Env
 }

@@ -1,12 +1,20 @@
 import '../one-shot.js'
 import type { Intent } from '@search-layer/core'
-import { type SearchProgress, type SearchRequest, createSearchLayer } from '@search-layer/engine'
+import {
+  type SearchLayer,
+  type SearchProgress,
+  type SearchRequest,
+  type SearchResponse,
+  createSearchLayer,
+} from '@search-layer/engine'
 import { engineOptionsFromEnv } from '../engine-options.js'
 import { loadProviders } from '../providers.js'
 import { parseFreshnessFlag, parseIntFlag, parseList, parseReadFlags, parseSources } from '../flags.js'
 import { formatSearchMarkdown } from '../format.js'
 import { EXIT, UsageError } from '../io.js'
 import { terminalSafe } from '../terminal-text.js'
+import { type StatusLine, createStatusLine } from '../status-line.js'
+import { colourTerminal } from '../terminal-colour.js'
 import type { ParsedCommandArgs } from '../args.js'
 import type { CliIo } from '../io.js'
 import { collectYoungGeneration } from '../one-shot-flags.js'
@@ -54,46 +62,28 @@ export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Prom
   const read = parseReadFlags(v.read as string | undefined, v['read-tokens'] as string | undefined)
   if (read !== undefined) request.read = read
   const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
+  // Before the search: a bad value is refused without waiting for one.
+  const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
   const configProblems = checkConfig(io.env, providers).problems
   const engineOptions = engineOptionsFromEnv(io.env, { cache: !v['no-cache'], providers, oneShot: true })
-  const layer = createSearchLayer(engineOptions)
-  const onProgress = io.stderr.isTTY
-    ? (event: SearchProgress) => io.stderr.write(terminalSafe(progressLine(event)))
-    : undefined
-  let searched: Awaited<ReturnType<typeof layer.search>>
+  const status = progressReporter(io, Boolean(v.verbose))
+  let response: SearchOutcome
+  let output: string
   try {
-    searched = await layer.search(request, { ...(onProgress && { onProgress }), onCallsSent: collectYoungGeneration })
+    response = await searchWithRefs(createSearchLayer(engineOptions), request, status, {
+      settled: engineOptions.settled,
+      refs: Boolean(v['extract-refs']),
+      env: io.env,
+    })
+    output =
+      format === 'json'
+        ? `${JSON.stringify(response, null, 2)}\n`
+        : await markdownOutput(response, io, { ...(maxChars && { maxChars }), explain: Boolean(v.explain) })
   } finally {
-    // What the answers taught about each key, for the next run's pace: written once, here (see engine-options.ts).
-    await engineOptions.settled()
+    // Erased before anything else is written, the result or an error.
+    status?.clear?.()
   }
-  // The original skill's --extract-refs: the reference graph of the results that are discussions.
-  const response = v['extract-refs']
-    ? {
-        ...searched,
-        refs: await (await threadFetch()).extractRefsFromUrls(threadUrls(searched.results.map((r) => r.url)), {
-          env: io.env,
-        }),
-      }
-    : searched
-  const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
-  if (format === 'json') io.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
-  else {
-    io.stdout.write(
-      terminalSafe(
-        await formatSearchMarkdown(searched, io.env, { ...(maxChars && { maxChars }), explain: Boolean(v.explain) }),
-      ),
-    )
-    const threads = 'refs' in response ? response.refs : []
-    const { refsToMarkdown } = threads.length ? await threadFetch() : { refsToMarkdown: () => '' }
-    for (const thread of threads) {
-      io.stdout.write(
-        terminalSafe(
-          `\n## References in ${thread.title ?? thread.url}\n\n${thread.error ? `_Could not read it: ${thread.error.message}_` : refsToMarkdown(thread.refs)}\n`,
-        ),
-      )
-    }
-  }
+  io.stdout.write(output)
   // After the output: a broken file or variable is named, and the search still ran on what was valid.
   writeConfigProblems(configProblems, 'search', io)
   const anyOk = Object.values(response.providers).some((p) => p.status === 'ok')
@@ -106,6 +96,7 @@ export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Prom
 
 // Thread fetching (DOM parser, readability) loads only when references are asked for.
 const threadFetch = () => import('@search-layer/thread-fetch')
+type ThreadFetch = Awaited<ReturnType<typeof threadFetch>>
 
 const THREAD_URL =
   /^https?:\/\/(?:www\.)?(?:github\.com\/[^/]+\/[^/]+\/(?:issues|pull|discussions)\/\d+|news\.ycombinator\.com\/item\?id=\d+|(?:old\.|www\.)?reddit\.com\/r\/[^/]+\/comments\/|v2ex\.com\/t\/\d+)/i
@@ -114,6 +105,77 @@ const MAX_REF_THREADS = 10
 /** Result URLs that are discussions worth pulling references from (at most ten, in rank order). */
 function threadUrls(urls: readonly string[]): string[] {
   return urls.filter((u) => THREAD_URL.test(u)).slice(0, MAX_REF_THREADS)
+}
+
+type SearchOutcome = SearchResponse & { refs?: Awaited<ReturnType<ThreadFetch['extractRefsFromUrls']>> }
+
+async function searchWithRefs(
+  layer: SearchLayer,
+  request: SearchRequest,
+  status: Pick<StatusLine, 'onProgress'> | undefined,
+  { settled, refs, env }: { settled: () => Promise<void>; refs: boolean; env: CliIo['env'] },
+): Promise<SearchOutcome> {
+  let searched: SearchResponse
+  try {
+    searched = await layer.search(request, {
+      ...(status && { onProgress: status.onProgress }),
+      onCallsSent: collectYoungGeneration,
+    })
+  } finally {
+    // What the answers taught about each key, for the next run's pace: written once, here (see engine-options.ts).
+    await settled()
+  }
+  if (!refs) return searched
+  // The original skill's --extract-refs: the reference graph of the results that are discussions.
+  const { extractRefsFromUrls } = await threadFetch()
+  return { ...searched, refs: await extractRefsFromUrls(threadUrls(searched.results.map((r) => r.url)), { env }) }
+}
+
+async function markdownOutput(
+  response: SearchOutcome,
+  io: CliIo,
+  options: { maxChars?: number; explain: boolean },
+): Promise<string> {
+  const markdown = await formatSearchMarkdown(response, io.env, options)
+  return forTerminal(`${markdown}${await referencesMarkdown(response)}`, io)
+}
+
+/** The References sections of `--extract-refs`, one per discussion read. */
+async function referencesMarkdown(response: SearchOutcome): Promise<string> {
+  const threads = response.refs ?? []
+  if (threads.length === 0) return ''
+  const { refsToMarkdown } = await threadFetch()
+  return threads
+    .map(
+      (thread) =>
+        `\n## References in ${thread.title ?? thread.url}\n\n${thread.error ? `_Could not read it: ${thread.error.message}_` : refsToMarkdown(thread.refs)}\n`,
+    )
+    .join('')
+}
+
+/**
+ * Markdown made safe for a terminal (see terminal-text.ts), then rendered (bold, links, lists) on a colour terminal;
+ * plain when piped, with NO_COLOR or TERM=dumb. The renderer loads only then.
+ */
+async function forTerminal(markdown: string, io: CliIo): Promise<string> {
+  const safe = terminalSafe(markdown)
+  if (!colourTerminal(io.stdout, io.env)) return safe
+  const { renderTerminalMarkdown } = await import('../terminal-markdown.js')
+  return renderTerminalMarkdown(safe)
+}
+
+/**
+ * What stderr shows while the search waits: with `--verbose`, a line per call started and finished (anywhere, for
+ * logs and debugging); on a terminal that can redraw a line, one live status line, erased before the result prints;
+ * otherwise nothing.
+ */
+function progressReporter(
+  io: CliIo,
+  verbose: boolean,
+): (Pick<StatusLine, 'onProgress'> & { clear?: () => void }) | undefined {
+  if (verbose) return { onProgress: (event) => io.stderr.write(terminalSafe(progressLine(event))) }
+  if (!io.stderr.isTTY || io.env.TERM === 'dumb') return undefined
+  return createStatusLine(io.stderr)
 }
 
 function progressLine(event: SearchProgress): string {
@@ -126,5 +188,7 @@ function progressLine(event: SearchProgress): string {
       return `✗ ${event.provider}: ${event.kind} — ${event.message}\n`
     case 'skipped':
       return `- ${event.provider}: skipped (${event.reason})\n`
+    default:
+      return ''
   }
 }

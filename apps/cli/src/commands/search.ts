@@ -81,6 +81,10 @@ export const searchCommand: Command = {
       description: 'markdown output budget: long snippets are cut and tail results dropped, saying how many',
     },
     'no-cache': { type: 'boolean', description: 'do not read or write the response cache' },
+    verbose: {
+      type: 'boolean',
+      description: 'print a line on stderr as each provider call starts and ends (instead of one live status line)',
+    },
     explain: {
       type: 'boolean',
       description: 'include each score component, and what query operators (site:, after:, "…") did per provider',
