@@ -77,6 +77,8 @@ describe('read on /v1/search', () => {
     expect(res.status).toBe(200)
     const text = await res.text()
     expect(text).toContain('## Evidence')
+    // The answer line comes from the best passage (synthesis builds it for every surface), citing it.
+    expect(text.split('\n')[0]).toMatch(/ cancellation .*\[1\] \[p1\]$/)
     expect(text).toMatch(/\*\*\[p1\]\*\* \[Page \/select\]/)
     expect(text).toMatch(/^- failed \(http\): <http:\/\/127\.0\.0\.1:\d+\/pages\/not-found>/m)
   })

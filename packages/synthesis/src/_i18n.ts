@@ -8,6 +8,10 @@ export interface Wording {
   footer(total: number, providers: string[], aspects: string[]): string
   omitted(count: number): string
   answerLabel(source: string): string
+  /** The plain statement that no top result is about the query. */
+  noneOnTopic(query: string): string
+  /** The label of the lead in plain text. */
+  leadLabel: string
   topicLabel: string
   otherLabel: string
   resultsLabel: string
@@ -34,6 +38,9 @@ const EN: Wording = {
     `Found ${total} result${total === 1 ? '' : 's'} from ${andList(providers, 'and') || 'the providers'}; which aspect next${aspects.length > 0 ? ` — ${andList(aspects, 'or')}` : ''}?`,
   omitted: (count) => `… ${count} more result${count === 1 ? '' : 's'} omitted`,
   answerLabel: (source) => `Answer (${source})`,
+  noneOnTopic: (query) =>
+    `None of the top results is clearly about "${query}"; they are listed below as found, with no answer drawn from them.`,
+  leadLabel: 'In short',
   topicLabel: 'Topic',
   otherLabel: 'Other results',
   resultsLabel: 'Results',
@@ -51,6 +58,8 @@ const ZH: Wording = {
     `共找到 ${total} 条结果,覆盖 ${providers.join('、') || '各来源'}。需要深入哪个方面${aspects.length > 0 ? `:${aspects.join('、')}` : ''}?`,
   omitted: (count) => `…另有 ${count} 条结果未显示`,
   answerLabel: (source) => `回答(${source})`,
+  noneOnTopic: (query) => `排名靠前的结果都与“${query}”关系不大;以下按原样列出,未从中提炼回答。`,
+  leadLabel: '要点',
   topicLabel: '主题',
   otherLabel: '其他结果',
   resultsLabel: '结果',

@@ -13,6 +13,8 @@ export type {
   SynthesisGroup,
   SynthesisInput,
   SynthesisJson,
+  SynthesisLead,
+  SynthesisPassageInput,
   SynthesisLanguage,
   SynthesisOptions,
   SynthesisResultInput,

@@ -98,7 +98,7 @@ export async function synthesizeWithLlm(
   const citations = citedNumbers(text).filter((n) => allowed.has(n))
   if (citations.length === 0) return fallback(base, 'no_valid_citation', options)
   const answer = { text, citations, source: 'llm', confidence: answerConfidence(citations, results, base.conflicts) }
-  return fitSynthesis({ ...base, answer, llm: { used: true } }, budgetOf(options))
+  return fitSynthesis({ ...base, answer, lead: null, llm: { used: true } }, budgetOf(options))
 }
 
 /**

@@ -6,13 +6,14 @@ import { estimateTokens, synthesize, toJSON, toMarkdown, toText } from './index.
 const codePoints = (s: string) => Array.from(s).length
 
 describe('toJSON', () => {
-  it('has exactly {answer, groups: [{label, summary, results}], conflicts, omitted} and survives JSON', () => {
+  it('has exactly {answer, lead, groups: [{label, summary, results}], conflicts, omitted} and survives JSON', () => {
     const s = synthesize(
       { query: 'rust async', results: RUST_ASYNC, answer: 'Tokio is the default runtime.', answerSource: 'tavily' },
       { now: NOW },
     )
     const json = toJSON(s)
-    expect(Object.keys(json).sort()).toEqual(['answer', 'conflicts', 'groups', 'omitted'])
+    expect(Object.keys(json).sort()).toEqual(['answer', 'conflicts', 'groups', 'lead', 'omitted'])
+    expect(json.lead).toBeNull()
     expect(Object.keys(json.answer!).sort()).toEqual(['citations', 'source', 'text'])
     for (const g of json.groups) expect(Object.keys(g).sort()).toEqual(['label', 'results', 'summary'])
     expect(json.groups[0]!.results[0]).toEqual({
@@ -41,8 +42,10 @@ describe('markdown safety', () => {
         },
       ],
     })
-    const line = toMarkdown(s).split('\n')[0]!
-    expect(line).toBe(
+    const [lead, item] = toMarkdown(s).trimEnd().split('\n\n')
+    // The answer line quotes the snippet: escaped the same way.
+    expect(lead).toBe("Run 'rm -rf' \\<script\\>alert(1)\\</script\\> \\[login\\](https://evil.example) [1]")
+    expect(item).toBe(
       "1. [Click \\[here\\](https://evil.example) now](https://example.com/a%20path/%28x%29) — Run 'rm -rf' \\<script\\>alert(1)\\</script\\> \\[login\\](https://evil.example) `[brave]`",
     )
   })

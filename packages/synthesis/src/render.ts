@@ -30,6 +30,15 @@ function answerText(s: Synthesis, shown: ReadonlySet<number>): string | undefine
   return a.confidence === 'high' ? body : wording(s.language).accordingTo(a.source, body)
 }
 
+// The lead is page text (untrusted) in markdown: escaped like a snippet, its references appended after it.
+function leadText(s: Synthesis, shown: ReadonlySet<number>, inert: (text: string) => string): string | undefined {
+  const lead = s.lead
+  if (!lead) return undefined
+  if (lead.basis === 'none') return wording(s.language).noneOnTopic(inert(s.query))
+  const refs = `${citeWith(shown)(lead.citations)}${lead.passages.map((id) => ` [${id}]`).join('')}`
+  return `${inert(lead.text)}${refs}`
+}
+
 function conflictLines(s: Synthesis, shown: ReadonlySet<number>): string[] {
   const w = wording(s.language)
   return s.conflicts.map((c) => w.differ(c, citeWith(shown)))
@@ -58,7 +67,7 @@ export function renderMarkdown(s: Synthesis): string {
   const w = wording(s.language)
   const shown = visible(s)
   const blocks: string[] = []
-  const answer = answerText(s, shown)
+  const answer = answerText(s, shown) ?? leadText(s, shown, mdSnippet)
   if (answer) blocks.push(answer)
   if (s.strategy === 'overview' && s.overview) blocks.push(s.overview)
   const conflicts = conflictLines(s, shown)
@@ -102,6 +111,8 @@ export function renderText(s: Synthesis): string {
   const blocks: string[] = []
   const answer = answerText(s, shown)
   if (answer) blocks.push(`${w.answerLabel(s.answer!.source)}: ${answer}`)
+  const lead = answer ? undefined : leadText(s, shown, (text) => text)
+  if (lead) blocks.push(s.lead?.basis === 'none' ? lead : `${w.leadLabel}: ${lead}`)
   if (s.overview) blocks.push(s.overview)
   const conflicts = conflictLines(s, shown)
   if (conflicts.length > 0) blocks.push(conflicts.join('\n'))
@@ -145,6 +156,11 @@ export function toJSON(synthesis: Synthesis): SynthesisJson {
   const a = synthesis.answer
   return {
     answer: a ? { text: a.text, citations: [...a.citations], source: a.source } : null,
+    lead: synthesis.lead && {
+      ...synthesis.lead,
+      citations: [...synthesis.lead.citations],
+      passages: [...synthesis.lead.passages],
+    },
     groups: synthesis.groups.map((g) => ({
       label: g.label,
       summary: g.summary,

@@ -12,7 +12,7 @@ describe('size strategies', () => {
     expect(s.strategy).toBe('list')
     expect(s.groups).toHaveLength(1)
     const md = toMarkdown(s)
-    expect(md.split('\n')[0]).toBe(
+    expect(md.split('\n\n')[1]!.split('\n')[0]).toBe(
       '1. [Announcing Tokio 1.48 | Tokio](https://tokio.rs/blog/2026-10-tokio-1-48) — Tokio 1.48 ships a faster multi-threaded scheduler and io_uring file operations behind a feature flag. `[brave, exa]` ⭐0.91',
     )
     expect(md).toMatch(

@@ -1,5 +1,6 @@
 import { parseInput } from '@search-layer/core'
 import { keepCitations } from './_citations.js'
+import { buildLead } from './_lead.js'
 import { cluster } from './_cluster.js'
 import { detectConflicts } from './_conflicts.js'
 import { wording } from './_i18n.js'
@@ -211,15 +212,23 @@ export function buildSynthesis(input: SynthesisInput, options: SynthesisOptions 
   for (const r of results) for (const p of r.sources) providerCounts.set(p, (providerCounts.get(p) ?? 0) + 1)
   const providers = [...providerCounts.entries()].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([p]) => p)
 
-  const synthesis: Synthesis = { query, language, answer, strategy, groups, conflicts, total, providers, omitted: 0 }
+  const lead = answer ? null : buildLead(results, parsed.passages ?? [], queryKeys)
+  const synthesis: Synthesis = {
+    query,
+    language,
+    answer,
+    lead,
+    strategy,
+    groups,
+    conflicts,
+    total,
+    providers,
+    omitted: 0,
+  }
   if (strategy === 'overview') {
     const topics = groups.filter((g) => g.terms.length > 0).slice(0, 4)
-    const lead = groups.find((g) => g.results.some((r) => r.n === results[0]!.n))
-    const parts = [
-      topics.length > 0 ? w.overview(topics.map((t) => ({ label: t.label, count: t.results.length }))) : '',
-    ]
-    if (lead && !answer) parts.push(lead.summary)
-    synthesis.overview = parts.filter(Boolean).join(language === 'zh' ? '' : ' ')
+    synthesis.overview =
+      topics.length > 0 ? w.overview(topics.map((t) => ({ label: t.label, count: t.results.length }))) : ''
   }
   return synthesis
 }
@@ -254,7 +263,8 @@ function without(s: Synthesis, drop: ReadonlySet<number>): Synthesis {
     const citations = answer.citations.filter((n) => kept.has(n))
     answer = { ...answer, citations, text: answer.source === 'llm' ? keepCitations(answer.text, kept) : answer.text }
   }
-  return { ...s, groups, answer, omitted: s.omitted + drop.size }
+  const lead = s.lead && { ...s.lead, citations: s.lead.citations.filter((n) => kept.has(n)) }
+  return { ...s, groups, answer, lead, omitted: s.omitted + drop.size }
 }
 
 /**
@@ -294,6 +304,7 @@ export function fitSynthesis(synthesis: Synthesis, budget: Budget): Synthesis {
       conflicts: [],
       overview: s.overview === undefined ? undefined : clip(s.overview, cap),
       answer: s.answer && { ...s.answer, text: clip(s.answer.text, cap) },
+      lead: s.lead && { ...s.lead, text: clip(s.lead.text, cap) },
     }
     if (fits(s, budget)) return s
   }

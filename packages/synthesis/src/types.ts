@@ -17,6 +17,16 @@ export const SynthesisResultInputSchema = z.object({
   score: z.number().finite().optional(),
 })
 
+/** One passage of a read page as the engine returns it (`SearchResponse.passages[n]`, best first); extra fields are ignored. */
+export const SynthesisPassageInputSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  heading: z.string().optional(),
+  text: z.string(),
+  /** Rank of the page's result (1 for the top one): the result the passage is cited under. */
+  resultRank: z.number().int().positive(),
+})
+
 /** What `synthesize` reads; the engine's `SearchResponse` satisfies it as is. */
 export const SynthesisInputSchema = z.object({
   query: z.string(),
@@ -26,7 +36,12 @@ export const SynthesisInputSchema = z.object({
   /** The engine's spelling of `answerSource`. */
   answer_source: z.string().optional(),
   intent: z.string().nullish(),
+  /** With a search that read its top results: their best passages, best first. The answer line is built from them. */
+  passages: z.array(SynthesisPassageInputSchema).readonly().optional(),
 })
+
+/** One passage of the input. */
+export type SynthesisPassageInput = z.input<typeof SynthesisPassageInputSchema>
 
 /** One result of the input. */
 export type SynthesisResultInput = z.input<typeof SynthesisResultInputSchema>
@@ -114,11 +129,26 @@ export interface SynthesisAnswer {
   confidence: Confidence
 }
 
+/**
+ * The answer line when nobody wrote an answer: a sentence of the best on-topic passage (`passages`), of the best
+ * on-topic top result (`results`), or nothing when no top result is about the query (`none`, said plainly).
+ */
+export interface SynthesisLead {
+  text: string
+  /** Results (by `n`) it is taken from or backed by. */
+  citations: number[]
+  /** Passage ids (`p1`) it is taken from. */
+  passages: string[]
+  basis: 'passages' | 'results' | 'none'
+}
+
 /** The structured synthesis the renderers turn into markdown, text or JSON. */
 export interface Synthesis {
   query: string
   language: SynthesisLanguage
   answer: SynthesisAnswer | null
+  /** What opens the output when `answer` is null and there are results. */
+  lead: SynthesisLead | null
   /** `list` for ≤ 5 results, `grouped` for 6–15, `overview` for more. */
   strategy: 'list' | 'grouped' | 'overview'
   groups: SynthesisGroup[]
@@ -139,6 +169,7 @@ export interface Synthesis {
 /** The JSON form for programs. */
 export interface SynthesisJson {
   answer: { text: string; citations: number[]; source: string } | null
+  lead: SynthesisLead | null
   groups: { label: string; summary: string; results: SynthesizedResult[] }[]
   conflicts: Conflict[]
   omitted: number

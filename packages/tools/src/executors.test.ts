@@ -263,6 +263,8 @@ describe('web_search', () => {
       'Note: only keyless sources were used (duckduckgo); set BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY or XAI_API_KEY for more',
     )
     expect(res.data).toMatchObject({ keyless_only: { sources: ['duckduckgo'] } })
+    // The answer line (synthesis', the same the CLI and the server show) is about the query, framed like the results.
+    expect(splitFrame(res.content).inside).toMatch(/^In short: .*\bBun\b.*\bDeno\b.* (\[\d+\])+\n/)
   })
 
   it('says web search is not available when no engine is configured', async () => {

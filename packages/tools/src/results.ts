@@ -270,6 +270,8 @@ function searchText(
               answer: response.answer ?? null,
               answer_source: response.answer_source,
               intent: response.intent,
+              // The answer line is built from the pages read when there are any.
+              ...(response.passages && { passages: response.passages }),
             },
             { maxChars: budget },
           ),
