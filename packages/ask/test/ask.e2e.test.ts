@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { InputError } from '@search-layer/core'
-import { createSearchLayer } from '@search-layer/engine'
+import { createMemoryCache, createSearchLayer } from '@search-layer/engine'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type AskInput, AskResultSchema, ask } from '../src/index.js'
@@ -64,6 +64,26 @@ describe('ask with a model', { timeout: 60_000 }, () => {
     expect(ids.size).toBe(result.passages.length)
     const cited = result.sentences[0]?.citations[0]?.passage
     expect(result.passages.find((p) => p.id === cited)?.url).toBe(`${emu.urls.pages}/ask/zorblax-design`)
+  })
+
+  it("reads through the engine's page cache: a terse query's passages rank for the question; pages fetched once", async () => {
+    // "zx day" shares no word with the pages: only the question ranks their passages.
+    scriptModel(emu, (req, n) => {
+      if (n === 0) return { calls: [{ name: 'web_search', args: { query: 'zx day' } }] }
+      if (n === 1) return { calls: [{ name: 'web_fetch', args: { url: `${emu.urls.pages}/ask/zorblax-design` } }] }
+      return { text: `Zorblax 4.2 came out on 3 March 2026. [${passageIdWith(req, FACT)}: "released on 3 March 2026"]` }
+    })
+    const env = askEnv(emu, home)
+    const layer = createSearchLayer({ env, cache: createMemoryCache() })
+    const result = await ask({ sources: ['brave'], question: QUESTION, readPages: 2 }, { env, layer })
+    expect(result.counts.supported).toBe(1)
+    const [search, fetch] = result.steps.filter((s) => s.kind === 'tool')
+    expect(search).toMatchObject({ tool: 'web_search', ok: true })
+    expect(search?.passages.length).toBeGreaterThan(0)
+    expect(fetch).toMatchObject({ tool: 'web_fetch', ok: true })
+    expect(fetch?.passages.length).toBeGreaterThan(0)
+    const fetched = (path: string) => emu.requests.filter((r) => r.path.endsWith(path)).length
+    expect([fetched('/ask/zorblax-release'), fetched('/ask/zorblax-design')]).toEqual([1, 1])
   })
 
   it("keeps the engine's titles and snippets and a read page's address inside the frame", async () => {

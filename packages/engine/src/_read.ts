@@ -29,8 +29,8 @@ let evidenceModule: Promise<typeof import('@search-layer/evidence')> | undefined
 const loadEvidence = () => (evidenceModule ??= import('@search-layer/evidence'))
 
 /**
- * Reads the top results of a search that asks for it, by `deadlineAt`: the query without its operators and the
- * sub-queries rank the passages. Pages are cached in the layer's cache store, unless the request turned the cache off.
+ * Reads the top results of a search that asks for it, by `deadlineAt`: the query without its operators, the
+ * request's `read.question` and the sub-queries rank the passages. Pages are cached in the layer's cache store, unless the request turned the cache off.
  */
 export async function readTopResults(
   parts: ReadingParts,
@@ -43,12 +43,14 @@ export async function readTopResults(
   const top = results.slice(0, read.pages)
   // The words left once operators are stripped (never empty in a parsed request; else the first query run).
   const rankBy = query.trim() || queries.find((q) => q.trim()) || top[0]?.title || 'page'
+  // The question goes first among the sub-queries, so the ranker's cap on them never drops it.
+  const subQueries = [...(read.question ? [read.question] : []), ...queries].filter((q) => q !== rankBy)
   const { readEvidence } = await loadEvidence()
   try {
     return await readEvidence(
       {
         query: rankBy,
-        subQueries: queries.filter((q) => q !== rankBy),
+        subQueries,
         results: top.map((r) => ({
           url: r.url,
           title: r.title,

@@ -151,6 +151,11 @@ export interface SearchLayer {
   stream(request: SearchRequest, options?: Omit<SearchCallOptions, 'onStream'>): AsyncIterable<SearchStreamEvent>
   /** The providers this layer was built with (validated, their defaults applied), in registry order. */
   readonly providers: readonly ResolvedProviderDefinition[]
+  /**
+   * The store this layer keeps responses and read pages (`page:v1:<url>`) in; absent when built with `cache: false`.
+   * A caller reading pages of its own (`readEvidence({ cache })`) shares it, so a page is fetched once.
+   */
+  readonly cache?: CacheStore
 }
 
 /**
@@ -299,13 +304,8 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     return response
   }
 
-  return {
-    search,
-    parseRequest,
-    status,
-    providers: definitions,
-    stream: (request, callOptions) => streamSearch(search, request, callOptions),
-  }
+  const stream: SearchLayer['stream'] = (request, callOptions) => streamSearch(search, request, callOptions)
+  return { search, parseRequest, status, stream, providers: definitions, ...(cache && { cache }) }
 }
 
 /** A search run and the callers waiting for it. */

@@ -56,7 +56,9 @@ export function searchRequestSchemaFor(providerIds?: readonly string[]) {
       cache: z.boolean().default(true),
       /**
        * Read the top results and return evidence passages: a page count 0–10 (`read: 5`) or `{ pages, budgetTokens,
-       * timeoutMs }`. The providers then get the deadline less min(timeoutMs, a quarter of it); reading the rest.
+       * timeoutMs, question }`, `question` being what the passages should answer beside the queries (an agent's
+       * terse query, its user's question). The providers then get the deadline less min(timeoutMs, a quarter of it);
+       * reading the rest.
        */
       read: ReadRequestSchema.optional(),
     })

@@ -135,4 +135,22 @@ describe('reading the top results as part of a search', () => {
     expect(res.reads?.map((r) => r.status)).toEqual(['ok'])
     expect(res.passages?.[0]?.text).toContain('cancellation safe')
   })
+
+  it("ranks passages for read.question too: a terse query's page still yields the passage that answers it", async () => {
+    // No word of the query is on the page: ranked by the query alone, the page read gives no passage.
+    const cache = createMemoryCache()
+    const search = layer({ cache, pageFetch })
+    const read = { pages: 1, timeoutMs: 15_000 }
+    const query = 'rust async pitfalls'
+    const terse = await search.search({ ...ask, query, deadlineMs: 60_000, read })
+    expect(terse.reads?.map((r) => r.status)).toEqual(['ok'])
+    expect(terse.passages).toEqual([])
+    const question = 'Does a future lose data when tokio::select! drops it inside a loop?'
+    const asked = await search.search({ ...ask, query, deadlineMs: 60_000, read: { ...read, question } })
+    // Its own cache entry (the question changes the passages), with the page itself from the page cache.
+    expect(asked.cached).toBe(false)
+    expect(asked.reads?.map((r) => [r.status, r.cached])).toEqual([['ok', true]])
+    expect(asked.passages?.[0]).toMatchObject({ id: 'p1', url: `${emu.urls.pages}/select` })
+    expect(asked.passages?.[0]?.text).toContain('loses the data it had read')
+  })
 })

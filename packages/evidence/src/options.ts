@@ -16,6 +16,8 @@ export const READ_LIMITS = Object.freeze({
   defaultTimeoutMs: 5_000,
   minTimeoutMs: 100,
   maxTimeoutMs: 60_000,
+  /** Longest `question` (characters); the passage ranker reads its first 1,000. */
+  maxQuestionChars: 2_000,
 })
 
 const PAGES_MESSAGE = `must be a whole number from 0 to ${READ_LIMITS.maxPages}`
@@ -41,15 +43,28 @@ export const ReadOptionsSchema = z
       .min(READ_LIMITS.minTimeoutMs)
       .max(READ_LIMITS.maxTimeoutMs)
       .default(READ_LIMITS.defaultTimeoutMs),
+    /**
+     * What the passages should answer, ranked against beside the search's queries: an agent searches with terse
+     * queries ("zorblax 4.2 date") for a user's question ("When was Zorblax 4.2 released?"), and passages that
+     * answer the question but share no word with the query would otherwise be dropped.
+     */
+    question: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(READ_LIMITS.maxQuestionChars, `must be at most ${READ_LIMITS.maxQuestionChars} characters`)
+      .optional(),
   })
   .strict()
 export type ReadOptions = z.output<typeof ReadOptionsSchema>
 
 /**
  * The `read` field of a search request: a page count (`read: 5`) or the options (`read: { pages: 5, budgetTokens:
- * 1000 }`), parsed to the options. A bad count is refused as `must be a whole number from 0 to 10`.
+ * 1000, question: '…' }`), parsed to the options. A bad count is refused as `must be a whole number from 0 to 10`.
  */
 export const ReadRequestSchema = z
-  .union([ReadPagesSchema, ReadOptionsSchema], { error: `${PAGES_MESSAGE}, or { pages, budgetTokens, timeoutMs }` })
+  .union([ReadPagesSchema, ReadOptionsSchema], {
+    error: `${PAGES_MESSAGE}, or { pages, budgetTokens, timeoutMs, question }`,
+  })
   .transform((read): ReadOptions => (typeof read === 'number' ? ReadOptionsSchema.parse({ pages: read }) : read))
 export type ReadRequest = z.input<typeof ReadRequestSchema>
