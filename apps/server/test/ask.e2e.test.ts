@@ -74,13 +74,15 @@ describe('POST /v1/ask', { timeout: 60_000 }, () => {
     expect(next).toMatchObject({ id: result.id, turn: 2 })
   })
 
-  it('streams each step, then done, with Accept: text/event-stream', async () => {
+  it('streams each recorded step, then done, with Accept: text/event-stream', async () => {
     const srv = await start()
     const res = await srv.call('/v1/ask', { json: body(), headers: { accept: 'text/event-stream' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/)
     const text = await res.text()
-    const events = [...text.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((m) => [m[1], JSON.parse(m[2] as string)])
+    const events = [...text.matchAll(/^event: ([\w-]+)\ndata: (.*)$/gm)]
+      .map((m) => [m[1], JSON.parse(m[2] as string)])
+      .filter(([name]) => name === 'step' || name === 'done')
     expect(events.map(([name]) => name)).toEqual(['step', 'step', 'step', 'done'])
     expect(events.slice(0, 3).map(([, step]) => step.tool ?? step.kind)).toEqual(['model', 'web_search', 'model'])
     expect(events[3]?.[1]).toMatchObject({ mode: 'model', counts: { supported: 1 } })

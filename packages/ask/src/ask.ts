@@ -13,6 +13,7 @@ import {
   type AskResult,
   AskBudgetSchema,
   AskInputSchema,
+  type AskEvent,
   type AskStep,
   type ParsedAskInput,
 } from './schema.js'
@@ -38,8 +39,13 @@ export interface AskOptions {
   transcriptPath?: string
   /** Cancels the ask. */
   signal?: AbortSignal
-  /** Called with each step as it happens (model turns, tool calls). */
+  /** Called with each step once it is recorded: a model turn when it ends, then the tool calls it made. */
   onStep?: (step: AskStep) => void
+  /**
+   * Called as things happen: a model turn starts and ends, a tool call starts (name, arguments) and ends (status,
+   * time, result and passage counts, error). For live progress, such as an execution graph.
+   */
+  onEvent?: (event: AskEvent) => void
 }
 
 /** Prior turns as chat messages, and their cited passages offered again so a follow-up can cite them. */
@@ -88,7 +94,11 @@ export async function ask(input: AskInput, options: AskOptions = {}): Promise<As
     readPages: parsed.readPages,
     ...(parsed.sources && { sources: parsed.sources }),
   }
-  const run = new AskRun(reading, budget, conversation?.turns.at(-1)?.passages ?? [], options.onStep)
+  const hooks = {
+    ...(options.onStep && { onStep: options.onStep }),
+    ...(options.onEvent && { onEvent: options.onEvent }),
+  }
+  const run = new AskRun(reading, budget, conversation?.turns.at(-1)?.passages ?? [], hooks)
   const { endpoint, note } = endpointOf(parsed, env)
   let draft: Draft
   let exhausted: AskResult['usage']['exhausted']

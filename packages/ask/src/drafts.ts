@@ -16,6 +16,7 @@ async function searchForExtractive(run: AskRun, question: string): Promise<void>
   const started = Date.now()
   const query = question.slice(0, 500)
   run.searched.push(query)
+  const call = run.startTool('web_search', { query })
   try {
     const found = await searchAndRead(run.reading, query, run.toolSignal(undefined))
     run.noteSearch(found)
@@ -25,6 +26,8 @@ async function searchForExtractive(run: AskRun, question: string): Promise<void>
       kind: 'tool',
       tool: 'web_search',
       args: { query },
+      call,
+      results: found.results.length,
       summary: `${found.results.length} results, ${read}/${found.reads.length} pages read, ${passages.length} passages`,
       passages: passages.map((p) => p.id),
       ok: true,
@@ -32,7 +35,8 @@ async function searchForExtractive(run: AskRun, question: string): Promise<void>
     })
   } catch (error) {
     const summary = `failed: ${messageOf(error)}`
-    run.record({ kind: 'tool', tool: 'web_search', args: { query }, summary, ok: false, ms: Date.now() - started })
+    const step = { kind: 'tool' as const, tool: 'web_search', args: { query }, call }
+    run.record({ ...step, summary, ok: false, ms: Date.now() - started })
   }
 }
 

@@ -3,6 +3,7 @@ export type { AskOptions } from './ask.js'
 export {
   ASK_LIMITS,
   AskBudgetSchema,
+  AskEventSchema,
   AskInputSchema,
   AskResultSchema,
   AskStepSchema,
@@ -11,6 +12,7 @@ export {
 } from './schema.js'
 export type {
   AskBudget,
+  AskEvent,
   AskInput,
   AskResult,
   AskStep,

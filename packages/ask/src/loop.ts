@@ -33,14 +33,6 @@ function recordTurn(run: AskRun, step: StepResult<ModelTools>, ms: number): void
   run.outputTokens += step.usage.outputTokens ?? 0
   const calls = step.toolCalls.map((c) => c.toolName)
   if (calls.length > 0) run.rounds++
-  run.endTurn({
-    kind: 'model',
-    text: step.text,
-    summary: calls.length > 0 ? `called ${calls.join(', ')}` : step.text.trim() ? 'answered' : 'no answer',
-    ok: true,
-    ms,
-    tokens: (step.usage.inputTokens ?? 0) + (step.usage.outputTokens ?? 0),
-  })
   for (const part of step.content) {
     if (part.type !== 'tool-call' || !('invalid' in part) || !part.invalid) continue
     run.invalidToolCalls++
@@ -49,11 +41,21 @@ function recordTurn(run: AskRun, step: StepResult<ModelTools>, ms: number): void
       kind: 'tool',
       tool: part.toolName,
       args: part.input,
+      call: part.toolCallId,
       summary: `invalid call, returned to the model as an error: ${why.replace(/\s+/g, ' ').slice(0, 200)}`,
       ok: false,
       ms: 0,
     })
   }
+  const turn = {
+    kind: 'model' as const,
+    text: step.text,
+    summary: calls.length > 0 ? `called ${calls.join(', ')}` : step.text.trim() ? 'answered' : 'no answer',
+    ok: true,
+    ms,
+    tokens: (step.usage.inputTokens ?? 0) + (step.usage.outputTokens ?? 0),
+  }
+  run.endTurn(turn, calls)
 }
 
 /**
@@ -89,8 +91,8 @@ export async function runModelLoop(
       stopWhen: [stepCountIs(run.budget.rounds + 1), () => run.invalidToolCalls >= MAX_INVALID_TOOL_CALLS],
       prepareStep: ({ stepNumber }) => {
         turnStarted = Date.now()
-        run.beginTurn()
         const spent = spentBudget(run, stepNumber)
+        run.beginTurn(!spent)
         if (!spent) return undefined
         exhausted ??= spent
         return { toolChoice: 'none', activeTools: [], system: `${system}\n\n${answerNowNote(spent)}` }
@@ -104,11 +106,8 @@ export async function runModelLoop(
     if (!text) return { ok: false, note: 'The model gave no answer, so the answer is extractive.', ...outcome }
     return { ok: true, text: redact(text, endpoint.apiKey), ...outcome }
   } catch (error) {
-    run.abandonTurn()
-    return {
-      ok: false,
-      note: `${modelFailureNote(error, endpoint)} The answer is extractive.`,
-      ...(exhausted && { exhausted }),
-    }
+    const failure = modelFailureNote(error, endpoint)
+    run.abandonTurn(`failed: ${failure}`, Date.now() - turnStarted)
+    return { ok: false, note: `${failure} The answer is extractive.`, ...(exhausted && { exhausted }) }
   }
 }

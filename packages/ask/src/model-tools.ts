@@ -46,35 +46,41 @@ function searchText(list: string, read: number, passages: readonly Passage[]): s
   return `${frame.open}Results:\n${list}\n\nPassages of the ${read} page(s) read:\n\n${shown}${frame.close}`
 }
 
-/** Runs one tool call under the tool-call budget, recording it as a step; failures reach the model as tool errors. */
+/** What a tool call produced: the model's text, the step's summary, its passages and (a search) its result count. */
+interface ToolOutput {
+  text: string
+  summary: string
+  passages: Passage[]
+  results?: number
+}
+
+/**
+ * Runs one tool call under the tool-call budget, announcing its start and recording its end as a step; failures
+ * reach the model as tool errors.
+ */
 async function budgeted(
   run: AskRun,
   name: string,
-  args: unknown,
-  execute: () => Promise<{ text: string; summary: string; passages: Passage[] }>,
+  { args, toolCallId }: { args: unknown; toolCallId: string },
+  execute: () => Promise<ToolOutput>,
 ): Promise<string> {
   const started = Date.now()
+  const call = run.startTool(name, args, toolCallId)
+  const step = { kind: 'tool' as const, tool: name, args, call }
   if (run.toolCalls >= run.budget.toolCalls) {
-    run.record({ kind: 'tool', tool: name, args, summary: 'refused: tool-call budget spent', ok: false, ms: 0 })
+    run.record({ ...step, summary: 'refused: tool-call budget spent', ok: false, ms: 0 })
     return 'The tool-call budget of this question is spent: answer from the passages you have.'
   }
   run.toolCalls++
   try {
     const out = await execute()
-    const ids = out.passages.map((p) => p.id)
-    run.record({
-      kind: 'tool',
-      tool: name,
-      args,
-      summary: out.summary,
-      passages: ids,
-      ok: true,
-      ms: Date.now() - started,
-    })
+    const passages = out.passages.map((p) => p.id)
+    const results = out.results !== undefined ? { results: out.results } : {}
+    run.record({ ...step, ...results, summary: out.summary, passages, ok: true, ms: Date.now() - started })
     return out.text
   } catch (error) {
     const reason = messageOf(error)
-    run.record({ kind: 'tool', tool: name, args, summary: `failed: ${reason}`, ok: false, ms: Date.now() - started })
+    run.record({ ...step, summary: `failed: ${reason}`, ok: false, ms: Date.now() - started })
     // The reason may quote a site's or an engine's body: it reaches the model framed, like any third-party text.
     const frame = untrustedFrame('the error message (it may quote the site or the search engine)')
     throw new Error(`${name} failed.\n${frame.open}${reason}${frame.close}`)
@@ -99,8 +105,8 @@ export function modelTools(run: AskRun) {
         '([p3]) you can cite. Returns the results (title, URL, date, snippet) and those passages. Snippets are short ' +
         'and not enough for analysis: cite passages, not snippets.',
       inputSchema: AskSearchInputSchema,
-      execute: ({ query }, { abortSignal }) =>
-        budgeted(run, 'web_search', { query }, async () => {
+      execute: ({ query }, { abortSignal, toolCallId }) =>
+        budgeted(run, 'web_search', { args: { query }, toolCallId }, async () => {
           run.searched.push(query)
           const found = await searchAndRead(run.reading, query, run.toolSignal(abortSignal))
           run.noteSearch(found)
@@ -112,6 +118,7 @@ export function modelTools(run: AskRun) {
             text: searchText(list, read, passages),
             summary: `${found.results.length} results, ${read}/${found.reads.length} pages read, ${passages.length} passages`,
             passages,
+            results: found.results.length,
           }
         }),
     }),
@@ -120,8 +127,8 @@ export function modelTools(run: AskRun) {
         'Read one page (a URL from the results or the question); returns its passages that bear on the question, ' +
         'with ids you can cite. Use it when the passages you have do not settle the question.',
       inputSchema: WebFetchInputSchema,
-      execute: ({ url }, { abortSignal }) =>
-        budgeted(run, 'web_fetch', { url }, async () => {
+      execute: ({ url }, { abortSignal, toolCallId }) =>
+        budgeted(run, 'web_fetch', { args: { url }, toolCallId }, async () => {
           const page = await readPage(run.reading, url, run.toolSignal(abortSignal))
           const passages = run.registry.add(page.passages)
           return {
@@ -136,8 +143,8 @@ export function modelTools(run: AskRun) {
         'Read a whole discussion (GitHub issue or pull request, Hacker News, Reddit, V2EX thread) with its comments; ' +
         'returns its passages that bear on the question, with ids you can cite.',
       inputSchema: FetchThreadInputSchema,
-      execute: ({ url }, { abortSignal }) =>
-        budgeted(run, 'fetch_thread', { url }, async () => {
+      execute: ({ url }, { abortSignal, toolCallId }) =>
+        budgeted(run, 'fetch_thread', { args: { url }, toolCallId }, async () => {
           const thread = await readThread(run.reading, url, run.toolSignal(abortSignal))
           const passages = run.registry.add(thread.passages)
           return {

@@ -99,3 +99,60 @@ export const AskResultSchema = z.object({
   transcript: z.string().optional(),
 })
 export type AskResult = z.infer<typeof AskResultSchema>
+
+const TurnNumber = z.number().int().nonnegative()
+const SinceStart = z.number().nonnegative().describe('Milliseconds since the ask started.')
+const CallId = z.string().describe("The tool call's id: pairs `tool-start` with its `tool-end`.")
+
+/**
+ * What happens during an ask, as it happens (`onEvent`, the server's event stream): a model turn starts and ends, a
+ * tool call starts (name, arguments) and ends (status, time, counts, error). `turn` numbers model turns from 1; a
+ * tool call made without a model (the extractive answer's search) has turn 0.
+ */
+export const AskEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('turn-start'),
+    turn: TurnNumber,
+    at: SinceStart,
+    /** False when the model may not call tools this turn (a budget ran out, or the last turn): it must answer. */
+    tools: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('turn-end'),
+    turn: TurnNumber,
+    at: SinceStart,
+    ok: z.boolean(),
+    ms: z.number().nonnegative(),
+    /** `called web_search, web_fetch`, `answered`, `no answer`, or why the model call failed. */
+    summary: z.string(),
+    /** The tools the model called this turn, in order. */
+    calls: z.array(z.string()),
+    tokens: z.number().int().nonnegative().optional(),
+  }),
+  z.object({
+    type: z.literal('tool-start'),
+    call: CallId,
+    turn: TurnNumber,
+    at: SinceStart,
+    tool: z.string(),
+    args: z.unknown(),
+  }),
+  z.object({
+    type: z.literal('tool-end'),
+    call: CallId,
+    turn: TurnNumber,
+    at: SinceStart,
+    tool: z.string(),
+    ok: z.boolean(),
+    ms: z.number().nonnegative(),
+    /** One line on the result, as the step records it. */
+    summary: z.string(),
+    /** Search results found (`web_search`). */
+    results: z.number().int().nonnegative().optional(),
+    /** Passage ids the call added. */
+    passages: z.array(z.string()),
+    /** Why the call failed or was refused. */
+    error: z.string().optional(),
+  }),
+])
+export type AskEvent = z.infer<typeof AskEventSchema>

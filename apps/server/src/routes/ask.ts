@@ -1,8 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import {
+  type AskEvent,
+  AskEventSchema,
   type AskInput,
   AskInputSchema,
   AskResultSchema,
+  AskStepSchema,
   type AskStep,
   ask,
   conversationsDir,
@@ -12,6 +15,7 @@ import { type Env, redactSecrets } from '@search-layer/core'
 import { streamSSE } from 'hono/streaming'
 import type { AppContext } from '../app-context.js'
 import { describeError } from '../error-responses.js'
+import { ErrorBodySchema } from '../schemas.js'
 import { type Security, commonErrors, createRouter, errors } from './responses.js'
 
 /** Options of `askRoutes`. */
@@ -30,10 +34,31 @@ function budgetWithin(input: AskInput, requestTimeoutMs: number): AskInput['budg
   return { ...input.budget, timeMs: Math.min(input.budget?.timeMs ?? ceiling, ceiling) }
 }
 
+const [TurnStart, TurnEnd, ToolStart, ToolEnd] = AskEventSchema.options
+const sseEvent = <N extends string, T extends z.ZodType>(event: N, data: T, description: string) =>
+  z.object({ event: z.literal(event), data }).openapi({ description })
+
+/**
+ * One message of the ask's event stream: its SSE `event:` line is `event`, its `data:` line the JSON of `data`. Live
+ * events come as they happen; `step` events repeat each recorded step (a turn when it ends, then its tool calls).
+ */
+const AskStreamEventSchema = z
+  .discriminatedUnion('event', [
+    sseEvent('turn-start', TurnStart, 'A model turn starts; `tools` is false when it must answer.'),
+    sseEvent('tool-start', ToolStart, "A tool call starts: its name and arguments, and the id its 'tool-end' carries."),
+    sseEvent('tool-end', ToolEnd, 'A tool call ends: ok, time, summary, results and passages found, or its error.'),
+    sseEvent('turn-end', TurnEnd, 'A model turn ends, after the tool calls it asked for: time, tokens, what it did.'),
+    sseEvent('step', AskStepSchema, "A recorded step, as in the result's `steps`."),
+    sseEvent('done', AskResultSchema, 'The last event: the result, as the JSON response would have it.'),
+    sseEvent('error', ErrorBodySchema, 'The last event when the ask failed after the stream began.'),
+  ])
+  .openapi('AskStreamEvent')
+
 /**
  * `POST /v1/ask`: a model searches, reads and answers with quotes checked against the passages (or the extractive
- * answer, or an abstention). JSON by default; with `Accept: text/event-stream`, one `step` event per model turn
- * and tool call, then `done` with the result (or `error`). An unknown `conversationId` is a 400 before any event.
+ * answer, or an abstention). JSON by default; with `Accept: text/event-stream`, events as the ask runs
+ * (`turn-start`, `tool-start`, `tool-end`, `turn-end`, and `step` for each recorded step), then `done` with the
+ * result (or `error`). An unknown `conversationId` is a 400 before any event.
  */
 export function askRoutes({ context, env, requestTimeoutMs, security }: AskRoutesOptions) {
   const router = createRouter()
@@ -49,10 +74,11 @@ export function askRoutes({ context, env, requestTimeoutMs, security }: AskRoute
       request: { body: { required: true, content: { 'application/json': { schema: AskInputSchema } } } },
       responses: {
         200: {
-          description: 'The answer (JSON), or with `Accept: text/event-stream` `step` events then `done`',
+          description:
+            'The answer (JSON), or with `Accept: text/event-stream` the events as they happen (`turn-start`, `tool-start`, `tool-end`, `turn-end`, `step`), then `done` with the answer or `error`',
           content: {
             'application/json': { schema: AskResultSchema },
-            'text/event-stream': { schema: z.string() },
+            'text/event-stream': { schema: AskStreamEventSchema },
           },
         },
         ...errors('invalid_input', 'body_too_large'),
@@ -72,15 +98,19 @@ export function askRoutes({ context, env, requestTimeoutMs, security }: AskRoute
       }
       c.header('X-Accel-Buffering', 'no')
       return streamSSE(c, async (sse) => {
-        const steps: Promise<void>[] = []
-        const onStep = (step: AskStep) => {
-          steps.push(sse.writeSSE({ event: 'step', data: JSON.stringify(step) }))
+        // One chain, so events leave in the order they happened whatever each write waits for.
+        let sent: Promise<void> = Promise.resolve()
+        const send = (event: string, data: unknown) => {
+          sent = sent.then(() => sse.writeSSE({ event, data: JSON.stringify(data) }))
         }
+        const onEvent = (event: AskEvent) => send(event.type, event)
+        const onStep = (step: AskStep) => send('step', step)
         try {
-          const result = await ask(input, { env, layer, signal, historyDir: dir, onStep })
-          await Promise.all(steps)
+          const result = await ask(input, { env, layer, signal, historyDir: dir, onStep, onEvent })
+          await sent
           await sse.writeSSE({ event: 'done', data: JSON.stringify(result) })
         } catch (error) {
+          await sent
           const { body: failure } = describeError(error)
           await sse.writeSSE({
             event: 'error',
