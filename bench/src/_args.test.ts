@@ -28,7 +28,20 @@ describe('selectedScenarios', () => {
   it.each([
     [
       [],
-      ['pipeline', 'stream', 'cli', 'faults', 'merge', 'intent', 'thread', 'scans', 'extract', 'passages', 'server'],
+      [
+        'pipeline',
+        'stream',
+        'cli',
+        'faults',
+        'merge',
+        'intent',
+        'thread',
+        'scans',
+        'extract',
+        'passages',
+        'read',
+        'server',
+      ],
     ],
     [
       ['--soak', '1'],
@@ -43,6 +56,7 @@ describe('selectedScenarios', () => {
         'scans',
         'extract',
         'passages',
+        'read',
         'server',
         'soak',
       ],
@@ -56,6 +70,7 @@ describe('selectedScenarios', () => {
       ['merge', 'server'],
     ],
     [['--only', 'soak', '--quick'], ['soak']],
+    [['--only', 'read', '--quick'], ['read']],
   ])('%j', (argv, expected) => {
     expect(selectedScenarios(parse(...argv))).toEqual(expected)
   })

@@ -26,6 +26,8 @@ export interface RemoteEmulator {
   mark(): Promise<number>
   spans(since: number): Promise<RemoteSpan[]>
   addIssue(spec: GithubIssueSpec): Promise<void>
+  /** Serves `body` as an HTML page at `path` of the `pages` service. */
+  page(path: string, body: string): Promise<void>
   rssBytes(): Promise<number>
   close(): Promise<void>
 }
@@ -91,6 +93,7 @@ export async function startRemoteEmulator({ latencyMs = 0 }: { latencyMs?: numbe
     mark: () => call({ op: 'mark' }),
     spans: (since) => call({ op: 'spans', since }),
     addIssue: (spec) => call({ op: 'addIssue', spec }),
+    page: (path, body) => call({ op: 'page', path, body, contentType: 'text/html; charset=utf-8' }),
     rssBytes: () => call({ op: 'rss' }),
     async close() {
       if (child.exitCode !== null || !child.connected) return

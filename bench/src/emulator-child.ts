@@ -11,6 +11,7 @@ type Op =
   | { op: 'mark' }
   | { op: 'spans'; since: number }
   | { op: 'addIssue'; spec: GithubIssueSpec }
+  | { op: 'page'; path: string; body: string; contentType: string }
   | { op: 'rss' }
   | { op: 'close' }
 
@@ -42,6 +43,8 @@ function handle(message: Op): unknown {
       }))
     case 'addIssue':
       return emu.github.addIssue(message.spec)
+    case 'page':
+      return emu.pages.set(message.path, { body: message.body, contentType: message.contentType })
     case 'rss':
       return process.memoryUsage().rss
     case 'close':

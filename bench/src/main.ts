@@ -11,6 +11,7 @@ import { intentScenario } from './scenarios/intent.js'
 import { mergeScenario } from './scenarios/merge.js'
 import { passagesScenario } from './scenarios/passages.js'
 import { pipelineScenario } from './scenarios/pipeline.js'
+import { readScenario } from './scenarios/read.js'
 import { scansScenario } from './scenarios/scans.js'
 import { serverScenario } from './scenarios/server.js'
 import { soakScenario } from './scenarios/soak.js'
@@ -28,6 +29,7 @@ const RUNNERS: Record<ScenarioId, (ctx: ScenarioContext) => Promise<VariantResul
   scans: scansScenario,
   extract: extractScenario,
   passages: passagesScenario,
+  read: readScenario,
   server: serverScenario,
   soak: soakScenario,
 }

@@ -1,49 +1,21 @@
-import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
-import { gunzipSync } from 'node:zlib'
 import { extractReadable } from '@search-layer/page-fetch'
 import { type Passage, type ReadPage, findPassages } from '@search-layer/passages'
+import { type CorpusTruth, type Question, corpusHtml, loadQuestions, loadTruth } from '../_corpus-pages.js'
 import type { ScenarioContext } from '../_context.js'
 import type { VariantResult } from '../_report.js'
 import { summarize } from '../_stats.js'
 
-const FIXTURES = new URL('../../packages/page-fetch/test/fixtures/', import.meta.url)
-const QUESTIONS = new URL('../../packages/passages/test/fixtures/questions.jsonl', import.meta.url)
 const PAGES_PER_SEARCH = 5
 const LEAD_WORDS = 120
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits
 
-/** One question of the set: the page it is answered on (`corpus/name`), the query, a string of the answer. */
-interface Question {
-  page: string
-  query: string
-  answer: string
-}
-
 type Page = Omit<ReadPage, 'resultRank' | 'resultScore'>
 
-function loadQuestions(): Question[] {
-  return readFileSync(QUESTIONS, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Question)
-}
-
 /** A corpus page as `--read` would see it: page-fetch's markdown of the stored HTML. */
-function loadPage(id: string, truth: Record<string, { url: string }>): Page {
-  const [corpus, name] = id.split('/') as [string, string]
-  let html: string
-  let url: string
-  if (corpus === 'readability') {
-    html = gunzipSync(readFileSync(new URL(`readability/test-pages/${name}/source.html.gz`, FIXTURES))).toString('utf8')
-    url = `https://${name}.example/`
-  } else {
-    const full = Object.keys(truth).find((key) => key.startsWith(name))
-    if (!full) throw new Error(`no article-extraction page ${name}`)
-    html = gunzipSync(readFileSync(new URL(`article-extraction/html/${full}.html.gz`, FIXTURES))).toString('utf8')
-    url = truth[full]!.url
-  }
+function loadPage(id: string, truth: CorpusTruth): Page {
+  const { html, url } = corpusHtml(id, truth)
   const page = extractReadable(html, { url })
   return { url, title: page.title ?? '', markdown: page.markdown }
 }
@@ -115,7 +87,7 @@ function qualityRows(outcomes: readonly Outcome[], label: string): VariantResult
  */
 export async function passagesScenario(ctx: ScenarioContext): Promise<VariantResult[]> {
   const questions = loadQuestions()
-  const truth = JSON.parse(readFileSync(new URL('article-extraction/ground-truth.json', FIXTURES), 'utf8'))
+  const truth = loadTruth()
   const pool = [...new Set(questions.map((q) => q.page))]
   const pages = new Map(pool.map((id) => [id, loadPage(id, truth)]))
 
