@@ -15,5 +15,5 @@ export {
 export type { ReadReport, ReadKind, Evidence, EvidenceInput } from './schema.js'
 export { ReadOptionsSchema, ReadRequestSchema, ReadPagesSchema, READ_LIMITS } from './options.js'
 export type { ReadOptions, ReadRequest } from './options.js'
-export { PassageSchema } from '@search-layer/passages'
+export { PassageSchema, warmTokenizer } from '@search-layer/passages'
 export type { Passage } from '@search-layer/passages'

@@ -1,6 +1,6 @@
 import { parseInput } from '@search-layer/core'
 import { type FetchPageOptions, fetchPage } from '@search-layer/page-fetch'
-import { PASSAGE_INPUT_LIMITS, type ReadPage, findPassages } from '@search-layer/passages'
+import { PASSAGE_INPUT_LIMITS, type ReadPage, findPassages, warmTokenizer } from '@search-layer/passages'
 import { z } from 'zod'
 import type { PageCache } from './_page-cache.js'
 import { type FetchPageLike, type PageTask, readPages } from './_read-pages.js'
@@ -72,7 +72,7 @@ export async function readEvidence(input: EvidenceInput, options: ReadEvidenceOp
   const chosen = results.slice(0, pages)
   if (chosen.length === 0) return { reads: [], passages: [] }
   // The first search that reads loads the tokenizer (≈ 0.5 s of CPU, once per process): while the pages travel.
-  void findPassages({ query: 'warm', pages: [] }).catch(() => undefined)
+  void warmTokenizer()
   const { tasks, early } = planReads(chosen.map((r) => r.url))
   const fetch = options.fetch ?? defaultFetch(options.pageFetch)
   const read = await readPages(tasks, {
