@@ -1,5 +1,6 @@
+import { HttpUrlSchema } from '@search-layer/core'
+import { untrustedFrame } from '@search-layer/core/text'
 import type { Passage } from '@search-layer/passages'
-import { FetchThreadInputSchema, WebFetchInputSchema, untrustedFrame } from '@search-layer/tools'
 import { tool } from 'ai'
 import { z } from 'zod'
 import { messageOf, readPage, readThread, searchAndRead } from './reading.js'
@@ -13,6 +14,11 @@ const AskSearchInputSchema = z.strictObject({
     .min(1, 'must not be empty')
     .max(500, 'must be at most 500 characters')
     .describe('What to search for; use other words than before when an angle is missing.'),
+})
+
+/** `web_fetch` and `fetch_thread` as the ask offers them: the page or thread to read. */
+const AskReadInputSchema = z.strictObject({
+  url: HttpUrlSchema.describe('The page or thread to read (http or https): a result URL or one in the question.'),
 })
 
 const MAX_PASSAGE_CHARS = 1_500
@@ -126,7 +132,7 @@ export function modelTools(run: AskRun) {
       description:
         'Read one page (a URL from the results or the question); returns its passages that bear on the question, ' +
         'with ids you can cite. Use it when the passages you have do not settle the question.',
-      inputSchema: WebFetchInputSchema,
+      inputSchema: AskReadInputSchema,
       execute: ({ url }, { abortSignal, toolCallId }) =>
         budgeted(run, 'web_fetch', { args: { url }, toolCallId }, async () => {
           const page = await readPage(run.reading, url, run.toolSignal(abortSignal))
@@ -142,7 +148,7 @@ export function modelTools(run: AskRun) {
       description:
         'Read a whole discussion (GitHub issue or pull request, Hacker News, Reddit, V2EX thread) with its comments; ' +
         'returns its passages that bear on the question, with ids you can cite.',
-      inputSchema: FetchThreadInputSchema,
+      inputSchema: AskReadInputSchema,
       execute: ({ url }, { abortSignal, toolCallId }) =>
         budgeted(run, 'fetch_thread', { args: { url }, toolCallId }, async () => {
           const thread = await readThread(run.reading, url, run.toolSignal(abortSignal))

@@ -10,6 +10,7 @@ export {
   FreshnessWindowSchema,
   DateRangeSchema,
   FreshnessSchema,
+  HttpUrlSchema,
   SearchResultSchema,
   ProviderRequestSchema,
   CostSchema,

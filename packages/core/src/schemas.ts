@@ -41,6 +41,13 @@ export type DateRange = z.infer<typeof DateRangeSchema>
 export const FreshnessSchema = z.union([FreshnessWindowSchema, DateRangeSchema])
 export type Freshness = z.infer<typeof FreshnessSchema>
 
+/** A page address an agent gives a tool: http(s), at most 2,048 characters (the tools' and the ask's one rule). */
+export const HttpUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => /^https?:\/\/[^\s/]+/i.test(value), 'expected an http(s) URL such as https://example.com/page')
+
 /** One result from one provider for one query, normalised. */
 export const SearchResultSchema = z.object({
   title: z.string(),

@@ -2,7 +2,7 @@ import { ConfigError } from '@search-layer/core'
 import type { Tool } from 'ai'
 import type { ToolResult } from './results.js'
 import { dropNulls, toolJsonSchema } from './json-schema.js'
-import type { ToolName } from './schemas.js'
+import type { ToolName, ToolSetName } from './schemas.js'
 import { type ToolSetOptions, buildToolSet } from './toolset.js'
 
 /**
@@ -22,6 +22,10 @@ export interface AiSdkToolsOptions extends ToolSetOptions {
    */
   ai?: AiSdkModule
 }
+
+/** The four tools, and `answer` when the options ask for it. */
+export type AiSdkToolSet = Record<ToolName, Tool<unknown, ToolResult>> &
+  Partial<Record<ToolSetName, Tool<unknown, ToolResult>>>
 
 // `toModelOutput` receives the result itself in AI SDK 5 and `{ toolCallId, input, output }` from 6 on.
 function toolResultOf(argument: unknown): ToolResult {
@@ -53,9 +57,7 @@ async function loadAi(): Promise<AiSdkModule> {
  * peer dependency, loaded here on first use; throws `ConfigError` when it is not installed. `execute` resolves to a
  * `ToolResult`; the model sees its `content` (as error text when `isError`).
  */
-export async function aiSdkTools(
-  options: AiSdkToolsOptions = {},
-): Promise<Record<ToolName, Tool<unknown, ToolResult>>> {
+export async function aiSdkTools(options: AiSdkToolsOptions = {}): Promise<AiSdkToolSet> {
   const { ai: given, ...setOptions } = options
   const ai = (given ?? (await loadAi())) as unknown as {
     tool: (definition: unknown) => Tool<unknown, ToolResult>
@@ -75,5 +77,5 @@ export async function aiSdkTools(
     })
     return [d.name, definition] as const
   })
-  return Object.fromEntries(entries) as Record<ToolName, Tool<unknown, ToolResult>>
+  return Object.fromEntries(entries) as AiSdkToolSet
 }

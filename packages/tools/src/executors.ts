@@ -9,6 +9,7 @@ import {
 } from '@search-layer/engine'
 import { fetchPage } from '@search-layer/page-fetch'
 import { extractRefsFromUrls, fetchThread } from '@search-layer/thread-fetch'
+import { answerResult, loadAsk } from './_answer.js'
 import { oneLine } from './_text.js'
 import { dropNulls } from './json-schema.js'
 import {
@@ -23,9 +24,10 @@ import {
   threadResult,
 } from './results.js'
 import {
+  AnswerInputSchema,
   ExtractRefsInputSchema,
   FetchThreadInputSchema,
-  type ToolName,
+  type ToolSetName,
   WebFetchInputSchema,
   WebSearchInputSchema,
 } from './schemas.js'
@@ -44,6 +46,8 @@ export interface ToolExecutorOptions {
   searchDeadlineMs?: number
   /** Deadline of one `web_fetch`, `fetch_thread` or `extract_refs` call (ms). Default 30 000. */
   fetchDeadlineMs?: number
+  /** Where `answer` keeps its conversations; default `SEARCH_LAYER_HISTORY_DIR`, else the user's history directory. */
+  historyDir?: string
 }
 
 /** Per-call options: a cancel signal and, for `web_search`, the engine's progress events. */
@@ -52,11 +56,12 @@ export interface ToolCallOptions {
   onProgress?: (event: SearchProgress) => void
 }
 
-/** One executor per tool; each validates its own arguments and never throws. */
-export type ToolExecutors = Record<ToolName, (args: unknown, options?: ToolCallOptions) => Promise<ToolResult>>
+/** One executor per tool (and `answer`); each validates its own arguments and never throws. */
+export type ToolExecutors = Record<ToolSetName, (args: unknown, options?: ToolCallOptions) => Promise<ToolResult>>
 
 /**
- * Creates the four executors (`web_search`, `web_fetch`, `fetch_thread`, `extract_refs`). Each parses its arguments
+ * Creates the executors of the four tools (`web_search`, `web_fetch`, `fetch_thread`, `extract_refs`) and of
+ * `answer` (the ask, loaded on its first call). Each parses its arguments
  * with the tool's zod schema (a model's `null` counts as absent) and resolves to a `ToolResult`; failures, including
  * invalid arguments, become `isError` results with a readable sentence, never a thrown error.
  */
@@ -150,6 +155,23 @@ export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExec
           ...(signal && { signal }),
         })
         return refsResult(list, maxChars)
+      }),
+
+    answer: (args, call) =>
+      guarded(async () => {
+        const input = parseInput(AnswerInputSchema, dropNulls(args), 'answer arguments')
+        const signal = signalFor(call)
+        const { ask, renderTurn } = await loadAsk()
+        const result = await ask(
+          { question: input.question, ...(input.conversation_id && { conversationId: input.conversation_id }) },
+          {
+            env,
+            layer: getLayer(),
+            ...(signal && { signal }),
+            ...(options.historyDir && { historyDir: options.historyDir }),
+          },
+        )
+        return answerResult(result, renderTurn, maxChars)
       }),
   }
 }

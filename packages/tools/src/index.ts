@@ -6,15 +6,25 @@ export {
   WebFetchInputSchema,
   FetchThreadInputSchema,
   ExtractRefsInputSchema,
+  AnswerInputSchema,
+  ANSWER_TOOL,
   TOOL_INPUT_SCHEMAS,
   webSearchInputSchemaFor,
 } from './schemas.js'
-export type { ToolName, WebSearchInput, WebFetchInput, FetchThreadInput, ExtractRefsInput } from './schemas.js'
+export type {
+  ToolName,
+  ToolSetName,
+  WebSearchInput,
+  WebFetchInput,
+  FetchThreadInput,
+  ExtractRefsInput,
+  AnswerInput,
+} from './schemas.js'
 export { createToolExecutors } from './executors.js'
 export { errorResult, DEFAULT_MAX_CHARS } from './results.js'
 export type { ToolExecutors, ToolExecutorOptions, ToolCallOptions } from './executors.js'
 export type { ToolResult } from './results.js'
-export { toolDefinitions, liveSources } from './definitions.js'
+export { toolDefinitions, answerToolDefinition, liveSources } from './definitions.js'
 export type { ToolDefinition } from './definitions.js'
 export { toolJsonSchema, dropNulls } from './json-schema.js'
 export type { JsonSchemaObject, ToolJsonSchemaOptions } from './json-schema.js'

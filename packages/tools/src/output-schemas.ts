@@ -1,3 +1,4 @@
+import { AskResultSchema } from '@search-layer/ask/schema'
 import { SearchResponseSchema } from '@search-layer/engine/schemas'
 import { ReadablePageSchema } from '@search-layer/page-fetch/schemas'
 import { RefSchema, ThreadErrorSchema, ThreadSchema, ThreadTypeSchema } from '@search-layer/thread-fetch'
@@ -71,6 +72,8 @@ export const TOOL_OUTPUT_SCHEMAS = {
   web_fetch: WebFetchDataSchema,
   fetch_thread: FetchThreadDataSchema,
   extract_refs: ExtractRefsDataSchema,
+  /** The ask's result, the schema MCP's `answer` declares too. */
+  answer: AskResultSchema,
 } as const
 
 export type WebSearchData = z.infer<typeof WebSearchDataSchema>

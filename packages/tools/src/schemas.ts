@@ -1,4 +1,5 @@
-import { FreshnessWindowSchema, INTENTS, type ProviderName } from '@search-layer/core'
+import { FreshnessWindowSchema, HttpUrlSchema, INTENTS, type ProviderName } from '@search-layer/core'
+import { ASK_LIMITS, ConversationIdSchema } from '@search-layer/ask/schema'
 import { builtInProviders } from '@search-layer/engine'
 import { ReadPagesSchema } from '@search-layer/evidence/options'
 import { z } from 'zod'
@@ -6,6 +7,10 @@ import { z } from 'zod'
 /** The four tools, in the order agents see them. */
 export const TOOL_NAMES = ['web_search', 'web_fetch', 'fetch_thread', 'extract_refs'] as const
 export type ToolName = (typeof TOOL_NAMES)[number]
+/** `answer` (search, read and answer with checked quotes), offered beside the four when a tool set asks for it. */
+export const ANSWER_TOOL = 'answer'
+/** A tool a tool set may hold: the four, and `answer`. */
+export type ToolSetName = ToolName | typeof ANSWER_TOOL
 
 /** Most results one `web_search` call returns: keeps a tool result small (the original skill's cap). */
 export const MAX_RESULTS_CAP = 10
@@ -14,11 +19,7 @@ export const MAX_QUERIES = 5
 
 const queryText = z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters')
 const domainList = z.array(z.string().trim().min(1).max(253)).max(20, 'at most 20 domains')
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((value) => /^https?:\/\/[^\s/]+/i.test(value), 'expected an http(s) URL such as https://example.com/page')
+const httpUrl = HttpUrlSchema
 
 function webSearchShape(sources: readonly ProviderName[]) {
   const shape = {
@@ -122,10 +123,25 @@ export const ExtractRefsInputSchema = z.strictObject({
 })
 export type ExtractRefsInput = z.input<typeof ExtractRefsInputSchema>
 
+/** `answer`: a question, and the conversation it follows up. */
+export const AnswerInputSchema = z.strictObject({
+  question: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(ASK_LIMITS.maxQuestionChars, `must be at most ${ASK_LIMITS.maxQuestionChars} characters`)
+    .describe('The question, in any language, as the user asked it.'),
+  conversation_id: ConversationIdSchema.optional().describe(
+    'The `id` of an earlier answer: the question is then a follow-up in that conversation.',
+  ),
+})
+export type AnswerInput = z.input<typeof AnswerInputSchema>
+
 /** The input schema of each tool; `web_search` advertises every provider here, see `webSearchInputSchemaFor`. */
 export const TOOL_INPUT_SCHEMAS = {
   web_search: WebSearchInputSchema,
   web_fetch: WebFetchInputSchema,
   fetch_thread: FetchThreadInputSchema,
   extract_refs: ExtractRefsInputSchema,
+  answer: AnswerInputSchema,
 } as const

@@ -16,3 +16,5 @@ export {
 } from './scripts.js'
 export { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js'
 export { plainText } from '../text.js'
+export { untrustedFrame } from './untrusted-frame.js'
+export type { UntrustedFrame } from './untrusted-frame.js'
