@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ConfigError, type Env, type ProviderDefinition } from '@search-layer/core'
 import { type SearchLayer, createSearchLayer } from '@search-layer/engine'
+import { conversationsDir } from '@search-layer/ask'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import { createAppContext, toolDeadlinesFor } from './app-context.js'
 import { createSearch } from './search-service.js'
@@ -19,6 +20,8 @@ import { allowedHost, sameOriginOnly } from './middleware/host-origin.js'
 import { requestId } from './middleware/request-id.js'
 import { registerBearerScheme, securityFor } from './routes/responses.js'
 import { askRoutes } from './routes/ask.js'
+import { conversationRoutes } from './routes/conversations.js'
+import { conversationScope } from './conversation-scope.js'
 import { fetchRoutes } from './routes/fetch.js'
 import { healthRoutes } from './routes/health.js'
 import { historyRoutes } from './routes/history.js'
@@ -173,7 +176,9 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   app.route('/', searchStreamRoutes(context))
   app.route('/', searchRoutes({ search: context.search, security, maxQueryChars: settings.maxQueryChars }))
   app.route('/', fetchRoutes({ env, fetchTimeoutMs: settings.fetchTimeoutMs, security }))
-  app.route('/', askRoutes({ context, env, requestTimeoutMs: settings.requestTimeoutMs, security }))
+  const scope = conversationScope({ dir: conversationsDir(env), authEnabled: state.auth.enabled })
+  app.route('/', askRoutes({ context, env, scope, requestTimeoutMs: settings.requestTimeoutMs, security }))
+  app.route('/', conversationRoutes({ scope, security }))
   app.route('/', toolRoutes({ layer, runTool: context.runTool, security }))
   app.route('/', historyRoutes({ history: state.history, security }))
   app.route('/', healthRoutes({ layer, shared: state.redis }))
@@ -182,7 +187,10 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   if (state.auth.enabled) registerBearerScheme(app)
   options.routes?.(app, context)
   if (options.mcp !== false)
-    app.route('/', mcpRoutes({ env, layerFor: context.layerFor, searchDeadlineMs: toolDeadlines.searchDeadlineMs }))
+    app.route(
+      '/',
+      mcpRoutes({ env, layerFor: context.layerFor, searchDeadlineMs: toolDeadlines.searchDeadlineMs, scope }),
+    )
   app.route('/', openApiRoutes(app, { bodyLimitBytes: settings.bodyLimitBytes }))
 
   return {

@@ -98,7 +98,7 @@ describe('POST /v1/ask', { timeout: 60_000 }, () => {
   it.each([
     [{ question: '' }, 'question'],
     [{ question: 'x'.repeat(2_001) }, 'question'],
-    [{ question: QUESTION, conversationId: '20261207-000000-abcdef' }, 'conversationId'],
+    [{ question: QUESTION, conversationId: 'Not An Id' }, 'conversationId'],
     [{ question: QUESTION, budget: { rounds: 99 } }, 'budget.rounds'],
     [{ question: QUESTION, surprise: true }, 'surprise'],
   ])('answers 400 naming the field for %j', async (json, field) => {

@@ -18,6 +18,6 @@ export type {
   AskStep,
   AskUsage,
 } from './schema.js'
-export { conversationsDir, loadConversation } from './store.js'
-export type { Conversation } from './store.js'
+export { conversationsDir, listConversations, loadConversation } from './store.js'
+export type { Conversation, ConversationSummary } from './store.js'
 export { renderTurn, renderTranscript } from './transcript.js'

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { type Env, InputError } from '@search-layer/core'
@@ -52,7 +52,13 @@ export async function loadConversation(dir: string, id: string): Promise<Convers
     throw unknown()
   }
   if (text.length > MAX_CONVERSATION_BYTES) throw unknown()
-  const parsed = ConversationSchema.safeParse(JSON.parse(text))
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw unknown()
+  }
+  const parsed = ConversationSchema.safeParse(json)
   if (!parsed.success) throw unknown()
   return parsed.data
 }
@@ -71,4 +77,56 @@ export async function saveConversation(dir: string, conversation: Conversation):
   const path = join(dir, `${conversation.id}.json`)
   await writePrivate(path, `${JSON.stringify(conversation, null, 2)}\n`)
   return path
+}
+
+/** One saved conversation as a list shows it. */
+export interface ConversationSummary {
+  id: string
+  createdAt: string
+  /** When it was last saved (its file's modification time). */
+  updatedAt: string
+  turns: number
+  /** The first question, and the latest. */
+  question: string
+  lastQuestion: string
+}
+
+/** The conversations saved in `dir`, most recently saved first, at most `limit`; unreadable files are left out. */
+export async function listConversations(dir: string, limit = 50): Promise<ConversationSummary[]> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch {
+    return []
+  }
+  const ids = names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5))
+  const dated = await Promise.all(
+    ids
+      .filter((id) => ConversationIdSchema.safeParse(id).success)
+      .map(async (id) => ({ id, mtime: (await stat(join(dir, `${id}.json`)).catch(() => undefined))?.mtime })),
+  )
+  const newest = dated
+    .filter((d): d is { id: string; mtime: Date } => d.mtime !== undefined)
+    .sort((a, b) => b.mtime.getTime() - a.mtime.getTime())
+    .slice(0, limit)
+  const summaries = await Promise.all(newest.map((d) => summaryOf(dir, d.id, d.mtime)))
+  return summaries.filter((s): s is ConversationSummary => s !== undefined)
+}
+
+async function summaryOf(dir: string, id: string, mtime: Date): Promise<ConversationSummary | undefined> {
+  try {
+    const conversation = await loadConversation(dir, id)
+    const first = conversation.turns[0] as Conversation['turns'][number]
+    const last = conversation.turns.at(-1) ?? first
+    return {
+      id,
+      createdAt: conversation.createdAt,
+      updatedAt: mtime.toISOString(),
+      turns: conversation.turns.length,
+      question: first.question,
+      lastQuestion: last.question,
+    }
+  } catch {
+    return undefined
+  }
 }

@@ -8,21 +8,24 @@ import {
   AskStepSchema,
   type AskStep,
   ask,
-  conversationsDir,
   loadConversation,
 } from '@search-layer/ask'
 import { type Env, redactSecrets } from '@search-layer/core'
 import { streamSSE } from 'hono/streaming'
 import type { AppContext } from '../app-context.js'
+import type { ConversationScope } from '../conversation-scope.js'
 import { describeError } from '../error-responses.js'
 import { ErrorBodySchema } from '../schemas.js'
+import { unknownConversation } from './conversations.js'
 import { type Security, commonErrors, createRouter, errors } from './responses.js'
 
 /** Options of `askRoutes`. */
 export interface AskRoutesOptions {
   context: AppContext
-  /** Where the model (`SEARCH_LAYER_LLM_*`) and the conversations directory are read. */
+  /** Where the model (`SEARCH_LAYER_LLM_*`) is read. */
   env: Env
+  /** Each caller's conversations directory. */
+  scope: ConversationScope
   /** The request deadline: an ask's time budget stays a second inside it. */
   requestTimeoutMs: number
   security: Security
@@ -58,11 +61,10 @@ const AskStreamEventSchema = z
  * `POST /v1/ask`: a model searches, reads and answers with quotes checked against the passages (or the extractive
  * answer, or an abstention). JSON by default; with `Accept: text/event-stream`, events as the ask runs
  * (`turn-start`, `tool-start`, `tool-end`, `turn-end`, and `step` for each recorded step), then `done` with the
- * result (or `error`). An unknown `conversationId` is a 400 before any event.
+ * result (or `error`). A `conversationId` that is not the caller's own is a 404 before any event (the same for one that never existed).
  */
-export function askRoutes({ context, env, requestTimeoutMs, security }: AskRoutesOptions) {
+export function askRoutes({ context, env, scope, requestTimeoutMs, security }: AskRoutesOptions) {
   const router = createRouter()
-  const dir = conversationsDir(env)
   router.openapi(
     createRoute({
       method: 'post',
@@ -81,15 +83,17 @@ export function askRoutes({ context, env, requestTimeoutMs, security }: AskRoute
             'text/event-stream': { schema: AskStreamEventSchema },
           },
         },
-        ...errors('invalid_input', 'body_too_large'),
+        ...errors('invalid_input', 'not_found', 'body_too_large'),
         ...commonErrors(),
       },
     }),
     async (c) => {
       const body = c.req.valid('json')
       const input: AskInput = { ...body, budget: budgetWithin(body, requestTimeoutMs) }
-      // Checked before any event, so an unknown id is the usual 400 and not an error event.
-      if (input.conversationId) await loadConversation(dir, input.conversationId)
+      const dir = scope(c.req.header('authorization'))
+      // Checked before any event, so an id the caller does not own is the usual 404 and not an error event.
+      if (input.conversationId && !(await loadConversation(dir, input.conversationId).catch(() => undefined)))
+        return unknownConversation(c, input.conversationId)
       const signal = c.get('signal')
       const layer = context.layerFor({ who: c.get('who'), signal })
       if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {

@@ -78,6 +78,8 @@ describe('/openapi.json', () => {
     ['GET /v1/history', ['limit']],
     ['DELETE /v1/history', ['when']],
     ['GET /v1/tool-calls', ['limit']],
+    ['GET /v1/conversations', ['limit']],
+    ['GET /v1/conversations/{id}', ['id']],
   ])('%s takes exactly the inputs of its schema', async (operation, inputs) => {
     expect(documentedInputs(await document(), operation)).toEqual(inputs)
   })
@@ -88,6 +90,8 @@ describe('/openapi.json', () => {
     expect(withInputs).toEqual(
       [
         'DELETE /v1/history',
+        'GET /v1/conversations',
+        'GET /v1/conversations/{id}',
         'GET /v1/history',
         'GET /v1/search',
         'GET /v1/tool-calls',
