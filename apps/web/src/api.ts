@@ -26,14 +26,14 @@ export const onUnauthorized = (listener: () => void) => {
   return () => listeners.delete(listener)
 }
 
-function headers(extra: Record<string, string> = {}): Headers {
+export function headers(extra: Record<string, string> = {}): Headers {
   const h = new Headers(extra)
   const key = getKey()
   if (key) h.set('authorization', `Bearer ${key}`)
   return h
 }
 
-async function failure(response: Response): Promise<ApiError> {
+export async function failure(response: Response): Promise<ApiError> {
   if (response.status === 401) for (const l of listeners) l()
   let body: { error?: string; code?: string } = {}
   try {
@@ -110,7 +110,7 @@ export async function streamSearch(
   }
 }
 
-function parseBlock(block: string): StreamMessage | undefined {
+export function parseBlock(block: string): StreamMessage | undefined {
   let event = 'message'
   const data: string[] = []
   for (const line of block.split('\n')) {

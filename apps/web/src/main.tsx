@@ -2,6 +2,7 @@ import { render } from 'preact'
 import { lazy, Suspense } from 'preact/compat'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, api, getKey, onUnauthorized, setKey } from './api.js'
+import { AskView } from './ask.js'
 import { HistoryPanel } from './history.js'
 import { SearchView } from './search.js'
 import { go, parseRoute } from './route.js'
@@ -86,6 +87,9 @@ function App() {
           <a href="#/" aria-current={route.view === 'search' ? 'page' : undefined}>
             Search
           </a>
+          <a href="#/ask" aria-current={route.view === 'ask' ? 'page' : undefined}>
+            Ask
+          </a>
           <a href="#/tools" aria-current={route.view === 'tools' ? 'page' : undefined}>
             Tool calls
           </a>
@@ -131,6 +135,7 @@ function App() {
             <SearchView route={route} onSearched={() => setHistoryVersion((v) => v + 1)} />
           )}
           {route.view === 'tools' && <ToolCallsView />}
+          {route.view === 'ask' && <AskView />}
           {route.view === 'read' && (
             <Suspense fallback={<p class="muted">Loading the reader…</p>}>
               <ReaderView url={route.url} />

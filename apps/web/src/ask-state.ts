@@ -1,0 +1,146 @@
+import type { AskEvent, AskResult } from '@search-layer/ask'
+import { type StreamMessage, failure, headers, parseBlock } from './api.js'
+import { ApiError } from './api.js'
+
+// One question of a conversation as page state: what each event of /v1/ask's stream changes.
+
+/** A tool call as the graph draws it: running until its `tool-end`. */
+export interface ToolNode {
+  call: string
+  tool: string
+  args: unknown
+  status: 'running' | 'ok' | 'failed'
+  ms?: number
+  summary?: string
+  results?: number
+  passages?: number
+}
+
+/** A model turn and the tool calls it asked for. */
+export interface TurnNode {
+  turn: number
+  status: 'running' | 'ok' | 'failed'
+  /** False when the model had to answer without tools. */
+  tools: boolean
+  ms?: number
+  tokens?: number
+  summary?: string
+  calls: ToolNode[]
+}
+
+/** One question asked, from its first event to its answer. */
+export interface Exchange {
+  question: string
+  status: 'running' | 'done' | 'error'
+  /** Model turns in order; turn 0 holds tool calls made without a model (the extractive answer's search). */
+  turns: TurnNode[]
+  result?: AskResult
+  error?: { message: string; code?: string }
+}
+
+export type ExchangeAction =
+  | { type: 'event'; event: AskEvent }
+  | { type: 'done'; result: AskResult }
+  | { type: 'error'; message: string; code?: string }
+
+function turnOf(turns: TurnNode[], n: number): TurnNode {
+  return turns.find((t) => t.turn === n) ?? { turn: n, status: 'ok', tools: true, calls: [] }
+}
+
+function withTurn(exchange: Exchange, turn: TurnNode): Exchange {
+  const turns = exchange.turns.some((t) => t.turn === turn.turn)
+    ? exchange.turns.map((t) => (t.turn === turn.turn ? turn : t))
+    : [...exchange.turns, turn]
+  return { ...exchange, turns }
+}
+
+function applyEvent(exchange: Exchange, event: AskEvent): Exchange {
+  switch (event.type) {
+    case 'turn-start':
+      return withTurn(exchange, { turn: event.turn, status: 'running', tools: event.tools, calls: [] })
+    case 'turn-end': {
+      const turn = turnOf(exchange.turns, event.turn)
+      const ended = { ...turn, status: event.ok ? 'ok' : 'failed', ms: event.ms, summary: event.summary } as TurnNode
+      return withTurn(exchange, event.tokens !== undefined ? { ...ended, tokens: event.tokens } : ended)
+    }
+    case 'tool-start': {
+      const turn = turnOf(exchange.turns, event.turn)
+      const call: ToolNode = { call: event.call, tool: event.tool, args: event.args, status: 'running' }
+      return withTurn(exchange, { ...turn, calls: [...turn.calls, call] })
+    }
+    case 'tool-end': {
+      const turn = turnOf(exchange.turns, event.turn)
+      const known = turn.calls.some((c) => c.call === event.call)
+      const ended = (c: ToolNode): ToolNode => ({
+        ...c,
+        status: event.ok ? 'ok' : 'failed',
+        ms: event.ms,
+        summary: event.summary,
+        passages: event.passages.length,
+        ...(event.results !== undefined && { results: event.results }),
+      })
+      const calls = known
+        ? turn.calls.map((c) => (c.call === event.call ? ended(c) : c))
+        : [...turn.calls, ended({ call: event.call, tool: event.tool, args: undefined, status: 'running' })]
+      return withTurn(exchange, { ...turn, calls })
+    }
+  }
+}
+
+export function reduceExchange(exchange: Exchange, action: ExchangeAction): Exchange {
+  if (action.type === 'event') return applyEvent(exchange, action.event)
+  if (action.type === 'done') return { ...exchange, status: 'done', result: action.result }
+  return { ...exchange, status: 'error', error: { message: action.message, ...(action.code && { code: action.code }) } }
+}
+
+const LIVE_EVENTS = new Set(['turn-start', 'turn-end', 'tool-start', 'tool-end'])
+
+/** Turns one server-sent message of /v1/ask into an action; `step` messages repeat what the live events said. */
+export function actionOf(message: StreamMessage): ExchangeAction | undefined {
+  if (LIVE_EVENTS.has(message.event)) return { type: 'event', event: message.data as AskEvent }
+  if (message.event === 'done') return { type: 'done', result: message.data as AskResult }
+  if (message.event === 'error') {
+    const body = message.data as { error?: string; code?: string }
+    return { type: 'error', message: body.error ?? 'The ask failed', ...(body.code && { code: body.code }) }
+  }
+  return undefined
+}
+
+/**
+ * Posts a question to /v1/ask with `Accept: text/event-stream` and hands each message to `onMessage` as it
+ * arrives. Throws `ApiError` when the server refuses the question (bad input, an unknown conversation: 404).
+ */
+export async function streamAsk(
+  body: { question: string; conversationId?: string },
+  onMessage: (message: StreamMessage) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  let response: Response
+  try {
+    response = await fetch('/v1/ask', {
+      method: 'POST',
+      headers: headers({ 'content-type': 'application/json', accept: 'text/event-stream' }),
+      body: JSON.stringify(body),
+      signal,
+    })
+  } catch (error) {
+    if (signal.aborted) return
+    throw new ApiError(`The server did not answer: ${(error as Error).message}`, 0)
+  }
+  if (!response.ok) throw await failure(response)
+  if (!response.body) throw new ApiError('The server sent no stream', response.status)
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+  let buffer = ''
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return
+    buffer += value
+    let end = buffer.indexOf('\n\n')
+    while (end >= 0) {
+      const message = parseBlock(buffer.slice(0, end))
+      buffer = buffer.slice(end + 2)
+      if (message) onMessage(message)
+      end = buffer.indexOf('\n\n')
+    }
+  }
+}
