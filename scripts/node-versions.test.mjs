@@ -1,14 +1,22 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { DEFAULT_FILES, parseArgs } from './node-versions.mjs'
+import { DEFAULT_FILES, QUICK_FILES, parseArgs } from './node-versions.mjs'
 import { existsSync } from 'node:fs'
 
 test('22 and 24 by default; the rest goes to vitest', () => {
-  assert.deepEqual(parseArgs(['-t', 'search']), { majors: [22, 24], rest: ['-t', 'search'] })
+  assert.deepEqual(parseArgs(['-t', 'search']), { majors: [22, 24], quick: false, rest: ['-t', 'search'] })
 })
 
 test('--majors takes a comma list and is removed from the vitest arguments', () => {
-  assert.deepEqual(parseArgs(['a.test.ts', '--majors', '24, 22']), { majors: [24, 22], rest: ['a.test.ts'] })
+  assert.deepEqual(parseArgs(['a.test.ts', '--majors', '24, 22']), {
+    majors: [24, 22],
+    quick: false,
+    rest: ['a.test.ts'],
+  })
+})
+
+test('--quick is taken out of the vitest arguments', () => {
+  assert.deepEqual(parseArgs(['--quick', '--majors', '24']), { majors: [24], quick: true, rest: [] })
 })
 
 test('a bad --majors names the flag, the value and what is allowed', () => {
@@ -19,5 +27,6 @@ test('a bad --majors names the flag, the value and what is allowed', () => {
 })
 
 test('every default file exists', () => {
-  for (const file of DEFAULT_FILES) assert.ok(existsSync(new URL(`../${file}`, import.meta.url)), file)
+  for (const file of [...DEFAULT_FILES, ...QUICK_FILES])
+    assert.ok(existsSync(new URL(`../${file}`, import.meta.url)), file)
 })

@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ExtractPool, createExtractPool, extractReadable } from './index.js'
 
@@ -67,7 +71,8 @@ describe('createExtractPool', () => {
     expect(page.links).toHaveLength(1000)
     // The worker was replaced: the pool still reads pages.
     expect((await p.pageFromBody('<p>after</p>', 'text/html', { url: 'https://x.example/' })).text).toBe('after')
-  })
+    // A hang guard: three workers start and two run out of heap, 14-15 s on a loaded 2-core machine.
+  }, 60_000)
 
   it('degrades a page under the depth, element and link bounds that would take Readability a minute', async () => {
     const chain = (i: number) => `${'<div>'.repeat(250)}<p>Paragraph ${i}.</p>${'</div>'.repeat(250)}`
@@ -101,6 +106,22 @@ describe('createExtractPool', () => {
     )
     expect(page.text).toMatch(/^Deep text\.\n\nMore text\.\n\n/)
     expect(page.text.split('\n\n').length).toBeLessThan(20_001)
+  })
+
+  it("does not charge a worker's start-up to the page: a slow-starting worker still reads it readably", async () => {
+    // A worker that takes 2 s to load its modules, as a cold one can on a loaded machine (a 10 s web_fetch deadline
+    // once ran out before any page was read); the page itself needs milliseconds of its 1 s limit.
+    const dir = mkdtempSync(join(tmpdir(), 'sl-slow-worker-'))
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }')
+    const worker = pathToFileURL(join(dir, 'slow-start-worker.ts'))
+    const real = new URL('./extract-worker.ts', import.meta.url).href
+    writeFileSync(worker, `await new Promise((r) => setTimeout(r, 2000))\nawait import(${JSON.stringify(real)})\n`)
+    const p = pool({ workerUrl: new URL(worker.href.replace(/\.ts$/, '.js')) })
+    const html =
+      '<html><head><title>Slow start</title></head><body><article><h1>Heading</h1><p>Body text.</p></article></body></html>'
+    const page = await p.pageFromBody(html, 'text/html', { url: 'https://slow.example/', timeoutMs: 1000 })
+    expect(page.degraded).toBeUndefined()
+    expect(page.title).toBe('Slow start')
   })
 
   it('rejects with a timeout FetchError when the caller aborts, and stops the worker', async () => {

@@ -1,6 +1,7 @@
 /**
  * Runs `pageFromBody` in worker threads so that no page, however deep or large, blocks the event loop. Each job has
- * a time limit (the caller's deadline) and each worker a heap limit; a worker that overruns either is terminated and
+ * a time limit (the caller's deadline; a worker's start-up is not charged to it, see `Job`) and each worker a heap
+ * limit; a worker that overruns either is terminated and
  * replaced, and its job degrades to plain text, read by a worker too, within `fallbackTimeoutMs`. Should that fail
  * as well, the calling thread reads the body's first 131,072 characters as text (a linear scan: milliseconds), so
  * no page holds the calling thread however large. A caller's abort rejects with `FetchError` `timeout`. Workers
@@ -28,12 +29,15 @@ export interface ExtractPoolOptions {
   size?: number
   /** Heap of each worker (V8 old generation, MB); a page that needs more degrades to plain text. Default 256. */
   maxHeapMb?: number
-  /** Time limit of a job when the caller gives none (ms), queueing included. Default 10 000. */
+  /**
+   * Time limit of a job when the caller gives none (ms): queueing included, a worker's start-up (loading its
+   * modules: about a second on a loaded machine) not. Default 10 000.
+   */
   timeoutMs?: number
   /**
-   * Time limit of the plain-text read that replaces a job that ran out of time or memory (ms), queueing included.
-   * Past it, the calling thread reads the body's first 131,072 characters only. Default 2 000 (a worker may have
-   * to start: the timed-out one was stopped).
+   * Time limit of the plain-text read that replaces a job that ran out of time or memory (ms), queueing included,
+   * the replacement worker's start-up not. Past it, the calling thread reads the body's first 131,072 characters
+   * only. Default 2 000.
    */
   fallbackTimeoutMs?: number
   /** An idle worker is stopped after this long (ms) to give its memory back. Default 30 000. */
@@ -46,7 +50,10 @@ export interface ExtractPoolOptions {
 export interface ExtractJobOptions extends ExtractReadableOptions {
   /** Rejects the job with `FetchError` `timeout` (not retryable) when aborted. */
   signal?: AbortSignal
-  /** Past this (ms from the call), the job degrades to plain text. Default: the pool's `timeoutMs`. */
+  /**
+   * Past this (ms from the call, a worker's start-up not counted), the job degrades to plain text. Default: the
+   * pool's `timeoutMs`.
+   */
   timeoutMs?: number
 }
 
@@ -54,7 +61,10 @@ export interface ExtractJobOptions extends ExtractReadableOptions {
 export interface PdfJobOptions extends PdfReadOptions {
   /** Rejects the job with `FetchError` `timeout` (not retryable) when aborted. */
   signal?: AbortSignal
-  /** Past this (ms from the call), the job fails with `FetchError` `timeout`. Default: the pool's `timeoutMs`. */
+  /**
+   * Past this (ms from the call, a worker's start-up not counted), the job fails with `FetchError` `timeout`.
+   * Default: the pool's `timeoutMs`.
+   */
   timeoutMs?: number
 }
 
@@ -82,13 +92,28 @@ interface Job {
   reject(error: unknown): void
   slot?: Slot
   done: boolean
-  /** The running time limit: the job's, then the plain-text read's. */
-  timer?: NodeJS.Timeout
+  /**
+   * The running time limit: the job's, then the plain-text read's. Its clock stops while the job waits for its
+   * worker to start: a cold worker loads its modules first (a second or more on a loaded machine, where a 10 s
+   * page deadline once ran out before any page was read), and a page is charged only for its own time.
+   */
+  clock: JobClock
   cleanup(): void
+}
+
+interface JobClock {
+  /** Time left (ms) as of `since` (or now, while stopped). */
+  leftMs: number
+  since?: number
+  timer?: NodeJS.Timeout
+  /** What happens when the time is up. */
+  expire(): void
 }
 
 interface Slot {
   worker: Worker
+  /** Set when the worker's modules have loaded (its `{ ready: true }` message, or any reply). */
+  ready: boolean
   job?: Job
   idleTimer?: NodeJS.Timeout
 }
@@ -162,16 +187,20 @@ class WorkerExtractPool implements ExtractPool {
         resolve,
         reject,
         done: false,
+        clock: {
+          leftMs: limitMs,
+          expire: () => {
+            this.stop(job)
+            this.failed(job, `did not finish within ${count(limitMs)} ms`, 'timeout')
+          },
+        },
         cleanup: () => {
-          clearTimeout(job.timer)
+          stopClock(job.clock)
           signal?.removeEventListener('abort', onAbort)
         },
       }
       const onAbort = () => this.abandon(job, () => reject(cancelled(message.options.url, signal as AbortSignal)))
-      job.timer = setTimeout(() => {
-        this.stop(job)
-        this.failed(job, `did not finish within ${count(limitMs)} ms`, 'timeout')
-      }, limitMs)
+      startClock(job.clock)
       signal?.addEventListener('abort', onAbort, { once: true })
       this.queue.push(job)
       this.pump()
@@ -216,9 +245,12 @@ class WorkerExtractPool implements ExtractPool {
       ...(script.execArgv && { execArgv: script.execArgv }),
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: Math.min(32, maxHeapMb / 4) },
     })
-    const slot: Slot = { worker }
+    const slot: Slot = { worker, ready: false }
     worker.unref()
-    worker.on('message', (reply: ExtractReply) => this.onReply(slot, reply))
+    worker.on('message', (reply: ExtractReply | WorkerReady) => {
+      if ('ready' in reply) this.onReady(slot)
+      else this.onReply(slot, reply)
+    })
     // 'error' (out of memory, a crash) is followed by 'exit'; the job is settled once, the slot replaced on demand.
     worker.on('error', (error: Error & { code?: string }) => {
       const job = slot.job
@@ -239,7 +271,14 @@ class WorkerExtractPool implements ExtractPool {
     return slot
   }
 
+  /** The worker has loaded its modules: the clock of the job waiting for it runs again. */
+  private onReady(slot: Slot): void {
+    slot.ready = true
+    if (slot.job && !slot.job.done) startClock(slot.job.clock)
+  }
+
   private onReply(slot: Slot, reply: ExtractReply): void {
+    slot.ready = true
     const job = slot.job
     if (!job || job.id !== reply.id) return
     this.release(slot)
@@ -276,6 +315,7 @@ class WorkerExtractPool implements ExtractPool {
       clearTimeout(slot.idleTimer)
       slot.job = job
       job.slot = slot
+      if (!slot.ready) stopClock(job.clock)
       // Referenced while busy: a pending job must keep a CLI process alive.
       slot.worker.ref()
       slot.worker.postMessage(job.message)
@@ -317,13 +357,17 @@ class WorkerExtractPool implements ExtractPool {
       return
     }
     const reason = `readable extraction ${failure}`
-    clearTimeout(job.timer)
+    stopClock(job.clock)
     job.id = this.nextId++
     job.message = { ...message, id: job.id, degradeReason: reason }
-    job.timer = setTimeout(() => {
-      this.stop(job)
-      this.degrade(job, `did not finish within ${count(this.fallbackTimeoutMs)} ms`)
-    }, this.fallbackTimeoutMs)
+    job.clock = {
+      leftMs: this.fallbackTimeoutMs,
+      expire: () => {
+        this.stop(job)
+        this.degrade(job, `did not finish within ${count(this.fallbackTimeoutMs)} ms`)
+      },
+    }
+    startClock(job.clock)
     this.queue.unshift(job)
     this.pump()
   }
@@ -343,6 +387,28 @@ class WorkerExtractPool implements ExtractPool {
 }
 
 const count = (n: number) => n.toLocaleString('en-US')
+
+/** The worker's first message, once its modules have loaded (see extract-worker.ts). */
+interface WorkerReady {
+  ready: true
+}
+
+function startClock(clock: JobClock): void {
+  if (clock.timer !== undefined) return
+  clock.since = Date.now()
+  clock.timer = setTimeout(() => {
+    clock.timer = undefined
+    clock.leftMs = 0
+    clock.expire()
+  }, clock.leftMs)
+}
+
+function stopClock(clock: JobClock): void {
+  if (clock.timer === undefined) return
+  clearTimeout(clock.timer)
+  clock.timer = undefined
+  clock.leftMs = Math.max(0, clock.leftMs - (Date.now() - (clock.since ?? Date.now())))
+}
 
 /**
  * The last resort, on the calling thread: the body as plain text (linear scans), from its first

@@ -51,6 +51,9 @@ parentPort?.on('message', (job: ExtractJobMessage | PdfJobMessage) => {
   }
 })
 
+// Every import above has loaded: the pool starts the clock of a job that waited for this worker to start.
+parentPort?.postMessage({ ready: true })
+
 function failureReply(id: number, error: unknown): ExtractReply {
   if (error instanceof PdfReadFailure) return { id, failure: { kind: error.kind, message: error.message } }
   return { id, error: error instanceof Error ? error.message : String(error) }
