@@ -93,13 +93,10 @@ describe('the Ask view', { timeout: 120_000 }, () => {
     await ask('When was Zorblax 4.2 released?')
 
     // Live: the search is drawn running while no answer is there yet (one check inside the page, so no race).
-    await page.waitForFunction(
-      () =>
-        document.querySelector('[data-node=tool][data-tool=web_search][data-status=running]') !== null &&
-        document.querySelector('.ask-answer') === null,
-      undefined,
-      { timeout: 60_000 },
-    )
+    const runningWithoutAnswer =
+      "document.querySelector('[data-node=tool][data-tool=web_search][data-status=running]') !== null && " +
+      "document.querySelector('.ask-answer') === null"
+    await page.waitForFunction(runningWithoutAnswer, undefined, { timeout: 60_000 })
     await page.locator('.ask-answer').waitFor({ timeout: 60_000 })
     const graph = page.locator('.exchange').first().locator('.ask-graph')
     expect(
@@ -126,6 +123,20 @@ describe('the Ask view', { timeout: 120_000 }, () => {
     await page.locator('.exchange').nth(1).locator('.ask-answer').waitFor({ timeout: 60_000 })
     expect(seen[2]?.messages.map((m) => m.content).join('\n')).toContain('When was Zorblax 4.2 released?')
     expect(await page.locator('.exchange').nth(1).locator('.sentence').getAttribute('data-status')).toBe('supported')
+    expect(await page.getByRole('button', { name: 'Follow up' }).count()).toBe(1)
+
+    // The address keeps the conversation: a reload shows both questions, their graphs from the recorded steps.
+    expect(page.url()).toMatch(/#\/ask\?c=[a-z0-9-]+$/)
+    await page.reload()
+    await page.locator('.exchange').nth(1).locator('.ask-answer').waitFor({ timeout: 30_000 })
+    const first = page.locator('.exchange').first().locator('.ask-graph [data-node]')
+    expect(await first.evaluateAll((n) => n.map((x) => x.getAttribute('data-node')))).toEqual([
+      'question',
+      'model',
+      'tool',
+      'model',
+      'answer',
+    ])
     expect(await page.getByRole('button', { name: 'Follow up' }).count()).toBe(1)
   })
 

@@ -93,6 +93,39 @@ export function reduceExchange(exchange: Exchange, action: ExchangeAction): Exch
   return { ...exchange, status: 'error', error: { message: action.message, ...(action.code && { code: action.code }) } }
 }
 
+/** A finished turn of a saved conversation as an exchange: its graph rebuilt from the recorded steps. */
+export function exchangeOf(result: AskResult): Exchange {
+  const turns: TurnNode[] = []
+  for (const step of result.steps) {
+    if (step.kind === 'model') {
+      const tokens = step.tokens !== undefined ? { tokens: step.tokens } : {}
+      const status = step.ok ? 'ok' : 'failed'
+      turns.push({
+        turn: turns.length + 1,
+        status,
+        tools: true,
+        ms: step.ms,
+        summary: step.summary,
+        calls: [],
+        ...tokens,
+      })
+      continue
+    }
+    const owner = turns.at(-1) ?? turnOf(turns, 0)
+    if (!turns.includes(owner)) turns.push(owner)
+    owner.calls.push({
+      call: `step-${step.n}`,
+      tool: step.tool ?? 'tool',
+      args: step.args,
+      status: step.ok ? 'ok' : 'failed',
+      ms: step.ms,
+      summary: step.summary,
+      passages: step.passages.length,
+    })
+  }
+  return { question: result.question, status: 'done', turns, result }
+}
+
 const LIVE_EVENTS = new Set(['turn-start', 'turn-end', 'tool-start', 'tool-end'])
 
 /** Turns one server-sent message of /v1/ask into an action; `step` messages repeat what the live events said. */

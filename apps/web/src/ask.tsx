@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiError } from './api.js'
+import type { AskResult } from '@search-layer/ask'
+import { ApiError, api } from './api.js'
 import { AskAnswer } from './ask-answer.js'
 import { AskGraph } from './ask-graph.js'
-import { type Exchange, type ExchangeAction, actionOf, reduceExchange, streamAsk } from './ask-state.js'
+import { type Exchange, type ExchangeAction, actionOf, exchangeOf, reduceExchange, streamAsk } from './ask-state.js'
+import { hrefOf } from './route.js'
 import './ask.css'
 
 // The Ask view: a question box, then for each question of the conversation its live execution graph and its
@@ -25,10 +27,35 @@ function ExchangeView({ exchange, index }: { exchange: Exchange; index: number }
   )
 }
 
-export function AskView() {
+/** Keeps the conversation in the address (so a reload or a bookmark comes back to it) without a history entry. */
+const showConversation = (id: string | undefined) =>
+  history.replaceState(null, '', hrefOf(id ? { view: 'ask', c: id } : { view: 'ask' }))
+
+/** Loads a saved conversation of this caller: its turns as finished exchanges. */
+function useSavedConversation(
+  id: string | undefined,
+  onLoaded: (id: string, exchanges: Exchange[]) => void,
+  onMissing: (message: string) => void,
+) {
+  useEffect(() => {
+    if (!id) return
+    const abort = new AbortController()
+    api<{ id: string; turns: AskResult[] }>(`/v1/conversations/${encodeURIComponent(id)}`, { signal: abort.signal })
+      .then((c) => onLoaded(c.id, c.turns.map(exchangeOf)))
+      .catch((error: unknown) => {
+        if (abort.signal.aborted) return
+        const message = error instanceof ApiError ? error.message : String(error)
+        onMissing(`Could not open conversation ${id}: ${message}`)
+      })
+    return () => abort.abort()
+  }, [id])
+}
+
+export function AskView({ conversation }: { conversation?: string }) {
   const [question, setQuestion] = useState('')
   const [exchanges, setExchanges] = useState<Exchange[]>([])
   const [conversationId, setConversationId] = useState<string | undefined>()
+  const [notice, setNotice] = useState<string | undefined>()
   const controller = useRef<AbortController | null>(null)
   const input = useRef<HTMLTextAreaElement>(null)
   const running = exchanges.at(-1)?.status === 'running'
@@ -37,6 +64,17 @@ export function AskView() {
     input.current?.focus()
     return () => controller.current?.abort()
   }, [])
+  useSavedConversation(
+    conversation,
+    (id, saved) => {
+      setExchanges(saved)
+      setConversationId(id)
+    },
+    (message) => {
+      setNotice(message)
+      showConversation(undefined)
+    },
+  )
 
   // Each action changes the newest exchange only: earlier ones are finished.
   const dispatch = (action: ExchangeAction) =>
@@ -61,6 +99,7 @@ export function AskView() {
           if (action.type === 'done') {
             answered = true
             setConversationId(action.result.id)
+            showConversation(action.result.id)
           }
           if (action.type === 'error') answered = true
           dispatch(action)
@@ -84,6 +123,8 @@ export function AskView() {
     controller.current?.abort()
     setExchanges([])
     setConversationId(undefined)
+    setNotice(undefined)
+    showConversation(undefined)
     input.current?.focus()
   }
 
@@ -92,6 +133,11 @@ export function AskView() {
       <h1 id="ask-title" class="visually-hidden">
         Ask
       </h1>
+      {notice && (
+        <p class="notice" role="alert">
+          {notice}
+        </p>
+      )}
       {exchanges.map((x, i) => (
         <ExchangeView key={i} exchange={x} index={i} />
       ))}

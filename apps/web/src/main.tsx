@@ -135,7 +135,7 @@ function App() {
             <SearchView route={route} onSearched={() => setHistoryVersion((v) => v + 1)} />
           )}
           {route.view === 'tools' && <ToolCallsView />}
-          {route.view === 'ask' && <AskView />}
+          {route.view === 'ask' && <AskView {...(route.c && { conversation: route.c })} />}
           {route.view === 'read' && (
             <Suspense fallback={<p class="muted">Loading the reader…</p>}>
               <ReaderView url={route.url} />

@@ -3,14 +3,14 @@ export type Route =
   | { view: 'search'; q?: string; intent?: string; mode?: string; n?: string }
   | { view: 'read'; url: string }
   | { view: 'tools' }
-  | { view: 'ask' }
+  | { view: 'ask'; c?: string }
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?')
   const params = new URLSearchParams(query)
   if (path === '/read' && params.get('url')) return { view: 'read', url: params.get('url')! }
   if (path === '/tools') return { view: 'tools' }
-  if (path === '/ask') return { view: 'ask' }
+  if (path === '/ask') return params.get('c') ? { view: 'ask', c: params.get('c')! } : { view: 'ask' }
   const route: Route = { view: 'search' }
   for (const name of ['q', 'intent', 'mode', 'n'] as const) {
     const value = params.get(name)
@@ -22,7 +22,7 @@ export function parseRoute(hash: string): Route {
 export function hrefOf(route: Route): string {
   if (route.view === 'read') return `#/read?url=${encodeURIComponent(route.url)}`
   if (route.view === 'tools') return '#/tools'
-  if (route.view === 'ask') return '#/ask'
+  if (route.view === 'ask') return route.c ? `#/ask?c=${encodeURIComponent(route.c)}` : '#/ask'
   const params = new URLSearchParams()
   for (const name of ['q', 'intent', 'mode', 'n'] as const) if (route[name]) params.set(name, route[name]!)
   const query = params.toString()
