@@ -103,6 +103,7 @@ describe('conversations per API key', { timeout: 90_000 }, () => {
     })
     expect(result.isError).toBe(true)
     expect((result.content as { text: string }[])[0]?.text).toMatch(/conversationId/)
+    expect((result.content as { text: string }[])[0]?.text).not.toContain(history)
   })
 
   it('with auth off, every caller shares the one conversations directory', async () => {

@@ -41,9 +41,11 @@ export function newConversationId(now: Date): string {
 export async function loadConversation(dir: string, id: string): Promise<Conversation> {
   const parsedId = ConversationIdSchema.safeParse(id)
   const unknown = () =>
-    new InputError(`conversationId: no conversation ${JSON.stringify(id.slice(0, 80))} in ${dir}.`, [
-      { path: 'conversationId', message: 'unknown conversation id' },
-    ])
+    // The directory is named, not its path: on a server the path is the server's business (and a caller's scope).
+    new InputError(
+      `conversationId: no conversation ${JSON.stringify(id.slice(0, 80))} in the conversations directory.`,
+      [{ path: 'conversationId', message: 'unknown conversation id' }],
+    )
   if (!parsedId.success) throw unknown()
   let text: string
   try {
