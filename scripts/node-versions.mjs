@@ -5,6 +5,7 @@
 // tests' child processes (`process.execPath`: the built CLI, the MCP stdio server) run on it too.
 //
 //   node scripts/node-versions.mjs [--majors 22,24] [--quick] [vitest args…]
+//   node scripts/node-versions.mjs --binaries [--majors 22,24]   # install only; print each binary's path (the bench)
 //
 // `--quick` (what `pnpm check` runs) takes QUICK_FILES instead of DEFAULT_FILES: the files whose paths differ
 // between Node majors, so each extra major costs about a minute rather than several.
@@ -64,7 +65,8 @@ export function nodeBinary(major) {
     execFileSync(
       'npm',
       ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${name}@${major}`],
-      { stdio: 'inherit' },
+      // npm's own lines on stderr: stdout may be read by a program (--binaries).
+      { stdio: ['ignore', process.stderr, 'inherit'] },
     )
   }
   return bin
@@ -77,6 +79,10 @@ function main() {
   } catch (error) {
     console.error(`node-versions: ${error.message}`)
     process.exit(2)
+  }
+  if (args.rest.includes('--binaries')) {
+    for (const major of args.majors) console.log(nodeBinary(major))
+    return
   }
   const files = args.rest.some((a) => !a.startsWith('-')) ? [] : args.quick ? QUICK_FILES : DEFAULT_FILES
   for (const major of args.majors) {
