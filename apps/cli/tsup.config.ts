@@ -87,6 +87,7 @@ const esm: Options = {
     'extract-worker': 'src/extract-worker.ts',
     evidence: 'src/evidence.ts',
     'terminal-markdown': 'src/terminal-markdown.ts',
+    'thread-fetch': 'src/thread-fetch.ts',
   },
   // Not the CommonJS bundle below, which the other build writes at the same time.
   clean: ['!search-run.cjs*'],
@@ -128,6 +129,8 @@ const asciiSources: NonNullable<Options['esbuildPlugins']>[number] = {
 //   src/evidence.ts).
 // - Rendering markdown for a colour terminal needs marked (dist/terminal-markdown.js): a piped or JSON search never
 //   does.
+// - `--extract-refs` needs the thread reader (dist/thread-fetch.js): domino, linkedom, Readability, turndown and
+//   page-fetch, ~40% of the script's bytes, read and checksummed by every search before.
 const routedImports = [
   {
     importers: /[\\/](?:packages[\\/]engine[\\/]src[\\/]_read|apps[\\/]cli[\\/]src[\\/]format)\.ts$/,
@@ -138,6 +141,11 @@ const routedImports = [
     importers: /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/]search-run\.ts$/,
     specifier: '../terminal-markdown.js',
     entry: './terminal-markdown.js',
+  },
+  {
+    importers: /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/]search-run\.ts$/,
+    specifier: '@search-layer/thread-fetch',
+    entry: './thread-fetch.js',
   },
 ]
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -28,8 +28,15 @@ function mainHelp(): string {
   ].join('\n')
 }
 
-function defaultIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }
+/**
+ * The process's streams and env, with `overrides` (tests) over them. `process.stdin` is a getter that builds the
+ * stream on first read (a TTY or socket reader, with the modules behind it): only the commands that read stdin
+ * (`intent --stdin`, `mcp`) pay for it, not every search.
+ */
+function processIo(overrides: Partial<CliIo>): CliIo {
+  const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, ...overrides }
+  if (overrides.stdin) return io as CliIo
+  return Object.defineProperty(io, 'stdin', { get: () => process.stdin, enumerable: true }) as CliIo
 }
 
 /**
@@ -37,7 +44,7 @@ function defaultIo(): CliIo {
  * Never throws: every error becomes a message on stderr and a non-zero code.
  */
 export async function runCli(argv: string[], ioOverrides: Partial<CliIo> = {}): Promise<number> {
-  const io: CliIo = { ...defaultIo(), ...ioOverrides }
+  const io = processIo(ioOverrides)
   const [first, ...rest] = argv
   if (first === undefined) {
     io.stderr.write(mainHelp())

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { canonicalUrl } from '@search-layer/core'
 import { type Fault, userKeyVariables } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
@@ -324,6 +324,24 @@ describe('search-layer search start-up (built bin)', () => {
     expect(builtins).toContain('NativeModule http')
     expect(builtins).not.toContain('NativeModule http2')
     expect(builtins).not.toContain('NativeModule https')
+  })
+})
+
+describe('search-layer search script (built)', () => {
+  it('carries neither the thread reader nor the terminal renderer: they are entries of their own (tsup.config.ts)', () => {
+    // Every search reads, checksums and compiles dist/search-run.cjs; what only --extract-refs or a colour terminal
+    // needs is imported from dist/thread-fetch.js and dist/terminal-markdown.js when asked for.
+    const map = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/search-run.cjs.map', import.meta.url)), 'utf8'))
+    const sources = (map as { sources: string[] }).sources
+    expect(sources.some((s) => s.includes('/packages/engine/'))).toBe(true)
+    for (const heavy of [
+      '/packages/thread-fetch/',
+      '/linkedom/',
+      '/@mixmark-io/domino/',
+      '/marked/',
+      '/evidence/src/read',
+    ])
+      expect(sources.filter((s) => s.includes(heavy))).toEqual([])
   })
 })
 
