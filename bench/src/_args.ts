@@ -11,6 +11,7 @@ const SCENARIOS = [
   'extract',
   'passages',
   'read',
+  'ask',
   'server',
   'soak',
 ] as const

@@ -4,6 +4,7 @@ import { BenchUsageError, type ScenarioId, USAGE, parseBenchArgs, selectedScenar
 import { type ScenarioContext, createContext } from './_context.js'
 import { describeGauges, gaugeHost } from './_host-gauge.js'
 import { type BenchReport, type VariantResult, formatTable, machine, writeReport } from './_report.js'
+import { askScenario } from './scenarios/ask.js'
 import { cliScenario } from './scenarios/cli.js'
 import { extractScenario } from './scenarios/extract.js'
 import { faultsScenario } from './scenarios/faults.js'
@@ -30,6 +31,7 @@ const RUNNERS: Record<ScenarioId, (ctx: ScenarioContext) => Promise<VariantResul
   extract: extractScenario,
   passages: passagesScenario,
   read: readScenario,
+  ask: askScenario,
   server: serverScenario,
   soak: soakScenario,
 }
