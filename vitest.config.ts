@@ -23,7 +23,7 @@ const SYSTEM_TESTS: Record<string, string[]> = {
   ],
   'packages/mcp': ['test/mcp.e2e.test.ts'], // the built stdio server as a child process
   'packages/page-fetch': ['test/render.e2e.test.ts'], // pages rendered in headless Chromium
-  // The built packages loaded by plain Node and TypeScript projects, and packed by npm.
+  // The built packages loaded by plain Node and TypeScript projects, packed, and installed for real clients.
   consumers: ['test/**/*.test.ts'],
 }
 
