@@ -174,6 +174,13 @@ describe('MCP requests and the client rate limit', () => {
 })
 
 describe('graceful shutdown with MCP calls in flight', () => {
+  // The call is in the server's hands once an engine has been asked: a fixed 50 ms wait was not always enough on a
+  // loaded machine, and a shutdown before the request arrived found nothing in flight to wait for or cut.
+  const engineCalled = () =>
+    expect
+      .poll(() => emu.requests.some((r) => ['brave', 'exa', 'tavily', 'grok'].includes(r.service)), { timeout: 10_000 })
+      .toBe(true)
+
   it('SIGTERM lets a streamed (SSE) tools/call finish: the client gets the whole result', async () => {
     const srv = await boot(emu, { handleSignals: true })
     const client = await connect(srv)
@@ -185,7 +192,7 @@ describe('graceful shutdown with MCP calls in flight', () => {
       undefined,
       { timeout: 5000 },
     )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await engineCalled()
     process.emit('SIGTERM', 'SIGTERM')
     const result = await call
     expect(result.isError).toBeFalsy()
@@ -205,7 +212,7 @@ describe('graceful shutdown with MCP calls in flight', () => {
         () => 'answered',
         () => 'cut',
       )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await engineCalled()
     await srv.close()
     expect(await call).toBe('cut')
     expect(srv.logs.lines().some((l) => l.msg === 'shutdown timeout: cutting the remaining connections')).toBe(true)
