@@ -238,14 +238,14 @@ describe('web_fetch and fetch_thread tools', () => {
       'fetch_thread',
       { url: issue(404) },
       'upstream',
-      /^GitHub has no issue octo\/demo#404.* Check the URL; retrying will not help\.$/,
+      /^GitHub has no such thread or page \(HTTP 404\): .* Check the URL; retrying will not help\.\n[^\n]*\n<<<page-content [0-9a-f]{8}>>>\nGitHub has no issue octo\/demo#404/,
       {},
     ],
     [
       'fetch_thread',
       { url: issue(3) },
       'upstream',
-      /^GitHub issue octo\/demo#3 was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.$/,
+      /^GitHub says it was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.\n[^\n]*\n<<<page-content [0-9a-f]{8}>>>\nGitHub issue octo\/demo#3 was deleted/,
       {},
     ],
   ] as const)('%s %j fails with a friendly sentence (%s)', async (tool, args, kind, sentence, envOverride) => {

@@ -54,6 +54,21 @@ export function describeProviderFailure(
   }
 }
 
+/**
+ * Our sentence for a 4xx a service answered on purpose (not found, gone, refused): about the request, not an outage.
+ * Names only the service and the status; the service's own words (which may quote the vendor) go in the frame.
+ */
+export function describeRefusal(provider: string | undefined, status: number): string {
+  const who = label(provider)
+  const what =
+    status === 404
+      ? `${who} has no such thread or page (HTTP 404): it is missing, or private to the token used.`
+      : status === 410
+        ? `${who} says it was deleted (HTTP 410).`
+        : `${who} refused the request (HTTP ${status}).`
+  return `${what} Check the URL; retrying will not help.`
+}
+
 /** One sentence for a failed page fetch, by `FetchError` kind (and the HTTP status the site answered). */
 export function describeFetchFailure(kind: FetchErrorKind, status?: number): string {
   const text: Record<FetchErrorKind, string> = {

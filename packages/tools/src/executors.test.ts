@@ -526,17 +526,33 @@ describe('fetch_thread', () => {
   })
 
   it.each([
-    ['a missing issue', 404, /^GitHub has no issue octo\/demo#404.* Check the URL; retrying will not help\.$/],
+    [
+      'a missing issue',
+      404,
+      /^GitHub has no such thread or page \(HTTP 404\): it is missing, or private to the token used\. Check the URL; retrying will not help\.\n/,
+      'GitHub has no issue octo/demo#404',
+    ],
     [
       'a deleted issue',
       3,
-      /^GitHub issue octo\/demo#3 was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.$/,
+      /^GitHub says it was deleted \(HTTP 410\)\. Check the URL; retrying will not help\.\n/,
+      'GitHub issue octo/demo#3 was deleted (HTTP 410)',
     ],
-  ])('turns %s into a readable tool error, not an outage', async (_name, n, message) => {
+  ])('turns %s into a readable tool error, not an outage, its detail framed', async (_name, n, message, detail) => {
     const res = await executors().fetch_thread({ url: `https://github.com/octo/demo/issues/${n}` })
     expect(res.isError).toBe(true)
     expect(res.content).toMatch(message)
+    expectOnlyInside(res.content, detail)
     expectNoSecrets(res)
+  })
+
+  it("keeps GitHub's own words on a refused request (4xx) inside the frame", async () => {
+    emu.fault('github', { status: 422 })
+    const res = await executors().fetch_thread({ url: 'https://github.com/octo/demo/issues/1' })
+    expect(res.isError).toBe(true)
+    expect(res.content).toMatch(/^GitHub refused the request \(HTTP 422\)\. Check the URL; retrying will not help\.\n/)
+    expectOnlyInside(res.content, 'Validation Failed')
+    expect(res.data).toMatchObject({ error: { kind: 'upstream' } })
   })
 
   it('names a rejected GitHub token without showing it', async () => {

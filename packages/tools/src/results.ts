@@ -4,7 +4,7 @@ import type { SearchLayer, SearchResponse } from '@search-layer/engine'
 import { type ReadablePage, isFetchError } from '@search-layer/page-fetch'
 import { synthesize, toText } from '@search-layer/synthesis'
 import type { Thread, UrlRefs } from '@search-layer/thread-fetch'
-import { describeFetchFailure, describeProviderFailure } from './_errors.js'
+import { describeFetchFailure, describeProviderFailure, describeRefusal } from './_errors.js'
 import { evidenceText } from './_evidence-text.js'
 import { fitText, oneLine } from './_text.js'
 import { untrustedFrame } from './_untrusted.js'
@@ -49,7 +49,8 @@ function describeError(error: unknown): { kind: string; message: string; detail?
     if (error.kind === 'upstream' && error.status !== undefined && error.status < 500)
       return {
         kind: error.kind,
-        message: `${sentence(oneLine(error.message, 300))} Check the URL; retrying will not help.`,
+        message: describeRefusal(error.provider, error.status),
+        detail: oneLine(error.message, 300),
       }
     const friendly = describeProviderFailure(error.kind, error.provider, error.retryAfterMs)
     return { kind: error.kind, message: friendly, detail: oneLine(error.message, 300) }
@@ -67,8 +68,9 @@ function describeError(error: unknown): { kind: string; message: string; detail?
       kind: 'timeout',
       message: 'The call was cancelled or ran out of time before it finished. Try again, or ask for less.',
     }
+  // An unexpected error's message can be anything (a parser quoting its input): framed like a service's.
   const detail = error instanceof Error ? error.message : String(error)
-  return { kind: 'internal', message: `The tool failed unexpectedly: ${oneLine(detail, 300)}` }
+  return { kind: 'internal', message: 'The tool failed unexpectedly.', detail: oneLine(redactSecrets(detail), 300) }
 }
 
 export const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)
