@@ -13,7 +13,7 @@ const LEAD_MAX_CHARS = 240
  * Share of the query's content terms a text names (0–1). A query without content terms (only stop words) makes every
  * text count as on topic: there is nothing to tell them apart by.
  */
-export function topicShare(text: string, queryKeys: ReadonlySet<string>): number {
+function topicShare(text: string, queryKeys: ReadonlySet<string>): number {
   if (queryKeys.size === 0) return 1
   const keys = termKeys(text)
   let shared = 0
@@ -25,7 +25,7 @@ export function topicShare(text: string, queryKeys: ReadonlySet<string>): number
  * On topic: names at least one content term of the query, and a third of them when the query has four or more (a
  * page about Tokio is about "rust async runtime" while naming only "runtime": pages rarely repeat the query's words).
  */
-export function isOnTopic(text: string, queryKeys: ReadonlySet<string>): boolean {
+function isOnTopic(text: string, queryKeys: ReadonlySet<string>): boolean {
   const share = topicShare(text, queryKeys)
   return share > 0 && (queryKeys.size < 4 || share >= 1 / 3)
 }

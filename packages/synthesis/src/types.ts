@@ -18,7 +18,7 @@ export const SynthesisResultInputSchema = z.object({
 })
 
 /** One passage of a read page as the engine returns it (`SearchResponse.passages[n]`, best first); extra fields are ignored. */
-export const SynthesisPassageInputSchema = z.object({
+const SynthesisPassageInputSchema = z.object({
   id: z.string(),
   url: z.string(),
   heading: z.string().optional(),
