@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { type Emulator, startEmulator, userKeyVariables } from '@search-layer/testkit'
+import { type Emulator, pluginProvider, startEmulator, userKeyVariables } from '@search-layer/testkit'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { findWebDir } from '../src/routes/web.js'
@@ -159,6 +159,45 @@ describe('the web app', () => {
     await finished()
     expect([...new Set(await page.locator('.result .tag').allTextContents())]).toEqual(['wikipedia'])
     expect(emu.requests.filter((r) => r.service === 'duckduckgo')).toHaveLength(0)
+  })
+
+  it("shows each result's passages under it with the query's words marked, page text as text", async () => {
+    emu.pages.set('/evidence', {
+      body: `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Cancellation in async Rust</title></head>
+<body><main><article><h1>Cancellation in async Rust</h1>
+<p>Dropping a future cancels it at its next await point: structured concurrency scopes make cancellation explicit,
+so a task never outlives the scope that spawned it. &lt;img src=x onerror=alert(1)&gt; stays text.</p>
+</article></main></body></html>`,
+    })
+    const pages = pluginProvider('pages', () => ({
+      results: ['/evidence', '/article'].map((path, i) => ({
+        title: `Page ${path}`,
+        url: `${emu.urls.pages}${path}`,
+        snippet: 'async cancellation',
+        publishedAt: null,
+        provider: 'pages',
+        rank: i + 1,
+      })),
+    }))
+    const reading = await boot(emu, { envOverride: { ...NO_ENGINES, SEARCH_LAYER_KEYLESS: 'on' }, providers: [pages] })
+    extra.push(reading)
+    await page.goto(reading.url)
+    await page.getByRole('checkbox', { name: 'pages' }).check()
+    await page.getByLabel('Read pages').selectOption('3')
+    await search('async rust cancellation')
+    await finished()
+    const first = page.locator('.result').first()
+    const quoted = first.locator('.passage blockquote').first()
+    await quoted.waitFor()
+    expect(await quoted.textContent()).toContain('Dropping a future cancels it at its next await point')
+    const marked = (await first.locator('.passage mark').allTextContents()).map((m) => m.toLowerCase())
+    expect(new Set(marked)).toEqual(new Set(['async', 'rust', 'cancellation']))
+    // The page's markup is shown as text: no element came from it.
+    expect(await quoted.textContent()).toContain('onerror=alert(1)')
+    expect(await first.locator('.passage img').count()).toBe(0)
+    // A result's passages come from its own page only.
+    for (const text of await page.locator('.result').nth(1).locator('.passage blockquote').allTextContents())
+      expect(text).not.toContain('Dropping a future')
   })
 
   it('shows no keyless notice when an engine key is set', async () => {

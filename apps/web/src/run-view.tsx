@@ -1,5 +1,6 @@
 import { type EngineRun, EngineStrip } from './engines.js'
 import { renderMarkdown } from './markdown.js'
+import { ResultPassages } from './passages.js'
 import { hrefOf, isThreadUrl } from './route.js'
 import type { Run } from './run-state.js'
 import type { KeylessOnlyNotice, SearchPlan, SearchResultOut } from '@search-layer/engine'
@@ -12,7 +13,14 @@ const hostOf = (url: string) => {
   }
 }
 
-function ResultItem({ result, rank }: { result: SearchResultOut; rank: number }) {
+type Passages = NonNullable<Run['response']>['passages']
+
+function ResultItem({
+  result,
+  rank,
+  passages,
+  query,
+}: { result: SearchResultOut; rank: number; passages: Passages; query: string }) {
   return (
     <li class="result">
       <div class="result-head">
@@ -37,6 +45,7 @@ function ResultItem({ result, rank }: { result: SearchResultOut; rank: number })
         {result.score !== undefined && <span class="score">score {result.score.toFixed(2)}</span>}
       </div>
       <p class="snippet">{result.snippet}</p>
+      <ResultPassages passages={(passages ?? []).filter((p) => p.url === result.url)} query={query} />
       <div class="result-actions">
         <a href={hrefOf({ view: 'read', url: result.url })} class="read-link">
           {isThreadUrl(result.url) ? 'Open thread & references' : 'Read page'}
@@ -201,7 +210,13 @@ export function RunView({ run }: { run: Run }) {
           </h2>
           <ol class="results" data-answered={run.answered.join(',')}>
             {run.results.map((r, i) => (
-              <ResultItem key={r.url} result={r} rank={i + 1} />
+              <ResultItem
+                key={r.url}
+                result={r}
+                rank={i + 1}
+                passages={run.response?.passages}
+                query={run.query}
+              />
             ))}
           </ol>
         </section>

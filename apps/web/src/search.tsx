@@ -18,8 +18,11 @@ interface Controls {
   mode: string
   freshness: string
   sources: string[]
+  /** Top pages to read for passages; 0 = none. */
+  read: number
 }
-const AUTO: Controls = { intent: 'auto', mode: 'auto', freshness: 'auto', sources: [] }
+const AUTO: Controls = { intent: 'auto', mode: 'auto', freshness: 'auto', sources: [], read: 0 }
+const READ_CHOICES = [0, 3, 5, 10]
 
 /** The intent, mode, freshness and engine controls; each defaults to automatic. */
 function SearchControls({ controls, setControls }: { controls: Controls; setControls: (c: Controls | ((c: Controls) => Controls)) => void }) {
@@ -74,6 +77,19 @@ function SearchControls({ controls, setControls }: { controls: Controls; setCont
           ))}
         </select>
       </label>
+      <label>
+        Read pages
+        <select
+          value={String(controls.read)}
+          onChange={(e) => setControls({ ...controls, read: Number(e.currentTarget.value) })}
+        >
+          {READ_CHOICES.map((n) => (
+            <option key={n} value={String(n)}>
+              {n === 0 ? 'none' : `top ${n}`}
+            </option>
+          ))}
+        </select>
+      </label>
       <fieldset class="sources">
         <legend>Sources {controls.sources.length === 0 && <span class="muted">(automatic)</span>}</legend>
         {sources.map(({ name, resting }) => (
@@ -124,6 +140,7 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
       ...(c.mode !== 'auto' && { mode: c.mode }),
       ...(c.freshness !== 'auto' && { freshness: c.freshness }),
       ...(c.sources.length > 0 && { sources: c.sources }),
+      ...(c.read > 0 && { read: c.read }),
     }
     try {
       await streamSearch(
