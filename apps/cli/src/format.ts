@@ -10,7 +10,9 @@ function statusLine(response: SearchResponse): string {
         ? `${name} ✓ ${p.results}`
         : p.status === 'error'
           ? `${name} ✗ ${p.error?.kind}`
-          : `${name} – ${p.reason}`,
+          : p.status === 'late'
+            ? `${name} late (${p.ms} ms)`
+            : `${name} – ${p.reason}`,
     )
   const queries = `${response.queries.length} quer${response.queries.length === 1 ? 'y' : 'ies'}`
   return `_${response.intent ? `${response.intent} · ` : ''}${response.mode} · ${queries} · ${status.join(' · ')} · ${response.timing.total_ms} ms${response.cached ? ' (cached)' : ''}_`

@@ -44,6 +44,9 @@ describe('usage errors', () => {
     [['nope'], /no search provider is configured/],
     [['providers', '--bogus'], /unknown option --bogus.*allowed: --json, --help/],
     [['providers', '--json=1'], /--json is a switch/],
+    [['q', '--patience=-5'], /--patience must be a whole number from 0 to 120000 \(got "-5"\)/],
+    [['q', '--patience', 'soon'], /--patience must be a whole number from 0 to 120000 \(got "soon"\)/],
+    [['q', '--wait', 'some'], /--wait must be one of settled, all \(got "some"\)/],
   ])('%j exits 2 with an explanation', async (argv, message) => {
     // Keyless sources off: with no key, a search is the configuration error (not a real keyless search).
     const r = await run(argv, { SEARCH_LAYER_KEYLESS: 'off' })

@@ -34,6 +34,28 @@ type Json = {
 }
 
 describe('search-layer search (built bin, emulator)', () => {
+  it('prints once the first engines answered: a hanging engine is late, its call cancelled at exit', async () => {
+    emu.fault('grok', { hang: true })
+    // The bin: a call left running would keep the process from exiting (the test's timeout is the guard).
+    const r = await runBin(['react hooks', '--mode', 'deep', '--intent', 'none', '--timeout', '60000', '--json'], env())
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.providers.grok).toMatchObject({ status: 'late' })
+    expect(out.providers.grok!.error).toBeUndefined()
+    for (const name of ['brave', 'exa', 'tavily']) expect(out.providers[name]!.status).toBe('ok')
+  }, 30_000)
+
+  it('--wait all waits for the slow engine; --patience gives it the time asked for', async () => {
+    emu.latency('grok', 700)
+    const args = ['react hooks', '--mode', 'deep', '--intent', 'none', '--json']
+    const all = JSON.parse((await run([...args, '--wait', 'all'], env())).stdout) as Json
+    expect(all.providers.grok!.status).toBe('ok')
+    const patient = JSON.parse((await run([...args, '--patience', '30000'], env())).stdout) as Json
+    expect(patient.providers.grok!.status).toBe('ok')
+    const impatient = JSON.parse((await run([...args, '--patience', '0'], env())).stdout) as Json
+    expect(impatient.providers.grok!.status).toBe('late')
+  })
+
   it('searches all four providers, dedupes URL variants and tags sources', async () => {
     const r = await runBin(
       ['rust async runtime', '--mode', 'deep', '--intent', 'exploratory', '--max-queries', '1', '--json'],
@@ -133,7 +155,18 @@ describe('search-layer search (built bin, emulator)', () => {
       emu.fault(provider, fault)
       const hung = label === 'timeout'
       const r = await (hung ? runBin : run)(
-        ['react hooks', '--mode', 'deep', '--intent', 'none', ...(hung ? ['--timeout', '2500'] : []), '--json'],
+        // Waiting for all: a settled search reports a hanging engine it does not wait for as late (tested below).
+        [
+          'react hooks',
+          '--mode',
+          'deep',
+          '--intent',
+          'none',
+          ...(hung ? ['--timeout', '2500'] : []),
+          '--wait',
+          'all',
+          '--json',
+        ],
         env(),
       )
       expect(r.code).toBe(0)

@@ -102,6 +102,8 @@ function createLayer(settings: ServerOptions, env: Env, state: ServerState, prov
     keyState: createSharedKeyStateStore(state.redis),
     paceStore: createSharedPaceStore(state.redis),
     providerTimeoutMs: settings.providerTimeoutMs,
+    // Late engines' answers complete the cached entry for the next identical search, from any instance.
+    lateCalls: 'finish',
     ...(providers && { providers }),
     ...(rateLimits !== undefined && { rateLimits }),
     ...(settings.monthlyBudgets && { monthlyBudgets: settings.monthlyBudgets }),

@@ -59,6 +59,12 @@ export const SearchQuerySchema = z.object({
   num: z.coerce.number().int().min(1).max(20).optional(),
   sources: z.string().optional().openapi({ description: 'Comma list of provider ids (GET /readyz lists them).' }),
   cache: z.enum(['true', 'false']).optional(),
+  wait: SearchRequestSchema.shape.wait.unwrap().optional(),
+  patience: z.coerce
+    .number()
+    .pipe(SearchRequestSchema.shape.patienceMs.unwrap())
+    .optional()
+    .openapi({ description: 'The grace (ms) the slower engines get once the first ones answered (`patienceMs`).' }),
   // The count form of the body's `read`, checked by the same schema once coerced from the query string.
   read: z.coerce
     .number()

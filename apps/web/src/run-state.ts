@@ -117,6 +117,8 @@ export function actionFor(event: string, d: Record<string, unknown>): Action | u
         elapsed: d.elapsed_ms as number,
       }
     case 'done':
+    // The response again, with the late engines' results merged in (the server lets late calls finish).
+    case 'update':
       return { type: 'done', response: d.response as SearchResponse }
     case 'error':
       return { type: 'error', message: String(d.error), code: d.code as string }

@@ -97,27 +97,39 @@ export function assembleResults(
 
 /**
  * Fills in each active provider's report from its calls: results, longest call, cost, and an error when every call
- * failed (or some did, or did not answer before the deadline).
+ * failed (or some did, or did not answer before the deadline). A provider whose calls were still running when the
+ * search settled is `late` (none of them answered) or has `late_calls`: never an error.
  */
 export function reportCalls(
   roster: Pick<Roster, 'reports' | 'active'>,
-  { outcomes, launched }: FanOutResult,
-  { deadlineMs, elapsedMs }: { deadlineMs: number; elapsedMs: number },
+  { outcomes, launched, late }: FanOutResult,
+  { deadlineMs, elapsedMs, now }: { deadlineMs: number; elapsedMs: number; now: number },
 ): void {
   for (const name of roster.active.keys()) {
     const mine = outcomes.filter((o) => o.provider === name)
     const okCalls = mine.filter((o) => o.results)
     const failed = mine.filter((o) => o.error)
-    const unanswered = (launched.get(name) ?? 0) - mine.length
+    const lateCalls = late.filter((c) => c.provider === name)
+    const unanswered = Math.max(0, (launched.get(name) ?? 0) - mine.length - lateCalls.length)
     const report = roster.reports[name]!
-    report.calls = mine.length + unanswered
+    // Filled in afresh: a search whose late calls finished reports again over what it settled with.
+    report.status = 'ok'
+    delete report.late_calls
+    delete report.error
+    report.calls = mine.length + unanswered + lateCalls.length
     report.results = okCalls.reduce((n, o) => n + o.results!.length, 0)
     report.ms = mine.length ? Math.max(...mine.map((o) => o.ms)) : elapsedMs
+    if (lateCalls.length > 0) report.late_calls = lateCalls.length
     const usd = okCalls.reduce((n, o) => n + (o.cost?.usd ?? 0), 0)
     const credits = okCalls.reduce((n, o) => n + (o.cost?.credits ?? 0), 0)
     if (usd || credits) report.cost = { ...(usd && { usd: Math.round(usd * 1e6) / 1e6 }), ...(credits && { credits }) }
     const last = failed.at(-1)?.error
-    if (okCalls.length === 0) {
+    if (okCalls.length === 0 && lateCalls.length > 0) {
+      report.status = 'late'
+      report.ms = now - Math.min(...lateCalls.map((c) => c.startedAt))
+      if (last)
+        report.error = { kind: last.kind, message: `${failed.length} of ${report.calls} calls failed: ${last.message}` }
+    } else if (okCalls.length === 0) {
       report.status = 'error'
       report.error = last
         ? { kind: last.kind, message: last.message }

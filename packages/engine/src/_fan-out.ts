@@ -13,6 +13,7 @@ import type { ConfigReading } from '@search-layer/core/config'
 import type { KeyPool, PoolCallContext } from './_key-pool.js'
 import type { Roster } from './_roster.js'
 import type { SearchProgress } from './response.js'
+import type { SettleRule } from './_settle.js'
 
 /** One provider call's outcome, as the fan-out records it. */
 export interface CallOutcome {
@@ -61,38 +62,103 @@ export interface FanOutOptions {
   onCallsSent?: () => void
   warn: (message: string) => void
   now: () => number
+  /** When to stop waiting before every call ended (`settleRule`); undefined waits for all, up to the deadline. */
+  settle?: SettleRule
+  /**
+   * What becomes of calls still running when the search settles: `cancel` (default) aborts them; `finish` lets
+   * them run on to the deadline, their outcomes gathered in `FanOutResult.rest`.
+   */
+  lateCalls?: 'cancel' | 'finish'
 }
 
 /** What a provider is called with beside the query: the pool's key and hooks, and the fan-out's own. */
 export type CallContext = PoolCallContext & Pick<ProviderContext, 'onRequestSent'>
 
-/** What the fan-out gathered by the time every call ended or the deadline came. */
+/** A call still running when the search settled. */
+export interface LateCall {
+  provider: ProviderName
+  query: string
+  /** Epoch ms it was launched. */
+  startedAt: number
+}
+
+/** What the fan-out gathered by the time every call ended, the search settled, or the deadline came. */
 export interface FanOutResult {
   outcomes: CallOutcome[]
   /** Calls started per provider, whether they answered or not. */
   launched: ReadonlyMap<ProviderName, number>
+  /** Calls still running when the search settled (`settle`); none when it waited for all. */
+  late: LateCall[]
+  /** With `lateCalls: 'finish'` and late calls: every outcome once those calls ended or the deadline came. */
+  rest?: Promise<FanOutResult>
 }
 
 /**
  * Starts every (query × active provider) call at once, each limited only by its provider's key pool (pace, circuit),
- * and waits for all of them or the deadline, whichever comes first. A failed call's query goes to the provider's
- * first stand-in that can take it. Never throws: failures are outcomes.
+ * and waits for all of them, the search to settle (`settle`) or the deadline, whichever comes first. A failed call's
+ * query goes to the provider's first stand-in that can take it. Never throws: failures are outcomes.
  */
 export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
-  const { queries, roster, fallbacksOf, deadlineAt, maxCalls, pools, reading, emit, now } = options
+  const { queries, roster, deadlineAt, maxCalls, now } = options
   const controller = new AbortController()
   // Each call waiting in its provider's rate-limit queue listens on this signal until it gets its slot: up to
   // maxCallsPerRequest listeners at once is the design (above Node's default warning threshold of 10).
   setMaxListeners(Math.max(10, maxCalls + 4), controller.signal)
+  const calls = callTracker(options, controller)
+  for (const name of [...roster.active.keys()]) for (const query of queries) calls.launch(name, query)
+  calls.sent.expect(calls.running.size)
+  // Nothing the rule waits for was launched (it is waited for in full).
+  const rule = [...calls.running.values()].some((c) => options.settle?.awaited(c.provider)) ? options.settle : undefined
+  if (rule) calls.watchSettle(rule)
+  const deadline = timeUntil(deadlineAt, now)
+  const cancel = cancelled(options.signal)
+  const endings = [calls.allDone, deadline.promise, cancel.promise] as const
+  const ended = calls.running.size === 0 ? 'done' : await Promise.race([...endings, calls.settled])
+  calls.stopSettle()
+  const late = ended === 'settled' ? [...calls.running.values()] : []
+  const finish = (end: 'done' | 'deadline' | 'cancelled' | 'settled') => {
+    deadline.dispose()
+    cancel.dispose()
+    if (end === 'deadline') controller.abort(new Error('search deadline reached'))
+    if (end === 'cancelled') controller.abort(new Error('search was cancelled'))
+    // Cut off when the search settled: not a failure of theirs (the pools do not count it), not reported.
+    if (end === 'settled') {
+      calls.cutOff()
+      controller.abort(new Error('search settled'))
+    }
+  }
+  if (ended === 'settled' && options.lateCalls === 'finish') {
+    const rest = Promise.race(endings).then((end): FanOutResult => {
+      finish(end)
+      return { outcomes: calls.outcomes.slice(), launched: new Map(calls.launchedBy), late: [] }
+    })
+    return { outcomes: calls.outcomes.slice(), launched: new Map(calls.launchedBy), late, rest }
+  }
+  finish(ended)
+  return { outcomes: calls.outcomes, launched: calls.launchedBy, late }
+}
+
+/** The calls of one fan-out: launching them (stand-ins included), their outcomes, and when the search settles. */
+function callTracker(options: FanOutOptions, controller: AbortController) {
+  const { roster, fallbacksOf, maxCalls, pools, reading, emit, now } = options
   const outcomes: CallOutcome[] = []
   const launched = new Set<string>()
   const launchedBy = new Map<ProviderName, number>()
-  let pending = 0
+  const running = new Map<string, LateCall>()
   const sent = callsSent(options.onCallsSent)
-  let finish: () => void = () => {}
-  const allDone = new Promise<void>((resolve) => {
-    finish = resolve
-  })
+  const allDone = deferred<'done'>()
+  const settled = deferred<'settled'>()
+  let rule: SettleRule | undefined
+  let graceTimer: NodeJS.Timeout | undefined
+  let reporting = true
+
+  // Once nothing the rule waits for is running, the others get their grace (never past the deadline).
+  const checkSettled = () => {
+    if (!rule || graceTimer || running.size === 0) return
+    for (const c of running.values()) if (rule.awaited(c.provider)) return
+    const graceMs = Math.max(0, Math.min(rule.graceMs(), options.deadlineAt - now()))
+    graceTimer = setTimeout(() => settled.resolve('settled'), graceMs)
+  }
 
   const launch = (name: ProviderName, query: string) => {
     const id = `${name}\u0000${query}`
@@ -104,10 +170,12 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
     }
     launched.add(id)
     launchedBy.set(name, (launchedBy.get(name) ?? 0) + 1)
-    pending++
+    running.set(id, { provider: name, query, startedAt: now() })
     void call(name, query).finally(() => {
+      running.delete(id)
       sent.ended()
-      if (--pending === 0) finish()
+      if (running.size === 0) allDone.resolve('done')
+      else checkSettled()
     })
   }
 
@@ -130,13 +198,17 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
       // The pool picks the key, holds it to its pace and circuit, and retries once on another key.
       const response = await pools
         .get(name)!
-        .call({ deadlineAt, signal: controller.signal, reading, warn: options.warn }, async (key) => {
-          await options.beforeCall(name)
-          return options.ask(name, query, controller.signal, { ...key, onRequestSent })
-        })
+        .call(
+          { deadlineAt: options.deadlineAt, signal: controller.signal, reading, warn: options.warn },
+          async (key) => {
+            await options.beforeCall(name)
+            return options.ask(name, query, controller.signal, { ...key, onRequestSent })
+          },
+        )
       // Built-in or plug-in, what a provider returns is checked here, the one door into a search.
       const { results, answer, rejected } = checkProviderResponse(name, response)
       const ms = now() - t0
+      if (!reporting) return
       outcomes.push({
         provider: name,
         query,
@@ -149,6 +221,7 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
       emit({ type: 'done', provider: name, query, results: results.length, ms })
       options.onAnswer?.(outcomes.slice())
     } catch (caught) {
+      if (!reporting) return
       const error = toProviderError(name, caught)
       const ms = now() - t0
       outcomes.push({ provider: name, query, error, ms })
@@ -157,20 +230,41 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
     }
   }
 
-  for (const name of [...roster.active.keys()]) for (const query of queries) launch(name, query)
-  sent.expect(pending)
-  let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - now()))
+  return {
+    outcomes,
+    launchedBy,
+    running,
+    sent,
+    allDone: allDone.promise,
+    settled: settled.promise,
+    launch,
+    watchSettle: (settleRule: SettleRule) => {
+      rule = settleRule
+      checkSettled()
+    },
+    stopSettle: () => clearTimeout(graceTimer),
+    /** The calls still running were cut off: what they end in is not reported. */
+    cutOff: () => {
+      reporting = false
+    },
+  }
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => {}
+  const promise = new Promise<T>((r) => {
+    resolve = r
   })
-  const cancel = cancelled(options.signal)
-  const ended =
-    pending === 0 ? 'done' : await Promise.race([allDone.then(() => 'done' as const), deadline, cancel.promise])
-  clearTimeout(timer)
-  cancel.dispose()
-  if (ended === 'deadline') controller.abort(new Error('search deadline reached'))
-  if (ended === 'cancelled') controller.abort(new Error('search was cancelled'))
-  return { outcomes, launched: launchedBy }
+  return { promise, resolve }
+}
+
+// Resolves 'deadline' at `at`; `dispose` clears the timer.
+function timeUntil(at: number, now: () => number): { promise: Promise<'deadline'>; dispose: () => void } {
+  let timer: NodeJS.Timeout | undefined
+  const promise = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), Math.max(0, at - now()))
+  })
+  return { promise, dispose: () => clearTimeout(timer) }
 }
 
 // Resolves when `signal` aborts; `dispose` removes the listener once the fan-out is over.

@@ -165,6 +165,19 @@ export class KeyPool {
     return Math.max(1, Math.floor(burst)) * this.slots.length
   }
 
+  /**
+   * Calls asked for now that would start within `ms` over the keys not resting, at each key's learned pace
+   * (unlimited with the engine's pacing off); at least one, so a search always asks the provider something.
+   */
+  callsWithin(ms: number): number {
+    const usable = this.slots.filter((slot) => !slot.circuit.isOpen())
+    if (usable.some((slot) => !slot.limiter)) return Number.POSITIVE_INFINITY
+    return Math.max(
+      1,
+      usable.reduce((n, slot) => n + slot.limiter!.startsWithin(ms), 0),
+    )
+  }
+
   /** Monthly quotas near or at their end, one sentence per key. */
   warnings(): string[] {
     return this.slots.flatMap((slot) => {

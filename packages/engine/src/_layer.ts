@@ -24,6 +24,8 @@ export interface LayerParts {
   usage: UsageStore
   monthlyBudgets?: Partial<Record<ProviderName, number>>
   maxCalls: number
+  /** What becomes of calls still running when a search settles (`SearchLayerOptions.lateCalls`). */
+  lateCalls: 'cancel' | 'finish'
   /** Who may classify a query the rules are unsure of (`SearchLayerOptions.intentModel`). */
   intentModel: IntentModelSetting
   /** Where read pages are kept (the layer's response cache), when it has one. */

@@ -85,6 +85,18 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * How many calls asked for now would start within `ms`: the tokens in the bucket plus those its pace adds by then,
+   * none while a pause outlasts it, less the calls already waiting.
+   */
+  startsWithin(ms: number): number {
+    this.refill()
+    if (this.pausedUntil > this.now() + ms) return 0
+    const tokens =
+      this.tokens + (Math.max(0, ms - Math.max(0, this.pausedUntil - this.now())) / 1000) * this.limit.perSecond
+    return Math.max(0, Math.floor(tokens) - this.waiters.length)
+  }
+
   /** True when a call could start at once. */
   ready(): boolean {
     this.refill()

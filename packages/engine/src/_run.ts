@@ -10,9 +10,12 @@ import {
 import { enlistProviders, keylessOnlyNotice } from './_enlist.js'
 import { type CallContext, type CallOutcome, fanOut } from './_fan-out.js'
 import { intentModelFor, refineIntent } from './_intent-model.js'
+import { respondLate } from './_late.js'
 import type { LayerForSearch, LayerParts } from './_layer.js'
+import type { Roster } from './_roster.js'
 import { describeOperators } from './_operators.js'
 import { readTopResults, readingReserveMs, pagesToRead } from './_read.js'
+import { MIN_GRACE_MS, settleRule } from './_settle.js'
 import { type Strategy, planStrategy } from './_strategy.js'
 import { warmUpAssembly } from './_warm-up.js'
 import { monthOf } from './budget.js'
@@ -27,13 +30,18 @@ export interface RunHooks {
   onCallsSent?: () => void
   /** Aborted when every caller waiting for this run has gone: its provider calls are cancelled. */
   signal?: AbortSignal
+  /**
+   * After the response, when the layer lets late calls finish (`lateCalls: 'finish'`) and some were running when
+   * the search settled: the full response, once they ended or the deadline came.
+   */
+  onComplete?: (response: SearchResponse) => void
 }
 
 /** One search's run: the plan (intent, sub-queries, who takes part, budget) → the fan-out → the response. */
 export async function executeSearch(
   shared: LayerParts,
   req: ParsedSearchRequest,
-  { onProgress, onStream, onCallsSent, signal }: RunHooks = {},
+  { onProgress, onStream, onCallsSent, signal, onComplete }: RunHooks = {},
 ): Promise<SearchResponse> {
   const layer: LayerForSearch = { ...shared, reading: readConfigFiles({ env: shared.env }) }
   const { now, usage } = layer
@@ -80,14 +88,16 @@ export async function executeSearch(
     const { enforcement: _counted, ...assembled } = assembleResults(sofar, assembleContext(), module)
     send({ type: 'results', ...assembled, answered, elapsed_ms: now() - started })
   }
+  const settle = settleRule(layer, req, strategy, roster, { noEngine: enlisted.noEngine, startedAt: started })
   const gathered = await fanOut({
     queries,
     roster,
+    ...(settle && { settle, lateCalls: layer.lateCalls }),
     fallbacksOf,
     deadlineAt: providersDeadlineAt,
     ...(signal && { signal }),
     maxCalls: layer.maxCalls,
-    queriesFor: queriesAtPace(layer),
+    queriesFor: queriesAtPace(layer, roster, settle !== undefined),
     pools: layer.pools,
     reading: layer.reading,
     ask: askFor(layer, req, strategy, providersDeadlineAt),
@@ -113,7 +123,7 @@ export async function executeSearch(
 
   for (const name of roster.active.keys()) warnings.push(...layer.pools.get(name)!.warnings())
   warnings.push(...rejectedResultWarnings(gathered.outcomes))
-  reportCalls(roster, gathered, { deadlineMs: req.deadlineMs, elapsedMs: now() - started })
+  reportCalls(roster, gathered, { deadlineMs: req.deadlineMs, elapsedMs: now() - started, now: now() })
   const assembled = assembleResults(gathered.outcomes, assembleContext(), await loadScoring())
   const called = [...roster.active.keys()]
   const operatorReport = describeOperators(strategy.operators, called, definitionsById(layer), assembled.enforcement)
@@ -129,18 +139,51 @@ export async function executeSearch(
           signal,
         )
       : undefined
-  return buildResponse({
+  const response = buildResponse({
     strategy,
     queries,
     assembled,
     ...(operatorReport && { operatorReport }),
-    reports: roster.reports,
+    // Calls running on fill in the roster's reports again: the response keeps them as they are now.
+    reports: gathered.rest ? structuredClone(roster.reports) : roster.reports,
     partial: enlisted.resting.length > 0 || failedSome,
     warnings,
     ...(keylessOnly && { keylessOnly }),
     ...(evidence && { evidence }),
     totalMs: now() - started,
   })
+  if (gathered.rest) {
+    const late = [...new Set(gathered.late.map((c) => c.provider))]
+    send({ type: 'late', providers: late, elapsed_ms: now() - started })
+    const run = {
+      layer,
+      req,
+      strategy,
+      queries,
+      roster,
+      warnings,
+      resting: enlisted.resting,
+      noEngine: enlisted.noEngine,
+    }
+    respondLate(gathered.rest, {
+      ...run,
+      assembleContext,
+      scoring: loadScoring(),
+      ...(evidence && { evidence }),
+      startedAt: started,
+    })
+      .then(
+        (full) => {
+          send({ type: 'update', response: full })
+          onComplete?.(full)
+        },
+        // The settled response went out; a failure to complete it leaves it as it was.
+        () => send({ type: 'update', response }),
+      )
+      // A throwing hook breaks nothing.
+      .catch(() => undefined)
+  }
+  return response
 }
 
 // Scoring, with the public-suffix list its authority table needs, is the biggest module a search uses only
@@ -208,8 +251,22 @@ function listeners(
 // Fallbacks and verticals keep the pace their definitions set (DuckDuckGo: 1 request/s, for politeness) and,
 // unlike a paid engine's, nothing they answer raises it. They are asked only the queries that pace starts at once,
 // the original first, instead of queueing the rest (a zero-key deep search spent two seconds on DuckDuckGo alone).
-function queriesAtPace(layer: LayerParts): (name: ProviderName) => number {
+// A search that settles does the same with a keyed engine whose learned pace would start a query after the shortest
+// grace (Brave's free plan, 1 request/s): the queries it leaves are asked of the engines with capacity anyway, and
+// one queued a second behind would be cut off, or hold up a search that waits for it.
+function queriesAtPace(
+  layer: LayerParts,
+  roster: Pick<Roster, 'active'>,
+  settles: boolean,
+): (name: ProviderName) => number {
   const paced = new Set(layer.definitions.filter((d) => d.routing !== 'engine').map((d) => d.id))
+  const engines = new Set(layer.definitions.filter((d) => d.routing !== 'vertical').map((d) => d.id))
+  // Only when another engine asks the same queries: a search's only engine is asked all of them, at its pace.
+  const anotherEngine = (name: ProviderName) => [...roster.active.keys()].some((n) => n !== name && engines.has(n))
   // Read when a call is launched: a stand-in's keys are known only once it is activated.
-  return (name) => (paced.has(name) ? layer.pools.get(name)!.callsAtOnce() : Number.POSITIVE_INFINITY)
+  return (name) => {
+    const pool = layer.pools.get(name)!
+    if (paced.has(name)) return pool.callsAtOnce()
+    return settles && anotherEngine(name) ? pool.callsWithin(MIN_GRACE_MS) : Number.POSITIVE_INFINITY
+  }
 }

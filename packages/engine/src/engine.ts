@@ -15,11 +15,10 @@ import { DEFAULT_MAX_KEY_REST_MS, MAX_TIMER_MS, type LlmEndpoint, type PaceStore
 import { checkCassetteConfig } from '@search-layer/core/testing'
 import type { PageFetchOptions } from '@search-layer/evidence'
 import type { CircuitOptions, CircuitState } from './_circuit.js'
-import { raceSignal } from './_fan-out.js'
+import { createFlights } from './_flights.js'
 import { KeyPool, type KeyStatus } from './_key-pool.js'
 import type { RateLimit } from './_rate-limit.js'
 import type { LayerParts } from './_layer.js'
-import { executeSearch } from './_run.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
 import { type CacheStore, createMemoryCache } from './cache.js'
 import { type KeyStateStore, createMemoryKeyStateStore } from './key-state-store.js'
@@ -74,6 +73,13 @@ export interface SearchLayerOptions {
   cache?: CacheStore | false
   /** Most provider calls one search may make. Default 24. */
   maxCallsPerRequest?: number
+  /**
+   * What becomes of engine calls still running when a search settles (`wait: "settled"`). `cancel` (default, for a
+   * one-shot process such as the CLI): they are cut off. `finish` (for a server): they run on in the background,
+   * up to the search's deadline and call cap, and the response with their results replaces the cached one, so the
+   * next identical search gets the full set; a stream gets their results, then an `update` event.
+   */
+  lateCalls?: 'cancel' | 'finish'
   /** Monthly call budgets per provider, counted in `usage`. */
   monthlyBudgets?: Partial<Record<ProviderName, number>>
   usage?: UsageStore
@@ -192,7 +198,6 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
       }),
     ]),
   )
-  const inflight = new Map<string, InFlightSearch>()
   // Requests this layer parsed (`parseRequest`): `search` takes them as they are instead of validating them again.
   const parsedRequests = new WeakSet<object>()
   function parseRequest(request: SearchRequest): ParsedSearchRequest {
@@ -229,10 +234,13 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     usage,
     ...(options.monthlyBudgets && { monthlyBudgets: options.monthlyBudgets }),
     maxCalls: options.maxCallsPerRequest ?? 24,
+    lateCalls: options.lateCalls ?? 'cancel',
     intentModel: options.intentModel,
     ...(cache && { cache }),
     ...(options.pageFetch && { pageFetch: options.pageFetch }),
   }
+
+  const flights = createFlights(state, cache && ((key, response) => storeResponse(cache, key, response)))
 
   async function status(): Promise<ProviderStatus[]> {
     const month = monthOf(new Date(now()))
@@ -254,32 +262,6 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     )
   }
 
-  // One run per cache key at a time, shared by every caller asking for it (single flight).
-  function startFlight(key: string, req: ParsedSearchRequest, callOptions: SearchCallOptions): InFlightSearch {
-    const controller = new AbortController()
-    const flight: InFlightSearch = { promise: Promise.resolve() as never, controller, waiters: 0 }
-    flight.promise = executeSearch(state, req, { ...callOptions, signal: controller.signal }).finally(() => {
-      if (inflight.get(key) === flight) inflight.delete(key)
-    })
-    inflight.set(key, flight)
-    return flight
-  }
-
-  // A caller who cancels stops waiting at once; the run itself stops when its last caller has gone, and a new
-  // caller then starts afresh rather than joining a run that is winding down.
-  async function waitFor(flight: InFlightSearch, key: string, signal?: AbortSignal): Promise<SearchResponse> {
-    flight.waiters++
-    try {
-      return await raceSignal(flight.promise, signal)
-    } finally {
-      flight.waiters--
-      if (signal?.aborted && flight.waiters === 0) {
-        if (inflight.get(key) === flight) inflight.delete(key)
-        flight.controller.abort()
-      }
-    }
-  }
-
   async function search(request: SearchRequest, callOptions: SearchCallOptions = {}): Promise<SearchResponse> {
     const started = now()
     // Cassette settings that cannot work (both variables set, an empty replay directory) are one configuration
@@ -289,31 +271,28 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
     const key = cacheKey(req)
     if (req.cache && cache) {
       const hit = (await cache.get(key)) as SearchResponse | undefined
-      if (hit) return { ...hit, cached: true, timing: { total_ms: now() - started } }
+      // A search that waits for all takes no answer some engines were late for.
+      if (hit && !(req.wait === 'all' && anyLate(hit)))
+        return { ...hit, cached: true, timing: { total_ms: now() - started } }
     }
-    const flight = inflight.get(key) ?? startFlight(key, req, callOptions)
-    const response = await waitFor(flight, key, callOptions.signal)
-    if (req.cache && cache && !response.cached) {
-      const allFailed = Object.values(response.providers).every((p) => p.status !== 'ok')
-      if (!allFailed) {
-        const ttl =
-          response.partial || readsCutShort(response) ? PARTIAL_CACHE_TTL_MS : CACHE_TTL_MS[response.intent ?? 'none']
-        await cache.set(key, response, ttl)
-      }
-    }
-    return response
+    return flights.run(key, req, callOptions)
   }
 
   const stream: SearchLayer['stream'] = (request, callOptions) => streamSearch(search, request, callOptions)
   return { search, parseRequest, status, stream, providers: definitions, ...(cache && { cache }) }
 }
 
-/** A search run and the callers waiting for it. */
-interface InFlightSearch {
-  promise: Promise<SearchResponse>
-  controller: AbortController
-  waiters: number
+/** Keeps a response in the cache: briefly when it is partial in any way, for its intent's lifetime otherwise. */
+async function storeResponse(cache: CacheStore, key: string, response: SearchResponse): Promise<void> {
+  const allFailed = Object.values(response.providers).every((p) => p.status !== 'ok')
+  if (allFailed) return
+  const brief = response.partial || readsCutShort(response) || anyLate(response)
+  await cache.set(key, response, brief ? PARTIAL_CACHE_TTL_MS : CACHE_TTL_MS[response.intent ?? 'none'])
 }
+
+// An answer some engines were late for lacks their results: kept briefly, and not for a search that waits for all.
+const anyLate = (response: SearchResponse) =>
+  Object.values(response.providers).some((p) => p.status === 'late' || p.late_calls !== undefined)
 
 // Pages that ran out of time or network may be read next time: such an answer is kept only briefly.
 const readsCutShort = (response: SearchResponse) =>

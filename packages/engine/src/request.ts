@@ -48,6 +48,14 @@ export function searchRequestSchemaFor(providerIds?: readonly string[]) {
       sources: z.array(source).min(1).optional(),
       /** Overall deadline: at this point whatever has arrived is returned. */
       deadlineMs: z.number().int().min(100).max(120_000).default(15_000),
+      /**
+       * `settled` (default): once the mode's first engines have answered, the others get a grace period
+       * (`patienceMs`), then the search returns and those still running are reported `late`. `all`: wait for every
+       * engine, up to the deadline.
+       */
+      wait: z.enum(['settled', 'all']).default('settled'),
+      /** The grace after the first engines answered (ms); default the larger of 300 and half the time elapsed. */
+      patienceMs: z.number().int().min(0).max(120_000).optional(),
       /** Most sub-queries automatic expansion may produce. */
       maxQueries: z.number().int().min(1).max(6).default(3),
       /** Return each score's components. */

@@ -78,10 +78,18 @@ export const OperatorReportSchema = z
 
 /** How one provider fared in one search (`ProviderReport`). */
 export const ProviderReportSchema = z.object({
-  status: z.enum(['ok', 'error', 'skipped']),
+  status: z
+    .enum(['ok', 'error', 'skipped', 'late'])
+    .describe(
+      '`late`: still running when the search settled (`wait: "settled"`); not a failure, and its circuit is untouched.',
+    ),
   results: z.number().describe('Raw results received, before deduplication.'),
-  ms: z.number().describe('Longest call, in ms.'),
+  ms: z.number().describe('Longest call, in ms; for a `late` provider, how long its calls had been running.'),
   calls: z.number(),
+  late_calls: z
+    .number()
+    .optional()
+    .describe('Calls still running when the search settled (cut off or finishing later).'),
   /** Why it was skipped (not configured, not in this mode, cooling down, budget). */
   reason: z.string().optional().describe('Why it was skipped or not used.'),
   fallback_for: ProviderNameSchema.optional().describe('The provider it stood in for.'),

@@ -50,6 +50,13 @@ export type SearchStreamEvent =
       elapsed_ms: number
     }
   | { type: 'done'; response: SearchResponse }
+  /**
+   * Before `done`, when the search settled with calls still running that the layer lets finish
+   * (`lateCalls: 'finish'`): `progress` and `results` go on after `done`, then `update` ends the stream.
+   */
+  | { type: 'late'; providers: ProviderName[]; elapsed_ms: number }
+  /** The last event after a `late` one: the response with the late engines' results merged in. */
+  | { type: 'update'; response: SearchResponse }
 
 /** What `describePlan` reads from a run once its providers are chosen. */
 export interface PlanInput {
@@ -177,7 +184,8 @@ type Search = (
 
 /**
  * Turns a search with an `onStream` callback into an async iterator. Events after the response (a late re-rank)
- * are dropped; a search answered without a run of its own still yields plan, results and done, in that order.
+ * are dropped, unless the run said calls run on (`late`): then the stream goes on until their `update`. A search
+ * answered without a run of its own still yields plan, results and done, in that order.
  * Breaking out of the loop does not cancel the search: pass a `signal` for that.
  */
 export async function* streamSearch(
@@ -190,16 +198,27 @@ export async function* streamSearch(
   let finished = false
   let failure: { error: unknown } | undefined
   let planned = false
+  // The run settled with calls that run on: the stream stays open after `done` until their `update`.
+  let runsOn = false
+  let doneSent = false
+  // An `update` that comes before `done` (the response still on its way to the caller) waits for it.
+  let heldUpdate: SearchStreamEvent | undefined
   // Providers skipped while the plan is made report before it; the plan comes first and already says why.
   const beforePlan: SearchStreamEvent[] = []
   const push = (event: SearchStreamEvent) => {
     if (finished) return
+    if (event.type === 'late') runsOn = true
+    if (event.type === 'update' && !doneSent) {
+      heldUpdate = event
+      return
+    }
     if (!planned && event.type === 'progress') {
       beforePlan.push(event)
       return
     }
     if (event.type === 'plan') planned = true
     queue.push(event, ...(event.type === 'plan' ? beforePlan.splice(0) : []))
+    if (event.type === 'update') finished = true
     wake?.()
   }
   search(request, { ...options, onStream: push }).then(
@@ -218,7 +237,9 @@ export async function* streamSearch(
         })
       }
       push({ type: 'done', response })
-      finished = true
+      doneSent = true
+      if (heldUpdate) push(heldUpdate)
+      else if (!runsOn) finished = true
       wake?.()
     },
     (error: unknown) => {

@@ -161,6 +161,8 @@ describe('failure isolation: each provider failing in turn', () => {
       mode: 'deep',
       intent: 'none',
       deadlineMs: 4000,
+      // A hanging engine would be `late` in a settled search (see "settle, don't wait"): here it fails.
+      wait: 'all',
     })
     expect(res.providers[provider]!.status).toBe('error')
     expect(expectedKind(provider, label, kind)).toContain(res.providers[provider]!.error!.kind)
@@ -233,6 +235,7 @@ describe('fan-out, deadline, cache', () => {
       mode: 'deep',
       intent: 'none',
       deadlineMs: 600,
+      wait: 'all',
     })
     expect(Date.now() - started).toBeLessThan(3000)
     expect(res.providers.tavily).toMatchObject({ status: 'error', error: { kind: 'timeout' } })

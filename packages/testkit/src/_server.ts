@@ -246,6 +246,7 @@ export class EmulatorServer {
     }
     if (fault?.retryAfterSec !== undefined)
       reply.headers = { ...reply.headers, 'retry-after': String(fault.retryAfterSec) }
+    if (fault?.headers) reply.headers = { ...reply.headers, ...fault.headers }
     send(res, reply)
   }
 }

@@ -83,6 +83,17 @@ describe("status faults answer in each vendor's real error format", () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe('1, 15000')
   })
 
+  it('headers: set on the emulated answer over its own (a paid plan on Brave), the body unchanged', async () => {
+    const plain = await (await vendorRequest(emu, 'brave')).json()
+    emu.fault('brave', { headers: { 'x-ratelimit-limit': '20, 20000000', 'x-plan': 'paid' } })
+    const res = await vendorRequest(emu, 'brave')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-ratelimit-limit')).toBe('20, 20000000')
+    expect(res.headers.get('x-plan')).toBe('paid')
+    expect(res.headers.get('x-ratelimit-policy')).toBe('1;w=1, 15000;w=2592000')
+    expect(await res.json()).toEqual(plain)
+  })
+
   it('github rate-limit errors report zero remaining', async () => {
     emu.fault('github', { status: 403 })
     const res = await fetch(`${emu.urls.github}/repos/octo/demo/issues/1`)

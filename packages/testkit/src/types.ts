@@ -56,6 +56,11 @@ export interface Fault {
   endlessBody?: boolean
   /** Delay before answering. */
   latencyMs?: number
+  /**
+   * Headers set on the answer, over its own of the same (lower-case) name: e.g. a paid plan's `x-ratelimit-*` on
+   * Brave's emulated answer, whose own headers are the free plan's.
+   */
+  headers?: Record<string, string>
   /** Apply to the next N requests of the service only, then clear. */
   times?: number
   /** Apply only to requests presenting this key (in any request header); others are answered as usual. */

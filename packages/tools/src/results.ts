@@ -84,6 +84,7 @@ function engineLine(response: SearchResponse, services: readonly ServiceSpec[]):
     SearchResponse['providers'][ProviderName],
   ][]) {
     if (report.status === 'ok') parts.push(`${name} ${report.results}`)
+    else if (report.status === 'late') parts.push(`${name} not waited for (still searching after ${report.ms} ms)`)
     else if (report.status === 'error' && report.error)
       parts.push(`${name} failed: ${describeProviderFailure(report.error.kind, name, undefined, undefined, services)}`)
   }

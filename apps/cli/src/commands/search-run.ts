@@ -47,6 +47,8 @@ export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Prom
       maxQueries: parseIntFlag('max-queries', v['max-queries'] as string, 1, 6),
     }),
     ...(v.timeout !== undefined && { deadlineMs: parseIntFlag('timeout', v.timeout as string, 100, 120_000) }),
+    ...(v.wait !== undefined && { wait: v.wait as 'settled' | 'all' }),
+    ...(v.patience !== undefined && { patienceMs: parseIntFlag('patience', v.patience as string, 0, 120_000) }),
     ...(v['domain-boost'] !== undefined && { domainBoost: parseList(v['domain-boost'] as string) }),
     ...(v['include-domains'] !== undefined && { includeDomains: parseList(v['include-domains'] as string) }),
     ...(v['exclude-domains'] !== undefined && { excludeDomains: parseList(v['exclude-domains'] as string) }),

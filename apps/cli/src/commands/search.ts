@@ -46,6 +46,17 @@ export const searchCommand: Command = {
       valueHint: 'ms',
       description: 'overall deadline; what arrived by then is returned (default 15000)',
     },
+    wait: {
+      type: 'string',
+      choices: ['settled', 'all'],
+      description:
+        'settled (default): once the first engines answer, the slower ones get a grace, then results print; all: wait for every engine',
+    },
+    patience: {
+      type: 'string',
+      valueHint: 'ms',
+      description: 'the grace the slower engines get (default the larger of 300 ms and half the time so far)',
+    },
     'extract-refs': {
       type: 'boolean',
       description:

@@ -62,7 +62,8 @@ const getSearchRoute = (security: Security, maxQueryChars: number) =>
     method: 'get',
     path: '/v1/search',
     operationId: 'searchGet',
-    summary: 'Search with query parameters (q, mode, intent, freshness, num, sources, cache, read, format, maxChars).',
+    summary:
+      'Search with query parameters (q, mode, intent, freshness, num, sources, cache, read, wait, patience, format, maxChars).',
     security,
     request: { query: searchQuerySchemaFor(maxQueryChars).extend(SearchFormatSchema.shape) },
     responses: { 200: searchOk, ...errors('invalid_input', 'not_configured'), ...commonErrors() },
@@ -79,6 +80,8 @@ export function searchRequestFromQuery(q: z.infer<typeof SearchQuerySchema>): Se
     ...(q.sources && { sources: q.sources.split(',').map((s) => s.trim()) as ProviderName[] }),
     ...(q.cache && { cache: q.cache === 'true' }),
     ...(q.read !== undefined && { read: q.read }),
+    ...(q.wait !== undefined && { wait: q.wait }),
+    ...(q.patience !== undefined && { patienceMs: q.patience }),
   }
 }
 
