@@ -4,6 +4,7 @@ const SCENARIOS = [
   'stream',
   'cli',
   'faults',
+  'latency-mix',
   'merge',
   'intent',
   'thread',

@@ -9,6 +9,7 @@ import { cliScenario } from './scenarios/cli.js'
 import { extractScenario } from './scenarios/extract.js'
 import { faultsScenario } from './scenarios/faults.js'
 import { intentScenario } from './scenarios/intent.js'
+import { latencyMixScenario } from './scenarios/latency-mix.js'
 import { mergeScenario } from './scenarios/merge.js'
 import { passagesScenario } from './scenarios/passages.js'
 import { pipelineScenario } from './scenarios/pipeline.js'
@@ -24,6 +25,7 @@ const RUNNERS: Record<ScenarioId, (ctx: ScenarioContext) => Promise<VariantResul
   stream: streamScenario,
   cli: cliScenario,
   faults: faultsScenario,
+  'latency-mix': latencyMixScenario,
   merge: mergeScenario,
   intent: intentScenario,
   thread: threadScenario,
