@@ -75,7 +75,7 @@ export interface FanOutOptions {
 export type CallContext = PoolCallContext & Pick<ProviderContext, 'onRequestSent'>
 
 /** A call still running when the search settled. */
-export interface LateCall {
+interface LateCall {
   provider: ProviderName
   query: string
   /** Epoch ms it was launched. */
