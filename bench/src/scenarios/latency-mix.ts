@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
+import { createSearchLayer } from '@search-layer/engine'
 import type { EmulatedService } from '@search-layer/testkit'
 import type { ScenarioContext } from '../_context.js'
 import { type RemoteEmulator, startRemoteEmulator } from '../_remote-emulator.js'
@@ -102,6 +103,7 @@ export async function latencyMixScenario(ctx: ScenarioContext): Promise<VariantR
     await search(DEEP, env)
     const out: VariantResult[] = []
     out.push(...(await settledVersusAll(ctx, env, iterations)))
+    out.push(...(await inProcess(ctx, base, iterations)))
     for (const [mode, target] of [
       ['answer', 1900],
       ['fast', 1300],
@@ -201,4 +203,36 @@ async function freeVersusPaidPlan(
     ...(plan === 'free (1/s)' && { extra: { overPaidMs: diff } }),
     note: plan === 'free (1/s)' ? `${diff} ms over the paid plan; target ≤ 150 ms` : 'the free plan’s baseline',
   }))
+}
+
+/**
+ * The same deep search in this process (no Node start, no module loading): what the search waits for at these
+ * latencies, apart from what a fresh process costs the host.
+ */
+async function inProcess(
+  ctx: ScenarioContext,
+  env: Record<string, string>,
+  iterations: number,
+): Promise<VariantResult[]> {
+  const layer = createSearchLayer({ env, cache: false, rateLimits: false })
+  const request = { query: QUERY, mode: 'deep', intent: 'auto', num: 10 } as const
+  await layer.search(request)
+  const rows: VariantResult[] = []
+  for (const wait of ['settled', 'all'] as const) {
+    const runs: number[] = []
+    for (let i = 0; i < iterations; i++) {
+      const t0 = performance.now()
+      await layer.search({ ...request, wait })
+      runs.push(performance.now() - t0)
+    }
+    const latency = summarize(runs)
+    ctx.log(`latency mix in-process ${wait}: p50 ${latency.p50} ms`)
+    rows.push({
+      scenario: SCENARIO,
+      variant: `deep "${QUERY}" in-process, wait ${wait}, ${MIX_LABEL}`,
+      latency,
+      note: wait === 'settled' ? 'Exa 1.1 s + the grace; no process start' : 'Grok 7 s; no process start',
+    })
+  }
+  return rows
 }
