@@ -42,7 +42,7 @@ const question = (extra: Json = {}) => ({ question: 'When was Zorblax 4.2 releas
 const withoutRequestId = ({ requestId: _, ...body }: Json) => body
 
 describe('conversations per API key', { timeout: 90_000 }, () => {
-  it("keeps a caller out of another's conversation: the same 404 as an id that never existed", async () => {
+  it("keeps a caller out of another's conversation: the same refusal as an id that never existed", async () => {
     const srv = await start(`alice:${ALICE},bob:${BOB}`)
     const first = await (await srv.call('/v1/ask', { json: question(), key: ALICE })).json()
     expect(first).toMatchObject({ turn: 1, mode: 'extractive' })
@@ -52,9 +52,9 @@ describe('conversations per API key', { timeout: 90_000 }, () => {
     for (const accept of ['application/json', 'text/event-stream']) {
       const stolen = await srv.call('/v1/ask', { json: follow, key: BOB, headers: { accept } })
       const unknown = await srv.call('/v1/ask', { json: never, key: BOB, headers: { accept } })
-      expect([stolen.status, unknown.status]).toEqual([404, 404])
+      expect([stolen.status, unknown.status]).toEqual([400, 400])
       const [a, b] = [await stolen.json(), await unknown.json()]
-      expect(a).toMatchObject({ code: 'not_found', issues: [{ path: 'conversationId' }] })
+      expect(a).toMatchObject({ code: 'invalid_input', issues: [{ path: 'conversationId' }] })
       // Nothing tells the two apart but the id itself; no server path either.
       expect(JSON.stringify(withoutRequestId(a)).replace(first.id, 'ID')).toBe(
         JSON.stringify(withoutRequestId(b)).replace('20261207-000000-0123456789abcdef', 'ID'),

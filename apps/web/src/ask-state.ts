@@ -141,7 +141,7 @@ export function actionOf(message: StreamMessage): ExchangeAction | undefined {
 
 /**
  * Posts a question to /v1/ask with `Accept: text/event-stream` and hands each message to `onMessage` as it
- * arrives. Throws `ApiError` when the server refuses the question (bad input, an unknown conversation: 404).
+ * arrives. Throws `ApiError` when the server refuses the question (bad input, an unknown conversation: 400).
  */
 export async function streamAsk(
   body: { question: string; conversationId?: string },

@@ -61,7 +61,8 @@ const AskStreamEventSchema = z
  * `POST /v1/ask`: a model searches, reads and answers with quotes checked against the passages (or the extractive
  * answer, or an abstention). JSON by default; with `Accept: text/event-stream`, events as the ask runs
  * (`turn-start`, `tool-start`, `tool-end`, `turn-end`, and `step` for each recorded step), then `done` with the
- * result (or `error`). A `conversationId` that is not the caller's own is a 404 before any event (the same for one that never existed).
+ * result (or `error`). A `conversationId` that is not the caller's own is a 400 naming the field before any event (the same for one
+ * that never existed).
  */
 export function askRoutes({ context, env, scope, requestTimeoutMs, security }: AskRoutesOptions) {
   const router = createRouter()
@@ -83,7 +84,7 @@ export function askRoutes({ context, env, scope, requestTimeoutMs, security }: A
             'text/event-stream': { schema: AskStreamEventSchema },
           },
         },
-        ...errors('invalid_input', 'not_found', 'body_too_large'),
+        ...errors('invalid_input', 'body_too_large'),
         ...commonErrors(),
       },
     }),
@@ -91,9 +92,9 @@ export function askRoutes({ context, env, scope, requestTimeoutMs, security }: A
       const body = c.req.valid('json')
       const input: AskInput = { ...body, budget: budgetWithin(body, requestTimeoutMs) }
       const dir = scope(c.req.header('authorization'))
-      // Checked before any event, so an id the caller does not own is the usual 404 and not an error event.
+      // Checked before any event, so an id the caller does not own is the usual 400 and not an error event.
       if (input.conversationId && !(await loadConversation(dir, input.conversationId).catch(() => undefined)))
-        return unknownConversation(c, input.conversationId)
+        return unknownConversation(c, input.conversationId, 'invalid_input')
       const signal = c.get('signal')
       const layer = context.layerFor({ who: c.get('who'), signal })
       if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {

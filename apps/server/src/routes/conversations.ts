@@ -22,18 +22,14 @@ const ConversationSchema = z
   .openapi('Conversation')
 
 /**
- * The 404 of a conversation the caller cannot see: the same whether it never existed or is another caller's, so an
- * id tells nothing about anyone else.
+ * The refusal of a conversation the caller cannot see: the same whether it never existed or is another caller's, so
+ * an id tells nothing about anyone else. A 404 where the id is the resource (`GET /v1/conversations/{id}`), a 400
+ * naming the field where it is part of a request (`POST /v1/ask`).
  */
-export function unknownConversation(c: Context<AppEnv>, id: string) {
-  return errorJson(
-    c,
-    'not_found',
-    `conversationId: no conversation ${JSON.stringify(id.slice(0, 80))} for this caller`,
-    {
-      issues: [{ path: 'conversationId', message: 'unknown conversation id' }],
-    },
-  )
+export function unknownConversation(c: Context<AppEnv>, id: string, code: 'not_found' | 'invalid_input' = 'not_found') {
+  return errorJson(c, code, `conversationId: no conversation ${JSON.stringify(id.slice(0, 80))} for this caller`, {
+    issues: [{ path: 'conversationId', message: 'unknown conversation id' }],
+  })
 }
 
 /** `GET /v1/conversations` and `GET /v1/conversations/{id}`: the caller's own asks, and nobody else's. */
