@@ -23,7 +23,14 @@ const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number) => {
 describe('two instances sharing one Redis', () => {
   it('the second instance answers from the shared cache with zero upstream calls', async () => {
     const [a, b] = await pair({ redisPrefix: 'cache-test:' })
-    const request = { query: 'rust async runtime tokio', mode: 'deep', intent: 'exploratory', maxQueries: 1 }
+    // Waiting for all: a settled search may store a late engine's results after it answers (a fuller entry).
+    const request = {
+      query: 'rust async runtime tokio',
+      mode: 'deep',
+      intent: 'exploratory',
+      maxQueries: 1,
+      wait: 'all',
+    }
     const first = await (await a.call('/v1/search', { json: request })).json()
     expect(first.cached).toBe(false)
     const calls = upstreamCalls(emu)

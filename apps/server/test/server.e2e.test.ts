@@ -506,6 +506,8 @@ describe('health, readiness, metrics and OpenAPI', () => {
       '/metrics',
       '/readyz',
       '/v1/ask',
+      '/v1/conversations',
+      '/v1/conversations/{id}',
       '/v1/fetch',
       '/v1/history',
       '/v1/refs',

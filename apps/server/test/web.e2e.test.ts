@@ -168,7 +168,7 @@ describe('the web app', () => {
     emu.pages.set('/evidence', {
       body: `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Cancellation in async Rust</title></head>
 <body><main><article><h1>Cancellation in async Rust</h1>
-<p>Dropping a future cancels it at its next await point: structured concurrency scopes make cancellation explicit,
+<p>Dropping a future in async Rust cancels it at its next await point: structured concurrency scopes make cancellation explicit,
 so a task never outlives the scope that spawned it. &lt;img src=x onerror=alert(1)&gt; stays text.</p>
 </article></main></body></html>`,
     })
@@ -192,7 +192,7 @@ so a task never outlives the scope that spawned it. &lt;img src=x onerror=alert(
     const first = page.locator('.result').first()
     const quoted = first.locator('.passage blockquote').first()
     await quoted.waitFor()
-    expect(await quoted.textContent()).toContain('Dropping a future cancels it at its next await point')
+    expect(await quoted.textContent()).toContain('Dropping a future in async Rust cancels it at its next await point')
     const marked = (await first.locator('.passage mark').allTextContents()).map((m) => m.toLowerCase())
     expect(new Set(marked)).toEqual(new Set(['async', 'rust', 'cancellation']))
     // The page's markup is shown as text: no element came from it.
