@@ -74,6 +74,9 @@ describe('conversations per API key', { timeout: 90_000 }, () => {
     ])
     const whole = await (await srv.call(`/v1/conversations/${first.id}`, { key: ALICE })).json()
     expect(whole.turns.map((t: Json) => t.turn)).toEqual([1, 2])
+    // The transcript is written on the server's disk; its path is no address for a caller.
+    for (const body of [first, second, whole]) expect(JSON.stringify(body)).not.toContain(history)
+    expect(first.transcript).toBeUndefined()
     // On disk: a directory per key, named by a hash, never the key or its name.
     const callers = readdirSync(join(history, 'callers'))
     expect(callers).toHaveLength(1)

@@ -16,7 +16,7 @@ import type { AppContext } from '../app-context.js'
 import type { ConversationScope } from '../conversation-scope.js'
 import { describeError } from '../error-responses.js'
 import { ErrorBodySchema } from '../schemas.js'
-import { unknownConversation } from './conversations.js'
+import { unknownConversation, withoutServerPath } from './conversations.js'
 import { type Security, commonErrors, createRouter, errors } from './responses.js'
 
 /** Options of `askRoutes`. */
@@ -99,7 +99,7 @@ export function askRoutes({ context, env, scope, requestTimeoutMs, security }: A
       const layer = context.layerFor({ who: c.get('who'), signal })
       if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {
         const result = await ask(input, { env, layer, signal, historyDir: dir })
-        return c.json(result, 200)
+        return c.json(withoutServerPath(result), 200)
       }
       c.header('X-Accel-Buffering', 'no')
       return streamSSE(c, async (sse) => {
@@ -113,7 +113,7 @@ export function askRoutes({ context, env, scope, requestTimeoutMs, security }: A
         try {
           const result = await ask(input, { env, layer, signal, historyDir: dir, onStep, onEvent })
           await sent
-          await sse.writeSSE({ event: 'done', data: JSON.stringify(result) })
+          await sse.writeSSE({ event: 'done', data: JSON.stringify(withoutServerPath(result)) })
         } catch (error) {
           await sent
           const { body: failure } = describeError(error)

@@ -32,6 +32,15 @@ export function unknownConversation(c: Context<AppEnv>, id: string, code: 'not_f
   })
 }
 
+/**
+ * A turn as an API caller gets it: without `transcript`, the server's own file path, which tells a caller about the
+ * server's disk and is no address it can use.
+ */
+export function withoutServerPath<T extends { transcript?: string }>(turn: T): Omit<T, 'transcript'> {
+  const { transcript: _, ...rest } = turn
+  return rest
+}
+
 /** `GET /v1/conversations` and `GET /v1/conversations/{id}`: the caller's own asks, and nobody else's. */
 export function conversationRoutes({ scope, security }: { scope: ConversationScope; security: Security }) {
   const router = createRouter()
@@ -70,7 +79,8 @@ export function conversationRoutes({ scope, security }: { scope: ConversationSco
     async (c) => {
       const { id } = c.req.valid('param')
       try {
-        return c.json(await loadConversation(dirOf(c), id), 200)
+        const conversation = await loadConversation(dirOf(c), id)
+        return c.json({ ...conversation, turns: conversation.turns.map(withoutServerPath) }, 200)
       } catch {
         return unknownConversation(c, id)
       }
