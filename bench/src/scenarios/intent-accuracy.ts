@@ -117,9 +117,6 @@ export function intentAccuracyRows(ctx: ScenarioContext): VariantResult[] {
     confusionRow('en', byLang('en')),
     confusionRow('zh', byLang('zh')),
     row("issue 42's examples (a check set, never trained on)", grade(readSet('test/fixtures/issue-examples.jsonl'))),
-    row(
-      'blind check set D (229 queries, written blind, never trained on)',
-      grade(readSet('test/fixtures/blind-d.jsonl')),
-    ),
+    row('blind check set E (written blind, never trained on)', grade(readSet('test/fixtures/blind-e.jsonl'))),
   ]
 }
