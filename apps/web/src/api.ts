@@ -26,14 +26,14 @@ export const onUnauthorized = (listener: () => void) => {
   return () => listeners.delete(listener)
 }
 
-export function headers(extra: Record<string, string> = {}): Headers {
+function headers(extra: Record<string, string> = {}): Headers {
   const h = new Headers(extra)
   const key = getKey()
   if (key) h.set('authorization', `Bearer ${key}`)
   return h
 }
 
-export async function failure(response: Response): Promise<ApiError> {
+async function failure(response: Response): Promise<ApiError> {
   if (response.status === 401) for (const l of listeners) l()
   let body: { error?: string; code?: string } = {}
   try {
@@ -71,20 +71,22 @@ export interface StreamMessage {
 }
 
 /**
- * Posts a search with `Accept: text/event-stream` and hands each event to `onEvent` as it arrives (EventSource cannot
- * send a bearer header, so this reads the stream itself). Throws `ApiError` when the server refuses the search.
+ * Posts `body` to `path` with `Accept: text/event-stream` and hands each event to `onMessage` as it arrives
+ * (EventSource cannot POST nor send a bearer header, so this reads the stream itself). Throws `ApiError` when the
+ * server refuses the request or cannot be reached; returns quietly when `signal` aborts it.
  */
-export async function streamSearch(
-  request: Record<string, unknown>,
-  onEvent: (message: StreamMessage) => void,
+export async function postStream(
+  path: string,
+  body: unknown,
+  onMessage: (message: StreamMessage) => void,
   signal: AbortSignal,
 ): Promise<void> {
   let response: Response
   try {
-    response = await fetch('/v1/search', {
+    response = await fetch(path, {
       method: 'POST',
       headers: headers({ 'content-type': 'application/json', accept: 'text/event-stream' }),
-      body: JSON.stringify(request),
+      body: JSON.stringify(body),
       signal,
     })
   } catch (error) {
@@ -101,16 +103,24 @@ export async function streamSearch(
     buffer += value
     let end = buffer.indexOf('\n\n')
     while (end >= 0) {
-      const block = buffer.slice(0, end)
+      const message = parseBlock(buffer.slice(0, end))
       buffer = buffer.slice(end + 2)
-      const message = parseBlock(block)
-      if (message) onEvent(message)
+      if (message) onMessage(message)
       end = buffer.indexOf('\n\n')
     }
   }
 }
 
-export function parseBlock(block: string): StreamMessage | undefined {
+/** A search streamed from `POST /v1/search` (see `postStream`). */
+export function streamSearch(
+  request: Record<string, unknown>,
+  onEvent: (message: StreamMessage) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  return postStream('/v1/search', request, onEvent, signal)
+}
+
+function parseBlock(block: string): StreamMessage | undefined {
   let event = 'message'
   const data: string[] = []
   for (const line of block.split('\n')) {

@@ -1,6 +1,5 @@
 import type { AskEvent, AskResult } from '@search-layer/ask'
-import { type StreamMessage, failure, headers, parseBlock } from './api.js'
-import { ApiError } from './api.js'
+import { type StreamMessage, postStream } from './api.js'
 
 // One question of a conversation as page state: what each event of /v1/ask's stream changes.
 
@@ -143,37 +142,10 @@ export function actionOf(message: StreamMessage): ExchangeAction | undefined {
  * Posts a question to /v1/ask with `Accept: text/event-stream` and hands each message to `onMessage` as it
  * arrives. Throws `ApiError` when the server refuses the question (bad input, an unknown conversation: 400).
  */
-export async function streamAsk(
+export function streamAsk(
   body: { question: string; conversationId?: string },
   onMessage: (message: StreamMessage) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  let response: Response
-  try {
-    response = await fetch('/v1/ask', {
-      method: 'POST',
-      headers: headers({ 'content-type': 'application/json', accept: 'text/event-stream' }),
-      body: JSON.stringify(body),
-      signal,
-    })
-  } catch (error) {
-    if (signal.aborted) return
-    throw new ApiError(`The server did not answer: ${(error as Error).message}`, 0)
-  }
-  if (!response.ok) throw await failure(response)
-  if (!response.body) throw new ApiError('The server sent no stream', response.status)
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-  let buffer = ''
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return
-    buffer += value
-    let end = buffer.indexOf('\n\n')
-    while (end >= 0) {
-      const message = parseBlock(buffer.slice(0, end))
-      buffer = buffer.slice(end + 2)
-      if (message) onMessage(message)
-      end = buffer.indexOf('\n\n')
-    }
-  }
+  return postStream('/v1/ask', body, onMessage, signal)
 }

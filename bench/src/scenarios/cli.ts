@@ -30,7 +30,7 @@ interface NodeRuntime {
 }
 
 /** Runs the built CLI once in a fresh Node process and times it from spawn to exit. */
-function runCli(args: readonly string[], env: Record<string, string>, node = THIS_NODE): Promise<RunOutcome> {
+export function runCli(args: readonly string[], env: Record<string, string>, node = THIS_NODE): Promise<RunOutcome> {
   return runNode([CLI, ...args], env, node)
 }
 

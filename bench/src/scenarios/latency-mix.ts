@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
-import { fileURLToPath } from 'node:url'
 import { createSearchLayer } from '@search-layer/engine'
 import type { EmulatedService } from '@search-layer/testkit'
 import type { ScenarioContext } from '../_context.js'
 import { type RemoteEmulator, startRemoteEmulator } from '../_remote-emulator.js'
 import type { VariantResult } from '../_report.js'
 import { summarize } from '../_stats.js'
+import { runCli } from './cli.js'
 
-const CLI = fileURLToPath(new URL('../../apps/cli/dist/cli.js', import.meta.url))
 const SCENARIO = '15 real latency mix'
 
 /** Typical real latencies (issue 41): Brave ~0.3–0.6 s, Exa ~0.8–1.5 s, Tavily 1–2 s, Grok's web search 5–20 s. */
@@ -17,35 +15,6 @@ const MIX_LABEL = 'Brave 450 ms / Exa 1.1 s / Tavily 1.6 s / Grok 7 s'
 
 const QUERY = 'Bun vs Deno'
 const DEEP = [QUERY, '--mode', 'deep', '--intent', 'auto', '--num', '10', '--no-cache', '--json']
-
-interface CliRun {
-  ms: number
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** The built CLI once, in a fresh Node process, timed from spawn to exit. */
-function runCli(args: readonly string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now()
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d
-    })
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d
-    })
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.once('error', reject)
-    child.once('close', (code) => {
-      clearTimeout(timer)
-      resolve({ ms: performance.now() - t0, code, stdout, stderr })
-    })
-  })
-}
 
 interface Searched {
   ms: number
@@ -85,7 +54,7 @@ async function setMix(emu: RemoteEmulator): Promise<void> {
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits
 
 /**
- * Scenario 13: the CLI at real vendor latencies, a fresh process per search. The deep comparison search settled
+ * Scenario 15: the CLI at real vendor latencies, a fresh process per search. The deep comparison search settled
  * (the default) and waiting for all engines (`--wait all`) alternate run by run, so both rows share the host's
  * minutes; the settled one reports its speed-up and how much of the all-engines top 10 it holds. Answer and fast
  * modes settle on their own engines. The Brave free-plan rows learn the plan's headers first (a warm-up search,
