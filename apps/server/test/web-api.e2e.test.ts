@@ -45,7 +45,8 @@ async function readEvents(response: Response): Promise<{ event: string; data: Js
 describe('/v1/search as server-sent events', () => {
   it('streams plan, progress, results and the response, and records history', async () => {
     const srv = await start()
-    const response = await srv.call('/v1/search?q=rust+async+runtime&cache=false', {
+    // Waiting for all: a settled search may stream a late engine's results and `update` after `done` (late-answers.e2e).
+    const response = await srv.call('/v1/search?q=rust+async+runtime&cache=false&wait=all', {
       headers: { accept: 'text/event-stream' },
     })
     expect(response.status).toBe(200)
