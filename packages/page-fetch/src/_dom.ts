@@ -116,15 +116,15 @@ export function baseFor(doc: Doc, pageUrl: string): string {
   return resolveUrl(baseHref, pageUrl) ?? pageUrl
 }
 
-/** Rewrites link and media URLs to absolute ones, since linkedom has no baseURI for Readability to use. */
-export function absolutize(doc: Doc, base: string): void {
+/** Rewrites link and media URLs under `root` to absolute ones (linkedom has no baseURI to resolve them against). */
+export function absolutize(root: El, base: string): void {
   for (const [selector, attr] of [
     ['a[href]', 'href'],
     ['img[src]', 'src'],
     ['source[src]', 'src'],
     ['video[poster]', 'poster'],
   ] as const) {
-    for (const el of Array.from(doc.querySelectorAll(selector))) {
+    for (const el of Array.from(root.querySelectorAll(selector))) {
       const value = el.getAttribute(attr)
       // Leave in-page anchors and non-navigations alone; they are dropped from links later.
       if (!value || value.startsWith('#') || /^\s*javascript:/i.test(value)) continue

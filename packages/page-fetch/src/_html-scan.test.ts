@@ -5,8 +5,36 @@ import { gunzipSync } from 'node:zlib'
 import { ADVERSARIAL_TEXTS, measureGrowth, LINEAR_GROWTH_LIMIT } from '@search-layer/testkit'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type HtmlShape, htmlToText, measureHtml } from './_html-scan.js'
+import { type HtmlShape, htmlToText, measureHtml, measureHtmlForReading, withoutDeadText } from './_html-scan.js'
 import { DEFAULT_EXTRACT_LIMITS } from './extract.js'
+
+describe('measureHtmlForReading', () => {
+  const strip = (html: string) => withoutDeadText(html, measureHtmlForReading(html).deadText)
+
+  it('finds script and style text for the DOM to skip, keeping the tags and the shape', () => {
+    const html =
+      '<html><head><style>.a{color:red}</style><script src="x.js"></script><script>var a = "<p>not markup</p>"</script></head><body><div>Text</div><SCRIPT type="module">go()</SCRIPT ></body></html>'
+    const { shape } = measureHtmlForReading(html)
+    expect(shape).toEqual(measureHtml(html))
+    expect(strip(html)).toBe(
+      '<html><head><style></style><script src="x.js"></script><script></script></head><body><div>Text</div><SCRIPT type="module"></SCRIPT ></body></html>',
+    )
+  })
+
+  it('keeps JSON-LD, text inside <p>, <pre> and <article> (isProbablyReaderable weighs it) and unclosed scripts', () => {
+    const kept = [
+      '<script type="application/ld+json">{"datePublished":"2024-01-02"}</script>',
+      "<script type='application/ld+json'>{}</script>",
+      '<p>Lead <script>inline()</script> text</p>',
+      '<pre><style>.x{}</style></pre>',
+      '<article><div><script>more()</script></div></article>',
+      '<!-- <script>commented()</script> -->',
+      '<script>never closed',
+    ]
+    for (const html of kept) expect(strip(html)).toBe(html)
+    expect(strip('<p>a</p><script>after()</script>')).toBe('<p>a</p><script></script>')
+  })
+})
 
 describe('measureHtml', () => {
   it.each([

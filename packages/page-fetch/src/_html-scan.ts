@@ -162,6 +162,16 @@ function tagEnd(html: string, from: number, counts: { attributes: number }): num
   return -1
 }
 
+/** Whether an open element's text counts toward `isProbablyReaderable` (its nodes are `p`, `pre`, `article`). */
+function readerableText(open: ReadonlyMap<string, number>): boolean {
+  return (open.get('p') ?? 0) > 0 || (open.get('pre') ?? 0) > 0 || (open.get('article') ?? 0) > 0
+}
+
+/** Whether the content of raw-text element `name` (start tag attributes `attributes`) is read by nothing. */
+function isDeadText(name: string, attributes: string): boolean {
+  return name === 'style' || (name === 'script' && !JSON_LD_TYPE.test(attributes))
+}
+
 function hrefOf(tag: string): string | null {
   const match = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(tag)
   return match ? decodeEntities(match[1] ?? match[2] ?? match[3] ?? '') : null
@@ -173,12 +183,42 @@ export function measureHtml(html: string): HtmlShape {
   return { maxDepth, elements, links, totalDepth, attributes }
 }
 
+/**
+ * `measureHtml`, plus the spans of text no reader keeps, as start and end offsets in pairs (for `withoutDeadText`):
+ * the content of `<script>` (JSON-LD aside) and `<style>` elements outside `<p>`, `<pre>` and `<article>` (whose
+ * text, scripts included, `isProbablyReaderable` weighs).
+ */
+export function measureHtmlForReading(html: string): { shape: HtmlShape; deadText: number[] } {
+  const deadText: number[] = []
+  const { maxDepth, elements, links, totalDepth, attributes } = scanHtml(html, false, deadText)
+  return { shape: { maxDepth, elements, links, totalDepth, attributes }, deadText }
+}
+
+/**
+ * `html` without the spans `measureHtml` found in `deadText` (their tags kept, so the DOM has the same elements):
+ * script and style text is most of a typical page's bytes, and a DOM parser would build it only for Readability
+ * to remove it first thing.
+ */
+export function withoutDeadText(html: string, deadText: readonly number[]): string {
+  if (deadText.length === 0) return html
+  const kept: string[] = []
+  let from = 0
+  for (let k = 0; k < deadText.length; k += 2) {
+    kept.push(html.slice(from, deadText[k]))
+    from = deadText[k + 1] as number
+  }
+  kept.push(html.slice(from))
+  return kept.join('')
+}
+
+const JSON_LD_TYPE = /\stype\s*=\s*["']?application\/ld\+json/i
+
 /** The shape plus the page's title, its visible text (script, style and head left out) and its first 1,000 links. */
 export function htmlToText(html: string): ScannedText {
   return scanHtml(html, true)
 }
 
-function scanHtml(html: string, collectText: boolean): ScannedText {
+function scanHtml(html: string, collectText: boolean, deadText?: number[]): ScannedText {
   const stack: string[] = []
   const open = new Map<string, number>()
   const parts: string[] = []
@@ -272,6 +312,8 @@ function scanHtml(html: string, collectText: boolean): ScannedText {
       closer.lastIndex = end
       const found = closer.exec(html)
       const contentEnd = found ? found.index : html.length
+      if (deadText && found && contentEnd > end && !readerableText(open) && isDeadText(name, html.slice(nameEnd, end)))
+        deadText.push(end, contentEnd)
       if (name === 'title' && title === null)
         title = decodeEntities(html.slice(end, contentEnd)).replace(/\s+/g, ' ').trim() || null
       else if (name === 'textarea' || name === 'xmp' || name === 'plaintext') addText(html.slice(end, contentEnd))

@@ -266,6 +266,13 @@ ${inner}
     expect(page.links.map((l) => l.url)).toEqual(['https://blog.example/docs/first'])
   })
 
+  it('resolves the URLs Readability writes itself: the src of a lazy image, from its data-src', () => {
+    const page = extractReadable(article(`${paragraphs}<p><img data-src="/img/diagram.png" alt="Diagram"></p>`), {
+      url: 'https://blog.example/posts/1',
+    })
+    expect(page.markdown).toContain('![Diagram](https://blog.example/img/diagram.png)')
+  })
+
   it('gives each link its anchor text and surrounding context, deduplicated by URL', () => {
     const page = extractReadable(
       article(`${paragraphs}

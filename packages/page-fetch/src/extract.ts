@@ -1,6 +1,6 @@
 import { Readability, isProbablyReaderable } from '@mozilla/readability'
 import { type El, NOISE_SELECTOR, absolutize, baseFor, blockText, orNull, parseDocument, resolveUrl } from './_dom.js'
-import { htmlToText, measureHtml } from './_html-scan.js'
+import { type HtmlShape, htmlToText, measureHtml, measureHtmlForReading, withoutDeadText } from './_html-scan.js'
 import { toMarkdown } from './_markdown.js'
 import { collectLinks } from './_page-links.js'
 import { findLang, findPublishedAt, isoDate } from './_page-meta.js'
@@ -60,10 +60,11 @@ export interface ExtractReadableOptions {
 export function extractReadable(html: string, options: ExtractReadableOptions): ReadablePage {
   const pageUrl = options.finalUrl ?? options.url
   const source = typeof html === 'string' ? html : String(html)
-  const tooComplex = complexityReason(source, { ...DEFAULT_EXTRACT_LIMITS, ...options.limits })
+  const { shape, deadText } = measureHtmlForReading(source)
+  const tooComplex = shapeReason(shape, { ...DEFAULT_EXTRACT_LIMITS, ...options.limits })
   if (tooComplex) return plainTextPage(source, options, `page too complex for readable extraction: ${tooComplex}`)
   try {
-    return extractFromDocument(source, options, pageUrl)
+    return extractFromDocument(withoutDeadText(source, deadText), options, pageUrl)
   } catch (error) {
     // linkedom and Readability are not hardened against every malformed input; degrade to tag-stripped text.
     const why = error instanceof Error ? error.message : String(error)
@@ -73,8 +74,12 @@ export function extractReadable(html: string, options: ExtractReadableOptions): 
 
 const count = (n: number) => n.toLocaleString('en-US')
 
+/** Why `html` is too complex for a DOM, if it is. */
 export function complexityReason(html: string, limits: ExtractLimits): string | undefined {
-  const shape = measureHtml(html)
+  return shapeReason(measureHtml(html), limits)
+}
+
+function shapeReason(shape: HtmlShape, limits: ExtractLimits): string | undefined {
   if (shape.maxDepth > limits.maxDepth)
     return `${count(shape.maxDepth)} levels of nesting (limit ${count(limits.maxDepth)})`
   if (shape.elements > limits.maxElements)
@@ -116,7 +121,6 @@ export function plainTextPage(html: string, options: ExtractReadableOptions, rea
 function extractFromDocument(html: string, options: ExtractReadableOptions, pageUrl: string): ReadablePage {
   const document = parseDocument(html)
   const base = baseFor(document, pageUrl)
-  absolutize(document, base)
 
   const lang = findLang(document)
   const publishedAt = findPublishedAt(document)
@@ -149,10 +153,11 @@ function extractFromDocument(html: string, options: ExtractReadableOptions, page
   } else {
     // Readability mutates the document, so start again from the source for the fallback.
     const fresh = parseDocument(html)
-    absolutize(fresh, baseFor(fresh, pageUrl))
     for (const el of Array.from(fresh.querySelectorAll(`${NOISE_SELECTOR}, header, footer, aside`))) el.remove()
     root = fresh.body ?? fresh.documentElement
   }
+  // Only what is kept: Readability reads hrefs as written (it has no base URL in linkedom either way).
+  absolutize(root, base)
 
   const text = blockText(root)
   return {
