@@ -2,11 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { performance } from 'node:perf_hooks'
 import { type ProviderDefinition, defineProvider } from '@search-layer/core'
 import { createSearchLayer } from '@search-layer/engine'
+import { createExtractPool, pageFromBody } from '@search-layer/page-fetch'
 import { corpusHtml, loadQuestions, loadTruth } from '../_corpus-pages.js'
 import type { ScenarioContext } from '../_context.js'
 import { startRemoteEmulator } from '../_remote-emulator.js'
 import type { VariantResult } from '../_report.js'
 import { type Summary, summarize } from '../_stats.js'
+import { type ThreadCpu, threadCpu, threadCpuSince } from '../_thread-cpu.js'
 
 const LATENCY_MS = 200
 const PAGES = 5
@@ -16,7 +18,12 @@ interface Corpus {
   /** Paths on the emulator's `pages` service, in result order. */
   paths: string[]
   medianHtmlChars: number
+  /** The pages' HTML and URLs, for timing their extraction alone. */
+  pages: { html: string; url: string }[]
 }
+
+/** Host names of the multi-host row, one a page; all resolve to the emulator's loopback address. */
+const HOSTS = Array.from({ length: PAGES }, (_, i) => `read-${i + 1}.bench.test`)
 
 /**
  * Five typical pages: the question set's pages closest to its median HTML size (real articles, not the corpora's
@@ -25,7 +32,7 @@ interface Corpus {
 async function servePages(emu: Awaited<ReturnType<typeof startRemoteEmulator>>): Promise<Corpus> {
   const questions = loadQuestions()
   const truth = loadTruth()
-  const pool = [...new Set(questions.map((q) => q.page))].map((id) => ({ id, html: corpusHtml(id, truth).html }))
+  const pool = [...new Set(questions.map((q) => q.page))].map((id) => ({ id, ...corpusHtml(id, truth) }))
   const sizes = pool.map((p) => p.html.length).sort((a, b) => a - b)
   const median = sizes[Math.floor(sizes.length / 2)]!
   const typical = [...pool].sort((a, b) => Math.abs(a.html.length - median) - Math.abs(b.html.length - median))
@@ -34,14 +41,15 @@ async function servePages(emu: Awaited<ReturnType<typeof startRemoteEmulator>>):
   await Promise.all(chosen.map((p, i) => emu.page(paths[i]!, p.html)))
   const query = questions.find((q) => q.page === chosen[0]!.id)!.query
   const chars = chosen.map((p) => p.html.length).sort((a, b) => a - b)
-  return { query, paths, medianHtmlChars: chars[Math.floor(chars.length / 2)]! }
+  const pages = chosen.map(({ html, url }) => ({ html, url }))
+  return { query, paths, medianHtmlChars: chars[Math.floor(chars.length / 2)]!, pages }
 }
 
 /**
  * A keyless engine answering after one round trip of the same latency as the pages, with the served pages as its
  * results: the search without reading costs one round trip, and reading should add about one more.
  */
-function engineOf(pagesUrl: string, paths: readonly string[]): ProviderDefinition {
+function engineOf(urls: readonly string[]): ProviderDefinition {
   const definition: ProviderDefinition = {
     id: 'corpus',
     label: 'corpus (bench engine)',
@@ -58,9 +66,9 @@ function engineOf(pagesUrl: string, paths: readonly string[]): ProviderDefinitio
         definition,
         run: async () => {
           await sleep(LATENCY_MS)
-          const results = paths.map((path, i) => ({
+          const results = urls.map((url, i) => ({
             title: `Result ${i + 1}`,
-            url: `${pagesUrl}${path}`,
+            url,
             snippet: 'a page of the corpus',
             publishedAt: null,
             provider: 'corpus',
@@ -76,6 +84,8 @@ function engineOf(pagesUrl: string, paths: readonly string[]): ProviderDefinitio
 interface Measured {
   wall: Summary
   cpu: Summary
+  /** Mean CPU per search by thread (undefined without /proc). */
+  threads?: ThreadCpu
   ok: number
   passages: number
 }
@@ -86,7 +96,9 @@ async function measure(ctx: ScenarioContext, search: (i: number) => Promise<{ ok
   const wall: number[] = []
   const cpu: number[] = []
   let last = { ok: 0, passages: 0 }
+  let threads0: ThreadCpu | undefined
   for (let i = 0; i < warmup + iterations; i++) {
+    if (i === warmup) threads0 = threadCpu()
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
     last = await search(i)
@@ -97,75 +109,163 @@ async function measure(ctx: ScenarioContext, search: (i: number) => Promise<{ ok
     // The whole process: the main thread and page-fetch's extraction workers.
     cpu.push((used.user + used.system) / 1000)
   }
-  return { wall: summarize(wall), cpu: summarize(cpu), ...last } satisfies Measured
+  // Summed over the iterations (a tick is 10 ms), then per search.
+  const spent = threadCpuSince(threads0, threadCpu())
+  const threads = spent && { mainMs: spent.mainMs / iterations, otherMs: spent.otherMs / iterations }
+  return { wall: summarize(wall), cpu: summarize(cpu), ...(threads && { threads }), ...last } satisfies Measured
 }
 
 /**
  * Scenario 13: `read: 5` against the same search without reading, side by side in one run, with the engine and the
  * five pages (typical real articles) at 200 ms latency. +wall should be about one page round trip (the pages are
  * fetched in parallel), +CPU ≤ 50 ms for the five pages (fetch, extraction in the workers, passages, tokenizer).
- * The emulator is one host, so page-fetch's per-host cap (2) makes five pages three round trips; `read: 2` shows
- * the one-round-trip case. Not in `--quick`: every search extracts five ~140 KB pages (tens of seconds on a loaded host).
+ * Rows: the pages on one host (page-fetch's per-host cap of 2 makes five pages three round trips), on five hosts
+ * (one round trip: what the target is about), `read: 2`, and the extraction alone (per page, in this thread, warm;
+ * and a fresh worker's first page). Not in `--quick`: every search extracts five ~140 KB pages.
  */
 export async function readScenario(ctx: ScenarioContext): Promise<VariantResult[]> {
   const emu = await startRemoteEmulator({ latencyMs: LATENCY_MS })
   try {
     const corpus = await servePages(emu)
-    const layer = createSearchLayer({
-      env: { HOME: await ctx.tempHome() },
-      providers: [engineOf(`${emu.url}/pages`, corpus.paths)],
-      cache: false,
-      rateLimits: false,
-      pageFetch: { allowHosts: ['127.0.0.1'] },
-    })
+    const port = new URL(emu.url).port
+    const layerOf = async (urls: string[], hosts: string[]) =>
+      createSearchLayer({
+        env: { HOME: await ctx.tempHome() },
+        providers: [engineOf(urls)],
+        cache: false,
+        rateLimits: false,
+        pageFetch: { allowHosts: hosts, lookup: async () => [{ address: '127.0.0.1', family: 4 }] },
+      })
+    const oneHost = await layerOf(
+      corpus.paths.map((path) => `${emu.url}/pages${path}`),
+      ['127.0.0.1'],
+    )
+    const fiveHosts = await layerOf(
+      corpus.paths.map((path, i) => `http://${HOSTS[i]}:${port}/pages${path}`),
+      HOSTS,
+    )
     const request = { query: corpus.query, intent: 'none' as const, sources: ['corpus'], deadlineMs: 10_000 }
-    const run = (read: number) => async () => {
+    const run = (layer: typeof oneHost, read: number) => async () => {
       const res = await layer.search({ ...request, ...(read > 0 && { read }) })
       return { ok: (res.reads ?? []).filter((r) => r.status === 'ok').length, passages: res.passages?.length ?? 0 }
     }
     // Alternating would mix the two in the tokenizer's and the workers' warm-up; each runs its own warm-up instead.
-    const plain = await measure(ctx, run(0))
-    const reading = await measure(ctx, run(PAGES))
-    const two = await measure(ctx, run(2))
-    return report(ctx, corpus, plain, reading, two)
+    const plain = await measure(ctx, run(oneHost, 0))
+    const reading = await measure(ctx, run(oneHost, PAGES))
+    const spread = await measure(ctx, run(fiveHosts, PAGES))
+    const two = await measure(ctx, run(oneHost, 2))
+    const extraction = await extractionAlone(ctx, corpus)
+    return report(ctx, corpus, { plain, reading, spread, two }, extraction)
   } finally {
     await emu.close()
   }
 }
 
-function report(
-  ctx: ScenarioContext,
-  corpus: Corpus,
-  plain: Measured,
-  reading: Measured,
-  two: Measured,
-): VariantResult[] {
-  const round = (x: number) => Math.round(x * 10) / 10
-  const addedWall = round(reading.wall.p50 - plain.wall.p50)
-  const addedCpu = round(reading.cpu.p50 - plain.cpu.p50)
-  ctx.log(`read: +wall p50 ${addedWall} ms (target ≤ ${LATENCY_MS}), +CPU p50 ${addedCpu} ms (target ≤ 50)`)
+interface Extraction {
+  /** CPU of one page read in this thread, warm (ms). */
+  perPageCpu: Summary
+  /** A fresh worker's first page: wall and process CPU (module loading, cold code). */
+  coldWall: Summary
+  coldCpu: Summary
+}
+
+/** The extraction alone: each page in this thread (warm, so the figure is the page's own), and a cold worker. */
+async function extractionAlone(ctx: ScenarioContext, corpus: Corpus): Promise<Extraction> {
+  const rounds = ctx.quick ? 2 : 8
+  const perPage: number[] = []
+  for (let r = 0; r < rounds + 2; r++)
+    for (const page of corpus.pages) {
+      const cpu0 = process.cpuUsage()
+      pageFromBody(page.html, 'text/html', { url: page.url })
+      const used = process.cpuUsage(cpu0)
+      if (r >= 2) perPage.push((used.user + used.system) / 1000)
+    }
+  const coldWall: number[] = []
+  const coldCpu: number[] = []
+  const first = corpus.pages[0]!
+  for (let r = 0; r < (ctx.quick ? 2 : 5); r++) {
+    const pool = createExtractPool({ size: 1 })
+    const cpu0 = process.cpuUsage()
+    const t0 = performance.now()
+    await pool.pageFromBody(first.html, 'text/html', { url: first.url })
+    coldWall.push(performance.now() - t0)
+    const used = process.cpuUsage(cpu0)
+    coldCpu.push((used.user + used.system) / 1000)
+    await pool.close()
+  }
+  return { perPageCpu: summarize(perPage), coldWall: summarize(coldWall), coldCpu: summarize(coldCpu) }
+}
+
+interface Rows {
+  plain: Measured
+  reading: Measured
+  spread: Measured
+  two: Measured
+}
+
+const round = (x: number) => Math.round(x * 10) / 10
+
+/** "+wall …, +CPU … (main thread …, other threads …)" of `m` against the no-read baseline. */
+function added(m: Measured, plain: Measured): { wallMs: number; cpuMs: number; text: string } {
+  const wallMs = round(m.wall.p50 - plain.wall.p50)
+  const cpuMs = round(m.cpu.p50 - plain.cpu.p50)
+  const split =
+    m.threads && plain.threads
+      ? ` (main thread +${round(m.threads.mainMs - plain.threads.mainMs)} ms, workers and other threads +${round(m.threads.otherMs - plain.threads.otherMs)} ms, means)`
+      : ''
+  return { wallMs, cpuMs, text: `+wall p50 ${wallMs} ms, +CPU p50 ${cpuMs} ms${split}` }
+}
+
+function report(ctx: ScenarioContext, corpus: Corpus, rows: Rows, extraction: Extraction): VariantResult[] {
+  const { plain, reading, spread, two } = rows
+  const one = added(reading, plain)
+  const five = added(spread, plain)
+  ctx.log(`read: one host ${one.text}; five hosts ${five.text} (targets ≤ ${LATENCY_MS} ms wall, ≤ 50 ms CPU)`)
+  ctx.log(
+    `read: extraction per page p50 ${extraction.perPageCpu.p50} ms CPU; a fresh worker's first page ${extraction.coldWall.p50} ms wall, ${extraction.coldCpu.p50} ms CPU`,
+  )
   const shape = `${PAGES} typical corpus pages (median ${corpus.medianHtmlChars.toLocaleString('en-US')} chars of HTML)`
+  const row = (variant: string, m: Measured, a: ReturnType<typeof added>, note: string): VariantResult => ({
+    scenario: '13 read',
+    variant,
+    latency: m.wall,
+    extra: { cpuMs: m.cpu, threadCpuMs: m.threads, addedWallP50Ms: a.wallMs, addedCpuP50Ms: a.cpuMs, pagesOk: m.ok },
+    note: `${a.text}; ${note}`,
+  })
   return [
     {
       scenario: '13 read',
       variant: `baseline: the same search without reading, latency ${LATENCY_MS} ms`,
       latency: plain.wall,
-      extra: { cpuMs: plain.cpu },
+      extra: { cpuMs: plain.cpu, threadCpuMs: plain.threads },
       note: `CPU p50 ${plain.cpu.p50} ms`,
     },
+    row(
+      `read: ${PAGES}, ${shape}, one host, latency ${LATENCY_MS} ms`,
+      reading,
+      one,
+      `${reading.ok}/${PAGES} read, ${reading.passages} passages; one host, read 2 at a time (3 round trips)`,
+    ),
+    row(
+      `read: ${PAGES}, the same pages on ${PAGES} hosts, latency ${LATENCY_MS} ms`,
+      spread,
+      five,
+      `${spread.ok}/${PAGES} read, ${spread.passages} passages; targets ≤ one page round trip (${LATENCY_MS} ms + transfer), ≤ 50 ms CPU`,
+    ),
+    row(`read: 2, one host (one round trip), latency ${LATENCY_MS} ms`, two, added(two, plain), 'for 2 pages'),
     {
       scenario: '13 read',
-      variant: `read: ${PAGES}, ${shape}, latency ${LATENCY_MS} ms`,
-      latency: reading.wall,
-      extra: { cpuMs: reading.cpu, addedWallP50Ms: addedWall, addedCpuP50Ms: addedCpu, pagesOk: reading.ok },
-      note: `+wall p50 ${addedWall} ms (target ≤ one page round trip, ${LATENCY_MS} ms + transfer), +CPU p50 ${addedCpu} ms (target ≤ 50); ${reading.ok}/${PAGES} read, ${reading.passages} passages; the pages share one host, read 2 at a time (3 round trips)`,
+      variant: 'extraction alone: one typical page in this thread, warm (pageFromBody)',
+      latency: extraction.perPageCpu,
+      extra: { cpuMsPerPage: extraction.perPageCpu },
+      note: `CPU per page p50 ${extraction.perPageCpu.p50} ms (the latency columns are CPU ms here)`,
     },
     {
       scenario: '13 read',
-      variant: `read: 2 (one round trip within the per-host cap), latency ${LATENCY_MS} ms`,
-      latency: two.wall,
-      extra: { cpuMs: two.cpu, addedWallP50Ms: round(two.wall.p50 - plain.wall.p50) },
-      note: `+wall p50 ${round(two.wall.p50 - plain.wall.p50)} ms, +CPU p50 ${round(two.cpu.p50 - plain.cpu.p50)} ms for 2 pages`,
+      variant: "extraction alone: a fresh worker's first page (createExtractPool, size 1)",
+      latency: extraction.coldWall,
+      extra: { cpuMs: extraction.coldCpu },
+      note: `wall p50 ${extraction.coldWall.p50} ms, process CPU p50 ${extraction.coldCpu.p50} ms: starting the worker and its cold code`,
     },
   ]
 }
