@@ -29,6 +29,19 @@ let evidenceModule: Promise<typeof import('@search-layer/evidence')> | undefined
 const loadEvidence = () => (evidenceModule ??= import('@search-layer/evidence'))
 
 /**
+ * Starts loading what reading takes (the evidence module, the tokenizer, page-fetch's extraction workers) as a
+ * search that reads begins, so a cold process loads it while the providers answer rather than after them.
+ */
+export function prepareReading(parts: ReadingParts, req: ParsedSearchRequest): void {
+  if (pagesToRead(req) === 0) return
+  // A failure to load shows where reading runs (readTopResults), not here.
+  void loadEvidence().then(
+    (evidence) => evidence.warmReading(parts.pageFetch),
+    () => undefined,
+  )
+}
+
+/**
  * Reads the top results of a search that asks for it, by `deadlineAt`: the query without its operators, the
  * request's `read.question` and the sub-queries rank the passages. Pages are cached in the layer's cache store, unless the request turned the cache off.
  */

@@ -14,7 +14,7 @@ import { respondLate } from './_late.js'
 import type { LayerForSearch, LayerParts } from './_layer.js'
 import type { Roster } from './_roster.js'
 import { describeOperators } from './_operators.js'
-import { readTopResults, readingReserveMs, pagesToRead } from './_read.js'
+import { pagesToRead, prepareReading, readTopResults, readingReserveMs } from './_read.js'
 import { MIN_GRACE_MS, settleRule } from './_settle.js'
 import { type Strategy, planStrategy } from './_strategy.js'
 import { warmUpAssembly } from './_warm-up.js'
@@ -49,6 +49,7 @@ export async function executeSearch(
   const deadlineAt = started + req.deadlineMs
   // A search that reads its top results keeps the end of its deadline for them.
   const providersDeadlineAt = deadlineAt - readingReserveMs(req)
+  prepareReading(layer, req)
   const { emit, send } = listeners(onProgress, onStream, () => now() - started)
   const model = intentModelFor(layer.intentModel, layer.env)
   const refined = await refineIntent(planStrategy(req, new Date(now())), req, new Date(now()), model)

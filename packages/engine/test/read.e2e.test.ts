@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { InputError } from '@search-layer/core'
+import { InputError, type ProviderDefinition, defineProvider } from '@search-layer/core'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type CacheStore, createMemoryCache, createSearchLayer } from '../src/index.js'
+import { type CacheStore, type SearchLayerOptions, createMemoryCache, createSearchLayer } from '../src/index.js'
 import { SearchResponseSchema } from '../src/schemas.js'
 import { pluginProvider } from '@search-layer/testkit'
 
@@ -34,6 +34,8 @@ const pages = pluginProvider('pages', () => ({
     rank: i + 1,
   })),
 }))
+
+type ExtractPool = NonNullable<NonNullable<SearchLayerOptions['pageFetch']>['extractPool']>
 
 const layer = (options: { cache?: CacheStore | false; pageFetch?: typeof pageFetch } = { pageFetch }) =>
   createSearchLayer({ env: env(), providers: [pages], cache: false, rateLimits: false, ...options })
@@ -152,5 +154,62 @@ describe('reading the top results as part of a search', () => {
     expect(asked.reads?.map((r) => [r.status, r.cached])).toEqual([['ok', true]])
     expect(asked.passages?.[0]).toMatchObject({ id: 'p1', url: `${emu.urls.pages}/select` })
     expect(asked.passages?.[0]?.text).toContain('loses the data it had read')
+  })
+
+  it('starts the extraction workers as a reading search begins, while its providers still answer', async () => {
+    // A pool that counts warm() and reads every page as the same short text (what is read is not under test here).
+    let warmed = 0
+    const extractPool: ExtractPool = {
+      warm: () => void warmed++,
+      pageFromBody: async (_text, _type, { url }) => ({
+        url,
+        finalUrl: url,
+        title: 'Select',
+        byline: null,
+        siteName: null,
+        lang: 'en',
+        publishedAt: null,
+        excerpt: null,
+        markdown: 'A future that is not cancellation safe loses the data it had read.',
+        text: 'A future that is not cancellation safe loses the data it had read.',
+        links: [],
+        readerable: true,
+      }),
+      pageFromPdf: () => Promise.reject(new Error('no PDF here')),
+      close: async () => undefined,
+    }
+    // Answers only once the workers were asked to start (or, as a hang guard, after 10 s with nothing).
+    const definition: ProviderDefinition = {
+      ...pluginProvider('waiting', () => ({ results: [] })),
+      id: 'waiting',
+      create: () =>
+        defineProvider({
+          definition,
+          run: async () => {
+            for (let i = 0; i < 500 && warmed === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+            const url = `${emu.urls.pages}/select`
+            const result = { title: 'Select', url, snippet: 'tokio select', publishedAt: null, provider: 'waiting' }
+            return { results: warmed > 0 ? [{ ...result, rank: 1 }] : [] }
+          },
+        }),
+    }
+    const search = createSearchLayer({
+      env: env(),
+      providers: [definition],
+      cache: false,
+      rateLimits: false,
+      pageFetch: { ...pageFetch, extractPool },
+    })
+    const res = await search.search({
+      sources: ['waiting'],
+      intent: 'none',
+      maxQueries: 1,
+      query: 'tokio select cancellation',
+      deadlineMs: 60_000,
+      read: { pages: 1, timeoutMs: 15_000 },
+    })
+    expect(res.results.map((r) => r.url)).toEqual([`${emu.urls.pages}/select`])
+    expect(res.reads?.map((r) => r.status)).toEqual(['ok'])
+    expect(warmed).toBeGreaterThan(0)
   })
 })

@@ -1,4 +1,4 @@
-export { readEvidence } from './read-evidence.js'
+export { readEvidence, warmReading } from './read-evidence.js'
 export type { ReadEvidenceOptions, PageFetchOptions } from './read-evidence.js'
 export type { FetchPageLike, FetchedPage } from './_read-pages.js'
 export { pageCacheKey } from './_page-cache.js'

@@ -1,5 +1,5 @@
 import { parseInput } from '@search-layer/core'
-import { type FetchPageOptions, fetchPage } from '@search-layer/page-fetch'
+import { type FetchPageOptions, fetchPage, sharedExtractPool } from '@search-layer/page-fetch'
 import { PASSAGE_INPUT_LIMITS, type ReadPage, findPassages, warmTokenizer } from '@search-layer/passages'
 import { z } from 'zod'
 import type { PageCache } from './_page-cache.js'
@@ -71,8 +71,9 @@ export async function readEvidence(input: EvidenceInput, options: ReadEvidenceOp
   const now = options.now ?? Date.now
   const chosen = results.slice(0, pages)
   if (chosen.length === 0) return { reads: [], passages: [] }
-  // The first search that reads loads the tokenizer (≈ 0.5 s of CPU, once per process): while the pages travel.
-  void warmTokenizer()
+  // The first search that reads loads the tokenizer and starts the extraction workers: while the pages travel.
+  if (options.fetch) void warmTokenizer()
+  else warmReading(options.pageFetch)
   const { tasks, early } = planReads(chosen.map((r) => r.url))
   const fetch = options.fetch ?? defaultFetch(options.pageFetch)
   const read = await readPages(tasks, {
@@ -102,6 +103,18 @@ export async function readEvidence(input: EvidenceInput, options: ReadEvidenceOp
     { budgetTokens },
   )
   return { reads, passages }
+}
+
+/**
+ * Starts what reading pages takes, so that it loads while something else waits (a search's providers, the pages on
+ * their way): the tokenizer (≈ 0.5 s of CPU, once per process) and the extraction workers of the default fetch (a
+ * cold one loads its modules for ≈ 0.4 s of CPU and up to a second or more on a loaded machine; they stop when
+ * idle). Returns at once.
+ */
+export function warmReading(pageFetch: PageFetchOptions = {}): void {
+  void warmTokenizer()
+  const pool = pageFetch.extractPool ?? sharedExtractPool()
+  pool.warm()
 }
 
 function defaultFetch(pageFetch: PageFetchOptions = {}): FetchPageLike {

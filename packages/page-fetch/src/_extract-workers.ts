@@ -75,14 +75,24 @@ export class ExtractWorkers<J> {
     slot.worker.postMessage(message)
   }
 
-  /** The worker of `slot` is done with its job: idle, unref'd, and stopped after `idleMs` unless used. */
+  /** The worker of `slot` is done with its job: idle, and stopped after `idleMs` unless used. */
   release(slot: WorkerSlot<J>): void {
     slot.job = undefined
+    this.idle(slot)
+    this.events.freed()
+  }
+
+  /** Starts workers up to `size` before any job needs them, each stopped after `idleMs` unless used. */
+  warm(): void {
+    while (this.slots.size < this.options.size) this.idle(this.spawn())
+  }
+
+  /** Unref'd (an idle worker keeps no process alive) and stopped after `idleMs` unless given a job. */
+  private idle(slot: WorkerSlot<J>): void {
     slot.worker.unref()
     clearTimeout(slot.idleTimer)
     slot.idleTimer = setTimeout(() => this.retire(slot), this.options.idleMs)
     slot.idleTimer.unref()
-    this.events.freed()
   }
 
   /** Stops the worker of `slot` (the only way to interrupt it) and forgets it; its job, if any, is the caller's. */

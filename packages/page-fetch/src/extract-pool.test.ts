@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -122,6 +122,34 @@ describe('createExtractPool', () => {
     const page = await p.pageFromBody(html, 'text/html', { url: 'https://slow.example/', timeoutMs: 1000 })
     expect(page.degraded).toBeUndefined()
     expect(page.title).toBe('Slow start')
+  })
+
+  it('starts its workers on warm(), before any page, and reads the next pages on them', async () => {
+    // A worker that notes each start in a file, then is the real one.
+    const dir = mkdtempSync(join(tmpdir(), 'sl-warm-worker-'))
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }')
+    const starts = join(dir, 'starts.log')
+    const worker = pathToFileURL(join(dir, 'counting-worker.ts'))
+    const real = new URL('./extract-worker.ts', import.meta.url).href
+    writeFileSync(
+      worker,
+      `import { appendFileSync } from 'node:fs'\nappendFileSync(${JSON.stringify(starts)}, 'start\\n')\nawait import(${JSON.stringify(real)})\n`,
+    )
+    const p = pool({ size: 2, workerUrl: new URL(worker.href.replace(/\.ts$/, '.js')) })
+    const started = () => (existsSync(starts) ? readFileSync(starts, 'utf8').split('\n').filter(Boolean).length : 0)
+    expect(started()).toBe(0)
+    p.warm()
+    p.warm()
+    while (started() < 2) await tick()
+    const pages = await Promise.all(
+      ['One', 'Two', 'Three'].map((title) =>
+        p.pageFromBody(`<html><head><title>${title}</title></head><body><p>Text.</p></body></html>`, 'text/html', {
+          url: 'https://warm.example/',
+        }),
+      ),
+    )
+    expect(pages.map((page) => page.title)).toEqual(['One', 'Two', 'Three'])
+    expect(started()).toBe(2)
   })
 
   it('rejects with a timeout FetchError when the caller aborts, and stops the worker', async () => {

@@ -91,6 +91,12 @@ export interface ExtractPool {
    * encrypted document with `unreadable`, one without a text layer with `empty`.
    */
   pageFromPdf(bytes: Uint8Array, options: PdfJobOptions): Promise<ReadablePage>
+  /**
+   * Starts the workers now, so that the first page does not wait while one loads its modules (a few hundred ms,
+   * more on a loaded machine): call it when pages are about to be read, e.g. as a search that reads begins. Workers
+   * not given a page stop after `idleMs`. Does nothing where no worker can start.
+   */
+  warm(): void
   /** Stops every worker; pending jobs reject with `FetchError` `timeout`. The pool starts again if used. */
   close(): Promise<void>
 }
@@ -149,6 +155,10 @@ class WorkerExtractPool implements ExtractPool {
         }),
       )
     return this.enqueue((id) => ({ id, pdf: bytes, options: readOptions }), signal, timeoutMs)
+  }
+
+  warm(): void {
+    if (this.canSpawn()) this.workers.warm()
   }
 
   async close(): Promise<void> {
