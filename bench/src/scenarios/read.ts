@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { performance } from 'node:perf_hooks'
 import { type ProviderDefinition, defineProvider } from '@search-layer/core'
 import { createSearchLayer } from '@search-layer/engine'
-import { createExtractPool, pageFromBody } from '@search-layer/page-fetch'
+import { type ExtractPool, createExtractPool, pageFromBody } from '@search-layer/page-fetch'
 import { corpusHtml, loadQuestions, loadTruth } from '../_corpus-pages.js'
 import type { ScenarioContext } from '../_context.js'
 import { startRemoteEmulator } from '../_remote-emulator.js'
@@ -128,22 +128,24 @@ export async function readScenario(ctx: ScenarioContext): Promise<VariantResult[
   try {
     const corpus = await servePages(emu)
     const port = new URL(emu.url).port
-    const layerOf = async (urls: string[], hosts: string[]) =>
+    const layerOf = async (urls: string[], hosts: string[], extractPool?: ExtractPool) =>
       createSearchLayer({
         env: { HOME: await ctx.tempHome() },
         providers: [engineOf(urls)],
         cache: false,
         rateLimits: false,
-        pageFetch: { allowHosts: hosts, lookup: async () => [{ address: '127.0.0.1', family: 4 }] },
+        pageFetch: {
+          allowHosts: hosts,
+          lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+          ...(extractPool && { extractPool }),
+        },
       })
     const oneHost = await layerOf(
       corpus.paths.map((path) => `${emu.url}/pages${path}`),
       ['127.0.0.1'],
     )
-    const fiveHosts = await layerOf(
-      corpus.paths.map((path, i) => `http://${HOSTS[i]}:${port}/pages${path}`),
-      HOSTS,
-    )
+    const spreadUrls = corpus.paths.map((path, i) => `http://${HOSTS[i]}:${port}/pages${path}`)
+    const fiveHosts = await layerOf(spreadUrls, HOSTS)
     const request = { query: corpus.query, intent: 'none' as const, sources: ['corpus'], deadlineMs: 10_000 }
     const run = (layer: typeof oneHost, read: number) => async () => {
       const res = await layer.search({ ...request, ...(read > 0 && { read }) })
@@ -155,7 +157,11 @@ export async function readScenario(ctx: ScenarioContext): Promise<VariantResult[
     const spread = await measure(ctx, run(fiveHosts, PAGES))
     const two = await measure(ctx, run(oneHost, 2))
     const extraction = await extractionAlone(ctx, corpus)
-    return report(ctx, corpus, { plain, reading, spread, two }, extraction)
+    const cold = await coldWorkers(ctx, async (pool) => {
+      const layer = await layerOf(spreadUrls, HOSTS, pool)
+      return run(layer, PAGES)
+    })
+    return [...report(ctx, corpus, { plain, reading, spread, two }, extraction), ...cold]
   } finally {
     await emu.close()
   }
@@ -194,6 +200,58 @@ async function extractionAlone(ctx: ScenarioContext, corpus: Corpus): Promise<Ex
     await pool.close()
   }
   return { perPageCpu: summarize(perPage), coldWall: summarize(coldWall), coldCpu: summarize(coldCpu) }
+}
+
+/**
+ * A process's first reading search, as a CLI run has it: a fresh pool whose workers start as the search begins
+ * (`warm()`, what the engine does) against one whose `warm()` does nothing, so its workers start with the first
+ * page. Alternated, five of each (two in `--quick`); the evidence module and tokenizer are loaded already in both.
+ */
+async function coldWorkers(
+  ctx: ScenarioContext,
+  search: (pool: ExtractPool) => Promise<() => Promise<{ ok: number }>>,
+): Promise<VariantResult[]> {
+  const wall = { warm: [] as number[], cold: [] as number[] }
+  for (let i = 0; i < (ctx.quick ? 2 : 5); i++)
+    for (const kind of ['warm', 'cold'] as const) {
+      const pool = createExtractPool()
+      const given: ExtractPool = kind === 'warm' ? pool : { ...bound(pool), warm: () => undefined }
+      const t0 = performance.now()
+      await (await search(given))()
+      wall[kind].push(performance.now() - t0)
+      await pool.close()
+    }
+  const warm = summarize(wall.warm)
+  const cold = summarize(wall.cold)
+  ctx.log(`read: first search of a fresh pool, 5 hosts: warmed at start p50 ${warm.p50} ms, not warmed ${cold.p50} ms`)
+  const row = (variant: string, s: Summary, note: string): VariantResult => ({
+    scenario: '13 read',
+    variant,
+    latency: s,
+    note,
+  })
+  return [
+    row(
+      `read: ${PAGES}, 5 hosts, a fresh pool's first search, workers started as the search begins`,
+      warm,
+      `wall p50 ${warm.p50} ms (the engine's default: ExtractPool.warm() at the start)`,
+    ),
+    row(
+      `read: ${PAGES}, 5 hosts, a fresh pool's first search, workers started by the first page`,
+      cold,
+      `wall p50 ${cold.p50} ms; warming saves ${round(cold.p50 - warm.p50)} ms p50`,
+    ),
+  ]
+}
+
+/** The pool's methods bound to it, to build a variant of it. */
+function bound(pool: ExtractPool): ExtractPool {
+  return {
+    pageFromBody: pool.pageFromBody.bind(pool),
+    pageFromPdf: pool.pageFromPdf.bind(pool),
+    warm: pool.warm.bind(pool),
+    close: pool.close.bind(pool),
+  }
 }
 
 interface Rows {
