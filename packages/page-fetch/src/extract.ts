@@ -1,7 +1,8 @@
-import { Readability, isProbablyReaderable } from '@mozilla/readability'
+import { isProbablyReaderable } from '@mozilla/readability'
 import { type El, NOISE_SELECTOR, absolutize, baseFor, blockText, orNull, parseDocument, resolveUrl } from './_dom.js'
 import { type HtmlShape, htmlToText, measureHtml, measureHtmlForReading, withoutDeadText } from './_html-scan.js'
 import { toMarkdown } from './_markdown.js'
+import { readArticle } from './_readability.js'
 import { collectLinks } from './_page-links.js'
 import { findLang, findPublishedAt, isoDate } from './_page-meta.js'
 import { textPage } from './_text-pages.js'
@@ -132,15 +133,7 @@ function extractFromDocument(html: string, options: ExtractReadableOptions, page
     readerable = false
   }
 
-  let article: ReturnType<Readability<El>['parse']> = null
-  try {
-    article = new Readability<El>(document as never, {
-      serializer: (el) => el as unknown as El,
-      keepClasses: true,
-    }).parse()
-  } catch {
-    article = null
-  }
+  const article = readArticle(document, html)
 
   let root: El
   if (article?.content && blockText(article.content).length > 0) {

@@ -1,0 +1,59 @@
+// Readability on a linkedom document, without the copy of the page it keeps for a second attempt. Its
+// `_grabArticle` starts by serializing the whole body (`page.innerHTML`: ~6 ms of a typical 140 KB page, a tenth of
+// its extraction) so that it can restore the body and try again with looser rules, which it does only when the
+// article it found has under 500 characters. Here the first attempt runs with the body's `innerHTML` answering a
+// marker instead; should Readability restore the body with it, that attempt stops and Readability runs again, as
+// it would have, on a fresh parse of the source. Every page reads the same as before; most skip the copy.
+import { Readability } from '@mozilla/readability'
+import { type Doc, type El, parseDocument } from './_dom.js'
+
+export type Article = ReturnType<Readability<El>['parse']>
+
+/** What the body's `innerHTML` answers during the first attempt; setting it back means a second attempt. */
+const NOT_KEPT = '<!-- page-fetch: the body is not kept; see _readability.ts -->'
+
+/** Thrown (from the body's `innerHTML` setter) to stop a first attempt that needs a second. */
+class SecondAttempt extends Error {}
+
+/** Readability's article of `document`, parsed from `html` (null when it finds none or fails on the markup). */
+export function readArticle(document: Doc, html: string): Article {
+  try {
+    return withoutBodyCopy(document, () => parseArticle(document))
+  } catch (error) {
+    if (!(error instanceof SecondAttempt)) return null
+  }
+  // The first attempt changed the document: start again from the source, the body's copy kept this time.
+  try {
+    return parseArticle(parseDocument(html))
+  } catch {
+    return null
+  }
+}
+
+function parseArticle(document: Doc): Article {
+  return new Readability<El>(document as never, {
+    serializer: (el) => el as unknown as El,
+    keepClasses: true,
+  }).parse()
+}
+
+/** Runs `read` with `document.body.innerHTML` read as `NOT_KEPT` and set back to it as `SecondAttempt`. */
+function withoutBodyCopy(document: Doc, read: () => Article): Article {
+  const body = document.body
+  if (!body) return read()
+  Object.defineProperty(body, 'innerHTML', {
+    configurable: true,
+    get: () => NOT_KEPT,
+    set: (value: string) => {
+      if (value === NOT_KEPT) throw new SecondAttempt('Readability needs a second attempt')
+      // Any other value: the element's own setter, as if this property were not here.
+      Reflect.deleteProperty(body, 'innerHTML')
+      body.innerHTML = value
+    },
+  })
+  try {
+    return read()
+  } finally {
+    Reflect.deleteProperty(body, 'innerHTML')
+  }
+}
