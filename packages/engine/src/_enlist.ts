@@ -8,6 +8,8 @@ import {
 import { type ConfigProblem, inspectConfig, keylessSourcesEnabled } from '@search-layer/core/config'
 import { type LayerForSearch, type LayerParts, definitionOf, isConfigured } from './_layer.js'
 import { type Roster, createRoster } from './_roster.js'
+import { MIN_GRACE_MS } from './_settle.js'
+import { chooseStandIn } from './_stand-in.js'
 import type { Strategy } from './_strategy.js'
 import { needsNoKey, verticalsFor } from './registry.js'
 import type { ParsedSearchRequest } from './request.js'
@@ -53,7 +55,10 @@ export async function enlistProviders(
   const route = routeSearch(layer, req, strategy, keyless)
   if (route.fallback && configProblems.some((p) => p.severity === 'error'))
     throw noProviderError(layer, configProblems, keyless)
-  const { roster, fallbacksOf } = await enlist(layer, route, req, unavailable, emit)
+  // Fast and answer modes wait for their slots' engines: a typically far slower one gets a stand-in. Not for named
+  // `sources` (the caller chose them) nor the keyless fallback plan.
+  const standIns = !req.sources && !route.fallback && strategy.mode !== 'deep'
+  const { roster, fallbacksOf } = await enlist(layer, route, req, unavailable, emit, standIns)
   const nothingToCall =
     roster.active.size === 0 ? explainNothingToCall(layer, roster, strategy, configProblems, keyless) : undefined
   warnings.push(...(nothingToCall?.warnings ?? []))
@@ -178,6 +183,7 @@ async function enlist(
   req: ParsedSearchRequest,
   unavailable: (name: ProviderName) => Promise<string | undefined>,
   emit: (event: SearchProgress) => void,
+  standIns: boolean,
 ) {
   const allowed = (name: ProviderName) => !req.sources || req.sources.includes(name)
   const fallbacksOf = (name: ProviderName) => (route.fallbacks[name] ?? []).filter(allowed)
@@ -185,8 +191,35 @@ async function enlist(
   // Each pool reads its keys' state from the store (a file, Redis) before its provider is activated: started together
   // the reads are one round trip (the file store shares one read), not one per provider in turn (~2 ms in the CLI).
   await Promise.all(route.primary.map((name) => layer.pools.get(name)?.refresh(layer.reading)))
-  for (const name of route.primary) await roster.activate(name)
+  for (const name of route.primary) {
+    const choice =
+      standIns && !roster.tried.has(name) ? await standInFor(layer, roster, name, fallbacksOf, unavailable) : undefined
+    if (!choice) {
+      await roster.activate(name)
+      continue
+    }
+    for (const skipped of choice.passedOver)
+      roster.passOver(skipped.name, skipped.reason, skipped.name === name ? undefined : name)
+    await roster.activate(choice.standIn, name)
+  }
   return { roster, fallbacksOf }
+}
+
+// The slot of `name` is it and its stand-ins, less those this search already considered.
+function standInFor(
+  layer: LayerForSearch,
+  roster: Roster,
+  name: ProviderName,
+  fallbacksOf: (name: ProviderName) => ProviderName[],
+  unavailable: (name: ProviderName) => Promise<string | undefined>,
+) {
+  const slot = [name, ...fallbacksOf(name).filter((n) => !roster.tried.has(n))]
+  if (slot.length < 2) return undefined
+  return chooseStandIn(slot, {
+    unavailable,
+    latencyOf: (n) => layer.pools.get(n)?.latency(),
+    hasCapacity: (n) => layer.pools.get(n)?.hasCapacity(MIN_GRACE_MS) ?? false,
+  })
 }
 
 /**

@@ -21,6 +21,8 @@ export async function loadKeyState(pool: PoolScope, store: KeyStateStore, slot: 
     slot.limits = state.limits
     applyPace(pool, slot)
   }
+  // Another instance's newer samples replace this process's: one window per key, never two merged out of order.
+  if (state.latency && state.latency.updatedAt > (slot.latency?.updatedAt ?? -1)) slot.latency = state.latency
   if (state.restUntil !== undefined)
     slot.circuit.restUntil(state.restUntil, state.lastError ?? { kind: 'upstream', message: 'resting' })
   // Written back bounded at once: a rest read from a tampered file must not start its hour over at every read.
@@ -30,7 +32,7 @@ export async function loadKeyState(pool: PoolScope, store: KeyStateStore, slot: 
   }
 }
 
-/** Writes the key's limits and rest to the store when something worth storing changed. */
+/** Writes the key's limits, rest and latency to the store when something worth storing changed. */
 export async function saveKeyState(pool: PoolScope, store: KeyStateStore, slot: KeySlot): Promise<void> {
   if (!slot.dirty) return
   slot.dirty = false
@@ -39,6 +41,7 @@ export async function saveKeyState(pool: PoolScope, store: KeyStateStore, slot: 
     ...(slot.limits && { limits: slot.limits }),
     ...(circuit.open && circuit.until !== undefined && { restUntil: circuit.until }),
     ...(circuit.lastError && { lastError: circuit.lastError }),
+    ...(slot.latency && { latency: slot.latency }),
   }
   try {
     await store.set(pool.name, slot.id, state)

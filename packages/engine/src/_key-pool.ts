@@ -12,6 +12,7 @@ import { DEFAULT_MAX_KEY_REST_MS, type PaceStore, timerMs } from '@search-layer/
 import { CircuitBreaker, type CircuitOptions, type CircuitState } from './_circuit.js'
 import { learnFromAnswer, learnFromHeaders } from './_key-limits.js'
 import { loadKeyState, saveKeyState } from './_key-persist.js'
+import { CallCutOff, type LatencySummary, summarizeLatency, withSample } from './_latency.js'
 import { admitCall, poolState, recordFailure, restingError } from './_key-rest.js'
 import { KEY_KINDS, type KeySlot, KeyUnavailable, type PoolScope } from './_key-slot.js'
 import { type KeyStatus, describeKey, quotaWarning } from './_key-status.js'
@@ -178,6 +179,16 @@ export class KeyPool {
     )
   }
 
+  /** Some key not resting could start a call within `ms` at its pace (always, with the engine's pacing off). */
+  hasCapacity(ms: number): boolean {
+    return this.slots.some((slot) => !slot.circuit.isOpen() && (slot.limiter?.startsWithin(ms) ?? 1) >= 1)
+  }
+
+  /** How long this provider's calls took lately, over all its keys (undefined before any was timed). */
+  latency(): LatencySummary | undefined {
+    return summarizeLatency(this.slots.flatMap((slot) => slot.latency?.samples ?? []))
+  }
+
   /** Monthly quotas near or at their end, one sentence per key. */
   warnings(): string[] {
     return this.slots.flatMap((slot) => {
@@ -239,15 +250,16 @@ export class KeyPool {
     const ignored = new Set<string>()
     const ticket = await admitCall(this.name, slot.circuit, ctx.signal)
     let release: (() => void) | undefined
+    let sentAt: number | undefined
     try {
       release = await slot.limiter?.acquire({ deadlineAt: ctx.deadlineAt, signal: ctx.signal })
       await this.takeSharedSlot(slot, ctx)
-      const sentAt = this.options.now()
+      sentAt = this.options.now()
       let headersTaught = false
       const result = await run({
         ...(slot.key !== undefined && { apiKey: slot.key }),
         onResponse: (meta) => {
-          if (learnFromHeaders(this.scope, slot, meta, sentAt, ignored)) headersTaught = true
+          if (learnFromHeaders(this.scope, slot, meta, sentAt!, ignored)) headersTaught = true
         },
         // With another key to take over, waiting out this key's rate limit is time lost.
         ...(this.slots.length > 1 && { retryRateLimited: false }),
@@ -255,8 +267,12 @@ export class KeyPool {
       // Headers are read against the send time (see `windowResetAt`); a body's relative times only where they are silent.
       if (!headersTaught && result.rateLimit) learnFromAnswer(this.scope, slot, result.rateLimit, ignored)
       slot.circuit.success(ticket)
+      this.time(slot, sentAt)
       return result
     } catch (caught) {
+      // Only a call cut off while running says how long it takes (at least this long); a failure says nothing.
+      const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined
+      if (sentAt !== undefined && reason instanceof CallCutOff && reason.censors) this.time(slot, sentAt, true)
       if (isProviderError(caught) && caught.retryAfterIgnored) ignored.add('its error’s wait')
       // A call cut off by the deadline, or moved to another key before it started, proves nothing either way.
       if (!ctx.signal.aborted && !(caught instanceof KeyUnavailable)) recordFailure(this.scope, slot, ticket, caught)
@@ -266,6 +282,16 @@ export class KeyPool {
       release?.()
       if (ignored.size > 0) ctx.warn?.(ignoredWaitWarning(this.name, [...ignored]))
     }
+  }
+
+  private time(slot: KeySlot, sentAt: number, late = false): void {
+    const now = this.options.now()
+    slot.latency = withSample(
+      slot.latency,
+      { ms: Math.max(0, now - sentAt), ...(late && { late: true as const }) },
+      now,
+    )
+    slot.dirty = true
   }
 
   // A keyless service's pace is one for every instance sharing the store: this process's bucket only sees its own

@@ -1,5 +1,6 @@
 import type { ProviderErrorKind } from '@search-layer/core'
 import type { CircuitBreaker } from './_circuit.js'
+import type { LearnedLatency } from './_latency.js'
 import type { RateLimiter } from './_rate-limit.js'
 import type { LearnedLimits } from './key-state-store.js'
 
@@ -15,6 +16,8 @@ export interface KeySlot {
   circuit: CircuitBreaker
   limiter: RateLimiter | undefined
   limits?: LearnedLimits
+  /** How long its calls took lately. */
+  latency?: LearnedLatency
   /** Something worth storing changed during the call. */
   dirty: boolean
 }

@@ -1,5 +1,6 @@
 import type { ProviderErrorKind } from '@search-layer/core'
 import { type KeySlot, iso } from './_key-slot.js'
+import { type LatencySummary, summarizeLatency } from './_latency.js'
 
 // What status pages show of each key, and the warning a monthly quota near its end earns.
 
@@ -24,6 +25,11 @@ export interface KeyStatus {
     quotaResetsAt?: string
     learnedAt: string
   }
+  /**
+   * How long the key's calls took lately: p50/p90/p95 of the last samples (ms), how many, and how many were cut
+   * off while running (`atLeast` marks a quantile they leave only a lower bound for).
+   */
+  latency?: LatencySummary
   /** A monthly quota near or at its end. */
   warning?: string
 }
@@ -51,6 +57,7 @@ export function describeKey(slot: KeySlot): KeyStatus {
   const limits = slot.limits
   const pace = slot.limiter?.current()
   const warning = quotaWarning(slot)
+  const latency = summarizeLatency(slot.latency?.samples ?? [])
   return {
     label: slot.label,
     id: slot.id,
@@ -68,6 +75,7 @@ export function describeKey(slot: KeySlot): KeyStatus {
         learnedAt: iso(limits.learnedAt),
       },
     }),
+    ...(latency && { latency }),
     ...(warning && { warning }),
   }
 }

@@ -27,6 +27,8 @@ export interface Roster {
    * in order instead. A provider is considered once per search. Resolves whether `name` itself is active.
    */
   activate(name: ProviderName, standIn?: ProviderName): Promise<boolean>
+  /** Leaves `name` out of this search for `reason` (considered, not asked), as a candidate for `standIn` if given. */
+  passOver(name: ProviderName, reason: string, standIn?: ProviderName): void
 }
 
 /** Creates the roster of one search: every provider starts as skipped ("not used"), until activated. */
@@ -51,5 +53,18 @@ export function createRoster({ ids, notUsedReason, fallbacksOf, unavailable, emi
     reports[name] = { status: 'ok', results: 0, ms: 0, calls: 0, ...standingIn }
     return true
   }
-  return { reports, active, tried, activate }
+  const passOver = (name: ProviderName, reason: string, standIn?: ProviderName) => {
+    if (tried.has(name)) return
+    tried.add(name)
+    reports[name] = {
+      status: 'skipped',
+      results: 0,
+      ms: 0,
+      calls: 0,
+      reason,
+      ...(standIn && { fallback_for: standIn }),
+    }
+    emit({ type: 'skipped', provider: name, reason })
+  }
+  return { reports, active, tried, activate, passOver }
 }

@@ -42,7 +42,7 @@ export function readingFromAnswer(
 /**
  * A stored key state read back (a file anyone can edit, another instance's Redis entry, one written under a longer
  * configured rest), made safe to act on: a rest at most `maxRestMs` from now, times no later than a year ahead
- * dropped. `changed` says the stored copy is worth rewriting.
+ * dropped, latency dated no later than now. `changed` says the stored copy is worth rewriting.
  */
 export function checkedKeyState(
   state: KeyState,
@@ -62,13 +62,20 @@ export function checkedKeyState(
     restUntil = nowMs + maxRestMs
     changed = true
   }
+  // Samples dated in the future (a clock set wrong, an edited file) would outrank every newer sample: dated now.
+  let latency = state.latency
+  if (latency && latency.updatedAt > nowMs) {
+    latency = { ...latency, updatedAt: nowMs }
+    changed = true
+  }
   if (!changed) return { state, changed }
-  const { restUntil: _old, limits: _limits, ...rest } = state
+  const { restUntil: _old, limits: _limits, latency: _latency, ...rest } = state
   return {
     state: {
       ...rest,
       ...(limits && { limits: limits as LearnedLimits }),
       ...(restUntil !== undefined && { restUntil }),
+      ...(latency && { latency }),
     },
     changed,
   }

@@ -38,6 +38,13 @@ export {
   parseKeyState,
   KeyStateSchema,
 } from './key-state-store.js'
-export type { KeyState, KeyStateStore, LearnedLimits, OneShotKeyStateStore } from './key-state-store.js'
+export type {
+  KeyState,
+  KeyStateStore,
+  KeyStateProblemLog,
+  LearnedLimits,
+  OneShotKeyStateStore,
+} from './key-state-store.js'
+export type { LatencySummary, LatencyQuantile, LearnedLatency, LatencySample } from './_latency.js'
 export { streamSearch, describePlan } from './stream.js'
 export type { SearchStreamEvent, SearchPlan, PlannedEngine } from './stream.js'

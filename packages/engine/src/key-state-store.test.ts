@@ -115,3 +115,51 @@ describe('createOneShotKeyStateStore', () => {
     expect(() => unwritable.save()).not.toThrow()
   })
 })
+
+describe('stored latency that cannot be trusted', () => {
+  const samples = (n: number) => Array.from({ length: n }, (_, i) => ({ ms: 100 + i }))
+  const latency = (list: unknown) => ({ latency: { updatedAt: NOW, samples: list } })
+
+  it('drops bad or oversized samples alone, keeps the key’s limits, and says so once', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sl-key-state-')), 'key-state.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        'brave:aaa': { ...limits(1), ...latency(samples(65)) },
+        'exa:bbb': { ...limits(5), ...latency([{ ms: -3 }]) },
+        'tavily:ccc': latency(samples(64)),
+        'grok:ddd': { limits: 'fast' },
+      }),
+    )
+    const told: string[] = []
+    const store = createOneShotKeyStateStore({ file, log: (message) => told.push(message) })
+    expect(await store.get('brave', 'aaa')).toEqual(limits(1))
+    expect(await store.get('exa', 'bbb')).toEqual(limits(5))
+    expect((await store.get('tavily', 'ccc'))?.latency?.samples).toHaveLength(64)
+    expect(await store.get('grok', 'ddd')).toBeUndefined()
+    expect(told).toEqual([
+      expect.stringMatching(/entry "brave:aaa": latency samples ignored \(latency\.samples: .*64/),
+      expect.stringMatching(/entry "exa:bbb": latency samples ignored \(latency\.samples\.0\.ms: /),
+      expect.stringMatching(/entry "grok:ddd" ignored \(limits: /),
+    ])
+    expect(told[0]).toContain(file)
+
+    // The file store reads it at every search: each problem is still told once.
+    const fileTold: string[] = []
+    const shared = createFileKeyStateStore({ file, log: (message) => fileTold.push(message) })
+    await shared.get('brave', 'aaa')
+    await shared.get('brave', 'aaa')
+    expect(fileTold).toHaveLength(3)
+  })
+
+  it('tells of a file that is not JSON, and not of one that is not there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-key-state-'))
+    const told: string[] = []
+    const log = (message: string) => told.push(message)
+    await createOneShotKeyStateStore({ file: join(dir, 'none.json'), log }).get('brave', 'aaa')
+    expect(told).toEqual([])
+    writeFileSync(join(dir, 'bad.json'), '{ not json')
+    await createOneShotKeyStateStore({ file: join(dir, 'bad.json'), log }).get('brave', 'aaa')
+    expect(told).toEqual([expect.stringMatching(/key-state file .*bad\.json ignored: .*JSON/)])
+  })
+})

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { PROVIDER_ERROR_KINDS, type ProviderErrorKind, safeParseJson } from '@search-layer/core'
 import type { RateLimitReading } from '@search-layer/core/http'
 import { z } from 'zod'
+import { MAX_LATENCY_SAMPLES, type LearnedLatency } from './_latency.js'
 import { writePrivateFileAtomic, writePrivateFileAtomicSync } from './_private-files.js'
 
 /** What the vendor's headers said about one key, and when (epoch ms). */
@@ -16,6 +17,8 @@ export interface KeyState {
   /** The key rests until then (epoch ms): its circuit opened here, in an earlier run or on another instance. */
   restUntil?: number
   lastError?: { kind: ProviderErrorKind; message: string }
+  /** How long the key's calls took lately (`_latency.ts`). */
+  latency?: LearnedLatency
 }
 
 /** Where key state lives: memory (one process), a file (the CLI, across runs) or Redis (every server instance). */
@@ -28,6 +31,7 @@ export interface KeyStateStore {
 const MAX_DATE_MS = 8.64e15
 const time = z.number().finite().nonnegative().max(MAX_DATE_MS)
 const count = z.number().finite().nonnegative()
+const DAY_MS = 24 * 60 * 60_000
 
 /** A stored `KeyState`; anything else read back (an old or hand-edited file, another version's Redis entry) is ignored. */
 export const KeyStateSchema = z.object({
@@ -45,15 +49,57 @@ export const KeyStateSchema = z.object({
     .optional(),
   restUntil: time.optional(),
   lastError: z.object({ kind: z.enum(PROVIDER_ERROR_KINDS as [ProviderErrorKind]), message: z.string() }).optional(),
+  latency: z
+    .object({
+      updatedAt: time,
+      // A call lasts no longer than a day whatever a file says: a sample past that is not one.
+      samples: z
+        .array(z.object({ ms: z.number().finite().nonnegative().max(DAY_MS), late: z.literal(true).optional() }))
+        .max(MAX_LATENCY_SAMPLES),
+    })
+    .optional(),
 })
+
+/** Told, once per problem, what stored key state was ignored and why (a log line; never thrown). */
+export type KeyStateProblemLog = (message: string) => void
+
+// Nothing is silent by default: a process given no log still sees a Node warning on stderr.
+const warnProcess: KeyStateProblemLog = (message) => process.emitWarning(message, 'SearchLayerKeyState')
+
+/** A log that tells each message once (a store reads the same bad entry at every search). */
+export function onceEach(log: KeyStateProblemLog = warnProcess): KeyStateProblemLog {
+  const told = new Set<string>()
+  return (message) => {
+    if (told.has(message) || told.size > 100) return
+    told.add(message)
+    log(message)
+  }
+}
+
+const firstIssue = (error: z.ZodError) => {
+  const issue = error.issues[0]
+  return issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'malformed'
+}
 
 /**
  * Parses a stored state, freshly read JSON (a valid one is returned as is, not copied); undefined for anything
- * malformed. Zod's own first parse of this schema costs ~2 ms, on a CLI search's way to its first call.
+ * malformed, told to `log` with `where` it came from. Latency samples are a hint: a bad or oversized set of them is
+ * dropped alone, the key's limits and rest kept. Zod's own first parse of this schema costs ~2 ms, on a CLI search's
+ * way to its first call.
  */
-export function parseKeyState(value: unknown): KeyState | undefined {
+export function parseKeyState(value: unknown, log?: KeyStateProblemLog, where = 'key state'): KeyState | undefined {
   const parsed = safeParseJson(KeyStateSchema, value)
-  return parsed.success ? parsed.data : undefined
+  if (parsed.success) return parsed.data
+  if (value && typeof value === 'object' && 'latency' in value) {
+    const { latency: _ignored, ...rest } = value as Record<string, unknown>
+    const without = safeParseJson(KeyStateSchema, rest)
+    if (without.success) {
+      log?.(`${where}: latency samples ignored (${firstIssue(parsed.error)}); they will be learned again`)
+      return without.data
+    }
+  }
+  log?.(`${where} ignored (${firstIssue(parsed.error)}); the key starts from the defaults`)
+  return undefined
 }
 
 /** Key state in memory, for one process. */
@@ -73,22 +119,32 @@ export function createMemoryKeyStateStore(): KeyStateStore {
 const FORGET_AFTER_MS = 40 * 24 * 60 * 60_000
 
 /** The states a key-state file holds; a malformed file or entry counts as none. Throws only on unparsable JSON. */
-function statesFromFile(text: string): Record<string, KeyState> {
+function statesFromFile(text: string, file: string, log: KeyStateProblemLog): Record<string, KeyState> {
   const data: unknown = JSON.parse(text)
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return {}
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    log(`key-state file ${file} ignored: not a JSON object`)
+    return {}
+  }
   const out: Record<string, KeyState> = {}
   for (const [id, value] of Object.entries(data)) {
-    const state = parseKeyState(value)
+    const state = parseKeyState(value, log, `key-state file ${file}, entry "${id}"`)
     if (state) out[id] = state
   }
   return out
+}
+
+// A file that is not there is the usual first run; any other failure to read it is worth a line.
+function unreadable(file: string, error: unknown, log: KeyStateProblemLog): Record<string, KeyState> {
+  if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT')
+    log(`key-state file ${file} ignored: ${(error as Error)?.message ?? String(error)}`)
+  return {}
 }
 
 /** The file's next text: what it held, with `updates` over it, without states nobody refreshed in a long time. */
 function stateFileText(stored: Record<string, KeyState>, updates: ReadonlyMap<string, KeyState>, now: number): string {
   for (const [id, state] of updates) stored[id] = state
   const fresh = (state: KeyState) =>
-    Math.max(state.limits?.learnedAt ?? 0, state.restUntil ?? 0) > now - FORGET_AFTER_MS
+    Math.max(state.limits?.learnedAt ?? 0, state.restUntil ?? 0, state.latency?.updatedAt ?? 0) > now - FORGET_AFTER_MS
   const kept = Object.fromEntries(Object.entries(stored).filter(([, state]) => fresh(state)))
   return `${JSON.stringify(kept, null, 2)}\n`
 }
@@ -99,13 +155,23 @@ function stateFileText(stored: Record<string, KeyState>, updates: ReadonlyMap<st
  * directories 0700. States set while a write is under way are written together by the next one. An unreadable or
  * malformed file is an empty one.
  */
-export function createFileKeyStateStore({ file, now = Date.now }: { file: string; now?: () => number }): KeyStateStore {
+export function createFileKeyStateStore({
+  file,
+  now = Date.now,
+  log: logTo,
+}: {
+  file: string
+  now?: () => number
+  /** Where ignored entries are told (default: a Node warning). */
+  log?: KeyStateProblemLog
+}): KeyStateStore {
+  const log = onceEach(logTo)
   let chain: Promise<unknown> = Promise.resolve()
   const read = async (): Promise<Record<string, KeyState>> => {
     try {
-      return statesFromFile(await readFile(file, 'utf8'))
-    } catch {
-      return {}
+      return statesFromFile(await readFile(file, 'utf8'), file, log)
+    } catch (error) {
+      return unreadable(file, error, log)
     }
   }
   // Reads that start together (each provider's pool reads its keys as a search starts) share one read of the file.
@@ -159,15 +225,19 @@ export interface OneShotKeyStateStore extends KeyStateStore {
 export function createOneShotKeyStateStore({
   file,
   now = Date.now,
+  log: logTo,
 }: {
   file: string
   now?: () => number
+  /** Where ignored entries are told (default: a Node warning). */
+  log?: KeyStateProblemLog
 }): OneShotKeyStateStore {
+  const log = onceEach(logTo)
   const readNow = (): Record<string, KeyState> => {
     try {
-      return statesFromFile(readFileSync(file, 'utf8'))
-    } catch {
-      return {}
+      return statesFromFile(readFileSync(file, 'utf8'), file, log)
+    } catch (error) {
+      return unreadable(file, error, log)
     }
   }
   let stored: Record<string, KeyState> | undefined
