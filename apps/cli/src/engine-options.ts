@@ -1,5 +1,6 @@
 import type { Env, ProviderDefinition, ProviderName } from '@search-layer/core'
 import {
+  type KeyStateProblemLog,
   type KeyStateStore,
   type SearchLayerOptions,
   createFileCache,
@@ -33,8 +34,8 @@ export interface CliEngineOptions extends SearchLayerOptions {
 }
 
 /** A one-shot command's key state: written once, as the command settles (see `createOneShotKeyStateStore`). */
-function savedOnSettle(file: string): KeyStateStore & { settled(): Promise<void> } {
-  const store = createOneShotKeyStateStore({ file })
+function savedOnSettle(file: string, log: KeyStateProblemLog): KeyStateStore & { settled(): Promise<void> } {
+  const store = createOneShotKeyStateStore({ file, log })
   return Object.assign(store, { settled: async () => store.save() })
 }
 
@@ -84,7 +85,9 @@ export function engineOptionsFromEnv(
   const dir = defaultCacheDir(env)
   const ids = providers.map((d) => d.id)
   const file = join(dir, 'key-state.json')
-  const keyState = oneShot ? savedOnSettle(file) : writeBehind(createFileKeyStateStore({ file }))
+  // Stored state the engine cannot trust is ignored and said once on stderr, as other warnings are.
+  const log: KeyStateProblemLog = (message) => process.stderr.write(`search-layer: warning: ${message}\n`)
+  const keyState = oneShot ? savedOnSettle(file, log) : writeBehind(createFileKeyStateStore({ file, log }))
   const options: CliEngineOptions = {
     env,
     providers,

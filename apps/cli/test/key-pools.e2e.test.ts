@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { useEmulator } from '@search-layer/testkit/vitest'
@@ -60,5 +60,39 @@ describe('key pools and learned limits in the CLI', () => {
     )
     const text = await runBin(['providers'], braveEnv(cache))
     expect(text.stdout).toMatch(/1\/s \(learned\) .*14,998 of 15,000 left, resets /)
+  })
+
+  it('what one run timed is shown by the next: p50 / p90 and the calls timed, per key and per provider', async () => {
+    const cache = tmp('sl-cli-pool-cache-')
+    emu.latency('brave', 30)
+    for (const query of ['semantic kernel', 'tokio runtime']) {
+      const search = await runBin([query, '--source', 'brave', '--intent', 'none', '--json'], braveEnv(cache))
+      expect(search.code).toBe(0)
+    }
+    const r = await runBin(['providers', '--json'], braveEnv(cache))
+    type Latency = { samples: number; late: number; p50: { ms: number }; p90: { ms: number } }
+    const brave = (
+      JSON.parse(r.stdout) as { providers: { name: string; latency?: Latency; keys?: { latency?: Latency }[] }[] }
+    ).providers.find((p) => p.name === 'brave')!
+    // Two searches over two keys, one call each: every call timed, spread over the keys.
+    expect(brave.latency).toMatchObject({ samples: 2, late: 0 })
+    expect(brave.keys!.reduce((n, k) => n + (k.latency?.samples ?? 0), 0)).toBe(2)
+    expect(brave.latency!.p50.ms).toBeGreaterThanOrEqual(30)
+    const text = await runBin(['providers'], braveEnv(cache))
+    expect(text.stdout).toContain('latency p50 / p90')
+    expect(text.stdout).toMatch(/brave +key #\d .*\d+ ms \/ \d+ ms \(1 call\)/)
+  })
+
+  it('says on stderr, once, what it ignored in a bad key-state file, and still searches', async () => {
+    const cache = tmp('sl-cli-pool-cache-')
+    const samples = Array.from({ length: 100 }, () => ({ ms: 1 }))
+    const bad = { 'brave:0123456789ab': { latency: { updatedAt: Date.now(), samples } } }
+    writeFileSync(join(cache, 'key-state.json'), JSON.stringify(bad))
+    const r = await runBin(['semantic kernel', '--source', 'brave', '--intent', 'none', '--json'], braveEnv(cache))
+    expect(r.code).toBe(0)
+    const told = r.stderr.split('\n').filter((line) => line.includes('latency samples ignored'))
+    expect(told).toEqual([
+      expect.stringMatching(/^search-layer: warning: key-state file .* entry "brave:0123456789ab"/),
+    ])
   })
 })

@@ -85,7 +85,13 @@ function createLogger(level: ServerOptions['logLevel'], stream: DestinationStrea
 }
 
 /** The engine the settings describe, sharing the server's cache and budget counters (Redis or memory). */
-function createLayer(settings: ServerOptions, env: Env, state: ServerState, providers?: readonly ProviderDefinition[]) {
+function createLayer(
+  settings: ServerOptions,
+  env: Env,
+  state: ServerState,
+  logger: Logger,
+  providers?: readonly ProviderDefinition[],
+) {
   const limits = settings.providerRateLimits
   const rateLimits =
     limits === false
@@ -99,7 +105,7 @@ function createLayer(settings: ServerOptions, env: Env, state: ServerState, prov
     env,
     cache: state.sharedCache,
     usage: createSharedUsageStore(state.redis),
-    keyState: createSharedKeyStateStore(state.redis),
+    keyState: createSharedKeyStateStore(state.redis, (message) => logger.warn(message)),
     paceStore: createSharedPaceStore(state.redis),
     providerTimeoutMs: settings.providerTimeoutMs,
     // Late engines' answers complete the cached entry for the next identical search, from any instance.
@@ -130,7 +136,7 @@ export function createApp(options: CreateAppOptions = {}): ServerApp {
   const settings = resolveServerOptions(options, env)
   const logger = options.logger ?? createLogger(settings.logLevel, options.logStream)
   const state = createServerState(settings, logger)
-  const layer = options.layer ?? createLayer(settings, env, state, options.providers)
+  const layer = options.layer ?? createLayer(settings, env, state, logger, options.providers)
   checkProviderSettings(
     settings,
     layer.providers.map((d) => d.id),

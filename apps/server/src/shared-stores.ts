@@ -92,11 +92,18 @@ export function createSharedUsageStore(state: GuardedRedis): UsageStore {
 }
 
 /**
- * Each provider key's learned limits and rest in Redis (JSON under `keys:<provider>:<key hash>`), so a circuit one
- * instance opens for a key is seen by every other before its next call. Kept in memory while Redis is down.
+ * Each provider key's learned limits, rest and latency in Redis (JSON under `keys:<provider>:<key hash>`), so a
+ * circuit one instance opens for a key is seen by every other before its next call. Kept in memory while Redis is
+ * down. An entry that cannot be trusted (another version's, edited by hand) is ignored and told to `log`, once each.
  */
-export function createSharedKeyStateStore(state: GuardedRedis): KeyStateStore {
+export function createSharedKeyStateStore(state: GuardedRedis, log: (message: string) => void): KeyStateStore {
   const memory = createMemoryKeyStateStore()
+  const told = new Set<string>()
+  const tell = (message: string) => {
+    if (told.has(message) || told.size > 100) return
+    told.add(message)
+    log(message)
+  }
   const keyOf = (provider: string, keyId: string) => state.key('keys', provider, keyId)
   return {
     get(provider, keyId) {
@@ -105,9 +112,11 @@ export function createSharedKeyStateStore(state: GuardedRedis): KeyStateStore {
         async (redis) => {
           const raw = await redis.get(keyOf(provider, keyId))
           if (raw === null) return undefined
+          const where = `redis entry ${keyOf(provider, keyId)}`
           try {
-            return parseKeyState(JSON.parse(raw))
-          } catch {
+            return parseKeyState(JSON.parse(raw), tell, where)
+          } catch (error) {
+            tell(`${where} ignored: ${(error as Error).message}`)
             return undefined
           }
         },

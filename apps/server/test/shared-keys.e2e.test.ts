@@ -80,6 +80,57 @@ describe('provider keys shared through Redis', () => {
   })
 })
 
+describe('learned latency through Redis', () => {
+  it('calls one instance timed show in the other’s /readyz, per key and per provider', async () => {
+    const prefix = `latency-${++prefixes}:`
+    const [a, b] = await instances.pair({
+      redisTimeoutMs: 500,
+      redisPrefix: prefix,
+      envOverride: { BRAVE_API_KEY: KEY_ONE },
+    })
+    emu.latency('brave', 40)
+    for (const query of ['rust async', 'tokio runtime']) await a.call('/v1/search', { json: braveSearch(query) })
+    const { brave } = await braveReady(b)
+    expect(brave.keys[0].latency).toMatchObject({ samples: 2, late: 0, p50: { ms: expect.any(Number) } })
+    // The emulator's delay is a floor the server guarantees, not a timing assertion.
+    expect(brave.keys[0].latency.p50.ms).toBeGreaterThanOrEqual(40)
+    expect(brave.latency).toEqual(brave.keys[0].latency)
+    const redis = new Redis(instances.shared.redis.url)
+    try {
+      const key = `${prefix}keys:brave:${apiKeyId(KEY_ONE)}`
+      expect(JSON.parse((await redis.get(key))!).latency.samples).toHaveLength(2)
+      // Latency alone is kept as long as learned limits (not dropped with a rest).
+      expect(await redis.pttl(key)).toBeGreaterThan(24 * 60 * 60_000)
+    } finally {
+      redis.disconnect()
+    }
+  })
+
+  it('an entry with bad samples loses them alone, and the server says so in its log', async () => {
+    const prefix = `latency-bad-${++prefixes}:`
+    const [a] = await instances.pair({
+      redisTimeoutMs: 500,
+      redisPrefix: prefix,
+      envOverride: { BRAVE_API_KEY: KEY_ONE },
+      providerRateLimits: undefined,
+    })
+    const redis = new Redis(instances.shared.redis.url)
+    try {
+      const samples = Array.from({ length: 5000 }, () => ({ ms: 1 }))
+      const stored = { limits: { learnedAt: Date.now(), perSecond: 7 }, latency: { updatedAt: Date.now(), samples } }
+      await redis.set(`${prefix}keys:brave:${apiKeyId(KEY_ONE)}`, JSON.stringify(stored))
+    } finally {
+      redis.disconnect()
+    }
+    const { brave } = await braveReady(a)
+    expect(brave.keys[0]).toMatchObject({ pace: { perSecond: 7, learned: true } })
+    expect(brave.keys[0].latency).toBeUndefined()
+    expect(a.logs.text()).toMatch(/redis entry .*keys:brave:[0-9a-f]{12}: latency samples ignored/)
+    const search = await a.call('/v1/search', { json: braveSearch('rust async') })
+    expect(search.status).toBe(200)
+  })
+})
+
 // Issue 36: a wait a vendor asks for is bounded before it reaches a rest, a Redis TTL or a date.
 describe('vendor waits through Redis', () => {
   const HOUR = 60 * 60_000

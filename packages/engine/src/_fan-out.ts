@@ -146,7 +146,7 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
  * search waits longest for is on the wire before the quick ones are written; those not yet timed keep their order
  * after them. Calls start within the same tick, yet each request is built and written in turn (~0.2–1 ms each).
  */
-export function slowestFirst(
+function slowestFirst(
   names: Iterable<ProviderName>,
   pools: ReadonlyMap<ProviderName, Pick<KeyPool, 'latency'>>,
 ): ProviderName[] {

@@ -7,11 +7,11 @@ import { type LatencySummary, formatLatency } from './_latency.js'
 // quicker engine of the same slot stands in instead, and the response says why.
 
 /** The preferred engine's p50 must exceed this many times the median of the others… */
-export const STAND_IN_RATIO = 2
+const STAND_IN_RATIO = 2
 /** …and this many ms: a 300 ms engine is never worth replacing by a 100 ms one. */
-export const STAND_IN_FLOOR_MS = 1500
+const STAND_IN_FLOOR_MS = 1500
 /** Samples an engine needs before its latency decides anything (a single slow call could be a fluke). */
-export const MIN_LATENCY_SAMPLES = 5
+const MIN_LATENCY_SAMPLES = 5
 
 /** What the choice needs to know about each candidate. */
 export interface StandInFacts {

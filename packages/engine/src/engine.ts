@@ -17,6 +17,7 @@ import type { PageFetchOptions } from '@search-layer/evidence'
 import type { CircuitOptions, CircuitState } from './_circuit.js'
 import { createFlights } from './_flights.js'
 import { KeyPool, type KeyStatus } from './_key-pool.js'
+import type { LatencySummary } from './_latency.js'
 import type { RateLimit } from './_rate-limit.js'
 import type { LayerParts } from './_layer.js'
 import { type UsageStore, createMemoryUsageStore, monthOf } from './budget.js'
@@ -134,6 +135,8 @@ export interface ProviderStatus {
   budget?: { month: string; used: number; limit: number }
   /** Each configured key (one entry `no key` for a provider that needs none): rest, pace, what the vendor said. */
   keys: KeyStatus[]
+  /** How long its calls took lately, over all its keys: what ordering and stand-ins go by. */
+  latency?: LatencySummary
 }
 
 export interface SearchLayer {
@@ -251,11 +254,13 @@ export function createSearchLayer(options: SearchLayerOptions = {}): SearchLayer
         const limit = options.monthlyBudgets?.[name]
         // Read first: it refreshes the keys from the store, where another instance may have rested them.
         const keys = await pools.get(name)!.status()
+        const latency = pools.get(name)!.latency()
         return {
           name,
           configured: !(keylessOff && needsNoKey(definition)) && providerFor(name, 'deep').isConfigured(env),
           circuit: pools.get(name)!.state(),
           keys,
+          ...(latency && { latency }),
           ...(limit !== undefined && { budget: { month, used: await usage.get(name, month), limit } }),
         }
       }),

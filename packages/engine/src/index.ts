@@ -45,6 +45,7 @@ export type {
   LearnedLimits,
   OneShotKeyStateStore,
 } from './key-state-store.js'
+export { formatLatency } from './_latency.js'
 export type { LatencySummary, LatencyQuantile, LearnedLatency, LatencySample } from './_latency.js'
 export { streamSearch, describePlan } from './stream.js'
 export type { SearchStreamEvent, SearchPlan, PlannedEngine } from './stream.js'

@@ -67,7 +67,7 @@ export type KeyStateProblemLog = (message: string) => void
 const warnProcess: KeyStateProblemLog = (message) => process.emitWarning(message, 'SearchLayerKeyState')
 
 /** A log that tells each message once (a store reads the same bad entry at every search). */
-export function onceEach(log: KeyStateProblemLog = warnProcess): KeyStateProblemLog {
+function onceEach(log: KeyStateProblemLog = warnProcess): KeyStateProblemLog {
   const told = new Set<string>()
   return (message) => {
     if (told.has(message) || told.size > 100) return

@@ -1,6 +1,6 @@
 import { keyVariableHint } from '@search-layer/core'
 import { GITHUB_SERVICE, describeConfig } from '@search-layer/core/config'
-import { type KeyStatus, createSearchLayer } from '@search-layer/engine'
+import { type KeyStatus, createSearchLayer, formatLatency } from '@search-layer/engine'
 import { renderingStatus } from '@search-layer/page-fetch'
 import { engineOptionsFromEnv } from '../engine-options.js'
 import type { ParsedCommandArgs } from '../args.js'
@@ -22,7 +22,9 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   const statuses = await createSearchLayer(
     engineOptionsFromEnv(io.env, { cache: false, providers, oneShot: true }),
   ).status()
-  const keysOf = new Map(statuses.filter((s) => s.configured).map((s) => [s.name, s.keys]))
+  const configured = statuses.filter((s) => s.configured)
+  const keysOf = new Map(configured.map((s) => [s.name, s.keys]))
+  const latencyOf = new Map(configured.flatMap((s) => (s.latency ? [[s.name, s.latency] as const] : [])))
   const rendering = renderingStatus(io.env)
   const hintOf = new Map([...providers, GITHUB_SERVICE].map((d) => [d.id, keyVariableHint(d)]))
   // Exit 2 when something is broken, after showing what still works.
@@ -31,7 +33,11 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
     problems.filter((p) => p.severity === 'error' && p.services.length === 1).flatMap((p) => p.services),
   )
   if (args.values.json) {
-    const withKeys = description.map((d) => (keysOf.has(d.name) ? { ...d, keys: keysOf.get(d.name) } : d))
+    const withKeys = description.map((d) =>
+      keysOf.has(d.name)
+        ? { ...d, keys: keysOf.get(d.name), ...(latencyOf.has(d.name) && { latency: latencyOf.get(d.name) }) }
+        : d,
+    )
     const output = { providers: withKeys, rendering, ...(problems.length && { problems }) }
     io.stdout.write(`${JSON.stringify(output, null, 2)}\n`)
     writeConfigProblems(problems, 'providers', io)
@@ -51,7 +57,9 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   io.stdout.write(`Rendering JavaScript-only pages: ${rendering.state} (${rendering.detail}).\n`)
   const keyRows = [...keysOf].flatMap(([name, keys]) => keys.map((k) => keyRow(name, k)))
   if (keyRows.length > 0)
-    io.stdout.write(`\n${renderTable(['provider', 'key', 'pace', 'this window', 'monthly quota', 'state'], keyRows)}`)
+    io.stdout.write(
+      `\n${renderTable(['provider', 'key', 'pace', 'latency p50 / p90', 'this window', 'monthly quota', 'state'], keyRows)}`,
+    )
   for (const [name, keys] of keysOf)
     for (const k of keys) if (k.warning) io.stdout.write(`${name} ${k.label}: ${k.warning}\n`)
   writeConfigProblems(problems, 'providers', io)
@@ -88,5 +96,13 @@ function keyRow(provider: string, key: KeyStatus): string[] {
     key.resting && key.restingUntil
       ? `resting until ${shortTime(key.restingUntil)} (${key.lastError?.kind ?? 'failures'})`
       : 'ok'
-  return [provider, key.label, pace, window, quota, state]
+  return [provider, key.label, pace, latencyCell(key.latency), window, quota, state]
+}
+
+/** `450 ms / 1.2 s (12 calls, 2 cut off)`: what earlier runs timed; empty before any call was. */
+function latencyCell(latency: KeyStatus['latency']): string {
+  if (!latency) return ''
+  const calls = `${latency.samples} call${latency.samples === 1 ? '' : 's'}`
+  const late = latency.late > 0 ? `, ${latency.late} cut off` : ''
+  return `${formatLatency(latency.p50)} / ${formatLatency(latency.p90)} (${calls}${late})`
 }

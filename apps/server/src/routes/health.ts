@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { keyVariableHint } from '@search-layer/core'
 import type { SearchLayer } from '@search-layer/engine'
-import { ReadyKeySchema, readyKey } from '../ready-keys.js'
+import { LatencySchema, ReadyKeySchema, readyKey } from '../ready-keys.js'
 import type { GuardedRedis } from '../guarded-redis.js'
 import { createRouter, json } from './responses.js'
 
@@ -16,6 +16,9 @@ const ReadySchema = z.object({
         .array(ReadyKeySchema)
         .optional()
         .openapi({ description: 'Each configured key, named by label and hash (never the key).' }),
+      latency: LatencySchema.optional().openapi({
+        description: 'Over all its keys: what a search orders its calls and picks stand-ins by.',
+      }),
     }),
   ),
   redis: z.object({ configured: z.boolean(), up: z.boolean(), error: z.string().optional() }),
@@ -51,6 +54,7 @@ async function readiness(layer: SearchLayer, shared: GuardedRedis): Promise<z.in
       configured: s.configured,
       resting: s.circuit.open,
       ...(s.configured && { keys: s.keys.map(readyKey) }),
+      ...(s.latency && { latency: s.latency }),
     })),
     redis: {
       configured: shared.configured,
