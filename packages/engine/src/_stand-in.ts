@@ -11,7 +11,7 @@ const STAND_IN_RATIO = 2
 /** …and this many ms: a 300 ms engine is never worth replacing by a 100 ms one. */
 const STAND_IN_FLOOR_MS = 1500
 /** Samples an engine needs before its latency decides anything (a single slow call could be a fluke). */
-const MIN_LATENCY_SAMPLES = 5
+const MIN_LATENCY_SAMPLES = 3
 
 /** What the choice needs to know about each candidate. */
 export interface StandInFacts {
