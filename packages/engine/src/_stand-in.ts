@@ -39,23 +39,42 @@ const median = (values: readonly number[]) => {
 const timed = (latency: LatencySummary | undefined): latency is LatencySummary =>
   latency !== undefined && latency.samples >= MIN_LATENCY_SAMPLES
 
+// Why a callable engine before the stand-in was not asked, in words.
+function whyNot(name: ProviderName, preferred: boolean, facts: StandInFacts): string {
+  const latency = facts.latencyOf(name)
+  if (!preferred && !facts.hasCapacity(name)) return 'its pace starts no call now'
+  if (!timed(latency)) return 'not timed yet'
+  const p50 = `p50 ${formatLatency(latency.p50)} over its last ${latency.samples} calls`
+  return preferred || latency.p50.atLeast ? `typically slow (${p50})` : `slower (${p50})`
+}
+
 /**
  * A quicker stand-in for the slot `[name, ...its fallbacks]`, or undefined to keep the usual order. The preferred
  * engine is the first candidate that can be called; it is passed over when its learned p50 is above
- * `STAND_IN_FLOOR_MS` and above `STAND_IN_RATIO` × the median p50 of the other callable candidates, for the
+ * `STAND_IN_FLOOR_MS` and above `STAND_IN_RATIO` × the median p50 of the other callable candidates timed, for the
  * fastest of them with capacity, itself that much faster.
  */
 export async function chooseStandIn(
   slot: readonly ProviderName[],
   facts: StandInFacts,
 ): Promise<StandInChoice | undefined> {
+  // Asked in order and only as far as needed: a search whose preferred engine is not slow checks no other.
   const reasons = new Map<ProviderName, string | undefined>()
-  for (const name of slot) reasons.set(name, await facts.unavailable(name))
-  const callable = slot.filter((name) => reasons.get(name) === undefined)
-  const [preferred, ...others] = callable
-  if (preferred === undefined || others.length === 0) return undefined
+  const isCallable = async (name: ProviderName) => {
+    reasons.set(name, await facts.unavailable(name))
+    return reasons.get(name) === undefined
+  }
+  let preferred: ProviderName | undefined
+  for (const name of slot) {
+    if (!(await isCallable(name))) continue
+    preferred = name
+    break
+  }
+  if (preferred === undefined) return undefined
   const slow = facts.latencyOf(preferred)
   if (!timed(slow) || slow.p50.ms <= STAND_IN_FLOOR_MS) return undefined
+  const others: ProviderName[] = []
+  for (const name of slot.slice(slot.indexOf(preferred) + 1)) if (await isCallable(name)) others.push(name)
   const known = others.flatMap((name) => {
     const latency = facts.latencyOf(name)
     return timed(latency) && !latency.p50.atLeast ? [{ name, p50: latency.p50.ms }] : []
@@ -69,11 +88,7 @@ export async function chooseStandIn(
   const passedOver = slot.slice(0, slot.indexOf(quickest.name)).map((name) => {
     const unavailable = reasons.get(name)
     if (unavailable !== undefined) return { name, reason: unavailable }
-    const latency = facts.latencyOf(name)
-    const typical = timed(latency)
-      ? `typically slow (p50 ${formatLatency(latency.p50)} over its last ${latency.samples} calls)`
-      : 'passed over for a quicker engine'
-    return { name, reason: `passed over: ${typical}; ${stands}` }
+    return { name, reason: `passed over: ${whyNot(name, name === preferred, facts)}; ${stands}` }
   })
   return { standIn: quickest.name, passedOver }
 }
