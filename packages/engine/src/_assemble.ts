@@ -35,6 +35,27 @@ export interface Assembled {
 }
 
 /**
+ * The written answer that leads: the preferred provider's, to the earliest query it answered (the user's own
+ * first). By query, not by arrival: which call lands first depends on timing (call order, a store's write), and the
+ * same search, replayed from cassettes, must lead with the same answer.
+ */
+function leadAnswer(
+  outcomes: readonly CallOutcome[],
+  answerOrder: readonly ProviderName[],
+  queries: readonly string[],
+): CallOutcome | undefined {
+  const rank = (query: string) => {
+    const at = queries.indexOf(query)
+    return at < 0 ? queries.length : at
+  }
+  for (const provider of answerOrder) {
+    const answered = outcomes.filter((o) => o.provider === provider && o.answer)
+    if (answered.length > 0) return answered.reduce((best, o) => (rank(o.query) < rank(best.query) ? o : best))
+  }
+  return undefined
+}
+
+/**
  * Merges, dedupes and scores the successful outcomes: the final step of a search, and of every re-ranking a
  * stream sends while providers are still answering.
  */
@@ -83,7 +104,7 @@ export function assembleResults(
         },
       }),
   }))
-  const answerFrom = answerOrder.map((p) => outcomes.find((o) => o.provider === p && o.answer)).find(Boolean)
+  const answerFrom = leadAnswer(outcomes, answerOrder, queries)
   return {
     results,
     enforcement: {
