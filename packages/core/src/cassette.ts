@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { ConfigError, ProviderError } from './errors.js'
+import { lazySchema } from './lazy-schema.js'
 import type { Env } from './env.js'
 import { stripUrlCredentialsInText } from './redact.js'
 
@@ -87,19 +88,22 @@ export interface CassetteResponse {
   body: unknown
 }
 
-const CassetteSchema = z.object({
-  provider: z.string(),
-  recordedAt: z.string(),
-  request: z.object({ method: z.string(), url: z.string(), body: z.unknown().optional() }),
-  response: z.object({
-    status: z.number().int().min(100).max(599),
-    headers: z.record(z.string(), z.string()),
-    bodyType: z.enum(['json', 'text']),
-    body: z.unknown(),
+// Built with the first replayed file: a search that records or replays nothing never builds it.
+const cassetteSchema = lazySchema(() =>
+  z.object({
+    provider: z.string(),
+    recordedAt: z.string(),
+    request: z.object({ method: z.string(), url: z.string(), body: z.unknown().optional() }),
+    response: z.object({
+      status: z.number().int().min(100).max(599),
+      headers: z.record(z.string(), z.string()),
+      bodyType: z.enum(['json', 'text']),
+      body: z.unknown(),
+    }),
   }),
-})
+)
 /** One recorded exchange: the file's whole content. */
-export type Cassette = z.infer<typeof CassetteSchema>
+export type Cassette = z.infer<ReturnType<typeof cassetteSchema>>
 
 // Parameter, field and header names that carry credentials (`key`, `api_key`, `apiKey`, `access_token`…).
 const SECRET_NAME =
@@ -309,7 +313,7 @@ export function readCassette(
   } catch (error) {
     throw fail('cassette_invalid', `cassette ${file} is not valid JSON; record it again`, error)
   }
-  const cassette = CassetteSchema.safeParse(parsed)
+  const cassette = cassetteSchema().safeParse(parsed)
   if (!cassette.success) {
     const issue = cassette.error.issues[0]
     throw fail(

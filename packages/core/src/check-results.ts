@@ -1,6 +1,6 @@
 import { ProviderError } from './errors.js'
 import { stripUrlCredentials } from './redact.js'
-import type { SearchResult } from './schemas.js'
+import type { SearchResult } from './response-schemas.js'
 import { isoDate, parseHttpUrl, plainText } from './text.js'
 
 /**

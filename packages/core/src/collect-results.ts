@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { safeParseJson } from './safe-parse-json.js'
-import type { SearchResult } from './schemas.js'
+import type { SearchResult } from './response-schemas.js'
 import { parseHttpUrl, passesDomainFilters } from './text.js'
 
 /** Where a vendor result sits: its absolute URL, host and 1-based rank in the vendor's own list. */

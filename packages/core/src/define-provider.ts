@@ -3,12 +3,8 @@ import { type ConfigReading, type ServiceConfig, resolveServiceConfig } from './
 import { ProviderError, isProviderError } from './errors.js'
 import type { Env, Provider, ProviderContext } from './provider.js'
 import { type ServiceDefinition, keyVariableHint, resolveServiceDefinition } from './provider-definition.js'
-import {
-  type ParsedProviderRequest,
-  type ProviderRequest,
-  ProviderRequestSchema,
-  type ProviderResponse,
-} from './schemas.js'
+import type { ProviderResponse } from './response-schemas.js'
+import { type ParsedProviderRequest, type ProviderRequest, ProviderRequestSchema } from './schemas.js'
 import { formatIssues } from './validate.js'
 
 /** Everything one provider call needs, resolved and validated by `defineProvider`. */

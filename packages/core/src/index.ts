@@ -10,13 +10,10 @@ export {
   FreshnessWindowSchema,
   DateRangeSchema,
   FreshnessSchema,
-  HttpUrlSchema,
-  SearchResultSchema,
   ProviderRequestSchema,
-  CostSchema,
-  RateLimitInfoSchema,
-  ProviderResponseSchema,
 } from './schemas.js'
+export { SearchResultSchema, CostSchema, RateLimitInfoSchema, ProviderResponseSchema } from './response-schemas.js'
+export { HttpUrlSchema } from './url-schema.js'
 export type {
   Intent,
   Mode,
@@ -24,13 +21,10 @@ export type {
   FreshnessWindow,
   DateRange,
   Freshness,
-  SearchResult,
   ProviderRequest,
   ParsedProviderRequest,
-  Cost,
-  RateLimitInfo,
-  ProviderResponse,
 } from './schemas.js'
+export type { SearchResult, Cost, RateLimitInfo, ProviderResponse } from './response-schemas.js'
 export type { Env, Provider, ProviderContext, UpstreamResponseMeta } from './provider.js'
 export {
   ProviderError,
@@ -78,6 +72,7 @@ export type { ParsedQuery, QueryFilters, QueryOperator, QueryFilterKind } from '
 export { plainText, httpUrl, isoDate, hostMatches, passesDomainFilters } from './text.js'
 export { defineProvider, frozenRequest } from './define-provider.js'
 export { lazyProvider } from './lazy-provider.js'
+export { lazySchema } from './lazy-schema.js'
 export type { ProviderCall, DefineProviderOptions } from './define-provider.js'
 export { collectResults } from './collect-results.js'
 export { checkProviderResponse, RESULT_LIMITS } from './check-results.js'

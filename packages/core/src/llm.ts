@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
 import { requestJson } from './http.js'
+import { lazySchema } from './lazy-schema.js'
 import type { Env } from './env.js'
 
 /** An OpenAI-compatible chat endpoint: `url` is the API base (`https://host/v1`) or the full `/chat/completions` URL. */
@@ -29,9 +30,12 @@ export interface ChatCompletionOptions {
   env?: Env
 }
 
-const ChatCompletionSchema = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
-})
+// Built with the first model call: a search without a model never builds it.
+const chatCompletionSchema = lazySchema(() =>
+  z.object({
+    choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
+  }),
+)
 
 function chatUrl(base: string): string {
   const trimmed = base.replace(/\/+$/, '')
@@ -79,7 +83,7 @@ export async function chatCompletion(endpoint: LlmEndpoint, options: ChatComplet
       ...(options.temperature !== undefined && { temperature: options.temperature }),
       ...(options.maxTokens !== undefined && { max_tokens: options.maxTokens }),
     },
-    schema: ChatCompletionSchema,
+    schema: chatCompletionSchema(),
     timeoutMs,
     deadlineAt: Date.now() + timeoutMs,
     retries,

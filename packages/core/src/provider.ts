@@ -1,6 +1,7 @@
 import type { ConfigReading } from './_config-reading.js'
 import type { Env } from './env.js'
-import type { ProviderName, ProviderRequest, ProviderResponse } from './schemas.js'
+import type { ProviderResponse } from './response-schemas.js'
+import type { ProviderName, ProviderRequest } from './schemas.js'
 
 export type { Env }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { pagesToRead, readingReserveMs } from './_read.js'
-import { SearchRequestSchema } from './request.js'
+import { SearchRequestSchema } from './search-request-schema.js'
 
 const parse = (read: unknown, deadlineMs = 15_000) => SearchRequestSchema.parse({ query: 'q', read, deadlineMs })
 

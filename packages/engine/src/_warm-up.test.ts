@@ -1,7 +1,7 @@
 import * as scoring from '@search-layer/scoring'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AssembleContext } from './_assemble.js'
-import { SearchRequestSchema } from './request.js'
+import { SearchRequestSchema } from './search-request-schema.js'
 
 const context = (providers: string[]): AssembleContext => ({
   req: SearchRequestSchema.parse({ query: 'search layer warm up' }),

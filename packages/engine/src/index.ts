@@ -1,6 +1,7 @@
 export { createSearchLayer, cacheKey, DEFAULT_RATE_LIMITS, CACHE_TTL_MS, PARTIAL_CACHE_TTL_MS } from './engine.js'
 export type { SearchLayer, SearchLayerOptions, SearchCallOptions, ProviderStatus } from './engine.js'
-export { SearchRequestSchema, searchRequestSchemaFor } from './request.js'
+export { searchRequestSchemaFor } from './request.js'
+export { SearchRequestSchema } from './search-request-schema.js'
 export type { SearchRequest, ParsedSearchRequest } from './request.js'
 export type {
   SearchResponse,

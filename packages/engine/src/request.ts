@@ -77,8 +77,8 @@ export function searchRequestSchemaFor(providerIds?: readonly string[]) {
     })
 }
 
-/** What a caller asks the search layer for. Every field but `query`/`queries` is optional. */
-export const SearchRequestSchema = searchRequestSchemaFor()
+type SearchRequestSchemaType = ReturnType<typeof searchRequestSchemaFor>
 
-export type SearchRequest = z.input<typeof SearchRequestSchema>
-export type ParsedSearchRequest = z.output<typeof SearchRequestSchema>
+/** What a caller asks the search layer for. Every field but `query`/`queries` is optional. */
+export type SearchRequest = z.input<SearchRequestSchemaType>
+export type ParsedSearchRequest = z.output<SearchRequestSchemaType>

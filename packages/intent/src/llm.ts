@@ -1,6 +1,6 @@
 import { type ProviderErrorKind, isProviderError } from '@search-layer/core'
 import { type LlmEndpoint, chatCompletion, extractJsonObject } from '@search-layer/core/http'
-import { LlmVerdictSchema } from './_llm-schema.js'
+import { llmVerdictSchema } from './_llm-schema.js'
 import { normalize } from './_matcher.js'
 import {
   type ClassifyIntentOptions,
@@ -41,9 +41,11 @@ const SYSTEM_PROMPT = [
   'Reply with only a JSON object: {"intent": "<one of the seven>", "confidence": <number 0..1>}.',
 ].join(' ')
 
-function parseVerdict(content: string | null): ReturnType<typeof LlmVerdictSchema.safeParse> | undefined {
+function parseVerdict(
+  content: string | null,
+): ReturnType<ReturnType<typeof llmVerdictSchema>['safeParse']> | undefined {
   const json = extractJsonObject(content)
-  return json === undefined ? undefined : LlmVerdictSchema.safeParse(json)
+  return json === undefined ? undefined : llmVerdictSchema().safeParse(json)
 }
 
 /**

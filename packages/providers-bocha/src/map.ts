@@ -7,7 +7,7 @@ import {
   plainText,
 } from '@search-layer/core'
 import { type HttpErrorResponse, retryHint } from '@search-layer/core/http'
-import { BochaErrorSchema, BochaWebPageSchema, type BochaSearchResponse } from './schema.js'
+import { bochaErrorSchema, BochaWebPageSchema, type BochaSearchResponse } from './schema.js'
 
 /** The JSON body of one `POST /v1/web-search`. */
 export interface BochaSearchBody {
@@ -138,7 +138,7 @@ function bochaCodeError(
 
 /** An HTTP error answer: Bocha's body code (else the status) through `bochaCodeError`. */
 export function mapBochaError(response: HttpErrorResponse, secrets: readonly string[] = []): ProviderError {
-  const body = BochaErrorSchema.safeParse(response.json)
+  const body = bochaErrorSchema().safeParse(response.json)
   const code = body.success && Number.isInteger(Number(body.data.code)) ? Number(body.data.code) : response.status
   const message = body.success ? plainText(body.data.message ?? body.data.msg) : ''
   return bochaCodeError(code, message, response.retryAfterMs, secrets)

@@ -1,3 +1,4 @@
+import { lazySchema } from '@search-layer/core'
 import { z } from 'zod'
 
 // Shapes follow Bocha's Web Search API documentation and its recorded examples (test/fixtures). Success is
@@ -36,9 +37,11 @@ export const BochaSearchResponseSchema = z.looseObject({
 export type BochaSearchResponse = z.infer<typeof BochaSearchResponseSchema>
 
 /** Bocha's error body. */
-export const BochaErrorSchema = z.looseObject({
-  code: z.union([z.number(), z.string()]),
-  message: z.string().nullish(),
-  msg: z.string().nullish(),
-  log_id: z.string().nullish(),
-})
+export const bochaErrorSchema = lazySchema(() =>
+  z.looseObject({
+    code: z.union([z.number(), z.string()]),
+    message: z.string().nullish(),
+    msg: z.string().nullish(),
+    log_id: z.string().nullish(),
+  }),
+)

@@ -1,6 +1,6 @@
 import { ProviderError, type RateLimitInfo, type VendorLimits, describesKeyRejection } from '@search-layer/core'
 import { type HttpErrorResponse, errorFromStatus, resetDelayMs } from '@search-layer/core/http'
-import { type BraveErrorMeta, BraveErrorMetaSchema, BraveErrorSchema } from './schema.js'
+import { type BraveErrorMeta, braveErrorMetaSchema, braveErrorSchema } from './schema.js'
 
 // What Brave says about its limits and failures: the two-valued rate-limit headers, the plan in an error's `meta`,
 // and error bodies mapped to `ProviderError`s in Brave's own words.
@@ -107,9 +107,9 @@ export function mapBraveError(
   response: HttpErrorResponse,
   secrets: readonly (string | undefined)[] = [],
 ): ProviderError | undefined {
-  const parsed = BraveErrorSchema.safeParse(response.json)
+  const parsed = braveErrorSchema().safeParse(response.json)
   const error = parsed.success ? parsed.data.error : undefined
-  const metaParsed = BraveErrorMetaSchema.safeParse(error?.meta)
+  const metaParsed = braveErrorMetaSchema().safeParse(error?.meta)
   const meta = metaParsed.success ? metaParsed.data : undefined
   const code = error?.code ?? undefined
   const status = response.status

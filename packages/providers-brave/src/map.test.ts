@@ -11,7 +11,7 @@ import {
   toBraveLanguage,
 } from './map.js'
 import { mapBraveError, parseBraveRateLimit } from './errors.js'
-import { BraveSearchQuerySchema } from './schema.js'
+import { BraveSearchQuerySchema } from './request-schema.js'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))

@@ -1,11 +1,7 @@
 import type { ParsedProviderRequest, SearchResult } from '@search-layer/core'
 import { collectResults, isoDate, parseResponseShape, plainText, queryWithOperators } from '@search-layer/core'
-import {
-  type BraveSearchQuery,
-  type BraveSearchResponse,
-  BraveSearchResponseSchema,
-  BraveWebResultSchema,
-} from './schema.js'
+import { type BraveSearchResponse, BraveSearchResponseSchema, BraveWebResultSchema } from './schema.js'
+import type { BraveSearchQuery } from './request-schema.js'
 
 /** Brave returns at most this many web results per page. */
 const BRAVE_MAX_COUNT = 20

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { BraveErrorSchema, BraveSearchResponseSchema, BraveWebResultSchema } from './schema.js'
+import { braveErrorSchema, BraveSearchResponseSchema, BraveWebResultSchema } from './schema.js'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
@@ -25,7 +25,7 @@ describe('Brave schemas', () => {
   it.each(['error-422-token.json', 'error-422-validation.json', 'error-429-rate.json', 'error-429-quota.json'])(
     'parse the error envelope in %s',
     (name) => {
-      const parsed = BraveErrorSchema.parse(fixture(name))
+      const parsed = braveErrorSchema().parse(fixture(name))
       expect(parsed.type).toBe('ErrorResponse')
       expect(parsed.error.code).toMatch(/^[A-Z_]+$/)
     },

@@ -1,3 +1,4 @@
+import { lazySchema } from '@search-layer/core'
 import { z } from 'zod'
 
 // Shapes follow https://api-dashboard.search.brave.com/app/documentation/web-search/responses.
@@ -44,53 +45,38 @@ export type BraveSearchResponse = z.infer<typeof BraveSearchResponseSchema>
  * `error.meta` of rate-limit and quota errors (`plan`, per-second `rate_*`, monthly `quota_*`) and of validation
  * errors (`errors[]` with pydantic-style `loc`/`msg`). Every field is optional: a 422 VALIDATION may send `{}`.
  */
-export const BraveErrorMetaSchema = z.looseObject({
-  plan: z.string().nullish(),
-  rate_limit: z.number().nullish(),
-  rate_current: z.number().nullish(),
-  quota_limit: z.number().nullish(),
-  quota_current: z.number().nullish(),
-  component: z.string().nullish(),
-  errors: z
-    .array(
-      z.looseObject({
-        loc: z.array(z.union([z.string(), z.number()])).nullish(),
-        msg: z.string().nullish(),
-      }),
-    )
-    .nullish(),
-})
-export type BraveErrorMeta = z.infer<typeof BraveErrorMetaSchema>
+export const braveErrorMetaSchema = lazySchema(() =>
+  z.looseObject({
+    plan: z.string().nullish(),
+    rate_limit: z.number().nullish(),
+    rate_current: z.number().nullish(),
+    quota_limit: z.number().nullish(),
+    quota_current: z.number().nullish(),
+    component: z.string().nullish(),
+    errors: z
+      .array(
+        z.looseObject({
+          loc: z.array(z.union([z.string(), z.number()])).nullish(),
+          msg: z.string().nullish(),
+        }),
+      )
+      .nullish(),
+  }),
+)
+export type BraveErrorMeta = z.infer<ReturnType<typeof braveErrorMetaSchema>>
 
 /** Brave's error envelope: `{type: "ErrorResponse", error: {id, status, code, detail, meta}, time}`. */
-export const BraveErrorSchema = z.looseObject({
-  type: z.string().nullish(),
-  error: z.looseObject({
-    id: z.string().nullish(),
-    status: z.number().nullish(),
-    /** `SUBSCRIPTION_TOKEN_INVALID`, `VALIDATION`, `RATE_LIMITED`, `QUOTA_LIMITED`, `OPTION_NOT_IN_PLAN`… */
-    code: z.string().nullish(),
-    detail: z.string().nullish(),
-    meta: z.unknown().optional(),
+export const braveErrorSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.string().nullish(),
+    error: z.looseObject({
+      id: z.string().nullish(),
+      status: z.number().nullish(),
+      /** `SUBSCRIPTION_TOKEN_INVALID`, `VALIDATION`, `RATE_LIMITED`, `QUOTA_LIMITED`, `OPTION_NOT_IN_PLAN`… */
+      code: z.string().nullish(),
+      detail: z.string().nullish(),
+      meta: z.unknown().optional(),
+    }),
+    time: z.number().nullish(),
   }),
-  time: z.number().nullish(),
-})
-
-/** The query string this package sends (documented for tests and readers; built by `buildBraveQuery`). */
-export const BraveSearchQuerySchema = z.object({
-  q: z.string().min(1).max(400),
-  count: z.number().int().min(1).max(20),
-  text_decorations: z.literal(false),
-  extra_snippets: z.boolean(),
-  safesearch: z.enum(['off', 'moderate', 'strict']),
-  freshness: z
-    .string()
-    .regex(/^(?:pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$/)
-    .optional(),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$|^ALL$/)
-    .optional(),
-  search_lang: z.string().optional(),
-})
-export type BraveSearchQuery = z.infer<typeof BraveSearchQuerySchema>
+)

@@ -1,7 +1,8 @@
 import { type Env, type Provider, defineProvider } from '@search-layer/core'
 import { requestJson } from '@search-layer/core/http'
 import { type ExaContents, buildExaRequest, exaCost, mapExaError, mapExaResults, parseExaRateLimit } from './map.js'
-import { type ExaSearchType, ExaSearchResponseSchema } from './schema.js'
+import { ExaSearchResponseSchema } from './schema.js'
+import type { ExaSearchType } from './request-schema.js'
 import { exaService } from './service.js'
 
 /** Options of `createExaProvider`; every field is optional and keys/URLs are read at call time. */

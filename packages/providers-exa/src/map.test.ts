@@ -11,7 +11,7 @@ import {
   parseExaResponse,
   toExaDateWindow,
 } from './map.js'
-import { ExaSearchRequestSchema } from './schema.js'
+import { ExaSearchRequestSchema } from './request-schema.js'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))

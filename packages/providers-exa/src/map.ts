@@ -10,14 +10,8 @@ import { collectResults, isoDate, parseResponseShape, plainText } from '@search-
 
 // NOTE(exa): includeText and excludeText take one string of up to five words each; more are enforced on the results.
 const EXA_MAX_TEXT_WORDS = 5
-import {
-  type ExaSearchRequest,
-  type ExaSearchResponse,
-  type ExaSearchType,
-  ExaErrorSchema,
-  ExaResultSchema,
-  ExaSearchResponseSchema,
-} from './schema.js'
+import { type ExaSearchResponse, exaErrorSchema, ExaResultSchema, ExaSearchResponseSchema } from './schema.js'
+import type { ExaSearchRequest, ExaSearchType } from './request-schema.js'
 
 /** Exa returns at most this many results per call. */
 const EXA_MAX_RESULTS = 100
@@ -199,7 +193,7 @@ export function mapExaError(
   response: HttpErrorResponse,
   secrets: readonly (string | undefined)[] = [],
 ): ProviderError | undefined {
-  const parsed = ExaErrorSchema.safeParse(response.json)
+  const parsed = exaErrorSchema().safeParse(response.json)
   const body = parsed.success ? parsed.data : undefined
   const tag = body?.tag ?? undefined
   const status = response.status

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ExaErrorSchema, ExaResultSchema, ExaSearchRequestSchema, ExaSearchResponseSchema } from './schema.js'
+import { exaErrorSchema, ExaResultSchema, ExaSearchResponseSchema } from './schema.js'
+import { ExaSearchRequestSchema } from './request-schema.js'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
@@ -14,7 +15,7 @@ describe('Exa schemas', () => {
   })
 
   it.each(['error-401.json', 'error-402.json', 'error-400.json'])('parse the error body in %s', (name) => {
-    expect(ExaErrorSchema.parse(fixture(name))).toMatchObject({
+    expect(exaErrorSchema().parse(fixture(name))).toMatchObject({
       requestId: expect.any(String),
       tag: expect.stringMatching(/^[A-Z_]+$/),
     })

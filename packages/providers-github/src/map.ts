@@ -11,7 +11,7 @@ import {
 } from '@search-layer/core'
 import { type HttpErrorResponse, retryHint, resetDelayMs } from '@search-layer/core/http'
 import {
-  GithubErrorSchema,
+  githubErrorSchema,
   type GithubIssueItem,
   GithubIssueItemSchema,
   GithubRepositoryItemSchema,
@@ -191,7 +191,7 @@ export function mapGithubError(
   secrets: readonly string[] = [],
   now: number = Date.now(),
 ): ProviderError | undefined {
-  const body = GithubErrorSchema.safeParse(response.json)
+  const body = githubErrorSchema().safeParse(response.json)
   const message = body.success ? plainText(body.data.message) : ''
   const detail = message ? `: ${message}` : ''
   const base = { provider: 'github', status: response.status, secrets }

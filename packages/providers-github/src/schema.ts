@@ -1,3 +1,4 @@
+import { lazySchema } from '@search-layer/core'
 import { z } from 'zod'
 
 // Shapes follow https://docs.github.com/rest/search/search and recorded answers (test/fixtures). Items are parsed
@@ -45,8 +46,10 @@ export const GithubSearchResponseSchema = z.looseObject({
 export type GithubSearchResponse = z.infer<typeof GithubSearchResponseSchema>
 
 /** GitHub's error body: `{message, documentation_url, errors?, status?}`. */
-export const GithubErrorSchema = z.looseObject({
-  message: z.string(),
-  documentation_url: z.string().nullish(),
-  errors: z.array(z.looseObject({ message: z.string().nullish(), code: z.string().nullish() })).nullish(),
-})
+export const githubErrorSchema = lazySchema(() =>
+  z.looseObject({
+    message: z.string(),
+    documentation_url: z.string().nullish(),
+    errors: z.array(z.looseObject({ message: z.string().nullish(), code: z.string().nullish() })).nullish(),
+  }),
+)

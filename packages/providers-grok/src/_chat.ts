@@ -15,7 +15,8 @@ import { rateLimitFromHeaders } from './_rate-limit.js'
 import type { GrokBuildSettings, GrokMapOptions } from './_types.js'
 import { canonical, filterByDomain, usableTitle } from './_urls.js'
 import { chatPrompt } from './prompt.js'
-import { GrokChatCompletionSchema, type GrokChatRequest, GrokChatResultSchema } from './schema.js'
+import { grokChatCompletionSchema, grokChatResultSchema } from './schema.js'
+import type { GrokChatRequest } from './request-schema.js'
 
 /** Builds the `POST /chat/completions` body of the fallback mode. Pure. */
 export function buildChatRequest(request: ParsedProviderRequest, settings: GrokBuildSettings): GrokChatRequest {
@@ -49,7 +50,7 @@ export function readChatBody(text: string): {
       } catch {
         continue
       }
-      const chunk = GrokChatCompletionSchema.safeParse(json)
+      const chunk = grokChatCompletionSchema().safeParse(json)
       if (!chunk.success) continue
       chunks++
       const choice = chunk.data.choices?.[0]
@@ -73,7 +74,7 @@ export function readChatBody(text: string): {
       provider: SERVICE,
     })
   }
-  const parsed = GrokChatCompletionSchema.safeParse(json)
+  const parsed = grokChatCompletionSchema().safeParse(json)
   if (!parsed.success) throw badShape('chat completion', parsed.error.issues)
   const choice = parsed.data.choices?.[0]
   if (!choice)
@@ -97,7 +98,7 @@ export function mapChatBody(text: string, options: GrokMapOptions): ProviderResp
   const seen = new Set<string>()
   let dropped = 0
   for (const raw of list) {
-    const item = GrokChatResultSchema.safeParse(raw)
+    const item = grokChatResultSchema().safeParse(raw)
     const url = item.success ? httpUrl(item.data.url ?? item.data.link) : null
     if (!item.success || url === null) {
       dropped++

@@ -1,6 +1,6 @@
 import { ProviderError, describesKeyRejection, redactSecrets } from '@search-layer/core'
 import { type HttpErrorResponse, errorFromStatus, retryHint } from '@search-layer/core/http'
-import { GrokErrorSchema } from './schema.js'
+import { grokErrorSchema } from './schema.js'
 
 export const SERVICE = 'grok'
 
@@ -27,7 +27,7 @@ function decodePercentEscapes(text: string | undefined): string | undefined {
 }
 
 function errorDetail(response: HttpErrorResponse): { detail?: string; code?: string } {
-  const parsed = GrokErrorSchema.safeParse(response.json)
+  const parsed = grokErrorSchema().safeParse(response.json)
   if (!parsed.success) return {}
   const { error, code, message } = parsed.data
   const detail = decodePercentEscapes(typeof error === 'string' ? error : (error?.message ?? message ?? undefined))

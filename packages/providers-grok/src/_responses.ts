@@ -12,13 +12,12 @@ import { rateLimitFromHeaders } from './_rate-limit.js'
 import type { Cited, GrokBuildSettings, GrokMapOptions } from './_types.js'
 import { responsesPrompt } from './prompt.js'
 import {
-  type GrokResponsesRequest,
   GrokMessageItemSchema,
   GrokOutputTextSchema,
   GrokResponsesResponseSchema,
   GrokUrlCitationSchema,
-  type GrokWebSearchTool,
 } from './schema.js'
+import type { GrokResponsesRequest, GrokWebSearchTool } from './request-schema.js'
 
 const MAX_TOOL_DOMAINS = 5
 

@@ -16,7 +16,7 @@ import {
   stripCitationMarkers,
   titleFromUrl,
 } from './map.js'
-import { GrokChatRequestSchema, GrokResponsesRequestSchema } from './schema.js'
+import { GrokChatRequestSchema, GrokResponsesRequestSchema } from './request-schema.js'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))

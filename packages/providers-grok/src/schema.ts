@@ -1,3 +1,4 @@
+import { lazySchema } from '@search-layer/core'
 import { z } from 'zod'
 
 // xAI Responses API with the server-side `web_search` tool (https://docs.x.ai/developers/tools/web-search,
@@ -6,34 +7,6 @@ import { z } from 'zod'
 // output items / annotations are validated one by one so a single odd item never sinks the answer.
 
 const num = z.number().nullish()
-
-/** The `web_search` tool entry. xAI allows at most 5 domains per list, and not both lists at once. */
-const GrokWebSearchToolSchema = z.object({
-  type: z.literal('web_search'),
-  allowed_domains: z.array(z.string()).max(5).optional(),
-  excluded_domains: z.array(z.string()).max(5).optional(),
-})
-export type GrokWebSearchTool = z.infer<typeof GrokWebSearchToolSchema>
-
-const MessageSchema = z.object({ role: z.enum(['system', 'user']), content: z.string() })
-
-/** The `POST /responses` body this package sends. */
-export const GrokResponsesRequestSchema = z.object({
-  model: z.string().min(1),
-  input: z.array(MessageSchema).min(1),
-  tools: z.array(GrokWebSearchToolSchema).length(1),
-  store: z.literal(false),
-})
-export type GrokResponsesRequest = z.infer<typeof GrokResponsesRequestSchema>
-
-/** The `POST /chat/completions` body of the fallback mode for OpenAI-compatible proxies. */
-export const GrokChatRequestSchema = z.object({
-  model: z.string().min(1),
-  messages: z.array(MessageSchema).min(1),
-  temperature: z.number(),
-  stream: z.literal(false),
-})
-export type GrokChatRequest = z.infer<typeof GrokChatRequestSchema>
 
 /** A `url_citation` annotation on an `output_text` part; indexes are character offsets into that part. */
 export const GrokUrlCitationSchema = z.looseObject({
@@ -81,44 +54,50 @@ export const GrokResponsesResponseSchema = z.looseObject({
 })
 
 /** A chat completion (whole body, or one SSE chunk with `delta`). */
-export const GrokChatCompletionSchema = z.looseObject({
-  choices: z
-    .array(
-      z.looseObject({
-        message: z.looseObject({ content: z.string().nullish() }).nullish(),
-        delta: z.looseObject({ content: z.string().nullish() }).nullish(),
-      }),
-    )
-    .nullish(),
-  usage: z.looseObject({ prompt_tokens: num, completion_tokens: num }).nullish(),
-})
+export const grokChatCompletionSchema = lazySchema(() =>
+  z.looseObject({
+    choices: z
+      .array(
+        z.looseObject({
+          message: z.looseObject({ content: z.string().nullish() }).nullish(),
+          delta: z.looseObject({ content: z.string().nullish() }).nullish(),
+        }),
+      )
+      .nullish(),
+    usage: z.looseObject({ prompt_tokens: num, completion_tokens: num }).nullish(),
+  }),
+)
 
 /** One result the chat fallback asks the model for; names vary between models, so aliases are accepted. */
-export const GrokChatResultSchema = z.looseObject({
-  title: z.string().nullish(),
-  url: z.string().nullish(),
-  link: z.string().nullish(),
-  snippet: z.string().nullish(),
-  description: z.string().nullish(),
-  summary: z.string().nullish(),
-  published_at: z.string().nullish(),
-  published_date: z.string().nullish(),
-  publishedAt: z.string().nullish(),
-  date: z.string().nullish(),
-})
+export const grokChatResultSchema = lazySchema(() =>
+  z.looseObject({
+    title: z.string().nullish(),
+    url: z.string().nullish(),
+    link: z.string().nullish(),
+    snippet: z.string().nullish(),
+    description: z.string().nullish(),
+    summary: z.string().nullish(),
+    published_at: z.string().nullish(),
+    published_date: z.string().nullish(),
+    publishedAt: z.string().nullish(),
+    date: z.string().nullish(),
+  }),
+)
 
 /** xAI error bodies: `{"code": "...", "error": "Incorrect API key provided: xa***..."}` or OpenAI-style `{"error": {"message"}}`. */
-export const GrokErrorSchema = z.looseObject({
-  code: z.union([z.string(), z.number()]).nullish(),
-  error: z
-    .union([
-      z.string(),
-      z.looseObject({
-        message: z.string().nullish(),
-        code: z.union([z.string(), z.number()]).nullish(),
-        type: z.string().nullish(),
-      }),
-    ])
-    .nullish(),
-  message: z.string().nullish(),
-})
+export const grokErrorSchema = lazySchema(() =>
+  z.looseObject({
+    code: z.union([z.string(), z.number()]).nullish(),
+    error: z
+      .union([
+        z.string(),
+        z.looseObject({
+          message: z.string().nullish(),
+          code: z.union([z.string(), z.number()]).nullish(),
+          type: z.string().nullish(),
+        }),
+      ])
+      .nullish(),
+    message: z.string().nullish(),
+  }),
+)

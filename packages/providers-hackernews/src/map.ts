@@ -9,7 +9,7 @@ import {
 import { type HttpErrorResponse, retryHint } from '@search-layer/core/http'
 import {
   type HackerNewsHit,
-  HackerNewsErrorSchema,
+  hackerNewsErrorSchema,
   HackerNewsHitSchema,
   type HackerNewsSearchResponse,
 } from './schema.js'
@@ -155,7 +155,7 @@ export function mapHackerNewsResults(
  * `upstream` with Algolia's message; the rest falls back to the status-based default (undefined).
  */
 export function mapHackerNewsError(response: HttpErrorResponse): ProviderError | undefined {
-  const body = HackerNewsErrorSchema.safeParse(response.json)
+  const body = hackerNewsErrorSchema().safeParse(response.json)
   const message = body.success ? plainText(body.data.message) : ''
   const detail = message ? `: ${message}` : ''
   if (response.status === 429)

@@ -1,3 +1,4 @@
+import { lazySchema } from '@search-layer/core'
 import { z } from 'zod'
 
 // Shapes follow https://hn.algolia.com/api and recorded answers (test/fixtures). Hits are parsed one by one, so an
@@ -38,7 +39,9 @@ export const HackerNewsSearchResponseSchema = z.looseObject({
 export type HackerNewsSearchResponse = z.infer<typeof HackerNewsSearchResponseSchema>
 
 /** Algolia's error body: `{"message": "...", "status": 400}`. */
-export const HackerNewsErrorSchema = z.looseObject({
-  message: z.string(),
-  status: z.number().nullish(),
-})
+export const hackerNewsErrorSchema = lazySchema(() =>
+  z.looseObject({
+    message: z.string(),
+    status: z.number().nullish(),
+  }),
+)

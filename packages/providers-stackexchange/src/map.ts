@@ -9,7 +9,7 @@ import {
 } from '@search-layer/core'
 import { type HttpErrorResponse, retryHint, upstreamWaitMs } from '@search-layer/core/http'
 import { z } from 'zod'
-import { StackExchangeErrorSchema, StackExchangeQuestionSchema, type StackExchangeResponse } from './schema.js'
+import { stackExchangeErrorSchema, StackExchangeQuestionSchema, type StackExchangeResponse } from './schema.js'
 
 /** The query string of one `GET /search/advanced`. */
 export interface StackExchangeQuery {
@@ -155,7 +155,7 @@ export function mapStackExchangeError(
   response: HttpErrorResponse,
   secrets: readonly string[] = [],
 ): ProviderError | undefined {
-  const parsed = StackExchangeErrorSchema.safeParse(response.json)
+  const parsed = stackExchangeErrorSchema().safeParse(response.json)
   if (!parsed.success) return undefined
   const { error_name: name, error_id: id } = parsed.data
   const message = plainText(parsed.data.error_message)

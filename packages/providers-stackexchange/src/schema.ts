@@ -1,3 +1,4 @@
+import { lazySchema } from '@search-layer/core'
 import { z } from 'zod'
 
 // Shapes follow https://api.stackexchange.com/docs/advanced-search and recorded answers (test/fixtures). Titles and
@@ -31,8 +32,10 @@ export const StackExchangeResponseSchema = z.looseObject({
 export type StackExchangeResponse = z.infer<typeof StackExchangeResponseSchema>
 
 /** The error wrapper: `{error_id, error_name, error_message}`. */
-export const StackExchangeErrorSchema = z.looseObject({
-  error_id: z.number(),
-  error_name: z.string(),
-  error_message: z.string().nullish(),
-})
+export const stackExchangeErrorSchema = lazySchema(() =>
+  z.looseObject({
+    error_id: z.number(),
+    error_name: z.string(),
+    error_message: z.string().nullish(),
+  }),
+)

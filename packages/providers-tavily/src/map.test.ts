@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { tavilyCountry } from './countries.js'
 import { buildTavilyRequest, mapTavilyError, mapTavilyResponse, rateLimitFromHeaders } from './map.js'
-import { TavilySearchRequestSchema } from './schema.js'
+import { TavilySearchRequestSchema } from './request-schema.js'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))

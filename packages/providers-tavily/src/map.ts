@@ -10,12 +10,8 @@ import {
 import { type HttpErrorResponse, resetDelayMs, errorFromStatus, retryHint } from '@search-layer/core/http'
 import { collectResults, httpUrl, isoDate, parseResponseShape, plainText } from '@search-layer/core'
 import { tavilyCountry } from './countries.js'
-import {
-  TavilyErrorSchema,
-  type TavilySearchRequest,
-  TavilyResultSchema,
-  TavilySearchResponseSchema,
-} from './schema.js'
+import { tavilyErrorSchema, TavilyResultSchema, TavilySearchResponseSchema } from './schema.js'
+import type { TavilySearchRequest } from './request-schema.js'
 
 /** Tavily search depth: `basic` costs 1 credit, `advanced` 2. */
 export type TavilySearchDepth = 'basic' | 'advanced'
@@ -146,7 +142,7 @@ export function rateLimitFromHeaders(
 }
 
 function errorDetail(response: HttpErrorResponse): { detail?: string; code?: string } {
-  const parsed = TavilyErrorSchema.safeParse(response.json)
+  const parsed = tavilyErrorSchema().safeParse(response.json)
   if (!parsed.success) return {}
   const { detail, error } = parsed.data
   if (typeof detail === 'string') return { detail }

@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import {
-  TavilyErrorSchema,
-  TavilyResultSchema,
-  TavilySearchRequestSchema,
-  TavilySearchResponseSchema,
-} from './schema.js'
+import { tavilyErrorSchema, TavilyResultSchema, TavilySearchResponseSchema } from './schema.js'
+import { TavilySearchRequestSchema } from './request-schema.js'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8'))
@@ -46,6 +42,6 @@ describe('Tavily schemas', () => {
     { detail: 'Not Found' },
     { error: { code: 'RATE_LIMITED', message: 'slow down' } },
   ])('reads error body %j', (body) => {
-    expect(TavilyErrorSchema.safeParse(body).success).toBe(true)
+    expect(tavilyErrorSchema().safeParse(body).success).toBe(true)
   })
 })

@@ -1,34 +1,9 @@
+import { lazySchema } from '@search-layer/core'
 import { z } from 'zod'
 
 // Schemas follow https://docs.tavily.com/documentation/api-reference/endpoint/search and the
 // official client (tavily-ai/tavily-python `tavily/tavily.py`). Response schemas are lenient:
 // every field the vendor may omit or null is `.nullish()`, and unknown fields pass through.
-
-/** The `POST /search` body this package sends. */
-export const TavilySearchRequestSchema = z.object({
-  query: z.string().min(1),
-  search_depth: z.enum(['basic', 'advanced']),
-  topic: z.enum(['general', 'news']),
-  max_results: z.number().int().min(1).max(20),
-  time_range: z.enum(['day', 'week', 'month', 'year']).optional(),
-  /** Only meaningful with `topic: "news"`. */
-  days: z.number().int().positive().optional(),
-  start_date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional(),
-  end_date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional(),
-  include_answer: z.boolean(),
-  include_domains: z.array(z.string()).max(300).optional(),
-  exclude_domains: z.array(z.string()).max(150).optional(),
-  /** Full lowercase country name; only with `topic: "general"`. */
-  country: z.string().optional(),
-  include_usage: z.boolean().optional(),
-})
-export type TavilySearchRequest = z.infer<typeof TavilySearchRequestSchema>
 
 /** One entry of `results[]`. Validated per item, so one bad item never sinks the whole answer. */
 export const TavilyResultSchema = z.looseObject({
@@ -56,7 +31,11 @@ export const TavilySearchResponseSchema = z.looseObject({
 })
 
 /** Tavily's error body: `{"detail": {"error": "..."}}` (FastAPI style; some gateways send a bare string). */
-export const TavilyErrorSchema = z.looseObject({
-  detail: z.union([z.string(), z.looseObject({ error: z.string().nullish() })]).nullish(),
-  error: z.union([z.string(), z.looseObject({ message: z.string().nullish(), code: z.string().nullish() })]).nullish(),
-})
+export const tavilyErrorSchema = lazySchema(() =>
+  z.looseObject({
+    detail: z.union([z.string(), z.looseObject({ error: z.string().nullish() })]).nullish(),
+    error: z
+      .union([z.string(), z.looseObject({ message: z.string().nullish(), code: z.string().nullish() })])
+      .nullish(),
+  }),
+)
