@@ -1,6 +1,6 @@
 export { createSearchLayer, cacheKey, DEFAULT_RATE_LIMITS, CACHE_TTL_MS, PARTIAL_CACHE_TTL_MS } from './engine.js'
 export type { SearchLayer, SearchLayerOptions, SearchCallOptions, ProviderStatus } from './engine.js'
-export { searchRequestSchemaFor } from './request.js'
+export { searchRequestSchemaFor, SearchWaitSchema, PatienceMsSchema, MAX_PATIENCE_MS } from './request.js'
 export { SearchRequestSchema } from './search-request-schema.js'
 export type { SearchRequest, ParsedSearchRequest } from './request.js'
 export type {

@@ -22,6 +22,24 @@ const domain = z
   )
 
 /**
+ * How long a search waits: `settled` (default) returns once the mode's first engines have answered and the others had
+ * a grace (`patienceMs`), reporting those still running as `late`; `all` waits for every engine, up to the deadline.
+ * One field for every caller: the request below, the tools' `wait`, the CLI's `--wait`, HTTP's `wait`.
+ */
+export const SearchWaitSchema = z.enum(['settled', 'all'])
+
+/** The most `patienceMs` may be: the longest deadline a search takes. */
+export const MAX_PATIENCE_MS = 120_000
+const patienceRange = `must be between 0 and ${MAX_PATIENCE_MS} ms`
+
+/** The grace (ms) the slower engines get once the first ones answered, 0-120000; the tools' `patience_ms`. */
+export const PatienceMsSchema = z
+  .number()
+  .int('must be a whole number of milliseconds')
+  .min(0, patienceRange)
+  .max(MAX_PATIENCE_MS, patienceRange)
+
+/**
  * The search request for a layer whose providers are `providerIds`: `sources` accepts exactly those and refuses any
  * other with the list. Without ids, any well-formed provider id is accepted (the layer checks it).
  */
@@ -53,9 +71,9 @@ export function searchRequestSchemaFor(providerIds?: readonly string[]) {
        * (`patienceMs`), then the search returns and those still running are reported `late`. `all`: wait for every
        * engine, up to the deadline.
        */
-      wait: z.enum(['settled', 'all']).default('settled'),
+      wait: SearchWaitSchema.default('settled'),
       /** The grace after the first engines answered (ms); default the larger of 300 and half the time elapsed. */
-      patienceMs: z.number().int().min(0).max(120_000).optional(),
+      patienceMs: PatienceMsSchema.optional(),
       /** Most sub-queries automatic expansion may produce. */
       maxQueries: z.number().int().min(1).max(6).default(3),
       /** Return each score's components. */

@@ -95,6 +95,8 @@ export function createToolExecutors(options: ToolExecutorOptions = {}): ToolExec
           ...(input.exclude_domains && { excludeDomains: input.exclude_domains }),
           ...(input.sources && { sources: input.sources }),
           ...(input.read && { read: input.read }),
+          ...(input.wait && { wait: input.wait }),
+          ...(input.patience_ms !== undefined && { patienceMs: input.patience_ms }),
           deadlineMs: searchDeadlineMs,
         }
         const signal = signalFor(call)

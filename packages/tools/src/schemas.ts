@@ -1,6 +1,6 @@
 import { FreshnessWindowSchema, HttpUrlSchema, INTENTS, type ProviderName } from '@search-layer/core'
 import { ASK_LIMITS, ConversationIdSchema } from '@search-layer/ask/schema'
-import { builtInProviders } from '@search-layer/engine'
+import { PatienceMsSchema, SearchWaitSchema, builtInProviders } from '@search-layer/engine'
 import { ReadPagesSchema } from '@search-layer/evidence/options'
 import { z } from 'zod'
 
@@ -60,6 +60,16 @@ function webSearchShape(sources: readonly ProviderName[]) {
       'Read the top N results (0-10) and return the passages of them that best answer the query, each with an id ' +
         'such as p1 to cite; slower by up to a few seconds. 0 or absent reads none.',
     ),
+    wait: SearchWaitSchema.optional().describe(
+      'How long to wait for slow engines. "settled" (default): return once the first engines have answered and the ' +
+        'slower ones had a short grace (patience_ms); an engine still running then is listed in providers as "late" ' +
+        '(not failed) and its results are left out. "all": wait for every engine up to the deadline, slower, for when ' +
+        'completeness matters more than speed.',
+    ),
+    patience_ms: PatienceMsSchema.optional().describe(
+      'With wait "settled": how long (0-120000 ms) the slower engines get once the first engines have answered; ' +
+        'default the larger of 300 ms and half the time taken so far. Raise it when a late engine is one you need.',
+    ),
     include_domains: domainList.optional().describe('Only return results from these domains (example.com).'),
     exclude_domains: domainList.optional().describe('Never return results from these domains.'),
     sources: z
@@ -88,7 +98,7 @@ export function webSearchInputSchemaFor(sources: readonly ProviderName[]) {
     .refine(refineQuery, { message: 'give `query` or `queries`', path: ['query'] })
 }
 
-/** `web_search`: `query` or `queries` (1-5), optional intent, freshness, max_results (default 5, larger values capped at 10), read (0-10), domains, sources. */
+/** `web_search`: `query` or `queries` (1-5), optional intent, freshness, max_results (default 5, larger values capped at 10), read (0-10), wait and patience_ms, domains, sources. */
 export const WebSearchInputSchema = webSearchInputSchemaFor(builtInProviders.map((d) => d.id))
 export type WebSearchInput = z.input<typeof WebSearchInputSchema>
 

@@ -5,6 +5,7 @@ import {
   type SearchProgress,
   type SearchRequest,
   type SearchResponse,
+  MAX_PATIENCE_MS,
   createSearchLayer,
 } from '@search-layer/engine'
 import { engineOptionsFromEnv } from '../engine-options.js'
@@ -48,7 +49,7 @@ export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Prom
     }),
     ...(v.timeout !== undefined && { deadlineMs: parseIntFlag('timeout', v.timeout as string, 100, 120_000) }),
     ...(v.wait !== undefined && { wait: v.wait as 'settled' | 'all' }),
-    ...(v.patience !== undefined && { patienceMs: parseIntFlag('patience', v.patience as string, 0, 120_000) }),
+    ...(v.patience !== undefined && { patienceMs: parseIntFlag('patience', v.patience as string, 0, MAX_PATIENCE_MS) }),
     ...(v['domain-boost'] !== undefined && { domainBoost: parseList(v['domain-boost'] as string) }),
     ...(v['include-domains'] !== undefined && { includeDomains: parseList(v['include-domains'] as string) }),
     ...(v['exclude-domains'] !== undefined && { excludeDomains: parseList(v['exclude-domains'] as string) }),
