@@ -10,6 +10,21 @@ import { type Summary, bestOfGroups, summarize } from '../_stats.js'
 
 // BENCH_CLI: another build's bin (a copy of an earlier dist/), for before/after figures.
 const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../../apps/cli/dist/cli.js', import.meta.url))
+
+/** A build of the CLI the deep-search rows run; `label` is added to its rows' names. */
+interface CliBuild {
+  label: string
+  bin: string
+}
+// BENCH_CLI_BEFORE: an earlier build's bin (a copy of its dist/): each deep-search row is then measured for both builds,
+// alternated run by run, so the before and after rows share the host's minutes (a busy host drifts more between two
+// runs of the bench than most changes move).
+const BUILDS: CliBuild[] = [
+  { label: '', bin: CLI },
+  ...(process.env.BENCH_CLI_BEFORE
+    ? [{ label: ' — before (BENCH_CLI_BEFORE)', bin: process.env.BENCH_CLI_BEFORE }]
+    : []),
+]
 const NODE_VERSIONS = fileURLToPath(new URL('../../scripts/node-versions.mjs', import.meta.url))
 
 interface RunOutcome {
@@ -30,8 +45,13 @@ interface NodeRuntime {
 }
 
 /** Runs the built CLI once in a fresh Node process and times it from spawn to exit. */
-export function runCli(args: readonly string[], env: Record<string, string>, node = THIS_NODE): Promise<RunOutcome> {
-  return runNode([CLI, ...args], env, node)
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  node = THIS_NODE,
+  bin = CLI,
+): Promise<RunOutcome> {
+  return runNode([bin, ...args], env, node)
 }
 
 const THIS_NODE: NodeRuntime = { label: `Node ${process.versions.node.split('.')[0]}`, bin: process.execPath }
@@ -86,16 +106,16 @@ export async function cliScenario(ctx: ScenarioContext): Promise<VariantResult[]
 
     const floor = await measureFloor(ctx, emu)
     out.push(floor)
-    out.push(await measureSearch(ctx, emu, env, DEEP_SEARCH, floor.latency.p50))
+    out.push(...(await measureSearch(ctx, emu, env, DEEP_SEARCH, floor.latency.p50)))
     // What a new user runs first: no key, so DuckDuckGo (its HTML page parsed) and the factual vertical answer.
-    out.push({
-      ...(await measureSearch(ctx, emu, zeroKeyEnv(env), ZERO_KEY_SEARCH, floor.latency.p50)),
-      variant: ZERO_KEY_SEARCH.variant,
-    })
+    const [zeroKey] = await measureSearch(ctx, emu, zeroKeyEnv(env), ZERO_KEY_SEARCH, floor.latency.p50, THIS_NODE, [
+      BUILDS[0]!,
+    ])
+    out.push({ ...zeroKey!, variant: ZERO_KEY_SEARCH.variant })
     // The same floor and deep search on the Node majors people run now, in the same minutes (issue 40, item 6).
     for (const node of otherNodes(ctx)) {
       const floorOn = await measureFloor(ctx, emu, node)
-      out.push(floorOn, await measureSearch(ctx, emu, env, DEEP_SEARCH, floorOn.latency.p50, node))
+      out.push(floorOn, ...(await measureSearch(ctx, emu, env, DEEP_SEARCH, floorOn.latency.p50, node)))
     }
     return out
   } finally {
@@ -176,7 +196,19 @@ const ZERO_KEY_SEARCH: CliSearch = {
   args: ['what is a monad', '--num', '10', '--no-cache', '--json'],
 }
 
-/** One search run in a fresh process per iteration, timed end to end and split at the first call and last answer. */
+/** What the runs of one build gave: end-to-end times, the split at the first call and last answer, calls, shape. */
+interface SearchRuns {
+  searches: number[]
+  beforeFirstCall: number[]
+  afterLastAnswer: number[]
+  calls: number
+  shape: string
+}
+
+/**
+ * One search run in a fresh process per iteration and build, timed end to end and split at the first call and last
+ * answer; with two builds they take turns, the first of each pair swapped every iteration. One row per build.
+ */
 async function measureSearch(
   ctx: ScenarioContext,
   emu: Awaited<ReturnType<typeof startRemoteEmulator>>,
@@ -184,34 +216,59 @@ async function measureSearch(
   search: CliSearch,
   floorMs: number,
   node = THIS_NODE,
-): Promise<VariantResult> {
+  builds = BUILDS,
+): Promise<VariantResult[]> {
   const iterations = ctx.quick ? 3 : 20
-  const searches: number[] = []
-  const beforeFirstCall: number[] = []
-  const afterLastAnswer: number[] = []
-  let calls = 0
-  let shape = ''
+  const runs = builds.map(
+    (): SearchRuns => ({ searches: [], beforeFirstCall: [], afterLastAnswer: [], calls: 0, shape: '' }),
+  )
   for (let i = 0; i < iterations + 1; i++) {
-    const mark = await emu.mark()
-    const run = await runCli(search.args, env, node)
-    if (run.code !== 0) throw new Error(`search-layer search exited ${run.code}: ${run.stderr.slice(0, 200)}`)
-    const spans = await emu.spans(mark)
-    if (i === 0) continue // the first run warms the OS file cache
-    searches.push(run.ms)
-    calls += spans.length
-    // Where the time above the round trip goes: start-up and planning, then merging, output and exit.
-    beforeFirstCall.push(Math.min(...spans.map((s) => s.startedAt)) - run.spawnedAt)
-    afterLastAnswer.push(run.exitedAt - Math.max(...spans.map((s) => s.endedAt ?? s.startedAt)))
-    const body = JSON.parse(run.stdout) as {
-      queries: string[]
-      count: number
-      providers: Record<string, { status: string }>
-    }
-    const answered = Object.entries(body.providers)
-      .filter(([, p]) => p.status === 'ok')
-      .map(([name]) => name)
-    shape = `${body.queries.length} queries × ${answered.join(', ')} → ${body.count} results`
+    const order = builds.map((_, b) => b)
+    if (i % 2 === 1) order.reverse()
+    // The first iteration warms the OS file cache and each build's code cache.
+    for (const b of order) await runSearchOnce(emu, env, search, node, builds[b]!, i === 0 ? undefined : runs[b]!)
   }
+  return builds.map((build, b) => searchRow(ctx, search, runs[b]!, floorMs, node, build, iterations))
+}
+
+async function runSearchOnce(
+  emu: Awaited<ReturnType<typeof startRemoteEmulator>>,
+  env: Record<string, string>,
+  search: CliSearch,
+  node: NodeRuntime,
+  build: CliBuild,
+  into: SearchRuns | undefined,
+): Promise<void> {
+  const mark = await emu.mark()
+  const run = await runCli(search.args, env, node, build.bin)
+  if (run.code !== 0) throw new Error(`search-layer search exited ${run.code}: ${run.stderr.slice(0, 200)}`)
+  const spans = await emu.spans(mark)
+  if (!into) return
+  into.searches.push(run.ms)
+  into.calls += spans.length
+  // Where the time above the round trip goes: start-up and planning, then merging, output and exit.
+  into.beforeFirstCall.push(Math.min(...spans.map((s) => s.startedAt)) - run.spawnedAt)
+  into.afterLastAnswer.push(run.exitedAt - Math.max(...spans.map((s) => s.endedAt ?? s.startedAt)))
+  const body = JSON.parse(run.stdout) as {
+    queries: string[]
+    count: number
+    providers: Record<string, { status: string }>
+  }
+  const answered = Object.entries(body.providers)
+    .filter(([, p]) => p.status === 'ok')
+    .map(([name]) => name)
+  into.shape = `${body.queries.length} queries × ${answered.join(', ')} → ${body.count} results`
+}
+
+function searchRow(
+  ctx: ScenarioContext,
+  search: CliSearch,
+  { searches, beforeFirstCall, afterLastAnswer, calls, shape }: SearchRuns,
+  floorMs: number,
+  node: NodeRuntime,
+  build: CliBuild,
+  iterations: number,
+): VariantResult {
   const searchSummary = summarize(searches)
   // The issue states its target as best of 5; p50 over every run stays the headline, as it is the stricter one.
   const bestOf5 = bestOfGroups(searches, 5)
@@ -222,10 +279,12 @@ async function measureSearch(
   const timesFloor = Math.round((searchSummary.p50 / floorMs) * 100) / 100
   const phases = `${timesFloor}× the floor, ${overFloor} ms over it (p50); spawn → first call p50 ${before.p50} ms, last answer → exit p50 ${after.p50} ms`
   const best = bestOfNote(searches)
-  ctx.log(`cli ${search.variant}${onNode(node)}: p50 ${searchSummary.p50} ms (${best}${phases}; ${shape})`)
+  ctx.log(
+    `cli ${search.variant}${onNode(node)}${build.label}: p50 ${searchSummary.p50} ms (${best}${phases}; ${shape})`,
+  )
   return {
     scenario: '2 CLI',
-    variant: `${search.variant}${onNode(node)}`,
+    variant: `${search.variant}${onNode(node)}${build.label}`,
     latency: searchSummary,
     upstreamCalls: calls / iterations,
     extra: {
