@@ -55,10 +55,8 @@ const PARSED_BY_A_SEARCH = [
   'packages/core/src/provider-definition.ts', // the layer's own provider ids for `sources`
   'packages/engine/src/request.ts', // the layer's request schema
   'packages/evidence/src/options.ts', // `read`, part of the request schema
-  // Built at load though this search reads no file (a fresh HOME): both are read by most searches, and the config
-  // file's schema is public (@search-layer/core/config).
+  // Built at load though this search reads no file (a fresh HOME): most searches read what the last one learned.
   'packages/engine/src/key-state-store.ts',
-  'packages/core/src/_config-shared.ts',
   'packages/providers-brave/src/schema.ts',
   'packages/providers-exa/src/schema.ts',
   'packages/providers-tavily/src/schema.ts',
@@ -95,6 +93,7 @@ describe('what a plain search builds (built bin)', () => {
     for (const schemasOnly of [
       '/packages/core/src/response-schemas.ts',
       '/packages/core/src/url-schema.ts',
+      '/packages/core/src/config-file-schema.ts',
       '/packages/engine/src/search-request-schema.ts',
       '/src/request-schema.ts',
     ])

@@ -4,7 +4,7 @@ import { locateJsonError } from './_json-error.js'
 import { PLUGIN_SPECIFIER_ALLOWED } from './_plugin-specifier.js'
 import {
   type ConfigFile,
-  ConfigFileSchema,
+  configFileSchema,
   type ConfigProblem,
   type ConfigService,
   EVERY_SERVICE,
@@ -45,7 +45,7 @@ function schemaProblem(issues: readonly Issue[], file: string, services: readonl
  * Validates a parsed config file. Pure: throws `ConfigError` naming the file and the field.
  */
 export function validateConfigFile(data: unknown, file: string): ConfigFile {
-  const parsed = ConfigFileSchema.safeParse(data)
+  const parsed = configFileSchema().safeParse(data)
   if (parsed.success) return parsed.data
   throw toConfigError(schemaProblem(parsed.error.issues, file, EVERY_SERVICE))
 }
@@ -84,20 +84,20 @@ function parseConfigText(text: string, file: string): LoadedConfigFile {
       ],
     }
   }
-  const whole = ConfigFileSchema.safeParse(data)
+  const whole = configFileSchema().safeParse(data)
   if (whole.success) return { data: whole.data, problems: [] }
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     return { problems: [schemaProblem(whole.error.issues, file, EVERY_SERVICE)] }
   const usable: Record<string, unknown> = { ...data }
   const problems: ConfigProblem[] = []
   for (const service of Object.keys(usable)) {
-    const one = ConfigFileSchema.safeParse({ [service]: usable[service] })
+    const one = configFileSchema().safeParse({ [service]: usable[service] })
     if (one.success) continue
     const everyService = service === 'plugins' || service === 'keyless'
     problems.push(schemaProblem(one.error.issues, file, everyService ? EVERY_SERVICE : [service]))
     delete usable[service]
   }
-  return { data: ConfigFileSchema.parse(usable), problems }
+  return { data: configFileSchema().parse(usable), problems }
 }
 
 function readProblem(file: string, error: unknown): ConfigProblem {

@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { isPluginSpecifier } from './_plugin-specifier.js'
 import { ConfigError } from './errors.js'
+import { lazySchema } from './lazy-schema.js'
 
 /** The environment variables a service (a provider, or GitHub for thread-fetch) reads, its defaults applied. */
 export interface ServiceEnvVariables {
@@ -28,38 +29,44 @@ export interface ServiceSpec {
   defaultModel?: string
 }
 
-const entryObject = z.looseObject({
-  // A list is a key pool, like `BRAVE_API_KEY=key1,key2`.
-  apiKey: z.union([z.string(), z.array(z.string())]).optional(),
-  apiUrl: z.string().optional(),
-  model: z.string().optional(),
-  token: z.string().optional(),
-})
-// The original skill's credentials file stores some keys as bare strings: {"exa": "..."}.
-const entry = z.union([z.string(), entryObject])
+// Built with the first config file read (lazySchema): a search with no config file builds none of it.
+const configEntrySchema = () =>
+  // The original skill's credentials file stores some keys as bare strings: {"exa": "..."}.
+  z.union([
+    z.string(),
+    z.looseObject({
+      // A list is a key pool, like `BRAVE_API_KEY=key1,key2`.
+      apiKey: z.union([z.string(), z.array(z.string())]).optional(),
+      apiUrl: z.string().optional(),
+      model: z.string().optional(),
+      token: z.string().optional(),
+    }),
+  ])
 
-type ConfigEntry = z.infer<typeof entry>
+type ConfigEntry = z.infer<ReturnType<typeof configEntrySchema>>
 
 /**
  * The config file's shape (ours and the original skill's `~/.openclaw/credentials/search.json`): `plugins` lists
  * provider packages to load; `"keyless": false` turns keyless sources off (as `SEARCH_LAYER_KEYLESS=off` does);
- * every other key is a provider id (or `github`) with its key and settings.
+ * every other key is a provider id (or `github`) with its key and settings. Public as `ConfigFileSchema`.
  */
-export const ConfigFileSchema = z
-  .object({
-    plugins: z
-      .array(
-        z
-          .string()
-          .min(1)
-          .refine(isPluginSpecifier, {
-            error: (issue) => `${JSON.stringify(issue.input)} is not a package name or an absolute path`,
-          }),
-      )
-      .optional(),
-    keyless: z.boolean().optional(),
-  })
-  .catchall(entry)
+export const configFileSchema = lazySchema(() =>
+  z
+    .object({
+      plugins: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .refine(isPluginSpecifier, {
+              error: (issue) => `${JSON.stringify(issue.input)} is not a package name or an absolute path`,
+            }),
+        )
+        .optional(),
+      keyless: z.boolean().optional(),
+    })
+    .catchall(configEntrySchema()),
+)
 export type ConfigFile = { plugins?: string[]; keyless?: boolean } & {
   [id: string]: ConfigEntry | string[] | boolean | undefined
 }

@@ -13,18 +13,18 @@ import {
   toConfigError,
 } from './_config-shared.js'
 
-export {
-  type ConfigFile,
-  ConfigFileSchema,
-  type ConfigInspection,
-  type ConfigOverrides,
-  type ConfigProblem,
-  type ConfigProblemKind,
-  type ConfigSource,
-  type LoadedConfigFile,
-  type ResolvedConfig,
-  type ServiceConfig,
-  type ServiceSpec,
+export { ConfigFileSchema } from './config-file-schema.js'
+export type {
+  ConfigFile,
+  ConfigInspection,
+  ConfigOverrides,
+  ConfigProblem,
+  ConfigProblemKind,
+  ConfigSource,
+  LoadedConfigFile,
+  ResolvedConfig,
+  ServiceConfig,
+  ServiceSpec,
 } from './_config-shared.js'
 export { readConfigFile, validateConfigFile } from './_config-file.js'
 export { ConfigReading, type ResolveConfigOptions, configFilePaths, readConfigFiles } from './_config-reading.js'
