@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// `pnpm check`: everything CI runs, in two lanes at once instead of one line. The build, the declaration pass and
+// the typecheck are single-threaded tsc and esbuild work for most of their time; the unit tests need only the
+// sources. So the unit tests and the source checks (lint, file budgets, import cycles, knip) run beside the build,
+// and what needs the build (declarations, system tests, other Node majors, the quick bench) follows it.
+//
+// Each step's output is held and printed whole when it ends, with its time, so two lanes never interleave lines.
+// The first failing step stops the other lane (its process group is killed) and the run exits non-zero.
+//
+//   node scripts/check.mjs [--serial]     (--serial: one lane, for a machine with one core or a clearer log)
+import { spawn } from 'node:child_process'
+import { availableParallelism } from 'node:os'
+import { delimiter, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const SCRIPT_TESTS = ['provider-table', 'function-length', 'import-cycles', 'cjs-types', 'node-versions'].map(
+  (name) => `scripts/${name}.test.mjs`,
+)
+const UNIT_RESULTS = 'test-results-unit.json'
+const SYSTEM_RESULTS = 'test-results-system.json'
+
+/** A step: a name for the log and the command, run through the shell from the repository root. */
+const step = (name, command) => ({ name, command })
+
+// Redis and Chromium before anything else: a test of either lane may need them.
+const PROVISION = step('provision', 'node scripts/provision.mjs')
+
+export const BUILD_LANE = [
+  step('build', 'turbo run build --output-logs=errors-only'),
+  step('declarations + typecheck', 'node scripts/build-types.mjs --check tsconfig.check.json'),
+  step('web typecheck', 'tsc -p apps/web/tsconfig.json'),
+  step('script tests', `node --test ${SCRIPT_TESTS.join(' ')}`),
+  step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`),
+  step('Node 22 and 24', 'node scripts/node-versions.mjs --quick'),
+  step('quick bench', 'pnpm --filter @search-layer/bench run bench --quick --no-write'),
+]
+
+export const SOURCE_LANE = [
+  step('biome', 'biome check .'),
+  step('function and file lengths', 'node scripts/function-length.mjs'),
+  step('import cycles', 'node scripts/import-cycles.mjs'),
+  step('knip', 'knip --no-progress'),
+  step('unit tests', `vitest run --project unit --project isolated --outputFile.json=${UNIT_RESULTS}`),
+]
+
+const SUMMARY = step('summary', `node scripts/test-summary.mjs ${UNIT_RESULTS} ${SYSTEM_RESULTS}`)
+
+// The repository's own tools (turbo, tsc, vitest, biome, knip) also when run as plain `node scripts/check.mjs`.
+const env = { ...process.env, PATH: [join(process.cwd(), 'node_modules/.bin'), process.env.PATH].join(delimiter) }
+const running = new Set()
+let failed = false
+
+function runStep({ name, command }) {
+  return new Promise((resolve) => {
+    const started = performance.now()
+    console.log(`▶ ${name}`)
+    const child = spawn(command, { shell: true, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    running.add(child)
+    const chunks = []
+    child.stdout.on('data', (chunk) => chunks.push(chunk))
+    child.stderr.on('data', (chunk) => chunks.push(chunk))
+    child.on('close', (code, signal) => {
+      running.delete(child)
+      const seconds = ((performance.now() - started) / 1000).toFixed(1)
+      const ok = code === 0
+      if (!(failed && signal)) process.stdout.write(Buffer.concat(chunks))
+      console.log(`${ok ? '✓' : '✗'} ${name} (${seconds} s)${ok ? '' : ` exited ${signal ?? code}`}\n`)
+      resolve({ name, ok, seconds: Number(seconds) })
+    })
+  })
+}
+
+async function runLane(steps, times) {
+  for (const s of steps) {
+    if (failed) return
+    const result = await runStep(s)
+    times.push(result)
+    if (!result.ok && !failed) {
+      failed = true
+      stopAll()
+    }
+  }
+}
+
+/** Each step runs in its own process group, so its children (vitest's workers, Chromium, redis) stop with it. */
+function stopAll() {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid, 'SIGTERM')
+    } catch {}
+  }
+}
+
+async function main() {
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.on(signal, () => {
+      stopAll()
+      process.exit(130)
+    })
+  const serial = process.argv.includes('--serial') || availableParallelism() < 2
+  const started = performance.now()
+  const times = []
+  await runLane([PROVISION], times) // each lane stops before its first step when this failed
+  if (serial) await runLane([...BUILD_LANE, ...SOURCE_LANE], times)
+  else await Promise.all([runLane(BUILD_LANE, times), runLane(SOURCE_LANE, times)])
+  await runLane([SUMMARY], times)
+  const total = ((performance.now() - started) / 1000).toFixed(0)
+  console.log(
+    times.map((t) => `${t.ok ? '✓' : '✗'} ${t.name.padEnd(26)} ${t.seconds.toFixed(1).padStart(7)} s`).join('\n'),
+  )
+  console.log(`check ${failed ? 'failed' : 'passed'} in ${total} s (${serial ? 'one lane' : 'two lanes'})`)
+  process.exit(failed ? 1 : 0)
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
