@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { join } from 'node:path'
-import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import { join, relative } from 'node:path'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import shared from './vitest.shared'
 
 // Every package's tests in one vitest process (`pnpm test`, `pnpm check`), in three projects:
@@ -13,13 +13,17 @@ import shared from './vitest.shared'
 //   graph each, since a mock cannot reach a module another file already loaded. Found by reading the files, so a
 //   new mocking test cannot land in the shared graph by mistake.
 // - "system": files that need more than the sources — a build (`dist/`), a child process, redis-server or
-//   Chromium (listed below, relative to their package). `pnpm test:unit` leaves them out for the edit loop.
+//   Chromium (listed below, relative to their package: a file, or a directory ending in `/` for all in it).
+//   `pnpm test:unit` leaves them out for the edit loop.
+//
+// Each project names its files outright rather than excluding the others: knip reads these projects for the test
+// entry files and would apply one project's excludes to all.
 //
 // One package from the root: `npx vitest run packages/engine`; `cd packages/engine && npx vitest run` runs it
 // through its own vitest.config.ts (the same `vitest.shared.ts`).
 const SYSTEM_TESTS: Record<string, string[]> = {
   // The built bin (`runBin`) and child `serve` processes; undici-http loads the bundled HTTP stack in a fresh node.
-  'apps/cli': ['test/**/*.test.ts', 'src/undici-http.test.ts'],
+  'apps/cli': ['test/', 'src/undici-http.test.ts'],
   'apps/server': [
     'test/redis.e2e.test.ts',
     'test/shared-keys.e2e.test.ts',
@@ -30,7 +34,7 @@ const SYSTEM_TESTS: Record<string, string[]> = {
   'packages/mcp': ['test/mcp.e2e.test.ts'], // the built stdio server as a child process
   'packages/page-fetch': ['test/render.e2e.test.ts'], // pages rendered in headless Chromium
   // The built packages loaded by plain Node and TypeScript projects, packed, and installed for real clients.
-  consumers: ['test/**/*.test.ts'],
+  consumers: ['test/'],
 }
 
 const GROUPS = ['packages', 'apps', 'examples', 'bench', 'consumers']
@@ -55,10 +59,15 @@ function testFiles(dir: string): string[] {
 }
 
 const dirs = packageDirs()
-const system = dirs.flatMap((dir) => (SYSTEM_TESTS[dir] ?? []).map((glob) => `${dir}/${glob}`))
-const isolated = dirs
-  .flatMap((dir) => TEST_DIRS.flatMap((sub) => testFiles(join(dir, sub))))
-  .filter((file) => MOCKS_MODULES.test(readFileSync(file, 'utf8')))
+const files = dirs.flatMap((dir) =>
+  TEST_DIRS.flatMap((sub) => testFiles(join(dir, sub))).map((file) => ({ dir, file, inPackage: relative(dir, file) })),
+)
+const isSystem = ({ dir, inPackage }: (typeof files)[number]) =>
+  (SYSTEM_TESTS[dir] ?? []).some((path) => (path.endsWith('/') ? inPackage.startsWith(path) : inPackage === path))
+const mocksModules = ({ file }: (typeof files)[number]) => MOCKS_MODULES.test(readFileSync(file, 'utf8'))
+const system = files.filter(isSystem).map((f) => f.file)
+const isolated = files.filter((f) => !isSystem(f) && mocksModules(f)).map((f) => f.file)
+const unit = files.filter((f) => !isSystem(f) && !mocksModules(f)).map((f) => f.file)
 
 function project(name: string, test: TestProjectInlineConfiguration['test']): TestProjectInlineConfiguration {
   return { ...shared, test: { ...shared.test, ...test, name } } as TestProjectInlineConfiguration
@@ -67,13 +76,9 @@ function project(name: string, test: TestProjectInlineConfiguration['test']): Te
 export default defineConfig({
   test: {
     projects: [
-      project('unit', {
-        include: dirs.flatMap((dir) => TEST_DIRS.map((sub) => `${dir}/${sub}/**/*.test.ts`)),
-        exclude: [...configDefaults.exclude, ...system, ...isolated],
-        isolate: false,
-      }),
+      project('unit', { include: unit, isolate: false }),
       project('isolated', { include: isolated }),
-      project('system', { include: system, exclude: [...configDefaults.exclude, ...isolated] }),
+      project('system', { include: system }),
     ],
     // vitest's default leaves one core to its main process (one worker on two cores); that process is mostly idle
     // once the module graph is transformed, so every core runs tests.

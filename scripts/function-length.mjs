@@ -134,7 +134,7 @@ export function checkFileBudget(files, max, budget) {
     else if (ceiling !== undefined && lines > ceiling)
       problems.push(`${file}: ${lines} source lines, past its ceiling of ${ceiling} in scripts/file-budget.json`)
   }
-  for (const [file, ceiling] of Object.entries(budget)) {
+  for (const file of Object.keys(budget)) {
     const lines = byFile.get(file)
     if (lines === undefined) problems.push(`${file}: listed in scripts/file-budget.json but not found: remove it`)
     else if (lines <= max)

@@ -22,7 +22,7 @@ export interface PackedProject {
   start(script: string, options?: NodeRunOptions): Promise<StartedScript>
 }
 
-export interface NodeRunOptions {
+interface NodeRunOptions {
   env?: Record<string, string | undefined>
   args?: string[]
   /** A Node binary other than this one (AI SDK 7 needs Node 22). */

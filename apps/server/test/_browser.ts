@@ -3,7 +3,7 @@ import { delimiter, join } from 'node:path'
 import { type Browser, chromium } from 'playwright-core'
 
 /** Chromium from the Debian package (`scripts/provision.mjs` installs it), or `CHROMIUM_BIN`. */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   if (process.env.CHROMIUM_BIN) return process.env.CHROMIUM_BIN
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     for (const name of ['chromium', 'chromium-browser']) {

@@ -6,7 +6,7 @@ import type { Emulator } from '@search-layer/testkit'
 import { type RunningServer, type StartServerOptions, startServer } from '../src/index.js'
 
 /** A pino destination that keeps every JSON line, to assert on logs. */
-export function captureLogs(): { stream: Writable; lines: () => Record<string, unknown>[]; text: () => string } {
+function captureLogs(): { stream: Writable; lines: () => Record<string, unknown>[]; text: () => string } {
   const chunks: string[] = []
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -29,7 +29,7 @@ export function captureLogs(): { stream: Writable; lines: () => Record<string, u
 // biome-ignore lint/suspicious/noExplicitAny: test-only access into response JSON
 export type Json = Record<string, any>
 /** A fetch Response whose JSON is loosely typed for assertions. */
-export type Reply = Omit<Response, 'json'> & { json(): Promise<Json> }
+type Reply = Omit<Response, 'json'> & { json(): Promise<Json> }
 
 export interface Booted extends RunningServer {
   logs: ReturnType<typeof captureLogs>

@@ -62,7 +62,7 @@ function launch(port: number): Promise<ChildProcess> {
 }
 
 /** Starts a throwaway redis-server; rejects with install instructions when the binary is missing. */
-export async function startRedis(): Promise<RedisProcess> {
+async function startRedis(): Promise<RedisProcess> {
   const port = await freePort()
   let child: ChildProcess | undefined = await launch(port)
   const stop = async () => {

@@ -12,7 +12,7 @@ export const FACT = 'Zorblax 4.2 was released on 3 March 2026 by the Zorblax mai
 export const DEEP_FACT =
   'The streaming parser was added because large configuration files exhausted the memory of Zorblax 4.1.'
 
-export const PAGES = {
+const PAGES = {
   '/ask/zorblax-release': page('Zorblax 4.2 release notes', [
     `${FACT} It ships a new streaming parser for configuration files.`,
     'Support for Node 16 was dropped in this release, and the minimum supported version is now Node 20.',

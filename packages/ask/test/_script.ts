@@ -4,7 +4,7 @@ import type { Emulator, LlmRequest } from '@search-layer/testkit'
 // completion body (text, or `tool_calls`), chosen by a function of the request.
 
 /** One tool call as OpenAI sends it; `args` as an object, or a raw string for malformed JSON. */
-export interface ScriptedCall {
+interface ScriptedCall {
   name: string
   args: object | string
 }

@@ -30,7 +30,7 @@ export function writePdf(objects: readonly PdfObject[], trailer: string): Buffer
 }
 
 /** A stream object; `deflate` compresses `data` with /FlateDecode. */
-export function streamObject(data: Buffer, deflate = false): Buffer {
+function streamObject(data: Buffer, deflate = false): Buffer {
   // Fastest level: a bomb of one repeated unit still shrinks about 200 times, in a fraction of level 9's time.
   const body = deflate ? deflateSync(data, { level: 1 }) : data
   const filter = deflate ? ' /Filter /FlateDecode' : ''

@@ -2,7 +2,7 @@
 // and overlap checks), kept verbatim so property tests can hold the new scanners to the same output on ordinary text.
 // Never used outside tests.
 import { canonicalUrl } from '@search-layer/core'
-import { REF_TYPES, type Ref, type RefType } from '../src/types.js'
+import type { Ref, RefType } from '../src/types.js'
 
 /** Options of `extractRefs`. */
 export interface ExtractRefsOptions {
@@ -17,7 +17,6 @@ export interface ExtractRefsOptions {
 }
 
 const DEFAULT_GITHUB_HOSTS = ['github.com', 'www.github.com']
-const RANK = new Map<RefType, number>(REF_TYPES.map((type, i) => [type, i]))
 
 // GitHub's own limits: owner 1-39 alphanumerics or inner single hyphens, repo 1-100 of [\w.-], number up to 10 digits.
 const OWNER = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?'
@@ -52,14 +51,6 @@ interface Found {
   repo?: string
   number?: number
   sha?: string
-}
-
-/**
- * Finds typed references in text (GitHub issue/PR/commit references, closing keywords, duplicates, links)
- * and returns them deduplicated by canonical key, the most specific type winning. Pure; never throws.
- */
-export function extractRefs(text: string, options: ExtractRefsOptions = {}): Ref[] {
-  return mergeRefs(findRefs(typeof text === 'string' ? text : '', options))
 }
 
 /** Every reference occurrence in one text, in order, not yet deduplicated. */
@@ -138,47 +129,6 @@ export function findRefs(text: string, options: ExtractRefsOptions = {}): Ref[] 
       count: 1,
     }
   })
-}
-
-/**
- * Deduplicates references by key: the most specific type wins (its text, context and source are kept),
- * titles and states learnt from any occurrence are kept, and `count` sums the occurrences. Order of first sight.
- */
-export function mergeRefs(refs: readonly Ref[]): Ref[] {
-  const byKey = new Map<string, Ref>()
-  for (const ref of refs) {
-    const seen = byKey.get(ref.key)
-    if (!seen) {
-      byKey.set(ref.key, { ...ref })
-      continue
-    }
-    const count = seen.count + ref.count
-    const moreSpecific = rank(ref.type) < rank(seen.type)
-    const merged: Ref = moreSpecific ? { ...seen, ...ref, count } : { ...ref, ...seen, count }
-    // A /pull/ URL tells us what a bare #N could not.
-    if (seen.url?.includes('/pull/') || ref.url?.includes('/pull/'))
-      merged.url = [seen.url, ref.url].find((u) => u?.includes('/pull/'))
-    if (merged.type === 'issue' && merged.url?.includes('/pull/')) merged.type = 'pr'
-    byKey.set(ref.key, merged)
-  }
-  return [...byKey.values()]
-}
-
-/** A reference for one link whose anchor text and context are already known (page links). */
-export function linkRef(
-  url: string,
-  text: string,
-  context: string,
-  source: string,
-  githubHosts: readonly string[] = DEFAULT_GITHUB_HOSTS,
-): Ref | undefined {
-  const ref = classifyUrl(url, githubHosts)
-  if (!ref) return undefined
-  return { ...ref, text: text.trim() || url, context: context.replace(/\s+/g, ' ').trim(), source, count: 1 }
-}
-
-function rank(type: RefType): number {
-  return RANK.get(type) ?? REF_TYPES.length
 }
 
 /** Parses a GitHub issue/PR/commit/compare URL, else a plain URL reference. */
