@@ -34,11 +34,12 @@ const loadEvidence = () => (evidenceModule ??= import('@search-layer/evidence'))
  */
 export function prepareReading(parts: ReadingParts, req: ParsedSearchRequest): void {
   if (pagesToRead(req) === 0) return
-  // A failure to load shows where reading runs (readTopResults), not here.
-  void loadEvidence().then(
-    (evidence) => evidence.warmReading(parts.pageFetch),
-    () => undefined,
-  )
+  // Warming is an optimisation: a failure to load shows where reading runs (readTopResults), and a failure to warm
+  // (a bundle whose evidence entry lacks warmReading, a worker that cannot start) must never end the process as an
+  // unhandled rejection.
+  loadEvidence()
+    .then((evidence) => evidence.warmReading(parts.pageFetch))
+    .catch(() => undefined)
 }
 
 /**
