@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `pnpm check`: everything CI runs, in two lanes at once instead of one line. The build, the declaration pass and
-// the typecheck are single-threaded tsc and esbuild work for most of their time; the unit tests need only the
-// sources. So the unit tests and the source checks (lint, file budgets, import cycles, knip) run beside the build,
-// and what needs the build (declarations, system tests, other Node majors, the quick bench) follows it.
+// `pnpm check`: everything CI runs. The build, the declaration pass and the typechecks are mostly single-threaded
+// (esbuild's bundles, then one tsc program at a time), and the unit tests need only the sources: so the unit tests
+// and the source checks (lint, file budgets, import cycles, knip) run beside the build, on the core it leaves idle.
+// What needs the build — system tests, other Node majors, the quick bench — runs after both, alone, so no two vitest
+// runs share the two cores (their timing-sensitive cases would see twice the load).
 //
 // Each step's output is held and printed whole when it ends, with its time, so two lanes never interleave lines.
 // The first failing step stops the other lane (its process group is killed) and the run exits non-zero.
@@ -30,9 +31,6 @@ export const BUILD_LANE = [
   step('declarations + typecheck', 'node scripts/build-types.mjs --check tsconfig.check.json'),
   step('web typecheck', 'tsc -p apps/web/tsconfig.json'),
   step('script tests', `node --test ${SCRIPT_TESTS.join(' ')}`),
-  step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`),
-  step('Node 22 and 24', 'node scripts/node-versions.mjs --quick'),
-  step('quick bench', 'pnpm --filter @search-layer/bench run bench --quick --no-write'),
 ]
 
 export const SOURCE_LANE = [
@@ -41,6 +39,12 @@ export const SOURCE_LANE = [
   step('import cycles', 'node scripts/import-cycles.mjs'),
   step('knip', 'knip --no-progress'),
   step('unit tests', `vitest run --project unit --project isolated --outputFile.json=${UNIT_RESULTS}`),
+]
+
+export const AFTER_BOTH = [
+  step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`),
+  step('Node 22 and 24', 'node scripts/node-versions.mjs --quick'),
+  step('quick bench', 'pnpm --filter @search-layer/bench run bench --quick --no-write'),
 ]
 
 const SUMMARY = step('summary', `node scripts/test-summary.mjs ${UNIT_RESULTS} ${SYSTEM_RESULTS}`)
@@ -103,6 +107,7 @@ async function main() {
   await runLane([PROVISION], times) // each lane stops before its first step when this failed
   if (serial) await runLane([...BUILD_LANE, ...SOURCE_LANE], times)
   else await Promise.all([runLane(BUILD_LANE, times), runLane(SOURCE_LANE, times)])
+  await runLane(AFTER_BOTH, times)
   await runLane([SUMMARY], times)
   const total = ((performance.now() - started) / 1000).toFixed(0)
   console.log(
