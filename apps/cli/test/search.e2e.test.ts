@@ -230,7 +230,9 @@ describe('search-layer search (built bin, emulator)', () => {
   })
 
   it('fans out in parallel: every sub-query × provider call in flight at once', async () => {
-    for (const p of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(p, 200)
+    // Each call is held a second: the twelve must all be sent before the first answers, and on a loaded machine a
+    // fresh process's twelve sends took longer than 200 ms (CI, once in four runs).
+    for (const p of ['brave', 'exa', 'tavily', 'grok'] as const) emu.latency(p, 1000)
     const r = await runBin(
       [
         '--queries',
