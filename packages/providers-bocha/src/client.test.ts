@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
-import { providerFailure } from '@search-layer/testkit'
+import { faultTimeLimit, providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
 import { createBochaProvider } from './client.js'
@@ -73,7 +73,7 @@ describe('createBochaProvider against the emulator', () => {
     ['endless body', { endlessBody: true }, { kind: 'bad_response' }],
   ] as const)('fault %s → %j, key never shown', async (_label, fault, expected) => {
     emu.fault('bocha', fault)
-    const bocha = createBochaProvider({ env: emu.env, retries: 0, timeoutMs: 500, maxBytes: 200_000 })
+    const bocha = createBochaProvider({ env: emu.env, retries: 0, timeoutMs: faultTimeLimit(fault), maxBytes: 200_000 })
     const err = await providerFailure(bocha.search({ query: 'x' }))
     expect(err).toMatchObject({ provider: 'bocha', ...expected })
     expect(err.message).not.toContain(emu.keys.bocha)

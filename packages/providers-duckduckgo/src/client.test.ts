@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
 import { type PaceStore, createMemoryPaceStore } from '@search-layer/core/http'
-import { providerFailure } from '@search-layer/testkit'
+import { faultTimeLimit, providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
 import { createDuckDuckGoProvider } from './client.js'
@@ -135,7 +135,9 @@ describe('createDuckDuckGoProvider against the emulator', () => {
     ['oversized', { oversizedBytes: 300_000 }, { kind: 'bad_response' }],
   ] as const)('fault %s → %j', async (_label, fault, expected) => {
     emu.fault('duckduckgo', fault)
-    const err = await providerFailure(ddg({ retries: 0, timeoutMs: 300, maxBytes: 200_000 }).search({ query: 'x' }))
+    const err = await providerFailure(
+      ddg({ retries: 0, timeoutMs: faultTimeLimit(fault), maxBytes: 200_000 }).search({ query: 'x' }),
+    )
     expect(err).toMatchObject({ provider: 'duckduckgo', ...expected })
   })
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ProviderErrorKind, ProviderResponseSchema } from '@search-layer/core'
-import { type Emulator, providerFailure } from '@search-layer/testkit'
+import { faultTimeLimit, providerFailure, type Emulator } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
 import { createExaProvider } from './client.js'
@@ -182,7 +182,7 @@ describe('createExaProvider against the emulator', () => {
 
   it.each(faults)('fault %s → %s', async (_label, fault, kind, extra) => {
     emu.fault('exa', fault)
-    const exa = createExaProvider({ env: emu.env, retries: 0, timeoutMs: 300, maxBytes: 200_000 })
+    const exa = createExaProvider({ env: emu.env, retries: 0, timeoutMs: faultTimeLimit(fault), maxBytes: 200_000 })
     const err = await providerFailure(exa.search({ query: 'fault injection' }))
     expect(err).toMatchObject({ kind, provider: 'exa', ...extra })
     expect(err.message).not.toContain(emu.keys.exa)

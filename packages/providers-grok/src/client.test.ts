@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ProviderError } from '@search-layer/core'
+import { faultTimeLimit } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createGrokProvider } from './client.js'
@@ -146,7 +147,8 @@ describe('grok configuration', () => {
 })
 
 describe.each(['responses', 'chat'] as const)('grok faults (%s mode)', (mode) => {
-  const provider = () => createGrokProvider({ env, mode, retries: 0, timeoutMs: 300 })
+  const provider = (fault: object = {}) =>
+    createGrokProvider({ env, mode, retries: 0, timeoutMs: faultTimeLimit(fault) })
 
   it.each([
     [{ status: 401 }, 'auth'],
@@ -163,7 +165,7 @@ describe.each(['responses', 'chat'] as const)('grok faults (%s mode)', (mode) =>
     [{ endlessBody: true }, 'bad_response'],
   ] as const)('%j → %s', async (fault, kind) => {
     emu.fault('grok', fault)
-    const error = await provider()
+    const error = await provider(fault)
       .search({ query: 'fault test' })
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ProviderError)

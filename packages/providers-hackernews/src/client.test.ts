@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { ProviderResponseSchema, resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
-import { providerFailure } from '@search-layer/testkit'
+import { faultTimeLimit, providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
 import { createHackerNewsProvider } from './client.js'
@@ -75,7 +75,12 @@ describe('createHackerNewsProvider against the emulator', () => {
     ['oversized', { oversizedBytes: 300_000 }, { kind: 'bad_response' }],
   ] as const)('fault %s → %j', async (_label, fault, expected) => {
     emu.fault('hackernews', fault)
-    const hn = createHackerNewsProvider({ env: emu.env, retries: 0, timeoutMs: 300, maxBytes: 200_000 })
+    const hn = createHackerNewsProvider({
+      env: emu.env,
+      retries: 0,
+      timeoutMs: faultTimeLimit(fault),
+      maxBytes: 200_000,
+    })
     expect(await providerFailure(hn.search({ query: 'x' }))).toMatchObject({ provider: 'hackernews', ...expected })
   })
 

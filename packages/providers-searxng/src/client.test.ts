@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
-import { providerFailure } from '@search-layer/testkit'
+import { faultTimeLimit, providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
 import { createSearxngProvider } from './client.js'
@@ -87,7 +87,7 @@ describe('createSearxngProvider against the emulator', () => {
     ['HTML page', { html: true }, { kind: 'bad_response' }],
   ] as const)('fault %s → %j', async (_label, fault, expected) => {
     emu.fault('searxng', fault)
-    const searx = createSearxngProvider({ baseUrl: emu.urls.searxng, retries: 0, timeoutMs: 300 })
+    const searx = createSearxngProvider({ baseUrl: emu.urls.searxng, retries: 0, timeoutMs: faultTimeLimit(fault) })
     expect(await providerFailure(searx.search({ query: 'x' }))).toMatchObject({ provider: 'searxng', ...expected })
   })
 

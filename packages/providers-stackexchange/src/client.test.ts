@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
-import { providerFailure } from '@search-layer/testkit'
+import { faultTimeLimit, providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
 import { createStackExchangeProvider } from './client.js'
@@ -93,7 +93,7 @@ describe('createStackExchangeProvider against the emulator', () => {
     ['malformed JSON', { malformedJson: true }, { kind: 'bad_response' }],
   ] as const)('fault %s → %j, key never shown', async (_label, fault, expected) => {
     emu.fault('stackexchange', fault)
-    const se = createStackExchangeProvider({ env: emu.env, retries: 0, timeoutMs: 300 })
+    const se = createStackExchangeProvider({ env: emu.env, retries: 0, timeoutMs: faultTimeLimit(fault) })
     const err = await providerFailure(se.search({ query: 'x' }))
     expect(err).toMatchObject({ provider: 'stackexchange', ...expected })
     expect(err.message).not.toContain(emu.keys.stackexchange)

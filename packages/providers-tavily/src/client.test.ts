@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ProviderError } from '@search-layer/core'
+import { faultTimeLimit } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createTavilyProvider } from './client.js'
@@ -125,7 +126,7 @@ describe('tavily configuration', () => {
 })
 
 describe('tavily faults', () => {
-  const provider = () => createTavilyProvider({ env, retries: 0, timeoutMs: 300 })
+  const provider = (fault: object = {}) => createTavilyProvider({ env, retries: 0, timeoutMs: faultTimeLimit(fault) })
 
   it.each([
     [{ status: 401 }, 'auth'],
@@ -143,7 +144,7 @@ describe('tavily faults', () => {
     [{ endlessBody: true }, 'bad_response'],
   ] as const)('%j → %s', async (fault, kind) => {
     emu.fault('tavily', fault)
-    const error = await provider()
+    const error = await provider(fault)
       .search({ query: 'fault test' })
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ProviderError)

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { resolveProviderDefinition, validateProviderDefinition } from '@search-layer/core'
-import { providerFailure } from '@search-layer/testkit'
+import { faultTimeLimit, providerFailure } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { describe, expect, it } from 'vitest'
 import { createWikipediaProvider } from './client.js'
@@ -95,7 +95,7 @@ describe('createWikipediaProvider against the emulator', () => {
     ['malformed JSON', { malformedJson: true }, { kind: 'bad_response' }],
   ] as const)('fault %s → %j', async (_label, fault, expected) => {
     emu.fault('wikipedia', fault)
-    const wiki = createWikipediaProvider({ env: emu.env, retries: 0, timeoutMs: 300 })
+    const wiki = createWikipediaProvider({ env: emu.env, retries: 0, timeoutMs: faultTimeLimit(fault) })
     expect(await providerFailure(wiki.search({ query: 'rust' }))).toMatchObject({ provider: 'wikipedia', ...expected })
   })
 

@@ -40,3 +40,12 @@ export async function providerFailure(call: Promise<unknown>): Promise<ProviderE
   }
   return outcome.error
 }
+
+/**
+ * A provider's time limit in a fault-injection case: short when the emulator hangs, so the case ends quickly, and
+ * long otherwise, because reading an endless or oversized body to its size cap on a loaded host can outlast a short
+ * limit and turn the expected `bad_response` into `timeout`.
+ */
+export function faultTimeLimit(fault: object): number {
+  return 'hang' in fault ? 300 : 10_000
+}
