@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { braveAnswer } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { run, runBin } from './_run.js'
@@ -19,7 +20,7 @@ beforeEach(() => {
   const results = [
     { title: 'Zorblax 4.2 release notes', url: `${emu.urls.pages}/ask/zorblax`, description: 'Zorblax 4.2 is out.' },
   ]
-  emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { results } }) } })
+  emu.fault('brave', braveAnswer(results))
 })
 
 const env = (extra: Record<string, string | undefined> = {}) => ({

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { braveAnswer } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { serverOptionsFromEnv } from '../src/index.js'
@@ -23,7 +24,7 @@ beforeEach(() => {
     body: '<!DOCTYPE html><html><head><title>Zorblax 4.2</title></head><body><main><article><h1>Zorblax 4.2</h1><p>Zorblax 4.2 was released on 3 March 2026 by the Zorblax maintainers.</p></article></main></body></html>',
   })
   const results = [{ title: 'Zorblax 4.2', url: `${emu.urls.pages}/ask/zorblax`, description: 'Zorblax 4.2 is out.' }]
-  emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { results } }) } })
+  emu.fault('brave', braveAnswer(results))
 })
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()))

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { braveAnswer } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Booted, boot } from './_helpers.js'
@@ -21,7 +22,7 @@ beforeEach(() => {
   const results = [
     { title: 'Zorblax 4.2 release notes', url: `${emu.urls.pages}/ask/zorblax`, description: 'Zorblax 4.2 is out.' },
   ]
-  emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { results } }) } })
+  emu.fault('brave', braveAnswer(results))
   // One search, then an answer quoting the passage the model was shown.
   emu.llm.respond(({ model, messages }) => {
     const toolSeen = messages.some((m) => m.role === 'tool')

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Emulator, type LlmRequest, startEmulator } from '@search-layer/testkit'
+import { braveAnswer, type Emulator, type LlmRequest, startEmulator } from '@search-layer/testkit'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { findWebDir } from '../src/routes/web.js'
@@ -68,7 +68,7 @@ describe('the Ask view', { timeout: 120_000 }, () => {
       { title: 'Zorblax 4.2 release notes', url: `${emu.urls.pages}/ask/zorblax`, description: 'Zorblax 4.2 is out.' },
     ]
     // A slow search: the graph must show it running before anything else comes back.
-    emu.fault('brave', { latencyMs: 2_500, reply: { body: JSON.stringify({ type: 'search', web: { results } }) } })
+    emu.fault('brave', braveAnswer(results, { latencyMs: 2_500 }))
     const seen: LlmRequest[] = []
     emu.llm.script([
       (request) => {
@@ -144,7 +144,7 @@ describe('the Ask view', { timeout: 120_000 }, () => {
     const results = [
       { title: 'Zorblax 4.2 release notes', url: `${emu.urls.pages}/ask/zorblax`, description: 'Zorblax 4.2 is out.' },
     ]
-    emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { results } }) } })
+    emu.fault('brave', braveAnswer(results))
     emu.llm.script([
       { status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } },
     ])

@@ -1,4 +1,4 @@
-import type { Emulator } from '@search-layer/testkit'
+import { braveAnswer, type Emulator } from '@search-layer/testkit'
 
 // Invented pages about an invented tool ("Zorblax"), so no answer can come from anywhere but these pages. Written
 // for these tests.
@@ -37,7 +37,7 @@ export function seedSearch(emu: Emulator): void {
     url: `${emu.urls.pages}${path}`,
     description,
   }))
-  emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { type: 'search', results } }) } })
+  emu.fault('brave', braveAnswer(results))
 }
 
 /** An environment with Brave, the scripted model and the emulator's pages only. */

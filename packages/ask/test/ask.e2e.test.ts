@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { InputError } from '@search-layer/core'
 import { createMemoryCache, createSearchLayer } from '@search-layer/engine'
+import { braveAnswer } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type AskInput, AskResultSchema, ask } from '../src/index.js'
@@ -96,7 +97,7 @@ describe('ask with a model', { timeout: 60_000 }, () => {
         description: `Zorblax 4.2 is out. ${evil} (snippet)`,
       },
     ]
-    emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { type: 'search', results } }) } })
+    emu.fault('brave', braveAnswer(results))
     const seen = scriptModel(emu, (req, n) => {
       if (n === 0) return { calls: [{ name: 'web_search', args: { query: 'Zorblax 4.2 release date' } }] }
       if (n === 1) return { calls: [{ name: 'web_fetch', args: { url: `${emu.urls.pages}/ask/zorblax-design` } }] }
@@ -265,7 +266,7 @@ describe('without a model', () => {
   })
 
   it('abstains when nothing read supports an answer', async () => {
-    emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { results: [] } }) } })
+    emu.fault('brave', braveAnswer([]))
     const result = await run({ question: QUESTION, model: false })
     expect(result).toMatchObject({ abstained: true, mode: 'extractive', confidence: { level: 'none' } })
     expect(result.answer).toMatch(/Not found in the sources read/)

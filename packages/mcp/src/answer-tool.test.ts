@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { createSearchLayer } from '@search-layer/engine'
+import { braveAnswer } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createMcpServer } from './server.js'
@@ -30,7 +31,7 @@ beforeEach(() => {
   const results = [
     { title: 'Zorblax 4.2 release notes', url: `${emu.urls.pages}/ask/zorblax`, description: 'Zorblax 4.2 is out.' },
   ]
-  emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { results } }) } })
+  emu.fault('brave', braveAnswer(results))
 })
 
 async function connect() {

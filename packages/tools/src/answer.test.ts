@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { AskResultSchema } from '@search-layer/ask'
 import { createSearchLayer } from '@search-layer/engine'
 import type { LlmRequest } from '@search-layer/testkit'
+import { braveAnswer } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import * as ai6 from 'ai'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -41,7 +42,7 @@ beforeEach(() => {
       description: 'Out now.',
     },
   ]
-  emu.fault('brave', { reply: { body: JSON.stringify({ type: 'search', web: { type: 'search', results } }) } })
+  emu.fault('brave', braveAnswer(results))
 })
 
 const withModel = () => ({
