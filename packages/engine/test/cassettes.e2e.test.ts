@@ -33,6 +33,8 @@ const search = (env: Record<string, string | undefined>, query = 'rust async run
     mode: 'deep',
     intent: 'exploratory',
     maxQueries: 2,
+    // Every exchange is recorded only if every call is waited for; a loaded host can make one `late`.
+    wait: 'all',
   })
 
 // The emulator's URLs without any key: what a CI without secrets has.

@@ -5,7 +5,7 @@ import { ConfigError, type Intent } from '@search-layer/core'
 import { zeroKeyEnv } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type SearchLayerOptions, builtInProviders, createSearchLayer } from '../src/index.js'
+import { type SearchLayerOptions, type SearchRequest, builtInProviders, createSearchLayer } from '../src/index.js'
 
 const emu = useEmulator()
 let home: string
@@ -17,8 +17,18 @@ beforeAll(async () => {
 // declares its override variable); SEARXNG_URL is left out, since setting it is what configures SearXNG.
 const zeroKeys = () => zeroKeyEnv(emu.env)
 
-const layer = (env: Record<string, string>, overrides: SearchLayerOptions = {}) =>
-  createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false, providerRetries: 0, ...overrides })
+// Which sources a search asks is checked here, not how it settles: every call is waited for, so a loaded host cannot
+// turn a vertical's answer `late`.
+const layer = (env: Record<string, string>, overrides: SearchLayerOptions = {}) => {
+  const searchLayer = createSearchLayer({
+    env: { ...env, HOME: home },
+    cache: false,
+    rateLimits: false,
+    providerRetries: 0,
+    ...overrides,
+  })
+  return { search: (request: SearchRequest) => searchLayer.search({ wait: 'all', ...request }) }
+}
 
 const ENGINES = ['brave', 'exa', 'tavily', 'grok'] as const
 const engineCalls = () => emu.requests.filter((r) => (ENGINES as readonly string[]).includes(r.service)).length
