@@ -29,6 +29,7 @@ const SYSTEM_TESTS: Record<string, string[]> = {
     'test/shared-keys.e2e.test.ts',
     'test/shared-pace.e2e.test.ts',
     'test/web.e2e.test.ts', // the built web app in headless Chromium
+    'test/web-ask.e2e.test.ts', // the same, its Ask view
     'src/heap-growth.test.ts', // a node child per V8 flag
   ],
   'packages/mcp': ['test/mcp.e2e.test.ts'], // the built stdio server as a child process

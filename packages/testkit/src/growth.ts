@@ -43,8 +43,8 @@ export interface Growth {
 }
 
 /**
- * Times `run(build(size))` at n, 2n and 4n (inputs built outside the timing, the heap collected and quiet before
- * each run, sizes interleaved round by round) and reports the growth of its
+ * Times `run(build(size))` at n, 2n and 4n (inputs built outside the timing, young garbage collected and the process
+ * quiet before each run, sizes interleaved round by round) and reports the growth of its
  * CPU time. A complexity check, not a speed target: assert on `ratio`, report the times in the bench.
  */
 export function measureGrowth<T>(
@@ -90,17 +90,20 @@ function measureOnce<T>(build: (size: number) => T, run: (input: T) => unknown, 
   return { sizes, cpuMs, wallMs, ratio: cpuMs[2] / Math.max(cpuMs[0], 1e-3) }
 }
 
-// Before each run the heap is collected and the collector's helper threads are let finish: `gc()` returns while
-// they still sweep, and `process.cpuUsage()` counts every thread, so without the wait a forced collection charged
-// ~70 ms of their work to a 6 ms run (ratio 1.1 for a linear scan: a quadratic one could hide too); without any
-// collection, a full one landing in the 4n runs only (a heap shared with other test files) made linear scans
-// measure 9-12. The wait sleeps (Atomics.wait) in 2 ms steps until the process spends no CPU, at most 100 ms.
+// Before each run the young generation is collected and the collector's helper threads are let finish: `gc()`
+// returns while they still sweep, and `process.cpuUsage()` counts every thread, so without the wait a forced
+// collection charged ~70 ms of their work to a 6 ms run (ratio 1.1 for a linear scan: a quadratic one could hide
+// too); without any collection, one landing in the 4n runs only (a heap shared with other test files) made linear
+// scans measure 9-12. The wait sleeps (Atomics.wait) in 2 ms steps until the process spends no CPU, at most 100 ms.
+// A minor collection, not a full one: a run's garbage is young, and a full collection of a worker's heap (every
+// module of every test file) cost more than the runs it prepared — 71 of 167 s in the complexity suites, against
+// 3 s now, with the same spread of ratios (linear scans p50 3.6 -> 4.0, p90 5.0 -> 5.4).
 const pause = new Int32Array(new SharedArrayBuffer(4))
 const collectGarbage: () => void = (() => {
   try {
     v8.setFlagsFromString('--expose-gc')
     const gc = vm.runInNewContext('gc') as unknown
-    return typeof gc === 'function' ? () => gc() : () => {}
+    return typeof gc === 'function' ? () => (gc as (options: { type: 'minor' }) => void)({ type: 'minor' }) : () => {}
   } catch {
     return () => {}
   }
