@@ -28,15 +28,11 @@ const PAGES = {
 /** Serves the pages and makes Brave (the only engine) find them for every query. */
 export function seedSearch(emu: Emulator): void {
   for (const [path, body] of Object.entries(PAGES)) emu.pages.set(path, { body })
-  const results = [
+  const found: [path: string, title: string, description: string][] = [
     ['/ask/zorblax-release', 'Zorblax 4.2 release notes', 'Zorblax 4.2 is out with a streaming parser.'],
     ['/ask/zorblax-design', 'Why Zorblax parses configuration as a stream', 'Design note on the streaming parser.'],
-  ].map(([path, title, description]) => ({
-    type: 'search_result',
-    title,
-    url: `${emu.urls.pages}${path}`,
-    description,
-  }))
+  ]
+  const results = found.map(([path, title, description]) => ({ title, url: `${emu.urls.pages}${path}`, description }))
   emu.fault('brave', braveAnswer(results))
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ProviderError } from '@search-layer/core'
-import { faultTimeLimit } from '@search-layer/testkit'
+import { type Fault, faultTimeLimit } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createGrokProvider } from './client.js'
@@ -147,7 +147,7 @@ describe('grok configuration', () => {
 })
 
 describe.each(['responses', 'chat'] as const)('grok faults (%s mode)', (mode) => {
-  const provider = (fault: object = {}) =>
+  const provider = (fault: Fault | null = null) =>
     createGrokProvider({ env, mode, retries: 0, timeoutMs: faultTimeLimit(fault) })
 
   it.each([

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ProviderError } from '@search-layer/core'
-import { faultTimeLimit } from '@search-layer/testkit'
+import { type Fault, faultTimeLimit } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createTavilyProvider } from './client.js'
@@ -126,7 +126,8 @@ describe('tavily configuration', () => {
 })
 
 describe('tavily faults', () => {
-  const provider = (fault: object = {}) => createTavilyProvider({ env, retries: 0, timeoutMs: faultTimeLimit(fault) })
+  const provider = (fault: Fault | null = null) =>
+    createTavilyProvider({ env, retries: 0, timeoutMs: faultTimeLimit(fault) })
 
   it.each([
     [{ status: 401 }, 'auth'],

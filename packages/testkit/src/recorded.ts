@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { type ProviderError, isProviderError } from '@search-layer/core'
+import type { Fault } from './types.js'
 
 /** One vendor answer captured by another project, with the status and headers its `.meta.json` sidecar kept. */
 export interface RecordedResponse {
@@ -46,6 +47,6 @@ export async function providerFailure(call: Promise<unknown>): Promise<ProviderE
  * long otherwise, because reading an endless or oversized body to its size cap on a loaded host can outlast a short
  * limit and turn the expected `bad_response` into `timeout`.
  */
-export function faultTimeLimit(fault: object): number {
-  return 'hang' in fault ? 300 : 10_000
+export function faultTimeLimit(fault: Fault | null): number {
+  return fault?.hang ? 300 : 10_000
 }
