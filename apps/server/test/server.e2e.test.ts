@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { useEmulator } from '@search-layer/testkit/vitest'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type Booted, TAVILY_ONLY, boot, upstreamCalls } from './_helpers.js'
 
 const emu = useEmulator()
@@ -529,6 +529,10 @@ describe('health, readiness, metrics and OpenAPI', () => {
   })
 })
 
+// A request is in flight once the server has asked Brave; a fixed sleep could end before a loaded host had even
+// accepted the connection, and the shutdown would then refuse it.
+const untilBraveAsked = () => vi.waitFor(() => expect(emu.count('brave')).toBeGreaterThan(0), { timeout: 10_000 })
+
 describe('graceful shutdown', () => {
   it('SIGTERM drains in-flight requests and stops the server', async () => {
     const listeners = process.listenerCount('SIGTERM')
@@ -536,7 +540,7 @@ describe('graceful shutdown', () => {
     expect(process.listenerCount('SIGTERM')).toBe(listeners + 1)
     emu.latency('brave', 300)
     const inFlight = srv.call('/v1/search', { json: { query: 'sigterm drain test', mode: 'fast', sources: ['brave'] } })
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await untilBraveAsked()
     process.emit('SIGTERM', 'SIGTERM')
     expect((await inFlight).status).toBe(200)
     await srv.close() // the same shutdown, already under way
@@ -551,7 +555,7 @@ describe('graceful shutdown', () => {
     const inFlight = srv.call('/v1/search', {
       json: { query: 'graceful shutdown test', mode: 'fast', sources: ['brave'] },
     })
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await untilBraveAsked()
     const closed = srv.close()
     const res = await inFlight
     expect(res.status).toBe(200)
@@ -569,7 +573,7 @@ describe('graceful shutdown', () => {
         (r) => r.status,
         () => 'cut',
       )
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await untilBraveAsked()
     const started = Date.now()
     await srv.close()
     expect(Date.now() - started).toBeLessThan(1500)

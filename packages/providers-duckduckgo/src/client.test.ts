@@ -166,7 +166,11 @@ describe('createDuckDuckGoProvider against the emulator', () => {
       .map((r) => r.startedAt)
       .sort((a, b) => a - b)
     expect(starts).toHaveLength(3)
-    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(290)
+    // Seen by the emulator, in this process: when a loaded host holds up its event loop, the first request can be
+    // received late and the next on time, so a gap can read shorter than the pace the client kept. Half the pace per
+    // gap, one and a half across the three: a client that does not pace sends all three within milliseconds.
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(150)
+    expect(starts[2]! - starts[0]!).toBeGreaterThanOrEqual(450)
   })
 
   it('takes its slots from the pace store it is given: created through its definition, as the engine does', async () => {
