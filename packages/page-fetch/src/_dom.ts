@@ -13,6 +13,7 @@ export interface El {
   setAttribute(name: string, value: string): void
   querySelector(selector: string): El | null
   querySelectorAll(selector: string): ArrayLike<El>
+  getElementsByTagName(name: string): ArrayLike<El>
   remove(): void
   innerHTML: string
 }
@@ -112,8 +113,9 @@ export function resolveUrl(href: string | null, base: string): string | undefine
 }
 
 export function baseFor(doc: Doc, pageUrl: string): string {
-  const baseHref = doc.querySelector('base[href]')?.getAttribute('href') ?? null
-  return resolveUrl(baseHref, pageUrl) ?? pageUrl
+  // A tag-name walk, not a CSS query: linkedom compiles and matches a selector on every element.
+  const baseHref = Array.from(doc.getElementsByTagName('base')).find((el) => el.getAttribute('href') !== null)
+  return resolveUrl(baseHref?.getAttribute('href') ?? null, pageUrl) ?? pageUrl
 }
 
 /** Rewrites link and media URLs under `root` to absolute ones (linkedom has no baseURI to resolve them against). */

@@ -107,6 +107,35 @@ ${inner}
     expect(page.publishedAt).toBe('2021-09-10T12:00:00.000Z')
   })
 
+  it('prefers the more trusted source of a date and language, wherever each stands in the page', () => {
+    const metas = [
+      '<meta name="pubdate" content="2020-01-01T00:00:00Z">',
+      '<meta name="date" content="">',
+      '<meta name="date" content="2019-01-01T00:00:00Z">',
+      '<meta name="article:published_time" content="2021-03-04T00:00:00Z">',
+      '<meta http-equiv="Content-Language" content="pt_BR">',
+    ]
+    const read = (head: string[]) =>
+      extractReadable(article(paragraphs, head.join('')).replace(' lang="en"', ''), { url: 'https://b.example/' })
+    expect(read(metas).publishedAt).toBe('2021-03-04T00:00:00.000Z')
+    expect(read(metas).lang).toBe('pt-BR')
+    // The first name="date" is empty: as a CSS query would, the lookup does not go on to the second.
+    expect(read(metas.slice(0, 3)).publishedAt).toBe('2020-01-01T00:00:00.000Z')
+  })
+
+  it('reads <time datetime> in order: a pubdate, then one in an <article>, then the first', () => {
+    const time = (iso: string, attrs = '') => `<p><time${attrs} datetime="${iso}">then</time></p>`
+    const inArticle = time('2021-02-02T00:00:00Z')
+    const outside = time('2021-01-01T00:00:00Z')
+    const read = (page: string) => extractReadable(page, { url: 'https://b.example/' }).publishedAt
+    const withOutside = (page: string) => page.replace('<body>', `<body>${outside}`)
+    expect(read(withOutside(article(`${inArticle}${paragraphs}`)))).toBe('2021-02-02T00:00:00.000Z')
+    expect(read(withOutside(article(`${inArticle}${paragraphs}${time('2021-03-03T00:00:00Z', ' pubdate')}`)))).toBe(
+      '2021-03-03T00:00:00.000Z',
+    )
+    expect(read(withOutside(article(paragraphs).replace(/<\/?article>/g, '')))).toBe('2021-01-01T00:00:00.000Z')
+  })
+
   it('ignores a date it cannot trust', () => {
     expect(
       extractReadable(article(paragraphs, '<meta property="article:published_time" content="yesterday-ish">'), {

@@ -4,7 +4,7 @@ import { type HtmlShape, htmlToText, measureHtml, measureHtmlForReading, without
 import { toMarkdown } from './_markdown.js'
 import { readArticle } from './_readability.js'
 import { collectLinks } from './_page-links.js'
-import { findLang, findPublishedAt, isoDate } from './_page-meta.js'
+import { MetaTags, findLang, findPublishedAt, isoDate } from './_page-meta.js'
 import { textPage } from './_text-pages.js'
 import type { PageLink, ReadablePage } from './page.js'
 
@@ -123,8 +123,9 @@ function extractFromDocument(html: string, options: ExtractReadableOptions, page
   const document = parseDocument(html)
   const base = baseFor(document, pageUrl)
 
-  const lang = findLang(document)
-  const publishedAt = findPublishedAt(document)
+  const meta = new MetaTags(document)
+  const lang = findLang(document, meta)
+  const publishedAt = findPublishedAt(document, meta)
   const docTitle = orNull(document.querySelector('title')?.textContent)
   let readerable = false
   try {
