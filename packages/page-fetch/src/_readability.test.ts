@@ -1,7 +1,7 @@
 import { Readability } from '@mozilla/readability'
 import { describe, expect, it } from 'vitest'
 import { type El, parseDocument } from './_dom.js'
-import { readArticle } from './_readability.js'
+import { elementsByTag, readArticle } from './_readability.js'
 
 const readability = (html: string) =>
   new Readability<El>(parseDocument(html) as never, {
@@ -35,5 +35,21 @@ describe('readArticle', () => {
 
   it('returns null where Readability throws or finds nothing', () => {
     expect(readArticle(parseDocument('<html><body></body></html>'), '<html><body></body></html>')).toBeNull()
+  })
+})
+
+describe('elementsByTag', () => {
+  it('finds what querySelectorAll finds: document order, nested matches, <template> contents left out', () => {
+    const html =
+      '<html><body><div id="a"><ul id="u1"><li><ol id="o1"></ol></li></ul><template><ul id="t"></ul></template></div><P id="p"><svg><title>x</title></svg></P><ol id="o2"><ul id="u2"></ul></ol></body></html>'
+    const document = parseDocument(html) as unknown as Parameters<typeof elementsByTag>[0] & El
+    const ids = (els: ArrayLike<unknown>) => Array.from(els as ArrayLike<El>, (el) => el.getAttribute('id'))
+    for (const tags of [['ul', 'ol'], ['p'], ['template'], ['div', 'svg', 'title'], ['UL']]) {
+      const expected = ids(document.querySelectorAll(tags.join(',')))
+      expect(expected.length).toBeGreaterThan(0)
+      expect(ids(elementsByTag(document, tags))).toEqual(expected)
+    }
+    const div = document.querySelector('#a') as unknown as Parameters<typeof elementsByTag>[0] & El
+    expect(ids(elementsByTag(div, ['ul', 'ol']))).toEqual(ids(div.querySelectorAll('ul,ol')))
   })
 })
