@@ -71,9 +71,16 @@ function tableOf(node: TableNode): TableNode | null {
   return parent
 }
 
+// Each cell and row asks about its table: the answer is kept per table, not searched for again per cell.
+const layoutTables = new WeakMap<TableNode, boolean>()
+
 // Tables used for page layout: a table inside, or a single cell.
 function isLayout(table: TableNode | null): boolean {
   if (!table) return true
-  if (table.querySelector('table')) return true
-  return table.querySelectorAll('td, th').length <= 1
+  let layout = layoutTables.get(table)
+  if (layout === undefined) {
+    layout = table.querySelector('table') !== null || table.querySelectorAll('td, th').length <= 1
+    layoutTables.set(table, layout)
+  }
+  return layout
 }

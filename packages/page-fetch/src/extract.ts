@@ -154,6 +154,9 @@ function extractFromDocument(html: string, options: ExtractReadableOptions, page
   absolutize(root, base)
 
   const text = blockText(root)
+  const links = collectLinks(root, base)
+  // Last: turndown consumes the tree.
+  const markdown = toMarkdown(root)
   return {
     url: options.url,
     finalUrl: pageUrl,
@@ -163,9 +166,9 @@ function extractFromDocument(html: string, options: ExtractReadableOptions, page
     lang: orNull(article?.lang) ?? lang,
     publishedAt: isoDate(article?.publishedTime) ?? publishedAt,
     excerpt: orNull(article?.excerpt),
-    markdown: toMarkdown(root),
+    markdown,
     text,
-    links: collectLinks(root, base),
+    links,
     readerable,
   }
 }
