@@ -52,4 +52,14 @@ describe('elementsByTag', () => {
     const div = document.querySelector('#a') as unknown as Parameters<typeof elementsByTag>[0] & El
     expect(ids(elementsByTag(div, ['ul', 'ol']))).toEqual(ids(div.querySelectorAll('ul,ol')))
   })
+
+  it('walks a document nested 100,000 deep without a stack, and stops at the root it was given', () => {
+    const depth = 100_000
+    const html = `<html><body>${'<div>'.repeat(depth)}<p id="deep"></p>${'</div>'.repeat(depth)}<p id="after"></p></body></html>`
+    const document = parseDocument(html) as unknown as Parameters<typeof elementsByTag>[0] & El
+    const ids = (els: readonly unknown[]) => els.map((el) => (el as El).getAttribute('id'))
+    expect(ids(elementsByTag(document, ['p']))).toEqual(['deep', 'after'])
+    const inner = document.querySelector('p#deep')!.parentElement as unknown as Parameters<typeof elementsByTag>[0]
+    expect(ids(elementsByTag(inner, ['p']))).toEqual(['deep'])
+  })
 })

@@ -45,24 +45,32 @@ interface TreeElement {
   localName: string
   firstElementChild: TreeElement | null
   nextElementSibling: TreeElement | null
+  parentElement: TreeElement | null
 }
 
 /**
  * The elements under `root` named one of `tagNames`, in document order, the contents of `<template>` left out:
- * what `root.querySelectorAll(tagNames.join(","))` returns, found by a walk over elements with no selector.
+ * what `root.querySelectorAll(tagNames.join(","))` returns, found by a walk over elements with no selector. The walk
+ * keeps no stack, so a document nested deeper than the default depth bound (a caller may raise it) cannot
+ * overflow one.
  */
 export function elementsByTag(root: TreeElement, tagNames: readonly string[]): TreeElement[] {
   const wanted = new Set(tagNames.map((name) => name.toLowerCase()))
   const found: TreeElement[] = []
-  const visit = (parent: TreeElement) => {
-    for (let el = parent.firstElementChild; el; el = el.nextElementSibling) {
-      const name = el.localName.toLowerCase()
-      if (wanted.has(name)) found.push(el)
-      if (name !== 'template') visit(el)
-    }
+  let el = root.firstElementChild
+  while (el) {
+    const name = el.localName.toLowerCase()
+    if (wanted.has(name)) found.push(el)
+    el = (name !== 'template' && el.firstElementChild) || nextOutside(el, root)
   }
-  visit(root)
   return found
+}
+
+/** The element after `el` and everything under it, within `root`. */
+function nextOutside(el: TreeElement, root: TreeElement): TreeElement | null {
+  for (let at: TreeElement | null = el; at && at !== root; at = at.parentElement)
+    if (at.nextElementSibling) return at.nextElementSibling
+  return null
 }
 
 /** Runs `read` with `document.body.innerHTML` read as `NOT_KEPT` and set back to it as `SecondAttempt`. */
