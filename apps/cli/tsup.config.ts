@@ -1,4 +1,5 @@
-import { cpSync, existsSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { constants as http2Constants } from 'node:http2'
 import { fileURLToPath } from 'node:url'
 import { type Options, defineConfig } from 'tsup'
@@ -15,6 +16,9 @@ const undiciHttp = fileURLToPath(new URL('./src/_undici-http.cjs', import.meta.u
 const fromUndici = (importer: string) => /[\\/]undici[\\/]lib[\\/]/.test(importer)
 // `serve`'s web app: the server code bundled here looks for it in web/ beside the bundle (apps/web, built first).
 const webDist = fileURLToPath(new URL('../web/dist/', import.meta.url))
+const outDir = fileURLToPath(new URL('./dist/', import.meta.url))
+// The search script's intent weights, beside it (see intentModelAside below).
+const INTENT_MODEL_FILE = 'search-run-intent-model.json'
 
 // The CLI ships self-contained: every workspace package and dependency is bundled in, so
 // `npm install -g @search-layer/cli` pulls nothing else. Commands load their implementation lazily
@@ -88,9 +92,10 @@ const esm: Options = {
     evidence: 'src/evidence.ts',
     'terminal-markdown': 'src/terminal-markdown.ts',
     'thread-fetch': 'src/thread-fetch.ts',
+    'undici-slim': 'src/_undici-slim.mjs',
   },
-  // Not the CommonJS bundle below, which the other build writes at the same time.
-  clean: ['!search-run.cjs*'],
+  // Not the CommonJS bundle below and its data file, which the other build writes at the same time.
+  clean: ['!search-run.cjs*', `!${INTENT_MODEL_FILE}`],
   splitting: true,
   dts: { entry: { index: 'src/index.ts' } },
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
@@ -131,6 +136,8 @@ const asciiSources: NonNullable<Options['esbuildPlugins']>[number] = {
 //   does.
 // - `--extract-refs` needs the thread reader (dist/thread-fetch.js): domino, linkedom, Readability, turndown and
 //   page-fetch, ~40% of the script's bytes, read and checksummed by every search before.
+// - Sending through a proxy needs undici (dist/undici-slim.js): ~310 KB of client code and two WebAssembly builds of
+//   llhttp as base64, a fifth of the script, which a search without HTTP(S)_PROXY never runs.
 const routedImports = [
   {
     importers: /[\\/](?:packages[\\/]engine[\\/]src[\\/]_read|apps[\\/]cli[\\/]src[\\/]format)\.ts$/,
@@ -146,6 +153,11 @@ const routedImports = [
     importers: /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/]search-run\.ts$/,
     specifier: '@search-layer/thread-fetch',
     entry: './thread-fetch.js',
+  },
+  {
+    importers: /[\\/]apps[\\/]cli[\\/]src[\\/]_undici-node-http\.mjs$/,
+    specifier: './_undici-slim.mjs',
+    entry: './undici-slim.js',
   },
 ]
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -168,6 +180,33 @@ const routedImport: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 }
 
+// The intent classifier's weights (packages/intent/src/_model-weights.json, ~370 KB of base64) as a file beside the
+// script instead of inside it: every search reads, checksums and decodes the script, and the code cache holds every
+// string the run used, so the weights were read from disk twice and checksummed twice before the first call. The
+// classifier reads the file on its first prediction (readFileSync, as the JSON import was synchronous too). Getters
+// for the JSON's keys, known at build: `__toESM` copies nothing, so importing the module does not read the file.
+const intentModelAside: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'intent-model-aside',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]packages[\\/]intent[\\/]src[\\/]_model-weights\.json$/ }, ({ path }) => {
+      const json = readFileSync(path, 'utf8')
+      const keys = Object.keys(JSON.parse(json) as object)
+      mkdirSync(outDir, { recursive: true })
+      writeFileSync(join(outDir, INTENT_MODEL_FILE), JSON.stringify(JSON.parse(json)))
+      return {
+        loader: 'js',
+        contents: [
+          `import { readFileSync } from 'node:fs'`,
+          `let weights`,
+          `const read = () => (weights ??= JSON.parse(readFileSync(new URL('./${INTENT_MODEL_FILE}', import.meta.url), 'utf8')))`,
+          `export default {`,
+          ...keys.map((key) => `  get ${JSON.stringify(key)}() { return read()[${JSON.stringify(key)}] },`),
+          `}`,
+        ].join('\n'),
+      }
+    })
+  },
+}
 // A search's code again, as one CommonJS script that the CLI compiles through V8's code cache (src/code-cache.ts):
 // a code cache is for scripts, not ES modules, on Node 20. Everything it imports lazily stays in it, lazily run.
 const searchScript: Options = {
@@ -201,6 +240,7 @@ const searchScript: Options = {
       },
     },
     routedImport,
+    intentModelAside,
     asciiSources,
   ],
 }

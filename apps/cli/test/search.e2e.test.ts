@@ -363,9 +363,10 @@ describe('search-layer search start-up (built bin)', () => {
 })
 
 describe('search-layer search script (built)', () => {
-  it('carries neither the thread reader nor the terminal renderer: they are entries of their own (tsup.config.ts)', () => {
-    // Every search reads, checksums and compiles dist/search-run.cjs; what only --extract-refs or a colour terminal
-    // needs is imported from dist/thread-fetch.js and dist/terminal-markdown.js when asked for.
+  it('carries neither the thread reader, the terminal renderer nor undici: they are entries of their own (tsup.config.ts)', () => {
+    // Every search reads, checksums and compiles dist/search-run.cjs; what only --extract-refs, a colour terminal or
+    // a proxy needs is imported from dist/thread-fetch.js, dist/terminal-markdown.js and dist/undici-slim.js when
+    // asked for.
     const map = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/search-run.cjs.map', import.meta.url)), 'utf8'))
     const sources = (map as { sources: string[] }).sources
     expect(sources.some((s) => s.includes('/packages/engine/'))).toBe(true)
@@ -375,8 +376,17 @@ describe('search-layer search script (built)', () => {
       '/@mixmark-io/domino/',
       '/marked/',
       '/evidence/src/read',
+      '/undici/',
     ])
       expect(sources.filter((s) => s.includes(heavy))).toEqual([])
+  })
+
+  it("keeps the intent model's weights in a file beside the script, read when a search classifies", () => {
+    // ~370 KB of base64 that every search read and checksummed twice (script and code cache) before its first call.
+    const dist = (name: string) => fileURLToPath(new URL(`../dist/${name}`, import.meta.url))
+    const weights = JSON.parse(readFileSync(dist('search-run-intent-model.json'), 'utf8')) as { weights: string }
+    expect(weights.weights.length).toBeGreaterThan(100_000)
+    expect(readFileSync(dist('search-run.cjs'), 'utf8')).not.toContain(weights.weights.slice(0, 200))
   })
 })
 
