@@ -18,7 +18,7 @@ const fromUndici = (importer: string) => /[\\/]undici[\\/]lib[\\/]/.test(importe
 const webDist = fileURLToPath(new URL('../web/dist/', import.meta.url))
 const outDir = fileURLToPath(new URL('./dist/', import.meta.url))
 // The search script's intent weights, beside it (see intentModelAside below).
-const INTENT_MODEL_FILE = 'search-run-intent-model.json'
+const INTENT_MODEL_FILE = 'search-run-intent-model.bin'
 
 // The CLI ships self-contained: every workspace package and dependency is bundled in, so
 // `npm install -g @search-layer/cli` pulls nothing else. Commands load their implementation lazily
@@ -180,33 +180,55 @@ const routedImport: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 }
 
-// The intent classifier's weights (packages/intent/src/_model-weights.json, ~370 KB of base64) as a file beside the
-// script instead of inside it: every search reads, checksums and decodes the script, and the code cache holds every
-// string the run used, so the weights were read from disk twice and checksummed twice before the first call. The
-// classifier reads the file on its first prediction (readFileSync, as the JSON import was synchronous too). Getters
-// for the JSON's keys, known at build: `__toESM` copies nothing, so importing the module does not read the file.
+// The intent classifier's weights (packages/intent/src/_model-weights.json, ~370 KB, mostly two base64 tables) as a
+// binary file beside the script instead of inside it: every search reads, checksums and decodes the script, and the
+// code cache holds every string the run used, so the weights were read from disk twice and checksummed twice before
+// the first call, then decoded from base64. The file is a little-endian uint32 length, the JSON without the two
+// tables (padded with spaces to a multiple of 4 bytes), then the `keys` bytes and the `weights` bytes, read on the
+// classifier's first prediction (readFileSync: the JSON import was synchronous too). Getters for the JSON's keys,
+// known at build: `__toESM` copies nothing, so importing the module reads no file.
 const intentModelAside: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'intent-model-aside',
   setup(build) {
     build.onLoad({ filter: /[\\/]packages[\\/]intent[\\/]src[\\/]_model-weights\.json$/ }, ({ path }) => {
-      const json = readFileSync(path, 'utf8')
-      const keys = Object.keys(JSON.parse(json) as object)
+      const { keys, weights, ...rest } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
+      if (typeof keys !== 'string' || typeof weights !== 'string') throw new Error(`${path}: expected base64 keys and weights`)
+      const keyBytes = Buffer.from(keys, 'base64')
+      const weightBytes = Buffer.from(weights, 'base64')
+      let head = JSON.stringify({ ...rest, keyBytes: keyBytes.length, weightBytes: weightBytes.length })
+      head = head.padEnd(Math.ceil((4 + head.length) / 4) * 4 - 4, ' ')
+      const length = Buffer.alloc(4)
+      length.writeUInt32LE(head.length)
       mkdirSync(outDir, { recursive: true })
-      writeFileSync(join(outDir, INTENT_MODEL_FILE), JSON.stringify(JSON.parse(json)))
+      writeFileSync(join(outDir, INTENT_MODEL_FILE), Buffer.concat([length, Buffer.from(head), keyBytes, weightBytes]))
+      const names = ['keys', 'weights', ...Object.keys(rest)]
       return {
         loader: 'js',
         contents: [
           `import { readFileSync } from 'node:fs'`,
-          `let weights`,
-          `const read = () => (weights ??= JSON.parse(readFileSync(new URL('./${INTENT_MODEL_FILE}', import.meta.url), 'utf8')))`,
+          `import { join } from 'node:path'`,
+          `let model`,
+          `function read() {`,
+          `  if (model) return model`,
+          // __dirname: the search script's CommonJS wrapper (src/code-cache.ts).
+          `  const file = readFileSync(join(__dirname, '${INTENT_MODEL_FILE}'))`,
+          `  const bytes = (from, length) => new Uint8Array(file.buffer, file.byteOffset + from, length)`,
+          `  const headLength = file.readUInt32LE(0)`,
+          `  const head = JSON.parse(file.toString('utf8', 4, 4 + headLength))`,
+          `  const keysAt = 4 + headLength`,
+          `  const { keyBytes, weightBytes, ...rest } = head`,
+          `  model = { ...rest, keys: bytes(keysAt, keyBytes), weights: bytes(keysAt + keyBytes, weightBytes) }`,
+          `  return model`,
+          `}`,
           `export default {`,
-          ...keys.map((key) => `  get ${JSON.stringify(key)}() { return read()[${JSON.stringify(key)}] },`),
+          ...names.map((key) => `  get ${JSON.stringify(key)}() { return read()[${JSON.stringify(key)}] },`),
           `}`,
         ].join('\n'),
       }
     })
   },
 }
+
 // A search's code again, as one CommonJS script that the CLI compiles through V8's code cache (src/code-cache.ts):
 // a code cache is for scripts, not ES modules, on Node 20. Everything it imports lazily stays in it, lazily run.
 const searchScript: Options = {

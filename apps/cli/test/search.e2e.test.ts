@@ -384,9 +384,14 @@ describe('search-layer search script (built)', () => {
   it("keeps the intent model's weights in a file beside the script, read when a search classifies", () => {
     // ~370 KB of base64 that every search read and checksummed twice (script and code cache) before its first call.
     const dist = (name: string) => fileURLToPath(new URL(`../dist/${name}`, import.meta.url))
-    const weights = JSON.parse(readFileSync(dist('search-run-intent-model.json'), 'utf8')) as { weights: string }
-    expect(weights.weights.length).toBeGreaterThan(100_000)
-    expect(readFileSync(dist('search-run.cjs'), 'utf8')).not.toContain(weights.weights.slice(0, 200))
+    const model = readFileSync(dist('search-run-intent-model.bin'))
+    const keysAt = 4 + model.readUInt32LE(0)
+    const head = JSON.parse(model.toString('utf8', 4, keysAt)) as Record<string, unknown>
+    expect(head).toMatchObject({ classes: expect.arrayContaining(['comparison']), keyBytes: expect.any(Number) })
+    expect(model.length).toBeGreaterThan(100_000)
+    // The tables' base64, as the package's JSON has them, is not in the script (48 bytes: 64 characters, no padding).
+    const keysBase64 = model.subarray(keysAt, keysAt + 48).toString('base64')
+    expect(readFileSync(dist('search-run.cjs'), 'utf8')).not.toContain(keysBase64)
   })
 })
 

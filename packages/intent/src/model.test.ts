@@ -202,6 +202,19 @@ describe('the shipped model', () => {
     expect(() => loadModel({ ...(weights as ModelWeights), classes: [...INTENTS].reverse() })).toThrow(/classes/)
   })
 
+  it('takes its tables as bytes too (the CLI bundle keeps them in a binary file), aligned or not', () => {
+    const shipped = weights as ModelWeights & { keys: string; weights: string }
+    const features = extractFeatures('bun vs deno which is faster', 'bun vs deno which is faster')
+    const expected = predict(features, loadModel(shipped)).probabilities
+    const keys = Buffer.from(shipped.keys, 'base64')
+    const values = Buffer.from(shipped.weights, 'base64')
+    // One byte in: a Uint32Array cannot view keys there, so they are copied.
+    const unaligned = new Uint8Array(keys.length + 1)
+    unaligned.set(keys, 1)
+    for (const asBytes of [new Uint8Array(keys), unaligned.subarray(1)])
+      expect(predict(features, loadModel({ ...shipped, keys: asBytes, weights: values })).probabilities).toEqual(expected)
+  })
+
   it('reads Chinese with or without spaces between words alike', () => {
     const spaced = predict(extractFeatures('python 怎么 读取 json 文件', 'python 怎么 读取 json 文件'))
     const joined = predict(extractFeatures('python 怎么读取json文件', 'python 怎么读取json文件'))
