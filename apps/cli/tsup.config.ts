@@ -1,5 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { constants as http2Constants } from 'node:http2'
 import { fileURLToPath } from 'node:url'
 import { type Options, defineConfig } from 'tsup'
@@ -229,6 +230,29 @@ const intentModelAside: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 }
 
+// DuckDuckGo's provider uses htmlparser2's Tokenizer alone, but htmlparser2's index brings its Parser, domhandler,
+// domutils, dom-serializer and a second copy of entities (v4, with its encoding tables) into the search script:
+// ~110 KB that every search read and checksummed, none of it run. The script takes the Tokenizer's own module (not
+// in htmlparser2's exports map, so found beside its index; a release that moves it fails the build).
+const tokenizerOnly: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'htmlparser2-tokenizer-only',
+  setup(build) {
+    build.onResolve({ filter: /^htmlparser2$/ }, ({ importer }) => {
+      if (!/[\\/]packages[\\/]providers-duckduckgo[\\/]/.test(importer)) return undefined
+      const index = createRequire(importer).resolve('htmlparser2')
+      const tokenizer = join(dirname(index), '..', 'esm', 'Tokenizer.js')
+      if (!existsSync(tokenizer)) throw new Error(`htmlparser2: no ${tokenizer}; see tokenizerOnly in tsup.config.ts`)
+      // The shim's name (in the source map) without this machine's paths.
+      return { path: 'htmlparser2/Tokenizer', namespace: 'htmlparser2-tokenizer-only', pluginData: tokenizer }
+    })
+    build.onLoad({ filter: /.*/, namespace: 'htmlparser2-tokenizer-only' }, ({ pluginData }) => ({
+      loader: 'js',
+      resolveDir: dirname(pluginData as string),
+      contents: `export { default as Tokenizer } from './Tokenizer.js'`,
+    }))
+  },
+}
+
 // A search's code again, as one CommonJS script that the CLI compiles through V8's code cache (src/code-cache.ts):
 // a code cache is for scripts, not ES modules, on Node 20. Everything it imports lazily stays in it, lazily run.
 const searchScript: Options = {
@@ -263,6 +287,7 @@ const searchScript: Options = {
     },
     routedImport,
     intentModelAside,
+    tokenizerOnly,
     asciiSources,
   ],
 }
