@@ -188,7 +188,7 @@ function printMisses(scored: readonly Scored[], weights: CombineWeights): void {
 }
 
 /** Keeps the buckets with a weight worth keeping, as sorted keys and int8 weights (one scale for the table). */
-function pack(model: Model, combineWeights: CombineWeights): ModelWeights {
+function pack(model: Model, combineWeights: CombineWeights): ModelWeights & { keys: string; weights: string } {
   const kept: number[] = []
   let maxAbs = 0
   for (let bucket = 0; bucket < BUCKETS; bucket++) {
