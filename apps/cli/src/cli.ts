@@ -1,10 +1,9 @@
-import nodeModule from 'node:module'
+import { enablePrivateCompileCache } from './compile-cache.js'
 import { runCli } from './main.js'
 
-// Node >= 22.1 can keep V8's compiled code for the bundle's chunks between runs (in the OS temp dir), which
-// saves most of a cold start's parse and compile; older Node has no such API and runs as before.
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-;(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.()
+// Node >= 22.1 keeps V8's compiled code for the bundle's chunks between runs, in the user's cache directory (see
+// compile-cache.ts), which saves most of a cold start's parse and compile of the chunks a command imports.
+enablePrivateCompileCache(process.env)
 
 // The bin: real process streams and env.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -11,12 +11,12 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { createRequire } from 'node:module'
-import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Script } from 'node:vm'
 import * as zlib from 'node:zlib'
 import type { Env } from '@search-layer/core'
+import { cliCacheDir } from './compile-cache.js'
 import { useOneShotV8Flags } from './one-shot-flags.js'
 
 const CHECKSUM_BYTES = 4
@@ -78,13 +78,7 @@ const hex32 = (n: number) => n.toString(16).padStart(8, '0')
 
 function cacheFileFor(file: string, bytes: Buffer, env: Env): string {
   const key = hex32(crc32!(bytes, crc32!(`${process.version} ${process.arch}\n`))) + hex32(bytes.length)
-  return join(cacheDir(env), 'code', `${basename(file, '.cjs')}-${key}.bin`)
-}
-
-// The engine's cache directory (engine's `defaultCacheDir`, not imported: it would load the engine before the cache).
-function cacheDir(env: Env): string {
-  if (env.SEARCH_LAYER_CACHE_DIR) return env.SEARCH_LAYER_CACHE_DIR
-  return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), '.cache'), 'search-layer')
+  return join(cliCacheDir(env), 'code', `${basename(file, '.cjs')}-${key}.bin`)
 }
 
 function readOrUndefined(file: string, { ownedByMe = false } = {}): Buffer | undefined {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { isAscii } from 'node:buffer'
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import nodeModule from 'node:module'
 import { join } from 'node:path'
 import { Script } from 'node:vm'
 import { useEmulator } from '@search-layer/testkit/vitest'
@@ -86,4 +87,16 @@ describe('the search code cache (built bin)', () => {
     expect(await search(unset)).toEqual(expected)
     expect(readdirSync(join(unset.HOME!, '.cache', 'search-layer', 'code'))).toHaveLength(1)
   })
+
+  // Node >= 22.1 only (skipped on Node 20, which has no module compile cache; `pnpm test:node-versions` runs it).
+  it.skipIf(!('enableCompileCache' in nodeModule))(
+    "keeps Node's compile cache of the chunks in the cache directory, owner-only, not in the shared temp dir",
+    async () => {
+      const env = emulatorEnv(emu.env)
+      await search(env)
+      const dir = join(env.SEARCH_LAYER_CACHE_DIR!, 'node-compile-cache')
+      expect(statSync(dir).mode & 0o777).toBe(0o700)
+      expect(readdirSync(dir, { recursive: true }).length).toBeGreaterThan(0)
+    },
+  )
 })

@@ -1,0 +1,54 @@
+import { chmodSync, mkdirSync, mkdtempSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cliCacheDir, enablePrivateCompileCache } from './compile-cache.js'
+
+function enableIn(env: Record<string, string>) {
+  const calls: (string | undefined)[][] = []
+  const dir = enablePrivateCompileCache(env, { enableCompileCache: (...args) => calls.push(args) })
+  return { dir, calls }
+}
+
+const fresh = () => join(mkdtempSync(join(tmpdir(), 'sl-compile-cache-')), 'search-layer')
+
+describe('cliCacheDir', () => {
+  it('is SEARCH_LAYER_CACHE_DIR, else search-layer under XDG_CACHE_HOME, else under ~/.cache', () => {
+    expect(cliCacheDir({ SEARCH_LAYER_CACHE_DIR: '/c', XDG_CACHE_HOME: '/x', HOME: '/h' })).toBe('/c')
+    expect(cliCacheDir({ XDG_CACHE_HOME: '/x', HOME: '/h' })).toBe(join('/x', 'search-layer'))
+    expect(cliCacheDir({ HOME: '/h' })).toBe(join('/h', '.cache', 'search-layer'))
+  })
+})
+
+describe.skipIf(process.platform === 'win32')('enablePrivateCompileCache', () => {
+  it("turns Node's compile cache on in an owner-only folder of the user's cache directory, not the temp dir", () => {
+    const cache = fresh()
+    const { dir, calls } = enableIn({ SEARCH_LAYER_CACHE_DIR: cache })
+    expect(dir).toBe(join(cache, 'node-compile-cache'))
+    expect(calls).toEqual([[dir]])
+    expect(statSync(dir!).mode & 0o777).toBe(0o700)
+  })
+
+  it('leaves it off in a folder others can write to, or one that cannot be made', () => {
+    const cache = fresh()
+    mkdirSync(join(cache, 'node-compile-cache'), { recursive: true })
+    chmodSync(join(cache, 'node-compile-cache'), 0o777)
+    expect(enableIn({ SEARCH_LAYER_CACHE_DIR: cache })).toEqual({ dir: undefined, calls: [] })
+    const readOnly = fresh()
+    mkdirSync(readOnly, { recursive: true, mode: 0o500 })
+    // root writes anywhere: the case is only real for other users.
+    if (process.getuid?.() !== 0)
+      expect(enableIn({ SEARCH_LAYER_CACHE_DIR: join(readOnly, 'sub') })).toEqual({ dir: undefined, calls: [] })
+  })
+
+  it('leaves NODE_COMPILE_CACHE to Node, and is off with NODE_DISABLE_COMPILE_CACHE or SEARCH_LAYER_CODE_CACHE=off', () => {
+    expect(enableIn({ NODE_COMPILE_CACHE: '/mine' })).toEqual({ dir: '/mine', calls: [[]] })
+    const cache = fresh()
+    expect(enableIn({ SEARCH_LAYER_CACHE_DIR: cache, NODE_DISABLE_COMPILE_CACHE: '1' }).calls).toEqual([])
+    expect(enableIn({ SEARCH_LAYER_CACHE_DIR: cache, SEARCH_LAYER_CODE_CACHE: 'off' }).calls).toEqual([])
+  })
+
+  it('does nothing where Node has no compile cache (Node 20)', () => {
+    expect(enablePrivateCompileCache({ SEARCH_LAYER_CACHE_DIR: fresh() }, {})).toBeUndefined()
+  })
+})
