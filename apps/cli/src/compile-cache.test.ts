@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, mkdtempSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cliCacheDir, enablePrivateCompileCache } from './compile-cache.js'
@@ -17,6 +17,11 @@ describe('cliCacheDir', () => {
     expect(cliCacheDir({ SEARCH_LAYER_CACHE_DIR: '/c', XDG_CACHE_HOME: '/x', HOME: '/h' })).toBe('/c')
     expect(cliCacheDir({ XDG_CACHE_HOME: '/x', HOME: '/h' })).toBe(join('/x', 'search-layer'))
     expect(cliCacheDir({ HOME: '/h' })).toBe(join('/h', '.cache', 'search-layer'))
+    // Empty is unset (XDG Base Directory spec): never `search-layer` in the working directory.
+    expect(cliCacheDir({ SEARCH_LAYER_CACHE_DIR: '', XDG_CACHE_HOME: '', HOME: '/h' })).toBe(
+      join('/h', '.cache', 'search-layer'),
+    )
+    expect(cliCacheDir({ HOME: '' })).toBe(join(homedir(), '.cache', 'search-layer'))
   })
 })
 

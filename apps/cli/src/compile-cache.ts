@@ -10,7 +10,7 @@ import type { Env } from '@search-layer/core'
  */
 export function cliCacheDir(env: Env): string {
   if (env.SEARCH_LAYER_CACHE_DIR) return env.SEARCH_LAYER_CACHE_DIR
-  return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), '.cache'), 'search-layer')
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'search-layer')
 }
 
 // node:os only without HOME: every command starts through this file (cli.ts), and node:os is not loaded at start.
@@ -30,7 +30,8 @@ type EnableCompileCache = (directory?: string) => unknown
  */
 export function enablePrivateCompileCache(
   env: Env,
-  node: { enableCompileCache?: EnableCompileCache } = nodeModule,
+  // node:module's types are Node 20's, which has no enableCompileCache.
+  node: { enableCompileCache?: EnableCompileCache } = nodeModule as { enableCompileCache?: EnableCompileCache },
 ): string | undefined {
   const enable = node.enableCompileCache?.bind(node)
   if (!enable || env.NODE_DISABLE_COMPILE_CACHE || env.SEARCH_LAYER_CODE_CACHE === 'off') return undefined

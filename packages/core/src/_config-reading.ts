@@ -41,9 +41,10 @@ let lastPaths: { configFile?: string; xdg?: string; home: string; paths: readonl
 
 export function pathsFor(options: Pick<ResolveConfigOptions, 'env' | 'configFile' | 'homeDir'>): readonly string[] {
   const env = options.env ?? process.env
-  const home = options.homeDir ?? env.HOME ?? homedir()
+  const home = options.homeDir ?? (env.HOME || homedir())
   const configFile = options.configFile ?? env.SEARCH_LAYER_CONFIG
-  const xdg = env.XDG_CONFIG_HOME
+  // An empty XDG_CONFIG_HOME is unset (XDG Base Directory spec), not a path relative to the working directory.
+  const xdg = env.XDG_CONFIG_HOME || undefined
   if (lastPaths && lastPaths.configFile === configFile && lastPaths.xdg === xdg && lastPaths.home === home)
     return lastPaths.paths
   const primary = configFile ?? join(xdg ?? join(home, '.config'), 'search-layer', 'config.json')

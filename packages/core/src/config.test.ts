@@ -1,5 +1,5 @@
 import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from './errors.js'
@@ -189,6 +189,16 @@ describe('resolveConfig precedence', () => {
     const env = { SEARCH_LAYER_CONFIG: join(dir, 'custom.json') }
     expect(configFilePaths({ env, homeDir: dir })[0]).toBe(join(dir, 'custom.json'))
     expect(resolveConfig({ env, homeDir: dir }).brave.apiKey).toBe('custom-brave')
+  })
+
+  it('an empty XDG_CONFIG_HOME or HOME is unset, never a path relative to the working directory', () => {
+    expect(configFilePaths({ env: { XDG_CONFIG_HOME: '/xdg' }, homeDir: '/h' })[0]).toBe(
+      join('/xdg', 'search-layer', 'config.json'),
+    )
+    expect(configFilePaths({ env: { XDG_CONFIG_HOME: '' }, homeDir: '/h' })[0]).toBe(
+      join('/h', '.config', 'search-layer', 'config.json'),
+    )
+    expect(configFilePaths({ env: { HOME: '' } })[0]).toBe(join(homedir(), '.config', 'search-layer', 'config.json'))
   })
 })
 

@@ -1,5 +1,5 @@
 import { chmodSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createFileUsageStore, monthOf } from './budget.js'
@@ -66,6 +66,11 @@ describe('file cache', () => {
     expect(defaultCacheDir({ SEARCH_LAYER_CACHE_DIR: '/x' })).toBe('/x')
     expect(defaultCacheDir({ XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/search-layer')
     expect(defaultCacheDir({ HOME: '/home/me' })).toBe('/home/me/.cache/search-layer')
+    // Empty is unset (XDG Base Directory spec): never `search-layer` in the working directory.
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '', HOME: '/home/me' })).toBe('/home/me/.cache/search-layer')
+    expect(defaultCacheDir({ SEARCH_LAYER_CACHE_DIR: '', XDG_CACHE_HOME: '', HOME: '' })).toBe(
+      join(homedir(), '.cache', 'search-layer'),
+    )
   })
 })
 

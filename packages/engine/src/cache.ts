@@ -41,10 +41,13 @@ export function createMemoryCache({ maxEntries = 500 }: { maxEntries?: number } 
   }
 }
 
-/** The user cache directory: `SEARCH_LAYER_CACHE_DIR`, else `$XDG_CACHE_HOME/search-layer`, else `~/.cache/search-layer`. */
+/**
+ * The user cache directory: `SEARCH_LAYER_CACHE_DIR`, else `$XDG_CACHE_HOME/search-layer`, else `~/.cache/search-layer`.
+ * An empty variable is unset (XDG Base Directory spec), never a path relative to the working directory.
+ */
 export function defaultCacheDir(env: Env = process.env): string {
   if (env.SEARCH_LAYER_CACHE_DIR) return env.SEARCH_LAYER_CACHE_DIR
-  return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), '.cache'), 'search-layer')
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'search-layer')
 }
 
 /**

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { parseGhHosts } from './_gh-token.js'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseGhHosts, readGhToken } from './_gh-token.js'
 
 describe('parseGhHosts', () => {
   it.each([
@@ -27,5 +30,18 @@ describe('parseGhHosts', () => {
     ['empty file', '', 'github.com', undefined],
   ])('%s', (_name, text, host, token) => {
     expect(parseGhHosts(text, host)).toBe(token)
+  })
+})
+
+describe('readGhToken', () => {
+  it("reads gh's hosts.yml under the home's .config when XDG_CONFIG_HOME or GH_CONFIG_DIR is empty", () => {
+    const home = mkdtempSync(join(tmpdir(), 'sl-gh-token-'))
+    mkdirSync(join(home, '.config', 'gh'), { recursive: true })
+    writeFileSync(join(home, '.config', 'gh', 'hosts.yml'), 'github.com:\n    oauth_token: gho_home\n')
+    expect(readGhToken('github.com', { env: {}, homeDir: home })).toBe('gho_home')
+    // Empty is unset (XDG Base Directory spec), not a folder relative to the working directory.
+    expect(readGhToken('github.com', { env: { XDG_CONFIG_HOME: '', GH_CONFIG_DIR: '' }, homeDir: home })).toBe(
+      'gho_home',
+    )
   })
 })

@@ -10,8 +10,9 @@ import type { Env } from '@search-layer/core'
  */
 export function readGhToken(host: string, options: { env?: Env; homeDir?: string } = {}): string | undefined {
   const env = options.env ?? process.env
-  const home = options.homeDir ?? env.HOME ?? homedir()
-  const dir = env.GH_CONFIG_DIR ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'gh')
+  const home = options.homeDir ?? (env.HOME || homedir())
+  // Empty variables are unset (XDG Base Directory spec), not paths relative to the working directory.
+  const dir = env.GH_CONFIG_DIR || join(env.XDG_CONFIG_HOME || join(home, '.config'), 'gh')
   let text: string
   try {
     text = readFileSync(join(dir, 'hosts.yml'), 'utf8')
