@@ -74,13 +74,14 @@ describe('key pools and learned limits in the CLI', () => {
     const brave = (
       JSON.parse(r.stdout) as { providers: { name: string; latency?: Latency; keys?: { latency?: Latency }[] }[] }
     ).providers.find((p) => p.name === 'brave')!
-    // Two searches over two keys, one call each: every call timed, spread over the keys.
+    // Two searches, one call each, every call timed. Which key each takes depends on how soon the second process
+    // starts: within Brave's free-plan second the first key is resting and the other takes it, later either may.
     expect(brave.latency).toMatchObject({ samples: 2, late: 0 })
     expect(brave.keys!.reduce((n, k) => n + (k.latency?.samples ?? 0), 0)).toBe(2)
     expect(brave.latency!.p50.ms).toBeGreaterThanOrEqual(30)
     const text = await runBin(['providers'], braveEnv(cache))
     expect(text.stdout).toContain('latency p50 / p90')
-    expect(text.stdout).toMatch(/brave +key #\d .*\d+ ms \/ \d+ ms \(1 call\)/)
+    expect(text.stdout).toMatch(/brave +key #\d .*\d+ ms \/ \d+ ms \((?:1 call|2 calls)\)/)
   })
 
   it('says on stderr, once, what it ignored in a bad key-state file, and still searches', async () => {
