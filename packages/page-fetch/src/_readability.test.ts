@@ -59,7 +59,8 @@ describe('elementsByTag', () => {
     const document = parseDocument(html) as unknown as Parameters<typeof elementsByTag>[0] & El
     const ids = (els: readonly unknown[]) => els.map((el) => (el as El).getAttribute('id'))
     expect(ids(elementsByTag(document, ['p']))).toEqual(['deep', 'after'])
-    const inner = document.querySelector('p#deep')!.parentElement as unknown as Parameters<typeof elementsByTag>[0]
+    const deep = document.querySelector('p#deep') as unknown as Parameters<typeof elementsByTag>[0]
+    const inner = deep.parentElement!
     expect(ids(elementsByTag(inner, ['p']))).toEqual(['deep'])
   })
 })
