@@ -212,7 +212,9 @@ describe('the shipped model', () => {
     const unaligned = new Uint8Array(keys.length + 1)
     unaligned.set(keys, 1)
     for (const asBytes of [new Uint8Array(keys), unaligned.subarray(1)])
-      expect(predict(features, loadModel({ ...shipped, keys: asBytes, weights: values })).probabilities).toEqual(expected)
+      expect(predict(features, loadModel({ ...shipped, keys: asBytes, weights: values })).probabilities).toEqual(
+        expected,
+      )
   })
 
   it('reads Chinese with or without spaces between words alike', () => {
