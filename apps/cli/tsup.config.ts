@@ -20,6 +20,8 @@ const webDist = fileURLToPath(new URL('../web/dist/', import.meta.url))
 const outDir = fileURLToPath(new URL('./dist/', import.meta.url))
 // The search script's intent weights, beside it (see intentModelAside below).
 const INTENT_MODEL_FILE = 'search-run-intent-model.bin'
+// scoring's tldts, beside the search script too (see tldtsAside below).
+const TLDTS_FILE = 'search-run-tldts.cjs'
 
 // The CLI ships self-contained: every workspace package and dependency is bundled in, so
 // `npm install -g @search-layer/cli` pulls nothing else. Commands load their implementation lazily
@@ -95,8 +97,8 @@ const esm: Options = {
     'thread-fetch': 'src/thread-fetch.ts',
     'undici-slim': 'src/_undici-slim.mjs',
   },
-  // Not the CommonJS bundle below and its data file, which the other build writes at the same time.
-  clean: ['!search-run.cjs*', `!${INTENT_MODEL_FILE}`],
+  // Not the CommonJS bundles below and their data file, which the other build writes at the same time.
+  clean: ['!search-run.cjs*', `!${TLDTS_FILE}*`, `!${INTENT_MODEL_FILE}`],
   splitting: true,
   dts: { entry: { index: 'src/index.ts' } },
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
@@ -253,11 +255,37 @@ const tokenizerOnly: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 }
 
+// tldts (the public suffix list as a trie, with tldts-core ~130 KB of source; only scoring's site and authority steps
+// use it) as a CommonJS file of its own beside the search script, which `require`s it (createRequire of the script,
+// src/code-cache.ts) when scoring's module first runs: after the search's calls are sent, when the engine loads
+// scoring (packages/engine/src/_run.ts). In the script its compiled trie was ~335 KB of the ~1.29 MB code cache that
+// every search reads, checksums and deserialises before its first call (deserialising: 21.3 -> 17.7 ms, medians of
+// 15, Node 20), and ~18% of the script's bytes. Node's compile cache (compile-cache.ts, Node >= 22.1) keeps its
+// compiled code; on Node 20 it compiles from source (~3-5 ms of CPU) while the answers are awaited. The entry is
+// tldts's ES module build, the code the script held.
+const scoringDir = fileURLToPath(new URL('../../packages/scoring/', import.meta.url))
+const tldtsEntry = (() => {
+  const pkg = createRequire(join(scoringDir, 'package.json')).resolve('tldts/package.json')
+  const { module: esm } = JSON.parse(readFileSync(pkg, 'utf8')) as { module?: string }
+  const entry = esm && join(dirname(pkg), esm)
+  if (!entry || !existsSync(entry)) throw new Error(`tldts: no ES module build beside ${pkg}; see tldtsAside in tsup.config.ts`)
+  return entry
+})()
+const tldtsAside: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'tldts-aside',
+  setup(build) {
+    build.onResolve({ filter: /^tldts$/ }, ({ importer }) =>
+      /[\\/]packages[\\/]scoring[\\/]/.test(importer) ? { path: `./${TLDTS_FILE}`, external: true } : undefined,
+    )
+  },
+}
+
 // A search's code again, as one CommonJS script that the CLI compiles through V8's code cache (src/code-cache.ts):
-// a code cache is for scripts, not ES modules, on Node 20. Everything it imports lazily stays in it, lazily run.
+// a code cache is for scripts, not ES modules, on Node 20. Everything it imports lazily stays in it, lazily run,
+// but for the routed imports and tldts above.
 const searchScript: Options = {
   ...shared,
-  entry: { 'search-run': 'src/commands/search-run.ts' },
+  entry: { 'search-run': 'src/commands/search-run.ts', [TLDTS_FILE.replace(/\.cjs$/, '')]: tldtsEntry },
   format: ['cjs'],
   splitting: false,
   banner: {},
@@ -288,6 +316,7 @@ const searchScript: Options = {
     routedImport,
     intentModelAside,
     tokenizerOnly,
+    tldtsAside,
     asciiSources,
   ],
 }

@@ -398,6 +398,43 @@ describe('search-layer search script (built)', () => {
     const keysBase64 = model.subarray(keysAt, keysAt + 48).toString('base64')
     expect(readFileSync(dist('search-run.cjs'), 'utf8')).not.toContain(keysBase64)
   })
+
+  it("requires scoring's tldts from a file beside the script, once the search's calls have gone out", async () => {
+    // The public suffix list as a trie: ~330 KB of the code cache that every search deserialised before its first
+    // call, though only scoring (loaded once the calls are sent) uses it (tsup.config.ts, tldtsAside).
+    const map = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/search-run.cjs.map', import.meta.url)), 'utf8'))
+    expect((map as { sources: string[] }).sources.filter((s) => /[\\/]tldts(-core)?[\\/]/.test(s))).toEqual([])
+    const dir = mkdtempSync(join(tmpdir(), 'sl-cli-preload-'))
+    const preload = join(dir, 'tldts-probe.cjs')
+    // How many sockets the process had started to connect when it required the file.
+    writeFileSync(
+      preload,
+      [
+        "const Module = require('node:module')",
+        "const net = require('node:net')",
+        'let connects = 0',
+        'let connectsBefore = null',
+        'const connect = net.Socket.prototype.connect',
+        'net.Socket.prototype.connect = function (...args) { connects++; return connect.apply(this, args) }',
+        'const load = Module.prototype.require',
+        'Module.prototype.require = function (id) {',
+        '  if (connectsBefore === null && /search-run-tldts\\.cjs$/.test(id)) connectsBefore = connects',
+        '  return load.apply(this, arguments)',
+        '}',
+        "process.on('exit', () => process.stderr.write('\\ntldts: ' + JSON.stringify({ connectsBefore }) + '\\n'))",
+        '',
+      ].join('\n'),
+    )
+    const r = await runBin(
+      ['Bun vs Deno', '--mode', 'deep', '--num', '10', '--json', '--no-cache'],
+      env({ NODE_OPTIONS: `--require=${preload}` }),
+    )
+    expect(r.code, r.stderr).toBe(0)
+    const { connectsBefore } = JSON.parse(/tldts: (.*)/.exec(r.stderr)![1]!) as { connectsBefore: number | null }
+    expect(connectsBefore).toBeGreaterThan(0)
+    // Scoring ranked with it (site diversity and authority parse each result's domain).
+    expect(JSON.parse(r.stdout).results.length).toBeGreaterThan(5)
+  })
 })
 
 describe('search-layer search through a proxy (built bin)', () => {
