@@ -333,21 +333,23 @@ describe('intent and expand commands', () => {
   })
 })
 
+/** A script for `--import` or `--require` in the bin's process, in a directory of its own; returns its path. */
+function writePreload(name: string, lines: string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'sl-cli-preload-')), name)
+  writeFileSync(file, lines.join('\n'))
+  return file
+}
+
 describe('search-layer search start-up (built bin)', () => {
   it("calls providers with node:http's native parser: no WebAssembly, no node:http2 (tsup.config.ts)", async () => {
     // undici's WebAssembly HTTP parser is compiled anew by every process, ~40 ms of CPU per search with its client
     // code; node:http's parser is native. HTTP/2 is never used; plain-http providers need no TLS either.
-    const dir = mkdtempSync(join(tmpdir(), 'sl-cli-preload-'))
-    const preload = join(dir, 'loaded-builtins.mjs')
-    writeFileSync(
-      preload,
-      [
-        'let wasm = 0',
-        'WebAssembly.Module = new Proxy(WebAssembly.Module, { construct: (target, args) => (wasm++, new target(...args)) })',
-        "process.on('exit', () => process.stderr.write('\\nloaded: ' + JSON.stringify({ wasm, builtins: process.moduleLoadList }) + '\\n'))",
-        '',
-      ].join('\n'),
-    )
+    const preload = writePreload('loaded-builtins.mjs', [
+      'let wasm = 0',
+      'WebAssembly.Module = new Proxy(WebAssembly.Module, { construct: (target, args) => (wasm++, new target(...args)) })',
+      "process.on('exit', () => process.stderr.write('\\nloaded: ' + JSON.stringify({ wasm, builtins: process.moduleLoadList }) + '\\n'))",
+      '',
+    ])
     const r = await runBin(
       ['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'],
       env({ NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` }),
@@ -404,27 +406,22 @@ describe('search-layer search script (built)', () => {
     // call, though only scoring (loaded once the calls are sent) uses it (tsup.config.ts, tldtsAside).
     const map = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/search-run.cjs.map', import.meta.url)), 'utf8'))
     expect((map as { sources: string[] }).sources.filter((s) => /[\\/]tldts(-core)?[\\/]/.test(s))).toEqual([])
-    const dir = mkdtempSync(join(tmpdir(), 'sl-cli-preload-'))
-    const preload = join(dir, 'tldts-probe.cjs')
     // How many sockets the process had started to connect when it required the file.
-    writeFileSync(
-      preload,
-      [
-        "const Module = require('node:module')",
-        "const net = require('node:net')",
-        'let connects = 0',
-        'let connectsBefore = null',
-        'const connect = net.Socket.prototype.connect',
-        'net.Socket.prototype.connect = function (...args) { connects++; return connect.apply(this, args) }',
-        'const load = Module.prototype.require',
-        'Module.prototype.require = function (id) {',
-        '  if (connectsBefore === null && /search-run-tldts\\.cjs$/.test(id)) connectsBefore = connects',
-        '  return load.apply(this, arguments)',
-        '}',
-        "process.on('exit', () => process.stderr.write('\\ntldts: ' + JSON.stringify({ connectsBefore }) + '\\n'))",
-        '',
-      ].join('\n'),
-    )
+    const preload = writePreload('tldts-probe.cjs', [
+      "const Module = require('node:module')",
+      "const net = require('node:net')",
+      'let connects = 0',
+      'let connectsBefore = null',
+      'const connect = net.Socket.prototype.connect',
+      'net.Socket.prototype.connect = function (...args) { connects++; return connect.apply(this, args) }',
+      'const load = Module.prototype.require',
+      'Module.prototype.require = function (id) {',
+      '  if (connectsBefore === null && /search-run-tldts\\.cjs$/.test(id)) connectsBefore = connects',
+      '  return load.apply(this, arguments)',
+      '}',
+      "process.on('exit', () => process.stderr.write('\\ntldts: ' + JSON.stringify({ connectsBefore }) + '\\n'))",
+      '',
+    ])
     const r = await runBin(
       ['Bun vs Deno', '--mode', 'deep', '--num', '10', '--json', '--no-cache'],
       env({ NODE_OPTIONS: `--require=${preload}` }),
