@@ -1,4 +1,4 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { postJson } from '../_test-helpers.js'
 import { EMULATOR_MODELS, type Emulator, startEmulator } from '../index.js'
 
@@ -181,6 +181,9 @@ describe('llm: scripted tool calls', () => {
   it('holds a reply for its latencyMs: a client that gives up first is aborted', async () => {
     emu.llm.respond(() => ({ content: 'late', latencyMs: 5_000 }))
     await expect(chat(ask('q'), emu.keys.llm, AbortSignal.timeout(50))).rejects.toThrow(/abort|timeout/i)
+    // On a loaded host the request can reach the emulator after the client gave up: it must do so in this test,
+    // or it would take the next test's first scripted reply.
+    await vi.waitFor(() => expect(emu.requests.filter((r) => r.service === 'llm')).toHaveLength(1), { timeout: 10_000 })
   })
 
   it('refuses a wrong key with OpenAI 401 envelope, without running the script', async () => {
