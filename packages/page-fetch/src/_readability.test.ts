@@ -53,8 +53,8 @@ describe('elementsByTag', () => {
     expect(ids(elementsByTag(div, ['ul', 'ol']))).toEqual(ids(div.querySelectorAll('ul,ol')))
   })
 
-  it('walks a document nested 100,000 deep without a stack, and stops at the root it was given', () => {
-    const depth = 100_000
+  it('walks a document nested 20,000 deep without a stack (a recursive walk overflows at 10,000), and stops at the root it was given', () => {
+    const depth = 20_000
     const html = `<html><body>${'<div>'.repeat(depth)}<p id="deep"></p>${'</div>'.repeat(depth)}<p id="after"></p></body></html>`
     const document = parseDocument(html) as unknown as Parameters<typeof elementsByTag>[0] & El
     const ids = (els: readonly unknown[]) => els.map((el) => (el as El).getAttribute('id'))
