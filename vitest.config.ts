@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, relative } from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
-import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import shared from './vitest.shared'
 
 // Every package's tests in one vitest process (`pnpm test`, `pnpm check`), in three projects:
@@ -75,31 +74,6 @@ function project(name: string, test: TestProjectInlineConfiguration['test']): Te
   return { ...shared, test: { ...shared.test, ...test, name } } as TestProjectInlineConfiguration
 }
 
-// Files that take a minute while the rest take seconds (packing and installing real clients, typechecking consumer
-// projects, Chromium, the CLI's process matrix, the 311-page extraction corpus). vitest runs the longest first only
-// once its cache has their times, and a fresh clone (CI) has none: it ran them in path order, so the consumers' three
-// started last and one worker ran them alone for a minute and a half while the other sat idle.
-const LONGEST_FIRST = [
-  'consumers/test/typescript-consumers.test.ts',
-  'consumers/test/packed-clients.test.ts',
-  'apps/server/test/web.e2e.test.ts',
-  'apps/cli/test/search.e2e.test.ts',
-  'packages/page-fetch/test/render.e2e.test.ts',
-  'consumers/test/packed-types.test.ts',
-  'packages/page-fetch/src/extract.test.ts',
-  'packages/page-fetch/src/extract-pool.test.ts',
-]
-
-class LongestFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (spec: TestSpecification) => {
-      const at = LONGEST_FIRST.indexOf(relative(this.ctx.config.root, spec.moduleId))
-      return at === -1 ? LONGEST_FIRST.length : at
-    }
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b))
-  }
-}
-
 export default defineConfig({
   test: {
     projects: [
@@ -110,7 +84,6 @@ export default defineConfig({
     // vitest's default leaves one core to its main process (one worker on two cores); that process is mostly idle
     // once the module graph is transformed, so every core runs tests.
     maxWorkers: availableParallelism(),
-    sequence: { sequencer: LongestFirst },
     reporters: ['default', 'json'],
     // A default the command line can replace (`--outputFile.json=…`); `scripts/check.mjs` runs two vitest processes.
     outputFile: { json: 'test-results.json' },
