@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
 import { apiKeyId, apiKeyLabel, splitApiKeys } from './api-keys.js'
 
 describe('splitApiKeys', () => {
@@ -36,5 +37,10 @@ describe('apiKeyId and apiKeyLabel', () => {
     const label = apiKeyLabel(1, key)
     expect(label).toBe(`key #2 (…${id.slice(-4)})`)
     for (let i = 0; i + 4 <= key.length; i++) expect(label).not.toContain(key.slice(i, i + 4))
+  })
+
+  // Key state on disk and in Redis is stored under these ids: they must stay SHA-256's, whatever computes them.
+  it.each(['BSAsecret-value-0123456789', 'tvly-ключ-密钥', ''])('is the first 12 hex digits of SHA-256 (%j)', (key) => {
+    expect(apiKeyId(key)).toBe(createHash('sha256').update(key).digest('hex').slice(0, 12))
   })
 })

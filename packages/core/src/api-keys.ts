@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha256Hex } from './_sha256.js'
 
 /**
  * The keys one setting holds: `BRAVE_API_KEY=key1,key2` (or a config-file list) is a pool of two. Commas and
@@ -15,7 +15,7 @@ export function splitApiKeys(value: string | readonly string[] | undefined): str
  * state are stored under it, so neither a state file nor Redis ever holds the key.
  */
 export function apiKeyId(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 12)
+  return sha256Hex(key).slice(0, 12)
 }
 
 /** How reports name the key at `index` (0-based) of a pool: `key #2 (…a1b2)`, the tail of its id, never of the key. */

@@ -7,10 +7,10 @@
  * dropped, URL credentials removed, and every configured key value is scrubbed from the whole file before it is
  * written.
  */
-import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { sha256Hex } from './_sha256.js'
 import { ConfigError, ProviderError } from './errors.js'
 import { lazySchema } from './lazy-schema.js'
 import type { Env } from './env.js'
@@ -191,10 +191,7 @@ export function normaliseCassetteRequest(request: CassetteRequest, secrets: read
 
 /** `<provider>-<12 hex>.json`: the file a normalised request is recorded in and replayed from. */
 export function cassetteFileName(provider: string, normalised: CassetteRequest): string {
-  const hash = createHash('sha256')
-    .update(JSON.stringify([normalised.method, normalised.url, normalised.body ?? null]))
-    .digest('hex')
-    .slice(0, 12)
+  const hash = sha256Hex(JSON.stringify([normalised.method, normalised.url, normalised.body ?? null])).slice(0, 12)
   return `${providerSlug(provider)}-${hash}.json`
 }
 

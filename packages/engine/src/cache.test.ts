@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { chmodSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +23,14 @@ describe.each([
 })
 
 describe('file cache', () => {
+  // Entries written by an earlier version stay found: a file's name is still the key's SHA-256.
+  it("names an entry by the first 40 hex digits of its key's SHA-256", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-cache-'))
+    await createFileCache({ dir }).set('brave|Bun vs Deno|ключ', 1, 60_000)
+    const hash = createHash('sha256').update('brave|Bun vs Deno|ключ').digest('hex')
+    expect(readdirSync(dir)).toEqual([`${hash.slice(0, 40)}.json`])
+  })
+
   it('survives concurrent writers and leaves no temp files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sl-cache-'))
     const cache = createFileCache({ dir })

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { readFile, rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -56,7 +57,9 @@ export function defaultCacheDir(env: Env = process.env): string {
  * are 0600 and new directories 0700: cached answers say what the user searched for.
  */
 export function createFileCache({ dir }: { dir: string }): CacheStore {
-  const pathFor = (key: string) => join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.json`)
+  // SHA-256 in JavaScript, not node:crypto, whose loading alone costs a fresh process more than the lookup saves
+  // (~5 ms of CPU on Node 20, ~20 ms on Node 24) on the way to a search's first call; same names as before.
+  const pathFor = (key: string) => join(dir, `${bytesToHex(sha256(utf8ToBytes(key))).slice(0, 40)}.json`)
   return {
     async get(key) {
       try {
