@@ -85,6 +85,25 @@ const shared: Options & { banner: { js: string } } = {
   ],
 }
 
+// node:util by `require` in the ES module build, not `import`: an ES module's import of a built-in makes Node build
+// its ES module facade, which reads every export, and on Node 24 node:util's lazy getters load its diff and colour
+// helpers, worker_threads and 30 more modules (for `parseArgs`, in args.ts, on every command's way in). The shim is
+// an object whose prototype is the module: esbuild's `__toESM` then finds no own property to copy (a descriptor read
+// would run those getters too), and every name reads through to Node's own. The bundle's banner defines `require`.
+// Other built-ins stay imports: copying their many exports cost more than the few modules their facades load.
+const utilByRequire: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'node-util-by-require',
+  setup(build) {
+    build.onResolve({ filter: /^node:util$/ }, ({ path, namespace }) =>
+      namespace === 'file' ? { path, namespace: 'node-util-by-require' } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'node-util-by-require' }, () => ({
+      loader: 'js',
+      contents: `module.exports = Object.create(require('node:util'))`,
+    }))
+  },
+}
+
 // One build for both entries so they share chunks; the shebang is harmless in the library entry.
 const esm: Options = {
   ...shared,
@@ -102,6 +121,7 @@ const esm: Options = {
   splitting: true,
   dts: { entry: { index: 'src/index.ts' } },
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
+  esbuildPlugins: [...(shared.esbuildPlugins ?? []), utilByRequire],
   async onSuccess() {
     if (existsSync(webDist)) cpSync(webDist, fileURLToPath(new URL('./dist/web/', import.meta.url)), { recursive: true })
   },

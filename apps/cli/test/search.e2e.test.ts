@@ -361,6 +361,10 @@ describe('search-layer search start-up (built bin)', () => {
     expect(builtins).toContain('NativeModule http')
     expect(builtins).not.toContain('NativeModule http2')
     expect(builtins).not.toContain('NativeModule https')
+    // Key ids and temp names are made without node:crypto, whose loading cost ~20 ms of CPU on Node 24 (core's
+    // _sha256.ts); node:util's ES module facade loaded worker_threads and 30 more modules on Node 24 (tsup.config.ts).
+    expect(builtins).not.toContain('NativeModule crypto')
+    expect(builtins).not.toContain('NativeModule worker_threads')
   })
 })
 
