@@ -93,6 +93,41 @@ describe('runCached', () => {
     expect(files[0]).not.toBe(first)
   })
 
+  it("keeps a cache per variant, each written by that variant's first run", async () => {
+    // A JSON search's cache lacks the markdown formatting a terminal's search compiles: each output format its own.
+    const { url, cacheDir, env } = setup()
+    await runCached<Bundle, string>(url, env, fallback, greet, { variant: 'json' })
+    const [json] = cacheFiles(cacheDir)
+    expect(json).toMatch(/greet-json-[0-9a-f]{16}\.bin$/)
+    const jsonBytes = readFileSync(json!)
+    expect(await runCached<Bundle, string>(url, env, fallback, (m) => m.later(), { variant: 'markdown' })).toBe(
+      'greet.cjs',
+    )
+    const markdown = cacheFiles(cacheDir).find((f) => f !== json)
+    expect(markdown).toMatch(/greet-markdown-[0-9a-f]{16}\.bin$/)
+    expect(readFileSync(json!).equals(jsonBytes)).toBe(true)
+    // Each is read, not written, by the next run of its variant.
+    const markdownBytes = readFileSync(markdown!)
+    await runCached<Bundle, string>(url, env, fallback, (m) => m.later(), { variant: 'markdown' })
+    await runCached<Bundle, string>(url, env, fallback, greet, { variant: 'json' })
+    expect(readFileSync(markdown!).equals(markdownBytes)).toBe(true)
+    expect(readFileSync(json!).equals(jsonBytes)).toBe(true)
+    expect(cacheFiles(cacheDir)).toHaveLength(2)
+  })
+
+  it('removes a week-old cache of another build whatever its variant', async () => {
+    const { file: bundle, url, cacheDir, env } = setup()
+    await runCached<Bundle, string>(url, env, fallback, greet, { variant: 'markdown' })
+    await runCached<Bundle, string>(url, env, fallback, greet)
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3_600_000)
+    for (const old of cacheFiles(cacheDir)) utimesSync(old, weekAgo, weekAgo)
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('hello', 'howdy'))
+    await runCached<Bundle, string>(url, env, fallback, greet, { variant: 'json' })
+    expect(cacheFiles(cacheDir).map((f) => f.replace(/.*[\\/]/, ''))).toEqual([
+      expect.stringMatching(/^greet-json-[0-9a-f]{16}\.bin$/),
+    ])
+  })
+
   it('still works when the cache directory cannot be written', async () => {
     const { url, cacheDir, env } = setup()
     writeFileSync(cacheDir, 'a file where the directory would be')

@@ -33,7 +33,12 @@ const STALE_MS = 7 * 24 * 3_600_000
  * The file is `<cache dir>/code/<name>-<key>.bin`, the key the CRC-32 of Node's version, the CPU architecture and
  * the bundle's bytes, then the bundle's length; it holds the CRC-32 of V8's data, then the data. A file that is
  * missing or damaged, or that V8 rejects (other V8 flags), is ignored: the bundle compiles as usual and the cache is
- * written after the command. `SEARCH_LAYER_CODE_CACHE=off` reads and writes none, and so does a Node 20 older than
+ * written after the command.
+ *
+ * The cache is written once, after the first run, and holds the functions that run compiled: a later run down
+ * another path (markdown output after a JSON one) would compile that path's functions anew every time. `variant`
+ * names the path a run takes (`<name>-<variant>-<key>.bin`), so each path gets its own cache, written by its own
+ * first run; a wrong guess of the path costs only speed. `SEARCH_LAYER_CODE_CACHE=off` reads and writes none, and so does a Node 20 older than
  * 20.15 (no `zlib.crc32`). Without the bundle (the TypeScript sources, in tests), `fallback` imports the module as
  * usual.
  *
@@ -46,11 +51,13 @@ export async function runCached<M, R>(
   env: Env,
   fallback: () => Promise<M>,
   run: (module: M) => Promise<R>,
+  { variant }: { variant?: string } = {},
 ): Promise<R> {
   const file = fileURLToPath(bundleUrl)
   const bytes = readOrUndefined(file)
   if (!bytes) return run(await fallback())
-  const cacheFile = env.SEARCH_LAYER_CODE_CACHE === 'off' || !crc32 ? undefined : cacheFileFor(file, bytes, env)
+  const cacheFile =
+    env.SEARCH_LAYER_CODE_CACHE === 'off' || !crc32 ? undefined : cacheFileFor(file, bytes, env, variant)
   const cachedData = cacheFile ? readCache(cacheFile) : undefined
   // Before compiling: V8 accepts a cache only under the flags it was made with, and the command sets these.
   useOneShotV8Flags()
@@ -60,7 +67,8 @@ export async function runCached<M, R>(
   script.runInThisContext()(module.exports, require, module, file, dirname(file), bundleUrl.href, importModule)
   const result = await run(module.exports)
   // After the run, the cache holds the functions it compiled on the way, not only the top level.
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) writeCache(cacheFile, script.createCachedData())
+  if (cacheFile && (!cachedData || script.cachedDataRejected))
+    writeCache(cacheFile, basename(file, '.cjs'), script.createCachedData())
   return result
 }
 
@@ -76,9 +84,10 @@ const crc32: ((data: Uint8Array | string, value?: number) => number) | undefined
 
 const hex32 = (n: number) => n.toString(16).padStart(8, '0')
 
-function cacheFileFor(file: string, bytes: Buffer, env: Env): string {
+function cacheFileFor(file: string, bytes: Buffer, env: Env, variant: string | undefined): string {
   const key = hex32(crc32!(bytes, crc32!(`${process.version} ${process.arch}\n`))) + hex32(bytes.length)
-  return join(cliCacheDir(env), 'code', `${basename(file, '.cjs')}-${key}.bin`)
+  const name = variant ? `${basename(file, '.cjs')}-${variant}` : basename(file, '.cjs')
+  return join(cliCacheDir(env), 'code', `${name}-${key}.bin`)
 }
 
 function readOrUndefined(file: string, { ownedByMe = false } = {}): Buffer | undefined {
@@ -102,7 +111,7 @@ function readCache(file: string): Buffer | undefined {
   return crc32!(data) === stored.readUInt32BE(0) ? data : undefined
 }
 
-function writeCache(file: string, data: Buffer): void {
+function writeCache(file: string, bundle: string, data: Buffer): void {
   const temp = `${file}.${process.pid}.tmp`
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
@@ -110,7 +119,7 @@ function writeCache(file: string, data: Buffer): void {
     checksum.writeUInt32BE(crc32!(data))
     writeFileSync(temp, Buffer.concat([checksum, data]), { mode: 0o600 })
     renameSync(temp, file)
-    removeStale(file)
+    removeStale(file, bundle)
   } catch {
     // Not writable: the next run compiles again, nothing else changes.
     removeQuietly(temp)
@@ -125,10 +134,10 @@ function removeQuietly(file: string): void {
   }
 }
 
-/** Older cache files of the same bundle (other builds, other Node versions). */
-function removeStale(file: string): void {
+/** Older cache files of the same bundle (other builds, other Node versions, any variant). */
+function removeStale(file: string, bundle: string): void {
   const dir = dirname(file)
-  const prefix = `${basename(file).replace(/-[0-9a-f]+\.bin$/, '')}-`
+  const prefix = `${bundle}-`
   const now = Date.now()
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)

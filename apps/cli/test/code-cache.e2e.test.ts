@@ -41,9 +41,22 @@ describe('the search code cache (built bin)', () => {
     const env = emulatorEnv(emu.env)
     const first = await search(env)
     const [file] = cacheFiles(env)
-    expect(file).toMatch(/search-run-[0-9a-f]{16}\.bin$/)
+    // A JSON search's cache: a markdown search keeps its own (code-cache.ts, `variant`).
+    expect(file).toMatch(/search-run-json-[0-9a-f]{16}\.bin$/)
     const written = readFileSync(file!)
     expect(await search(env)).toEqual(first)
+    expect(readFileSync(file!).equals(written)).toBe(true)
+    // Markdown output compiles formatting a JSON search never ran: its first run writes a cache of its own.
+    const markdown = await runBin([...SEARCH.filter((a) => a !== '--json'), '--format', 'markdown'], env)
+    expect(markdown.code, markdown.stderr).toBe(0)
+    expect(
+      cacheFiles(env)
+        .map((f) => f.replace(/.*[\\/]/, ''))
+        .sort(),
+    ).toEqual([
+      expect.stringMatching(/^search-run-json-[0-9a-f]{16}\.bin$/),
+      expect.stringMatching(/^search-run-markdown-[0-9a-f]{16}\.bin$/),
+    ])
     expect(readFileSync(file!).equals(written)).toBe(true)
   })
 

@@ -20,6 +20,7 @@ import type { ParsedCommandArgs } from '../args.js'
 import type { CliIo } from '../io.js'
 import { collectYoungGeneration } from '../one-shot-flags.js'
 import { checkConfig, writeConfigProblems } from './config-problems.js'
+import { searchOutputFormat } from './search-format.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Promise<number> {
@@ -64,7 +65,7 @@ export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Prom
   }
   const read = parseReadFlags(v.read as string | undefined, v['read-tokens'] as string | undefined)
   if (read !== undefined) request.read = read
-  const format = v.json ? 'json' : ((v.format as string | undefined) ?? (io.stdout.isTTY ? 'markdown' : 'json'))
+  const format = searchOutputFormat(v, io.stdout.isTTY)
   // Before the search: a bad value is refused without waiting for one.
   const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
   const configProblems = checkConfig(io.env, providers).problems

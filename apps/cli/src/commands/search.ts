@@ -1,5 +1,6 @@
 import type { Command } from '../command.js'
 import { INTENT_CHOICES, MODE_CHOICES } from '../constants.js'
+import { searchOutputFormat } from './search-format.js'
 
 export const searchCommand: Command = {
   name: 'search',
@@ -109,7 +110,7 @@ export const searchCommand: Command = {
     'search-layer "k8s operator docs" --source brave,exa --domain-boost kubernetes.io',
     'search-layer "is tokio select cancellation safe" --read 3',
   ],
-  // From its own bundle through V8's code cache (see code-cache.ts).
+  // From its own bundle through V8's code cache (see code-cache.ts), one cache per output format.
   run: (args, io) =>
     import('../code-cache.js').then(({ runCached }) =>
       runCached(
@@ -117,6 +118,7 @@ export const searchCommand: Command = {
         io.env,
         () => import('./search-run.js'),
         (m) => m.runSearchCommand(args, io),
+        { variant: searchOutputFormat(args.values, io.stdout.isTTY) },
       ),
     ),
 }
