@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { describeGauges, gaugeHost } from './_host-gauge.js'
 
 describe('gaugeHost', () => {
+  // Fewer repetitions than a bench run's 9 starts and 7 rounds: the test checks what is measured, not the host.
   it('times a bare Node start and the fixed workload in fresh processes', async () => {
-    const gauge = await gaugeHost()
+    const gauge = await gaugeHost({ nodeStarts: 3, workRounds: 3 })
     // A Node process takes milliseconds to start; the workload (20,000 rows through JSON, a sort and two regular
     // expressions) takes milliseconds too: both are positive, finite and far from a timeout.
     for (const ms of [gauge.nodeStartMs, gauge.cpuWorkMs]) {
@@ -24,8 +25,9 @@ describe('gaugeHost, environment', () => {
   it('starts its processes with PATH alone, as the CLI rows do, whatever NODE_OPTIONS the caller has', async () => {
     // Inherited, this would stop every child at start-up.
     process.env.NODE_OPTIONS = '--require /nonexistent/search-layer-gauge-hook.cjs'
-    const gauge = await gaugeHost()
+    const gauge = await gaugeHost({ nodeStarts: 1, workRounds: 1 })
     expect(gauge.nodeStartMs).toBeGreaterThan(0)
+    expect(gauge.cpuWorkMs).toBeGreaterThan(0)
   })
 })
 

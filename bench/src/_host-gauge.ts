@@ -14,15 +14,20 @@ export interface HostGauge {
   cpuWorkMs: number
 }
 
-const NODE_STARTS = 9
-const WORK_ROUNDS = 7
+/** How many times `gaugeHost` measures each task; a bench run keeps the defaults, so its gauges compare. */
+export interface GaugeOptions {
+  /** `node -e 0` starts timed. Default 9. */
+  nodeStarts?: number
+  /** Rounds of the fixed workload. Default 7. */
+  workRounds?: number
+}
 
 // Built from constants, so every run does the same work; a fresh process, so the bench's own heap and compiled
 // code do not change it between the start and the end of a run.
-const WORKLOAD = `
+const workload = (rounds: number) => `
 const rows = Array.from({ length: 20000 }, (_, i) => ({ id: i, title: 'result ' + (i * 7919 % 20000), url: 'https://example.org/' + i + '/page?utm_source=x', score: (i * 104729 % 1000) / 1000 }))
 const times = []
-for (let round = 0; round < ${WORK_ROUNDS}; round++) {
+for (let round = 0; round < ${rounds}; round++) {
   const started = performance.now()
   const text = JSON.stringify(rows)
   const parsed = JSON.parse(text)
@@ -56,11 +61,11 @@ function run(args: readonly string[]): Promise<{ ms: number; stdout: string }> {
   })
 }
 
-/** Gauges the host now (about a second). */
-export async function gaugeHost(): Promise<HostGauge> {
+/** Gauges the host now (about a second with the defaults). */
+export async function gaugeHost({ nodeStarts = 9, workRounds = 7 }: GaugeOptions = {}): Promise<HostGauge> {
   const starts: number[] = []
-  for (let i = 0; i < NODE_STARTS; i++) starts.push((await run(['-e', '0'])).ms)
-  const work = JSON.parse((await run(['-e', WORKLOAD])).stdout) as number[]
+  for (let i = 0; i < nodeStarts; i++) starts.push((await run(['-e', '0'])).ms)
+  const work = JSON.parse((await run(['-e', workload(workRounds)])).stdout) as number[]
   return { nodeStartMs: summarize(starts).p50, cpuWorkMs: summarize(work).p50 }
 }
 
