@@ -19,6 +19,16 @@ function quadraticScan(input: string): number {
   return count
 }
 
+// Spends `ms` of the process's CPU time, whatever the load: ratios exact enough to test when the rounds may stop.
+function burnCpu(ms: number): void {
+  const cpu = () => {
+    const used = process.cpuUsage()
+    return (used.user + used.system) / 1000
+  }
+  const end = cpu() + ms
+  while (cpu() < end);
+}
+
 describe('measureGrowth', { timeout: 60_000 }, () => {
   it('keeps a linear scan under the line', () => {
     const growth = measureGrowth(text, linearScan, { n: 10_000, runs: 5, retryAbove: LINEAR_GROWTH_LIMIT })
@@ -29,5 +39,21 @@ describe('measureGrowth', { timeout: 60_000 }, () => {
   it('puts a quadratic scan over the line', () => {
     const growth = measureGrowth(text, quadraticScan, { n: 200, runs: 3, maxN: 2_000 })
     expect(growth.ratio, JSON.stringify(growth)).toBeGreaterThan(LINEAR_GROWTH_LIMIT)
+  })
+
+  it('ends the timed rounds after three once the ratio is under half the line', () => {
+    const growth = measureGrowth((n) => n, burnCpu, { n: 3, runs: 7, retryAbove: LINEAR_GROWTH_LIMIT })
+    expect(growth.rounds, JSON.stringify(growth)).toBe(3)
+    expect(growth.ratio).toBeLessThan(LINEAR_GROWTH_LIMIT / 2)
+  })
+
+  it('times every round of a scan that grows faster, and it stays over the line', () => {
+    const growth = measureGrowth(
+      (n) => n,
+      (n) => burnCpu(n * n),
+      { n: 2, runs: 4, retryAbove: LINEAR_GROWTH_LIMIT, attempts: 1 },
+    )
+    expect(growth.rounds, JSON.stringify(growth)).toBe(4)
+    expect(growth.ratio).toBeGreaterThan(LINEAR_GROWTH_LIMIT)
   })
 })

@@ -22,6 +22,7 @@ export interface GrowthOptions {
   /**
    * Measure again, up to `attempts` times in all, while the ratio is at or above this, keeping the lowest: a
    * quadratic scan stays near 16 every time, a burst of load on a shared machine does not repeat. Default: no retry.
+   * With it set, the timed rounds also end early, after three, once the ratio is under half of it (see `rounds`).
    */
   retryAbove?: number
   /** Default 3 when `retryAbove` is set. */
@@ -40,7 +41,16 @@ export interface Growth {
   wallMs: [number, number, number]
   /** cpuMs(4n) / cpuMs(n): about 4 for a linear scan, 16 for a quadratic one. */
   ratio: number
+  /**
+   * Timed rounds run: `runs`, or three when `retryAbove` is set and the ratio after three is under half of it. A
+   * quadratic scan reads near 16 in every round, so it never stops early; a linear one needs no further evidence.
+   */
+  rounds: number
 }
+
+/** Rounds timed before a clearly linear ratio may end the measurement, and how far under the line it must be. */
+const MIN_ROUNDS = 3
+const EARLY_STOP_SHARE = 0.5
 
 /**
  * Times `run(build(size))` at n, 2n and 4n (inputs built outside the timing, young garbage collected and the process
@@ -63,31 +73,46 @@ export function measureGrowth<T>(
 
 function measureOnce<T>(build: (size: number) => T, run: (input: T) => unknown, options: GrowthOptions): Growth {
   const runs = options.runs ?? 7
-  const minMs = options.minMs ?? 3
-  const maxN = options.maxN ?? 100_000
-  let n = Math.max(1, Math.floor(options.n))
-  // Warm up (JIT, regex compilation) and grow n until a run is long enough to measure.
-  for (;;) {
-    const input = build(n)
-    run(input)
-    if (n * 2 > maxN || Math.min(...[0, 1, 2].map(() => timeOnce(run, input, false).cpuMs)) >= minMs) break
-    n *= 2
-  }
+  const stopBelow = options.retryAbove === undefined ? 0 : options.retryAbove * EARLY_STOP_SHARE
+  const [n, first] = smallestMeasurableSize(build, run, options)
   const sizes: [number, number, number] = [n, 2 * n, 4 * n]
-  const inputs = sizes.map(build)
-  for (const input of inputs) run(input)
+  const inputs = [first, build(sizes[1]), build(sizes[2])]
+  for (const input of inputs.slice(1)) run(input)
   const cpu: number[][] = [[], [], []]
   const wall: number[][] = [[], [], []]
-  for (let round = 0; round < runs; round++)
+  const ratio = () => Math.min(...cpu[2]!) / Math.max(Math.min(...cpu[0]!), 1e-3)
+  let rounds = 0
+  while (rounds < runs && !(rounds >= MIN_ROUNDS && ratio() < stopBelow)) {
     for (let i = 0; i < sizes.length; i++) {
       // The ratio compares n with 4n: those runs start on a quiet heap; 2n, kept for the record, need not.
       const t = timeOnce(run, inputs[i]!, i !== 1)
       cpu[i]!.push(t.cpuMs)
       wall[i]!.push(t.wallMs)
     }
+    rounds++
+  }
   const cpuMs = cpu.map((t) => Math.min(...t)) as [number, number, number]
   const wallMs = wall.map(median) as [number, number, number]
-  return { sizes, cpuMs, wallMs, ratio: cpuMs[2] / Math.max(cpuMs[0], 1e-3) }
+  return { sizes, cpuMs, wallMs, ratio: ratio(), rounds }
+}
+
+/**
+ * Warms up (JIT, regex compilation) and doubles `options.n` until a run takes `minMs` in each of three timings (or
+ * `maxN` stops it); returns that size and its input, already run. One timing under `minMs` settles a size: load only
+ * ever adds time.
+ */
+function smallestMeasurableSize<T>(
+  build: (size: number) => T,
+  run: (input: T) => unknown,
+  options: GrowthOptions,
+): [number, T] {
+  const minMs = options.minMs ?? 3
+  const maxN = options.maxN ?? 100_000
+  for (let n = Math.max(1, Math.floor(options.n)); ; n *= 2) {
+    const input = build(n)
+    run(input)
+    if (n * 2 > maxN || [0, 1, 2].every(() => timeOnce(run, input, false).cpuMs >= minMs)) return [n, input]
+  }
 }
 
 // Before each run the young generation is collected and the collector's helper threads are let finish: `gc()`
