@@ -1,10 +1,18 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { useEmulator } from '@search-layer/testkit/vitest'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { type Booted, boot } from './_helpers.js'
 
 const emu = useEmulator()
 const servers: Booted[] = []
-const start = async (options: Parameters<typeof boot>[1] = {}) => {
+// The cases that need no option of their own share one server. A server's close stops the process-wide extraction
+// workers, and a worker started from the sources costs about a second of CPU: a server per case started nine.
+let shared: Booted | undefined
+const start = async (options?: Parameters<typeof boot>[1]) => {
+  if (!options) {
+    shared ??= await boot(emu)
+    return shared
+  }
   const server = await boot(emu, options)
   servers.push(server)
   return server
@@ -13,6 +21,9 @@ const issue = (n: number) => `https://github.com/octo/demo/issues/${n}`
 
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+afterAll(async () => {
+  await shared?.close()
 })
 
 describe('POST /v1/fetch', () => {
@@ -55,11 +66,13 @@ describe('POST /v1/fetch', () => {
       fetchDone = true
       return { status: res.status, page: await res.json() }
     })
-    // Health checks answered one after another while the page is still being fetched and read.
+    // Health checks answered one after another while the page is still being fetched and read, 10 ms apart: back to
+    // back, they kept this process's thread busy through the whole read.
     let healthyWhileFetching = 0
     while (!fetchDone) {
       const health = await srv.call('/healthz')
       if (health.status === 200 && !fetchDone) healthyWhileFetching++
+      await sleep(10)
     }
     const { status, page } = await fetching
     expect(status).toBe(200)
@@ -117,7 +130,7 @@ describe('POST /v1/fetch', () => {
     ['a binary body', '/binary', {}, 502, 'upstream'],
     ['a file: URL', 'file:///etc/passwd', {}, 403, 'blocked'],
   ])('maps %s to %s', async (_name, path, envOverride, status, code) => {
-    const srv = await start({ envOverride })
+    const srv = await start(Object.keys(envOverride).length > 0 ? { envOverride } : undefined)
     const res = await srv.call('/v1/fetch', { json: { url: path.startsWith('/') ? `${emu.urls.pages}${path}` : path } })
     expect(res.status).toBe(status)
     const body = await res.json()
@@ -249,7 +262,7 @@ describe('web_fetch and fetch_thread tools', () => {
       {},
     ],
   ] as const)('%s %j fails with a friendly sentence (%s)', async (tool, args, kind, sentence, envOverride) => {
-    const srv = await start({ envOverride })
+    const srv = await start(Object.keys(envOverride).length > 0 ? { envOverride } : undefined)
     const url = args.url.startsWith('/') ? `${emu.urls.pages}${args.url}` : args.url
     const res = await srv.call(`/api/tools/${tool}`, { json: { url } })
     expect(res.status).toBe(200)
