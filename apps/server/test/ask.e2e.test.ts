@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { braveAnswer } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Booted, boot } from './_helpers.js'
 
 // POST /v1/ask against the emulator: Brave (restricted with `sources`) finds one invented page the emulator serves,
@@ -52,8 +52,19 @@ beforeEach(() => {
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()))
 })
+afterAll(async () => {
+  await shared?.close()
+})
 
-const start = async (env: Record<string, string | undefined> = {}) => {
+// The cases without settings of their own share one server (its conversations are told apart by id). A server's
+// close stops the process-wide extraction workers, and a worker started from the sources costs about a second of
+// CPU.
+let shared: Booted | undefined
+const start = async (env?: Record<string, string | undefined>) => {
+  if (!env) {
+    shared ??= await boot(emu, { envOverride: { SEARCH_LAYER_HISTORY_DIR: history, SEARCH_LAYER_KEYLESS: 'off' } })
+    return shared
+  }
   const server = await boot(emu, {
     envOverride: { SEARCH_LAYER_HISTORY_DIR: history, SEARCH_LAYER_KEYLESS: 'off', ...env },
   })
