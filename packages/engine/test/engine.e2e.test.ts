@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, InputError, type ProviderDefinition, defineProvider } from '@search-layer/core'
 import { canonicalUrl } from '@search-layer/core'
+import { BRAVE_PAID_PLAN_HEADERS } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -60,6 +61,8 @@ describe('deep search over all four providers', () => {
     process.on('warning', onWarning)
     try {
       // Six sub-queries × four providers, one call at a time per provider: twenty calls of one search wait at once.
+      // Brave on its paid plan: the emulator's free-plan pace (one call a second) would add five seconds of waiting.
+      emu.fault('brave', { headers: { ...BRAVE_PAID_PLAN_HEADERS } })
       const slow = { perSecond: 100, burst: 1, maxConcurrent: 1 }
       const res = await layer({ rateLimits: { brave: slow, exa: slow, tavily: slow, grok: slow } }).search({
         query: 'rust async runtime',
