@@ -51,7 +51,7 @@ describe('measureGrowth', { timeout: 60_000 }, () => {
     const growth = measureGrowth(
       (n) => n,
       (n) => burnCpu(n * n),
-      { n: 2, runs: 4, retryAbove: LINEAR_GROWTH_LIMIT, attempts: 1 },
+      { n: 1, minMs: 1, runs: 4, retryAbove: LINEAR_GROWTH_LIMIT, attempts: 1 },
     )
     expect(growth.rounds, JSON.stringify(growth)).toBe(4)
     expect(growth.ratio).toBeGreaterThan(LINEAR_GROWTH_LIMIT)
