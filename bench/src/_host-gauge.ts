@@ -15,7 +15,7 @@ export interface HostGauge {
 }
 
 /** How many times `gaugeHost` measures each task; a bench run keeps the defaults, so its gauges compare. */
-export interface GaugeOptions {
+interface GaugeOptions {
   /** `node -e 0` starts timed. Default 9. */
   nodeStarts?: number
   /** Rounds of the fixed workload. Default 7. */
