@@ -18,3 +18,21 @@ export function libraryConfig(entry: NonNullable<Options['entry']>, options: Opt
     ...options,
   }
 }
+
+/**
+ * Options for a library that inlines some dependencies (`noExternal`): the build also writes
+ * `dist/THIRD-PARTY-NOTICES.md`, the licences of every package that went into the bundle (from esbuild's metafile,
+ * which the build then removes), so the copies it publishes carry their notices.
+ */
+export function withThirdPartyNotices(subject: string, options: Options): Options {
+  return {
+    ...options,
+    metafile: true,
+    async onSuccess() {
+      const { readdirSync, rmSync } = await import('node:fs')
+      const { writeThirdPartyNotices } = await import('./scripts/third-party-notices.mjs')
+      writeThirdPartyNotices('dist/metafile-esm.json', 'dist/THIRD-PARTY-NOTICES.md', subject)
+      for (const name of readdirSync('dist')) if (/^metafile-.*\.json$/.test(name)) rmSync(`dist/${name}`)
+    },
+  }
+}

@@ -14,9 +14,14 @@ import { availableParallelism } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-const SCRIPT_TESTS = ['provider-table', 'function-length', 'import-cycles', 'cjs-types', 'node-versions'].map(
-  (name) => `scripts/${name}.test.mjs`,
-)
+const SCRIPT_TESTS = [
+  'provider-table',
+  'function-length',
+  'import-cycles',
+  'cjs-types',
+  'node-versions',
+  'third-party-notices',
+].map((name) => `scripts/${name}.test.mjs`)
 const UNIT_RESULTS = 'test-results-unit.json'
 const SYSTEM_RESULTS = 'test-results-system.json'
 
