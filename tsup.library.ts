@@ -22,13 +22,15 @@ export function libraryConfig(entry: NonNullable<Options['entry']>, options: Opt
 /**
  * Options for a library that inlines some dependencies (`noExternal`): the build also writes
  * `dist/THIRD-PARTY-NOTICES.md`, the licences of every package that went into the bundle (from esbuild's metafile,
- * which the build then removes), so the copies it publishes carry their notices.
+ * which the build then removes), so the copies it publishes carry their notices. `options.onSuccess`, a function,
+ * runs first.
  */
 export function withThirdPartyNotices(subject: string, options: Options): Options {
   return {
     ...options,
     metafile: true,
     async onSuccess() {
+      if (typeof options.onSuccess === 'function') await options.onSuccess()
       const { readdirSync, rmSync } = await import('node:fs')
       const { writeThirdPartyNotices } = await import('./scripts/third-party-notices.mjs')
       writeThirdPartyNotices('dist/metafile-esm.json', 'dist/THIRD-PARTY-NOTICES.md', subject)

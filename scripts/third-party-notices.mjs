@@ -36,9 +36,12 @@ export function bundledPackages(metafile, root) {
   return [...packages.values()].sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version))
 }
 
+/** The package's licence, and its NOTICE file too when it has one (Apache-2.0 asks that both travel). */
 function licenceText(pkg) {
-  const file = readdirSync(pkg.dir).find((name) => LICENCE_FILE.test(name))
-  if (file) return readFileSync(join(pkg.dir, file), 'utf8').trim()
+  const files = readdirSync(pkg.dir)
+    .filter((name) => LICENCE_FILE.test(name))
+    .sort()
+  if (files.length > 0) return files.map((name) => readFileSync(join(pkg.dir, name), 'utf8').trim()).join('\n\n')
   const author = typeof pkg.manifest.author === 'string' ? pkg.manifest.author : pkg.manifest.author?.name
   return `${licenceName(pkg)} licence${author ? `, copyright ${author}` : ''} (the package ships no licence file).`
 }

@@ -24,6 +24,7 @@ test('one notice per bundled package and version, with its licence file or its d
       if (licence) writeFileSync(join(root, dir, 'LICENSE.md'), licence)
     }
     write('node_modules/zeta', { name: 'zeta', version: '1.0.0', license: 'MIT' }, 'Copyright (c) Zeta Authors')
+    writeFileSync(join(root, 'node_modules/zeta/NOTICE'), 'Zeta includes software from Omega.')
     write('node_modules/@a/alpha', { name: '@a/alpha', version: '2.0.0', license: 'ISC', author: { name: 'Ann' } })
     const metafile = {
       inputs: {
@@ -45,7 +46,10 @@ test('one notice per bundled package and version, with its licence file or its d
       notices,
       /## @a\/alpha 2\.0\.0 \(ISC\)\n\n```text\nISC licence, copyright Ann \(the package ships no licence file\)\.\n```/,
     )
-    assert.match(notices, /## zeta 1\.0\.0 \(MIT\)\n\n```text\nCopyright \(c\) Zeta Authors\n```/)
+    assert.match(
+      notices,
+      /## zeta 1\.0\.0 \(MIT\)\n\n```text\nCopyright \(c\) Zeta Authors\n\nZeta includes software from Omega\.\n```/,
+    )
   } finally {
     rmSync(root, { recursive: true, force: true })
   }

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { constants as http2Constants } from 'node:http2'
 import { fileURLToPath } from 'node:url'
 import { type Options, defineConfig } from 'tsup'
+import { withThirdPartyNotices } from '../../tsup.library'
 
 // Workspace packages import 'undici'; the bundle gets only the three parts they use (see the file's comment).
 const undiciSlim = fileURLToPath(new URL('./src/_undici-slim.mjs', import.meta.url))
@@ -105,7 +106,9 @@ const utilByRequire: NonNullable<Options['esbuildPlugins']>[number] = {
 }
 
 // One build for both entries so they share chunks; the shebang is harmless in the library entry.
-const esm: Options = {
+// Its metafile lists every package bundled (the search script below bundles a subset of the same): the notices of
+// dist/THIRD-PARTY-NOTICES.md come from it.
+const esm: Options = withThirdPartyNotices('@search-layer/cli', {
   ...shared,
   entry: {
     cli: 'src/cli.ts',
@@ -125,7 +128,7 @@ const esm: Options = {
   async onSuccess() {
     if (existsSync(webDist)) cpSync(webDist, fileURLToPath(new URL('./dist/web/', import.meta.url)), { recursive: true })
   },
-}
+})
 
 // esbuild's `charset: 'ascii'` escapes strings and identifiers but leaves regular expression literals as written,
 // and ours hold Chinese signal words (Readability's, words of several languages). Sources reach esbuild with every
