@@ -59,6 +59,7 @@ export function ReferenceGraph({
 
   return (
     <div class="graph-scroll">
+      {/* biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; the group role names the graph and keeps its focusable nodes reachable */}
       <svg
         class="graph"
         width={layout.width}

@@ -1,4 +1,4 @@
-import { type EngineRun, EngineStrip } from './engines.js'
+import { EngineStrip } from './engines.js'
 import { renderMarkdown } from './markdown.js'
 import { ResultPassages } from './passages.js'
 import { hrefOf, isThreadUrl } from './route.js'
@@ -34,7 +34,8 @@ function ResultItem({
       <div class="result-meta">
         <span class="site">{hostOf(result.url)}</span>
         {result.published_date && <time dateTime={result.published_date}>{result.published_date.slice(0, 10)}</time>}
-        <span class="tags" aria-label={`Found by ${result.sources.join(', ')}`}>
+        <span class="tags">
+          <span class="visually-hidden">Found by </span>
           {result.sources.map((s) => (
             <span class={`tag engine-${s}`} key={s}>
               {s}

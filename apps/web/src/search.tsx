@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks'
-import { ApiError, listSources, type SourceInfo, streamSearch } from './api.js'
+import { type ApiError, type SourceInfo, listSources, streamSearch } from './api.js'
 import { type Route, isOpeningRoute } from './route.js'
 import { actionFor, reduceRun } from './run-state.js'
 import { RunView } from './run-view.js'
@@ -173,6 +173,7 @@ export function SearchView({ route, onSearched }: { route: Extract<Route, { view
 
   return (
     <div class="search-view">
+      {/* biome-ignore lint/a11y/useSemanticElements: not every screen reader announces the <search> element (2023) yet; they do a form with role="search" */}
       <form
         role="search"
         class="search-form"
