@@ -1,12 +1,13 @@
-import type { Env } from '@search-layer/core'
-
-/** Where a command reads and writes; tests pass their own. */
+/**
+ * Where a command reads and writes; tests pass their own. `env` is core's `Env` written out: the package's published
+ * types are self-contained like its bundle (it has no dependencies to import a type from).
+ */
 export interface CliIo {
   stdout: { write(chunk: string): unknown; isTTY?: boolean }
   /** `columns`: a terminal's width, for the live status line. */
   stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number }
   stdin: NodeJS.ReadableStream & { isTTY?: boolean }
-  env: Env
+  env: Readonly<Record<string, string | undefined>>
 }
 
 /** A usage mistake: what was wrong and what is allowed. Exit code 2. */
