@@ -2,11 +2,10 @@
 // limit, its `ready` handshake, handing it one job at a time, stopping it when idle, and noticing when it crashes or
 // is killed. What a job is, and how long it may take, is the pool's business (extract-pool.ts, _extract-job.ts);
 // this file sees a job only as the thing a worker holds.
-import { existsSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { sourceWorkerBundle } from './_source-worker.js'
 import type { FetchErrorKind } from './errors.js'
 import type { ExtractJobMessage, ExtractReply, PdfJobMessage } from './extract-worker.js'
 
@@ -117,11 +116,9 @@ export class ExtractWorkers<J> {
   }
 
   private spawn(): WorkerSlot<J> {
-    const script = workerScript(this.options.workerUrl) as WorkerScript
+    const script = workerScript(this.options.workerUrl) as URL
     const { maxHeapMb } = this.options
-    const worker = new Worker(script.source, {
-      eval: script.eval,
-      ...(script.execArgv && { execArgv: script.execArgv }),
+    const worker = new Worker(script, {
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: Math.min(32, maxHeapMb / 4) },
     })
     const slot: WorkerSlot<J> = { worker, ready: false }
@@ -151,45 +148,14 @@ export class ExtractWorkers<J> {
   }
 }
 
-interface WorkerScript {
-  source: URL | string
-  eval: boolean
-  /** Node options of the worker: from sources, workspace imports resolve to sources too. */
-  execArgv?: string[]
-}
-
-const scripts = new Map<string, WorkerScript | undefined>()
-
 /**
  * Where the worker comes from: the built `extract-worker.js` beside this module, or, when this module runs from its
- * TypeScript source (the workspace's tests), the `.ts` worker through tsx's loader, so tests never need a build.
+ * TypeScript source (the workspace's tests), the `.ts` worker bundled from the sources (_source-worker.ts), so tests
+ * never need a build.
  */
-function workerScript(url: URL = DEFAULT_WORKER_URL): WorkerScript | undefined {
-  if (scripts.has(url.href)) return scripts.get(url.href)
-  let script: WorkerScript | undefined
-  const path = fileURLToPath(url)
-  if (existsSync(path)) script = { source: url, eval: false }
-  else if (import.meta.url.endsWith('.ts')) {
-    const source = new URL(url.href.replace(/\.js$/, '.ts'))
-    const tsx = tsxApiUrl()
-    if (tsx && existsSync(fileURLToPath(source)))
-      script = {
-        source: `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}) })`,
-        eval: true,
-        // Without it the worker's `@search-layer/*` imports resolve to `dist/`, which a test run may not have built.
-        execArgv: ['--conditions=@search-layer/source'],
-      }
-  }
-  scripts.set(url.href, script)
-  return script
-}
-
-function tsxApiUrl(): string | undefined {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('tsx/package.json')
-    const exports = JSON.parse(readFileSync(manifest, 'utf8')).exports?.['./esm/api']?.import?.default
-    return typeof exports === 'string' ? pathToFileURL(join(dirname(manifest), exports)).href : undefined
-  } catch {
-    return undefined
-  }
+function workerScript(url: URL = DEFAULT_WORKER_URL): URL | undefined {
+  if (existsSync(fileURLToPath(url))) return url
+  if (!import.meta.url.endsWith('.ts')) return undefined
+  const source = new URL(url.href.replace(/\.js$/, '.ts'))
+  return existsSync(fileURLToPath(source)) ? sourceWorkerBundle(source) : undefined
 }

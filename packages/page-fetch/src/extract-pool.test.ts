@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ExtractPool, createExtractPool, extractReadable } from './index.js'
 
@@ -114,7 +114,8 @@ describe('createExtractPool', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sl-slow-worker-'))
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }')
     const worker = pathToFileURL(join(dir, 'slow-start-worker.ts'))
-    const real = new URL('./extract-worker.ts', import.meta.url).href
+    // A path, not a file: URL: the worker is bundled from its sources (_source-worker.ts), and esbuild reads paths.
+    const real = fileURLToPath(new URL('./extract-worker.ts', import.meta.url))
     writeFileSync(worker, `await new Promise((r) => setTimeout(r, 2000))\nawait import(${JSON.stringify(real)})\n`)
     const p = pool({ workerUrl: new URL(worker.href.replace(/\.ts$/, '.js')) })
     const html =
@@ -130,7 +131,8 @@ describe('createExtractPool', () => {
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }')
     const starts = join(dir, 'starts.log')
     const worker = pathToFileURL(join(dir, 'counting-worker.ts'))
-    const real = new URL('./extract-worker.ts', import.meta.url).href
+    // A path, not a file: URL: the worker is bundled from its sources (_source-worker.ts), and esbuild reads paths.
+    const real = fileURLToPath(new URL('./extract-worker.ts', import.meta.url))
     writeFileSync(
       worker,
       `import { appendFileSync } from 'node:fs'\nappendFileSync(${JSON.stringify(starts)}, 'start\\n')\nawait import(${JSON.stringify(real)})\n`,
