@@ -38,10 +38,8 @@ const w = (f, s) => {
   if (!existsSync(join(dir, f))) writeFileSync(join(dir, f), s)
 }
 w('package.json', JSON.stringify(pkg, null, 2) + '\n')
-w(
-  'tsconfig.json',
-  JSON.stringify({ extends: `${up}tsconfig.base.json`, include: ['src', 'test', '*.config.ts'] }, null, 2) + '\n',
-)
+// As Biome formats it (a short array on one line), so a new package passes `biome check` as written.
+w('tsconfig.json', `{\n  "extends": "${up}tsconfig.base.json",\n  "include": ["src", "test", "*.config.ts"]\n}\n`)
 w(
   'tsup.config.ts',
   `import { defineConfig } from 'tsup'\n\nexport default defineConfig({\n  entry: ['src/index.ts'],\n  format: ['esm'],\n  dts: true,\n  clean: true,\n  target: 'node20',\n  sourcemap: true,\n})\n`,

@@ -37,7 +37,9 @@ const shared: Options & { banner: { js: string } } = {
   // The Vercel AI SDK (`ai`) is bundled too: `ask` runs its tool loop, in the ask command's own lazy chunk.
   // Keep `node:` specifiers as written (tsup strips them by default, before the plugins below could see them).
   removeNodeProtocol: false,
-  banner: { js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);",
+  },
   esbuildOptions(options) {
     options.conditions = ['@search-layer/source', 'module', 'import']
   },
@@ -45,13 +47,17 @@ const shared: Options & { banner: { js: string } } = {
     {
       name: 'undici-slim',
       setup(build) {
-        build.onResolve({ filter: /^undici$/ }, (args) => ({ path: fromCore(args.importer) ? undiciNodeHttp : undiciSlim }))
+        build.onResolve({ filter: /^undici$/ }, (args) => ({
+          path: fromCore(args.importer) ? undiciNodeHttp : undiciSlim,
+        }))
       },
     },
     {
       name: 'undici-http',
       setup(build) {
-        build.onResolve({ filter: /^node:http$/ }, (args) => (fromUndici(args.importer) ? { path: undiciHttp } : undefined))
+        build.onResolve({ filter: /^node:http$/ }, (args) =>
+          fromUndici(args.importer) ? { path: undiciHttp } : undefined,
+        )
       },
     },
     {
@@ -126,7 +132,8 @@ const esm: Options = withThirdPartyNotices('@search-layer/cli', {
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
   esbuildPlugins: [...(shared.esbuildPlugins ?? []), utilByRequire],
   async onSuccess() {
-    if (existsSync(webDist)) cpSync(webDist, fileURLToPath(new URL('./dist/web/', import.meta.url)), { recursive: true })
+    if (existsSync(webDist))
+      cpSync(webDist, fileURLToPath(new URL('./dist/web/', import.meta.url)), { recursive: true })
   },
 })
 
@@ -198,7 +205,8 @@ const routedImport: NonNullable<Options['esbuildPlugins']>[number] = {
         if (!route.importers.test(path)) continue
         // The call, not a `typeof import(…)` type.
         const call = new RegExp(`(?<!typeof )import\\('${escapeRegExp(route.specifier)}'\\)`, 'g')
-        if (source.match(call)?.length !== 1) throw new Error(`${path}: expected one import('${route.specifier}') to route`)
+        if (source.match(call)?.length !== 1)
+          throw new Error(`${path}: expected one import('${route.specifier}') to route`)
         source = source.replace(call, `__importModule(new URL('${route.entry}', import.meta.url).href)`)
       }
       return { loader: 'ts', contents: asciiOnly(path, source) }
@@ -218,7 +226,8 @@ const intentModelAside: NonNullable<Options['esbuildPlugins']>[number] = {
   setup(build) {
     build.onLoad({ filter: /[\\/]packages[\\/]intent[\\/]src[\\/]_model-weights\.json$/ }, ({ path }) => {
       const { keys, weights, ...rest } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
-      if (typeof keys !== 'string' || typeof weights !== 'string') throw new Error(`${path}: expected base64 keys and weights`)
+      if (typeof keys !== 'string' || typeof weights !== 'string')
+        throw new Error(`${path}: expected base64 keys and weights`)
       const keyBytes = Buffer.from(keys, 'base64')
       const weightBytes = Buffer.from(weights, 'base64')
       let head = JSON.stringify({ ...rest, keyBytes: keyBytes.length, weightBytes: weightBytes.length })
@@ -291,7 +300,8 @@ const tldtsEntry = (() => {
   const pkg = createRequire(join(scoringDir, 'package.json')).resolve('tldts/package.json')
   const { module: esm } = JSON.parse(readFileSync(pkg, 'utf8')) as { module?: string }
   const entry = esm && join(dirname(pkg), esm)
-  if (!entry || !existsSync(entry)) throw new Error(`tldts: no ES module build beside ${pkg}; see tldtsAside in tsup.config.ts`)
+  if (!entry || !existsSync(entry))
+    throw new Error(`tldts: no ES module build beside ${pkg}; see tldtsAside in tsup.config.ts`)
   return entry
 })()
 const tldtsAside: NonNullable<Options['esbuildPlugins']>[number] = {

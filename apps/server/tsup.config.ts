@@ -7,6 +7,7 @@ const webDist = fileURLToPath(new URL('../web/dist/', import.meta.url))
 
 export default libraryConfig(['src/index.ts'], {
   async onSuccess() {
-    if (existsSync(webDist)) cpSync(webDist, fileURLToPath(new URL('./dist/web/', import.meta.url)), { recursive: true })
+    if (existsSync(webDist))
+      cpSync(webDist, fileURLToPath(new URL('./dist/web/', import.meta.url)), { recursive: true })
   },
 })

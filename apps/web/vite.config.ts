@@ -5,5 +5,7 @@ import { defineConfig } from 'vite'
 export default defineConfig({
   plugins: [preact()],
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: false, assetsInlineLimit: 0 },
-  server: { proxy: { '/v1': 'http://127.0.0.1:8787', '/api': 'http://127.0.0.1:8787', '/mcp': 'http://127.0.0.1:8787' } },
+  server: {
+    proxy: { '/v1': 'http://127.0.0.1:8787', '/api': 'http://127.0.0.1:8787', '/mcp': 'http://127.0.0.1:8787' },
+  },
 })

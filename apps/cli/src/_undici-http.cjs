@@ -14,7 +14,12 @@ const NODE_DEFAULT_MAX_HEADER_SIZE = 16 * 1024
 /** Whether Node was started with --max-http-header-size, in its arguments or in NODE_OPTIONS. */
 function headerSizeFlagGiven(execArgv, nodeOptions) {
   const given = (arg) => arg === FLAG || arg.startsWith(`${FLAG}=`)
-  return execArgv.some(given) || String(nodeOptions ?? '').split(/\s+/).some(given)
+  return (
+    execArgv.some(given) ||
+    String(nodeOptions ?? '')
+      .split(/\s+/)
+      .some(given)
+  )
 }
 
 /** Node's --max-http-header-size for this process, loading node:http only when the flag changed it. */

@@ -24,7 +24,14 @@ const server = await startServer({
 })
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_BIN ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+  ],
 })
 
 // Tool calls to show: one over HTTP, one over MCP (stateless Streamable HTTP takes a bare tools/call).
@@ -56,7 +63,11 @@ async function shot(name, { theme, width = 1100, height = 760, path = '/', act }
 const search = (query) => async (page) => {
   await page.fill('#q', query)
   await page.press('#q', 'Enter')
-  await page.getByRole('status').filter({ hasText: /results in \d+ ms/ }).first().waitFor()
+  await page
+    .getByRole('status')
+    .filter({ hasText: /results in \d+ ms/ })
+    .first()
+    .waitFor()
   await page.locator('.plan summary').click()
 }
 

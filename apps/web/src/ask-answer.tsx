@@ -62,7 +62,9 @@ export function AskAnswer({ result }: { result: AskResult }) {
   return (
     <section class="ask-answer" aria-label="Answer">
       <p class="ask-meta">
-        <span class={`badge mode-${result.mode}`}>{result.mode === 'model' ? 'model answer' : 'extractive answer'}</span>
+        <span class={`badge mode-${result.mode}`}>
+          {result.mode === 'model' ? 'model answer' : 'extractive answer'}
+        </span>
         {result.abstained && <span class="badge abstained">abstained</span>}
         <span class="muted">
           confidence {result.confidence.level} · {c.supported} supported · {c.unverified} unverified · {c.uncited}{' '}

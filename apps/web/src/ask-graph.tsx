@@ -28,7 +28,7 @@ function ToolBox({ node }: { node: ToolNode }) {
       data-node="tool"
       data-tool={node.tool}
       data-status={node.status}
-      aria-label={`${node.tool} ${arg}: ${node.status === 'running' ? 'running' : node.summary ?? node.status}`}
+      aria-label={`${node.tool} ${arg}: ${node.status === 'running' ? 'running' : (node.summary ?? node.status)}`}
     >
       <div class="g-head">
         <span class="g-kind">{label}</span> <code>{node.tool}</code>

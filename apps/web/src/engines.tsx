@@ -23,7 +23,8 @@ function statusOf(engine: EngineRun, report?: ProviderReport): { label: string; 
   if (report?.status === 'error') return { label: `failed: ${report.error?.kind ?? 'error'}`, tone: 'bad' }
   if (engine.role === 'skipped' && engine.calls.length === 0) return { label: 'skipped', tone: 'idle' }
   if (engine.calls.some((c) => c.state === 'running')) return { label: 'searching…', tone: 'busy' }
-  if (engine.calls.length > 0 && engine.calls.every((c) => c.state === 'failed')) return { label: 'failed', tone: 'bad' }
+  if (engine.calls.length > 0 && engine.calls.every((c) => c.state === 'failed'))
+    return { label: 'failed', tone: 'bad' }
   if (engine.calls.some((c) => c.state === 'failed')) return { label: 'partly failed', tone: 'warn' }
   if (engine.calls.length > 0) return { label: 'answered', tone: 'good' }
   return { label: 'waiting', tone: 'busy' }
@@ -53,7 +54,12 @@ export function EngineStrip({
           const slowest = Math.max(0, ...engine.calls.map((c) => (c.endMs ?? c.startMs) - c.startMs))
           const failure = engine.calls.find((c) => c.error)?.error ?? report?.error?.message
           return (
-            <li key={engine.name} class={`engine tone-${status.tone}`} data-engine={engine.name} data-status={status.tone}>
+            <li
+              key={engine.name}
+              class={`engine tone-${status.tone}`}
+              data-engine={engine.name}
+              data-status={status.tone}
+            >
               <div class="engine-name">
                 <strong>{engine.name}</strong>
                 <span class="engine-status">{status.label}</span>
@@ -69,7 +75,11 @@ export function EngineStrip({
                 )}
                 {engine.fallbackFor && <span class="muted">stands in for {engine.fallbackFor}</span>}
               </div>
-              <div class="waterfall" role="img" aria-label={`${engine.name}: ${engine.calls.length} calls, slowest ${slowest} ms`}>
+              <div
+                class="waterfall"
+                role="img"
+                aria-label={`${engine.name}: ${engine.calls.length} calls, slowest ${slowest} ms`}
+              >
                 {engine.calls.map((c, i) => (
                   <span
                     key={i}

@@ -43,7 +43,8 @@ export function ReferenceGraph({
     g.setGraph({ rankdir: 'LR', nodesep: 14, ranksep: 70, marginx: 10, marginy: 10 })
     g.setDefaultEdgeLabel(() => ({}))
     for (const n of nodes) g.setNode(n.id, { width: NODE_W, height: NODE_H })
-    for (const e of edges) if (g.hasNode(e.from) && g.hasNode(e.to)) g.setEdge(e.from, e.to, { label: e.type, width: 60, height: 14 })
+    for (const e of edges)
+      if (g.hasNode(e.from) && g.hasNode(e.to)) g.setEdge(e.from, e.to, { label: e.type, width: 60, height: 14 })
     dagre.layout(g)
     const graph = g.graph()
     return {
@@ -69,7 +70,15 @@ export function ReferenceGraph({
         aria-label={`Reference graph: ${nodes.length} threads and links`}
       >
         <defs>
-          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <marker
+            id="arrow"
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerWidth="7"
+            markerHeight="7"
+            orient="auto-start-reverse"
+          >
             <path d="M0,0 L10,5 L0,10 z" class="arrow" />
           </marker>
         </defs>

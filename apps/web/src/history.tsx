@@ -45,35 +45,36 @@ export function HistoryPanel({ version }: { version: number }) {
             ...(e.intent && { intent: e.intent, mode: e.mode }),
           }
           return (
-          <li key={`${e.when}-${i}`}>
-            <a
-              href={hrefOf(route)}
-              // A fresh nonce, so re-running the search already on screen runs it again.
-              onClick={(event) => {
-                event.preventDefault()
-                go({ ...route, n: String(Date.now()) })
-              }}
-              aria-label={`Re-run “${e.query}”`}
-            >
-              {e.query}
-            </a>
-            <span class="muted">
-              {e.intent ?? 'no intent'} · {e.mode} · {e.count} results · <time dateTime={e.when}>{e.when.slice(11, 16)}</time>
-            </span>
-            <button
-              type="button"
-              class="ghost small"
-              aria-label={`Delete “${e.query}” from history`}
-              onClick={async () => {
-                await api(`/v1/history?when=${encodeURIComponent(e.when)}`, { method: 'DELETE' }).catch((error: Error) =>
-                  setError(error.message),
-                )
-                await load()
-              }}
-            >
-              Delete
-            </button>
-          </li>
+            <li key={`${e.when}-${i}`}>
+              <a
+                href={hrefOf(route)}
+                // A fresh nonce, so re-running the search already on screen runs it again.
+                onClick={(event) => {
+                  event.preventDefault()
+                  go({ ...route, n: String(Date.now()) })
+                }}
+                aria-label={`Re-run “${e.query}”`}
+              >
+                {e.query}
+              </a>
+              <span class="muted">
+                {e.intent ?? 'no intent'} · {e.mode} · {e.count} results ·{' '}
+                <time dateTime={e.when}>{e.when.slice(11, 16)}</time>
+              </span>
+              <button
+                type="button"
+                class="ghost small"
+                aria-label={`Delete “${e.query}” from history`}
+                onClick={async () => {
+                  await api(`/v1/history?when=${encodeURIComponent(e.when)}`, { method: 'DELETE' }).catch(
+                    (error: Error) => setError(error.message),
+                  )
+                  await load()
+                }}
+              >
+                Delete
+              </button>
+            </li>
           )
         })}
       </ul>

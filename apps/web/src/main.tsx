@@ -131,9 +131,7 @@ function App() {
       </header>
       <div class="layout" key={keyVersion}>
         <main id="main" tabIndex={-1}>
-          {route.view === 'search' && (
-            <SearchView route={route} onSearched={() => setHistoryVersion((v) => v + 1)} />
-          )}
+          {route.view === 'search' && <SearchView route={route} onSearched={() => setHistoryVersion((v) => v + 1)} />}
           {route.view === 'tools' && <ToolCallsView />}
           {route.view === 'ask' && <AskView {...(route.c && { conversation: route.c })} />}
           {route.view === 'read' && (

@@ -11,7 +11,19 @@ const MAX_DEPTH = 3
 const MAX_CHILDREN = 8
 /** Threads whose references are fetched per level. */
 const MAX_EXPAND = 6
-const REF_ORDER = ['duplicate', 'fixes', 'closes', 'resolves', 'cross_ref_pr', 'cross_ref_issue', 'related', 'pr', 'issue', 'commit', 'url']
+const REF_ORDER = [
+  'duplicate',
+  'fixes',
+  'closes',
+  'resolves',
+  'cross_ref_pr',
+  'cross_ref_issue',
+  'related',
+  'pr',
+  'issue',
+  'commit',
+  'url',
+]
 
 const labelOf = (ref: Ref) => (ref.repo && ref.number !== undefined ? `${ref.repo}#${ref.number}` : ref.text)
 const shortUrl = (url: string) => {
@@ -65,7 +77,8 @@ async function buildGraph(thread: Thread, signal: AbortSignal): Promise<{ nodes:
         nodes.set(id, node)
         added.push(node)
       }
-      if (!edges.some((e) => e.from === parent.id && e.to === id)) edges.push({ from: parent.id, to: id, type: ref.type })
+      if (!edges.some((e) => e.from === parent.id && e.to === id))
+        edges.push({ from: parent.id, to: id, type: ref.type })
     }
     return added
   }
@@ -129,7 +142,12 @@ export function ReaderView({ url }: { url: string }) {
         </p>
       </section>
     )
-  if (!thread) return <p class="muted" role="status">Reading {shortUrl(url)}…</p>
+  if (!thread)
+    return (
+      <p class="muted" role="status">
+        Reading {shortUrl(url)}…
+      </p>
+    )
 
   const byType = new Map<string, Ref[]>()
   for (const ref of thread.refs) byType.set(ref.type, [...(byType.get(ref.type) ?? []), ref])
@@ -165,11 +183,21 @@ export function ReaderView({ url }: { url: string }) {
 
       <section class="graph-section" aria-labelledby="graph-title">
         <h2 id="graph-title">Reference graph</h2>
-        <p class="muted">Duplicates, fixes and cross-references, up to {MAX_DEPTH} steps away. Select a node to open it.</p>
+        <p class="muted">
+          Duplicates, fixes and cross-references, up to {MAX_DEPTH} steps away. Select a node to open it.
+        </p>
         {graphError && <p class="muted">Could not follow references: {graphError}</p>}
-        {!graph && !graphError && <p class="muted" role="status">Following references…</p>}
+        {!graph && !graphError && (
+          <p class="muted" role="status">
+            Following references…
+          </p>
+        )}
         {graph && graph.nodes.length > 1 && (
-          <ReferenceGraph nodes={graph.nodes} edges={graph.edges} onOpen={(n) => n.url && go({ view: 'read', url: n.url })} />
+          <ReferenceGraph
+            nodes={graph.nodes}
+            edges={graph.edges}
+            onOpen={(n) => n.url && go({ view: 'read', url: n.url })}
+          />
         )}
         {graph && graph.nodes.length <= 1 && <p class="muted">No references to follow.</p>}
       </section>
@@ -182,7 +210,11 @@ export function ReaderView({ url }: { url: string }) {
               <h2>{thread.comments.length} comments</h2>
               <ol class="comments">
                 {thread.comments.map((c) => (
-                  <li key={c.id} class={`comment kind-${c.kind}`} style={c.depth ? { marginLeft: `${Math.min(c.depth, 6)}rem` } : undefined}>
+                  <li
+                    key={c.id}
+                    class={`comment kind-${c.kind}`}
+                    style={c.depth ? { marginLeft: `${Math.min(c.depth, 6)}rem` } : undefined}
+                  >
                     <p class="muted">
                       <strong>{c.author ?? 'unknown'}</strong>
                       {c.kind !== 'comment' && ` · ${c.kind.replace('_', ' ')}`}

@@ -20,7 +20,12 @@ function ResultItem({
   rank,
   passages,
   query,
-}: { result: SearchResultOut; rank: number; passages: Passages; query: string }) {
+}: {
+  result: SearchResultOut
+  rank: number
+  passages: Passages
+  query: string
+}) {
   return (
     <li class="result">
       <div class="result-head">
@@ -211,13 +216,7 @@ export function RunView({ run }: { run: Run }) {
           </h2>
           <ol class="results" data-answered={run.answered.join(',')}>
             {run.results.map((r, i) => (
-              <ResultItem
-                key={r.url}
-                result={r}
-                rank={i + 1}
-                passages={run.response?.passages}
-                query={run.query}
-              />
+              <ResultItem key={r.url} result={r} rank={i + 1} passages={run.response?.passages} query={run.query} />
             ))}
           </ol>
         </section>

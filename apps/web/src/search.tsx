@@ -25,7 +25,13 @@ const AUTO: Controls = { intent: 'auto', mode: 'auto', freshness: 'auto', source
 const READ_CHOICES = [0, 3, 5, 10]
 
 /** The intent, mode, freshness and engine controls; each defaults to automatic. */
-function SearchControls({ controls, setControls }: { controls: Controls; setControls: (c: Controls | ((c: Controls) => Controls)) => void }) {
+function SearchControls({
+  controls,
+  setControls,
+}: {
+  controls: Controls
+  setControls: (c: Controls | ((c: Controls) => Controls)) => void
+}) {
   const toggleSource = (name: string) =>
     setControls((c) => ({
       ...c,
@@ -105,7 +111,13 @@ function SearchControls({ controls, setControls }: { controls: Controls; setCont
 }
 
 /** The search box, its controls, and one streamed search at a time. */
-export function SearchView({ route, onSearched }: { route: Extract<Route, { view: 'search' }>; onSearched: () => void }) {
+export function SearchView({
+  route,
+  onSearched,
+}: {
+  route: Extract<Route, { view: 'search' }>
+  onSearched: () => void
+}) {
   const initialQuery = route.q
   const [query, setQuery] = useState(initialQuery ?? '')
   const [controls, setControls] = useState<Controls>(AUTO)

@@ -160,12 +160,28 @@ function fitBonuses(scored: readonly Scored[]): { weights: CombineWeights; accur
 
 /** Five folds of the train split by a hash of the query: each λ's out-of-fold predictions, then the best bonuses. */
 function crossValidate(rows: readonly Row[]) {
-  let best = { l2: L2_GRID[0]!, weights: { ruleBonus: { none: 0, weak: 0, sure: 0, certain: 0 } }, accuracy: 0, modelAlone: 0, scored: [] as Scored[] }
+  let best = {
+    l2: L2_GRID[0]!,
+    weights: { ruleBonus: { none: 0, weak: 0, sure: 0, certain: 0 } },
+    accuracy: 0,
+    modelAlone: 0,
+    scored: [] as Scored[],
+  }
   for (const l2 of L2_GRID) {
     const scored: Scored[] = []
     for (let fold = 0; fold < FOLDS; fold++) {
       const inFold = (r: Row) => hashKey(`fold:${r.query}`, FOLDS) === fold
-      scored.push(...score(prune(train(rows.filter((r) => !inFold(r)), l2)), rows.filter(inFold)))
+      scored.push(
+        ...score(
+          prune(
+            train(
+              rows.filter((r) => !inFold(r)),
+              l2,
+            ),
+          ),
+          rows.filter(inFold),
+        ),
+      )
     }
     const modelAlone = scored.filter((s) => s.predicted === s.row.label).length / scored.length
     const fit = fitBonuses(scored)
@@ -232,4 +248,3 @@ const keptBuckets = Buffer.from(weights.keys, 'base64').length / 4
 console.log(
   `trained on ${rows.length} rows; cross-validated: model alone ${best.modelAlone.toFixed(3)}, combined ${best.accuracy.toFixed(3)} (l2 ${best.l2}, rules' bonus ${JSON.stringify(best.weights.ruleBonus)}); kept ${keptBuckets} buckets`,
 )
-
