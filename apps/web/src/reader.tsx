@@ -149,8 +149,6 @@ export function ReaderView({ url }: { url: string }) {
       </p>
     )
 
-  const byType = new Map<string, Ref[]>()
-  for (const ref of thread.refs) byType.set(ref.type, [...(byType.get(ref.type) ?? []), ref])
   const author = thread.metadata.author as string | undefined
 
   return (
@@ -205,60 +203,75 @@ export function ReaderView({ url }: { url: string }) {
       <div class="reader-body">
         <section aria-label="Thread">
           <Markdown source={thread.body || '_No description._'} />
-          {thread.comments.length > 0 && (
-            <>
-              <h2>{thread.comments.length} comments</h2>
-              <ol class="comments">
-                {thread.comments.map((c) => (
-                  <li
-                    key={c.id}
-                    class={`comment kind-${c.kind}`}
-                    style={c.depth ? { marginLeft: `${Math.min(c.depth, 6)}rem` } : undefined}
-                  >
-                    <p class="muted">
-                      <strong>{c.author ?? 'unknown'}</strong>
-                      {c.kind !== 'comment' && ` · ${c.kind.replace('_', ' ')}`}
-                      {c.createdAt && (
-                        <>
-                          {' · '}
-                          <time dateTime={c.createdAt}>{c.createdAt.slice(0, 10)}</time>
-                        </>
-                      )}
-                    </p>
-                    <Markdown source={c.body} />
-                  </li>
-                ))}
-              </ol>
-            </>
-          )}
+          <Comments comments={thread.comments} />
         </section>
-        <aside class="refs" aria-labelledby="refs-title">
-          <h2 id="refs-title">References ({thread.refs.length})</h2>
-          {[...byType.entries()].map(([type, refs]) => (
-            <section key={type}>
-              <h3>{type.replace(/_/g, ' ')}</h3>
-              <ul>
-                {refs.map((r) => (
-                  <li key={r.key}>
-                    {r.url ? (
-                      isThreadUrl(r.url) ? (
-                        <a href={`#/read?url=${encodeURIComponent(r.url)}`}>{labelOf(r)}</a>
-                      ) : (
-                        <a href={r.url} target="_blank" rel="noopener noreferrer">
-                          {labelOf(r)}
-                        </a>
-                      )
-                    ) : (
-                      labelOf(r)
-                    )}
-                    {r.title && <span class="muted"> {r.title}</span>}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
-        </aside>
+        <References refs={thread.refs} />
       </div>
     </article>
+  )
+}
+
+/** A thread's comments, indented by reply depth. */
+function Comments({ comments }: { comments: Thread['comments'] }) {
+  if (comments.length === 0) return null
+  return (
+    <>
+      <h2>{comments.length} comments</h2>
+      <ol class="comments">
+        {comments.map((c) => (
+          <li
+            key={c.id}
+            class={`comment kind-${c.kind}`}
+            style={c.depth ? { marginLeft: `${Math.min(c.depth, 6)}rem` } : undefined}
+          >
+            <p class="muted">
+              <strong>{c.author ?? 'unknown'}</strong>
+              {c.kind !== 'comment' && ` · ${c.kind.replace('_', ' ')}`}
+              {c.createdAt && (
+                <>
+                  {' · '}
+                  <time dateTime={c.createdAt}>{c.createdAt.slice(0, 10)}</time>
+                </>
+              )}
+            </p>
+            <Markdown source={c.body} />
+          </li>
+        ))}
+      </ol>
+    </>
+  )
+}
+
+/** A thread's references, grouped by type. */
+function References({ refs }: { refs: Ref[] }) {
+  const byType = new Map<string, Ref[]>()
+  for (const ref of refs) byType.set(ref.type, [...(byType.get(ref.type) ?? []), ref])
+  return (
+    <aside class="refs" aria-labelledby="refs-title">
+      <h2 id="refs-title">References ({refs.length})</h2>
+      {[...byType.entries()].map(([type, ofType]) => (
+        <section key={type}>
+          <h3>{type.replace(/_/g, ' ')}</h3>
+          <ul>
+            {ofType.map((r) => (
+              <li key={r.key}>
+                {r.url ? (
+                  isThreadUrl(r.url) ? (
+                    <a href={`#/read?url=${encodeURIComponent(r.url)}`}>{labelOf(r)}</a>
+                  ) : (
+                    <a href={r.url} target="_blank" rel="noopener noreferrer">
+                      {labelOf(r)}
+                    </a>
+                  )
+                ) : (
+                  labelOf(r)
+                )}
+                {r.title && <span class="muted"> {r.title}</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </aside>
   )
 }
