@@ -1,3 +1,3 @@
 import { libraryConfig } from '../../tsup.library'
 
-export default libraryConfig(['src/index.ts'])
+export default libraryConfig(['src/index.ts', 'src/ref-types.ts'])

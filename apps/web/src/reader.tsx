@@ -4,26 +4,14 @@ import { type GraphEdge, type GraphNode, ReferenceGraph } from './graph.js'
 import { renderMarkdown } from './markdown.js'
 import { go, isThreadUrl } from './route.js'
 import type { Ref, Thread } from '@search-layer/thread-fetch'
+import { REF_TYPES } from '@search-layer/thread-fetch/ref-types'
 
 /** How far the graph follows references from the thread on screen. */
 const MAX_DEPTH = 3
-/** References drawn per thread, most specific types first (the server sends them in that order). */
+/** References drawn per thread, most specific types first (`REF_TYPES`' order). */
 const MAX_CHILDREN = 8
 /** Threads whose references are fetched per level. */
 const MAX_EXPAND = 6
-const REF_ORDER = [
-  'duplicate',
-  'fixes',
-  'closes',
-  'resolves',
-  'cross_ref_pr',
-  'cross_ref_issue',
-  'related',
-  'pr',
-  'issue',
-  'commit',
-  'url',
-]
 
 const labelOf = (ref: Ref) => (ref.repo && ref.number !== undefined ? `${ref.repo}#${ref.number}` : ref.text)
 const shortUrl = (url: string) => {
@@ -57,7 +45,7 @@ async function buildGraph(thread: Thread, signal: AbortSignal): Promise<{ nodes:
     const added: GraphNode[] = []
     const ordered = refs
       .filter((r) => r.url)
-      .sort((a, b) => REF_ORDER.indexOf(a.type) - REF_ORDER.indexOf(b.type))
+      .sort((a, b) => REF_TYPES.indexOf(a.type) - REF_TYPES.indexOf(b.type))
       .slice(0, MAX_CHILDREN)
     for (const ref of ordered) {
       const id = idOf(ref.url!)

@@ -1,19 +1,7 @@
 import { z } from 'zod'
+import { REF_TYPES } from './ref-types.js'
 
-/** Every reference type, most specific first (the order decides which type wins when duplicates merge). */
-export const REF_TYPES = [
-  'duplicate',
-  'fixes',
-  'closes',
-  'resolves',
-  'cross_ref_pr',
-  'cross_ref_issue',
-  'related',
-  'pr',
-  'issue',
-  'commit',
-  'url',
-] as const
+export { REF_TYPES }
 
 /** The kind of a reference: closing keywords, duplicates, timeline cross-references, plain mentions, URLs. */
 export const RefTypeSchema = z.enum(REF_TYPES)
