@@ -50,7 +50,9 @@ const options = (extra: FetchPageOptions = {}): FetchPageOptions => ({
 // A render's deadline holds (the fetch settles by it) and the event loop stays free: the page runs in Chromium, and
 // Node only waits on its messages. Bounds as in pdf-page.test.ts: a 2-core machine shared with other work.
 const LATE_MS = 1500
-const LOOP_DELAY_MS = 1000
+// A hang guard, not a timing target: a wait on the browser that blocked the loop would block it for the whole 3 s
+// deadline. 1 s was once exceeded (1.2 s) on a host five times slower than usual, with Chromium spinning a core.
+const LOOP_DELAY_MS = 2000
 async function settleTimed(run: () => Promise<unknown>) {
   const startedAt = performance.now()
   let error: unknown
