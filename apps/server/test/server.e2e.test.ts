@@ -377,15 +377,17 @@ describe('agent tools', () => {
   })
 
   it('web_search answers before the request timeout with what arrived, not a 504', async () => {
-    emu.latency('exa', 5000)
-    emu.latency('tavily', 5000)
-    emu.latency('grok', 5000)
+    emu.latency('exa', 10_000)
+    emu.latency('tavily', 10_000)
+    emu.latency('grok', 10_000)
     const srv = await start({ requestTimeoutMs: 1500 })
     const started = Date.now()
     const res = await srv.call('/api/tools/web_search', { json: { query: 'rust async runtime tokio' } })
+    // A 200 is the proof it answered before the request timeout (past it the server sends a 504); the bound only
+    // tells it from waiting for the slow engines, and is not the timeout itself, which a starved host overshoots.
     expect(res.status).toBe(200)
     const body = await res.json()
-    expect(Date.now() - started).toBeLessThan(1500)
+    expect(Date.now() - started).toBeLessThan(5_000)
     expect(body.isError).toBe(false)
     expect(body.data).toMatchObject({ partial: true, providers: { brave: { status: 'ok' } } })
   })
@@ -566,7 +568,7 @@ describe('graceful shutdown', () => {
 
   it('cuts requests that outlive shutdownTimeoutMs', async () => {
     const srv = await boot(emu, { shutdownTimeoutMs: 200 })
-    emu.latency('brave', 3000)
+    emu.latency('brave', 10_000)
     const inFlight = srv
       .call('/v1/search', { json: { query: 'too slow to finish', mode: 'fast', sources: ['brave'] } })
       .then(
@@ -576,7 +578,8 @@ describe('graceful shutdown', () => {
     await untilBraveAsked()
     const started = Date.now()
     await srv.close()
-    expect(Date.now() - started).toBeLessThan(1500)
+    // Halfway to the reply a close that waited for the request would have had.
+    expect(Date.now() - started).toBeLessThan(5_000)
     expect(await inFlight).toBe('cut')
   })
 })
