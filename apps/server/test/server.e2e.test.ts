@@ -22,14 +22,20 @@ describe('search concurrency (SEARCH_LAYER_MAX_CONCURRENT_SEARCHES)', () => {
     // Warm one query into the cache first.
     expect((await srv.call('/v1/search?q=langchain+release+notes&mode=fast')).status).toBe(200)
     emu.reset()
-    emu.latency('tavily', 300)
+    // Long enough that the first call is still out while the checks below run on a busy host; each step waits for
+    // the state it needs instead of sleeping and assuming it.
+    emu.latency('tavily', 1000)
     const first = srv.call('/v1/search?q=first+langchain+miss&mode=fast')
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await vi.waitFor(() => expect(emu.count('tavily')).toBe(1), { timeout: 5_000, interval: 10 })
     const second = srv.call('/v1/search?q=second+langchain+miss&mode=fast')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    const metrics = await (await srv.call('/metrics')).text()
-    expect(metrics).toMatch(/search_layer_searches_running 1\b/)
-    expect(metrics).toMatch(/search_layer_searches_waiting 1\b/)
+    await vi.waitFor(
+      async () => {
+        const metrics = await (await srv.call('/metrics')).text()
+        expect(metrics).toMatch(/search_layer_searches_running 1\b/)
+        expect(metrics).toMatch(/search_layer_searches_waiting 1\b/)
+      },
+      { timeout: 5_000, interval: 10 },
+    )
     // The only slot is taken and a miss waits, yet the cached query answers at once.
     const hit = await srv.call('/v1/search?q=langchain+release+notes&mode=fast')
     expect((await hit.json()).cached).toBe(true)

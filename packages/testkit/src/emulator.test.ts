@@ -1,4 +1,4 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { postJson, vendorRequest } from './_test-helpers.js'
 import { DEFAULT_KEYS, type Emulator, startEmulator } from './index.js'
 
@@ -184,8 +184,7 @@ describe('close', () => {
     const e = await startEmulator()
     e.fault('exa', { hang: true })
     const pending = vendorRequest(e, 'exa')
-    await new Promise((r) => setTimeout(r, 50))
-    expect(e.count('exa')).toBe(1)
+    await vi.waitFor(() => expect(e.count('exa')).toBe(1), { timeout: 5_000, interval: 10 })
     await e.close()
     await expect(pending).rejects.toThrow()
     await expect(fetch(`${e.url}/pages/article`)).rejects.toThrow()
@@ -194,7 +193,7 @@ describe('close', () => {
   it('does not wait for a pending latency timer', async () => {
     const e = await startEmulator({ latencyMs: 60_000 })
     const pending = vendorRequest(e, 'brave').catch((error: unknown) => error)
-    await new Promise((r) => setTimeout(r, 50))
+    await vi.waitFor(() => expect(e.count('brave')).toBe(1), { timeout: 5_000, interval: 10 })
     const t = performance.now()
     await e.close()
     expect(performance.now() - t).toBeLessThan(10_000)
