@@ -19,6 +19,13 @@ import shared from './vitest.shared'
 // Each project names its files outright rather than excluding the others: knip reads these projects for the test
 // entry files and would apply one project's excludes to all.
 //
+// A project's `isolate` only decides whether a worker drops its module graph between files. Whether each file gets a
+// new worker process is the pool's choice, and vitest 3 reads it from the root config alone
+// (`poolOptions.forks.isolate`, default true), for every project in the run. So `unit` shares a module graph only
+// when the run says `--poolOptions.forks.isolate=false`, as `pnpm test:unit`, `pnpm test` and `check` do for the
+// unit and isolated projects; `isolated` then drops its graph (and mocks) before each of its files, in a worker that
+// has run no unit file. The system project runs on its own, with a new process for each file.
+//
 // One package from the root: `npx vitest run packages/engine`; `cd packages/engine && npx vitest run` runs it
 // through its own vitest.config.ts (the same `vitest.shared.ts`).
 const SYSTEM_TESTS: Record<string, string[]> = {
@@ -78,7 +85,7 @@ export default defineConfig({
   test: {
     projects: [
       project('unit', { include: unit, isolate: false }),
-      project('isolated', { include: isolated }),
+      project('isolated', { include: isolated, isolate: true }), // explicit: the root's pool option would decide it
       project('system', { include: system }),
     ],
     // vitest's default leaves one core to its main process (one worker on two cores); that process is mostly idle
