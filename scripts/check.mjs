@@ -2,8 +2,8 @@
 // `pnpm check`: everything CI runs. The build, the declaration pass and the typechecks are mostly single-threaded
 // (esbuild's bundles, then one tsc program at a time), and the unit tests need only the sources: so the unit tests
 // and the source checks (lint, file budgets, import cycles, knip) run beside the build, on the core it leaves idle.
-// The quick bench follows the build in its lane. The system tests and other Node majors run after both lanes,
-// alone, so no two vitest runs share the two cores (their timing-sensitive cases would see twice the load).
+// The system tests follow both lanes, alone among vitest runs (their timing-sensitive cases would see twice the
+// load), beside the quick bench, which mostly waits on the emulator's real-latency mix; then the other Node majors.
 //
 // Each step's output is held and printed whole when it ends, with its time, so two lanes never interleave lines.
 // The first failing step stops the other lane (its process group is killed) and the run exits non-zero.
@@ -38,9 +38,6 @@ export const BUILD_LANE = [
   step('declarations + typecheck', 'node scripts/build-types.mjs --check tsconfig.check.json'),
   step('web typecheck', 'tsc -p apps/web/tsconfig.json'),
   step('script tests', `node --test ${SCRIPT_TESTS.join(' ')}`),
-  // Mostly waiting on the emulator's real-latency mix; its figures are reported, never asserted, so it can share
-  // the host with the unit tests.
-  step('quick bench', 'pnpm --filter @search-layer/bench run bench --quick --no-write'),
 ]
 
 export const SOURCE_LANE = [
@@ -51,10 +48,11 @@ export const SOURCE_LANE = [
   step('unit tests', `vitest run ${UNIT_PROJECTS} --outputFile.json=${UNIT_RESULTS}`),
 ]
 
-export const AFTER_BOTH = [
-  step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`),
-  step('Node 22 and 24', 'node scripts/node-versions.mjs --quick'),
-]
+export const SYSTEM_LANE = [step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`)]
+// Mostly waiting on the emulator's real-latency mix (~50 of its ~150 s), the rest light: its figures are reported,
+// never asserted, so it can share the host with the system tests.
+export const BENCH_LANE = [step('quick bench', 'pnpm --filter @search-layer/bench run bench --quick --no-write')]
+export const LAST = [step('Node 22 and 24', 'node scripts/node-versions.mjs --quick')]
 
 const SUMMARY = step('summary', `node scripts/test-summary.mjs ${UNIT_RESULTS} ${SYSTEM_RESULTS}`)
 
@@ -114,9 +112,12 @@ async function main() {
   const started = performance.now()
   const times = []
   await runLane([PROVISION], times) // each lane stops before its first step when this failed
-  if (serial) await runLane([...BUILD_LANE, ...SOURCE_LANE], times)
-  else await Promise.all([runLane(BUILD_LANE, times), runLane(SOURCE_LANE, times)])
-  await runLane(AFTER_BOTH, times)
+  if (serial) await runLane([...BUILD_LANE, ...SOURCE_LANE, ...SYSTEM_LANE, ...BENCH_LANE], times)
+  else {
+    await Promise.all([runLane(BUILD_LANE, times), runLane(SOURCE_LANE, times)])
+    await Promise.all([runLane(SYSTEM_LANE, times), runLane(BENCH_LANE, times)])
+  }
+  await runLane(LAST, times)
   await runLane([SUMMARY], times)
   const total = ((performance.now() - started) / 1000).toFixed(0)
   console.log(
