@@ -123,13 +123,26 @@ describe('search-layer search (built bin, emulator)', () => {
     expect(emu.count('llm')).toBe(1)
   })
 
-  it('fast mode: Grok stands in when Exa fails', async () => {
+  // A fresh process has timed nothing: Grok, next in order, usually takes 8 s (its `typicalLatencyMs`), so Tavily
+  // (usually 1.5 s) stands in. It used to be Grok, a 7 s wait at real latencies.
+  it('fast mode: Tavily, not the usually slow Grok, stands in when Exa fails', async () => {
     emu.fault('exa', { status: 503 })
     const r = await runBin(['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'], env())
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout) as Json
     expect(out.providers.exa!.error!.kind).toBe('upstream')
-    expect(out.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(out.providers.tavily).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(out.providers.grok).toMatchObject({ status: 'skipped', fallback_for: 'exa' })
+    expect(out.providers.grok!.reason).toMatch(/^passed over: typically slow \(usually 8\.0 s, not timed yet\)/)
+  })
+
+  it('fast mode without an Exa key, fresh process: Tavily stands in and Grok is never called', async () => {
+    const r = await runBin(['postgres vacuum', '--mode', 'fast', '--json', '--no-cache'], env({ EXA_API_KEY: '' }))
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.providers.tavily).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(out.providers.grok!.status).toBe('skipped')
+    expect(emu.count('grok')).toBe(0)
   })
 
   const faults: [string, Fault, string[]][] = [

@@ -20,6 +20,7 @@ const base: ProviderDefinition = {
   capabilities: ['news', 'web'],
   priority: 50,
   rateLimit: { perSecond: 2, burst: 2, maxConcurrent: 4 },
+  typicalLatencyMs: 700,
   cost: { usdPerCall: 0.001 },
   create: () => defineProvider({ definition: base, run: async () => ({ results: [] }) }),
 }
@@ -48,6 +49,7 @@ describe('validateProviderDefinition', () => {
       queryFilters: [],
       priority: 100,
       rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },
+      typicalLatencyMs: 1000,
       cost: {},
     })
   })
@@ -57,6 +59,7 @@ describe('validateProviderDefinition', () => {
     ['a docsUrl that is not http(s)', { docsUrl: 'ftp://x.example' }, /`docsUrl` expected an http\(s\) URL/],
     ['a base URL variable in lower case', { env: { baseUrl: 'my_url' } }, /`env.baseUrl` expected an environment/],
     ['a zero rate', { rateLimit: { perSecond: 0, burst: 1, maxConcurrent: 1 } }, /`rateLimit.perSecond`/],
+    ['a negative typical latency', { typicalLatencyMs: -5 }, /`typicalLatencyMs`/],
   ])('checks an optional field when it is given: %s', (_label, extra, message) => {
     const minimal = { id: 'tiny', label: 'Tiny', capabilities: ['web'], create: () => undefined }
     const value = Object.keys(extra).length === 0 ? extra : { ...minimal, ...extra }

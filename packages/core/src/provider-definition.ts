@@ -103,6 +103,12 @@ export interface ProviderDefinition {
   priority?: number
   /** Default one call a second, bursts of two, two at a time. */
   rateLimit?: ProviderRateLimit
+  /**
+   * How long a call typically takes (ms, the vendor's usual answer time): what the engine assumes until it has timed
+   * the provider's own calls, so a first search already lets a quick engine stand in for a typically far slower one
+   * (fast and answer modes) and starts the slowest call first. Default 1000 (a typical web search API).
+   */
+  typicalLatencyMs?: number
   /** Default `{}`: no cost known. */
   cost?: ProviderCostModel
 }
@@ -117,7 +123,7 @@ export type ResolvedProviderEnv = ServiceEnvVariables
  */
 export type ResolvedProviderDefinition = Omit<
   ProviderDefinition,
-  'env' | 'keyless' | 'routing' | 'queryFilters' | 'priority' | 'rateLimit' | 'cost'
+  'env' | 'keyless' | 'routing' | 'queryFilters' | 'priority' | 'rateLimit' | 'typicalLatencyMs' | 'cost'
 > & {
   env: ResolvedProviderEnv
   keyless: boolean
@@ -125,6 +131,7 @@ export type ResolvedProviderDefinition = Omit<
   queryFilters: readonly QueryFilterKind[]
   priority: number
   rateLimit: ProviderRateLimit
+  typicalLatencyMs: number
   cost: ProviderCostModel
 }
 
@@ -134,6 +141,7 @@ export const PROVIDER_DEFINITION_DEFAULTS = Object.freeze({
   queryFilters: Object.freeze([]) as readonly QueryFilterKind[],
   priority: 100,
   rateLimit: Object.freeze({ perSecond: 1, burst: 2, maxConcurrent: 2 }) as ProviderRateLimit,
+  typicalLatencyMs: 1000,
   cost: Object.freeze({}) as ProviderCostModel,
 })
 
@@ -179,6 +187,7 @@ export function resolveProviderDefinition(definition: ProviderDefinition): Resol
     queryFilters: definition.queryFilters ?? d.queryFilters,
     priority: definition.priority ?? d.priority,
     rateLimit: definition.rateLimit ?? d.rateLimit,
+    typicalLatencyMs: definition.typicalLatencyMs ?? d.typicalLatencyMs,
     cost: definition.cost ?? d.cost,
   }
   resolvedDefinitions.set(definition, resolved)
@@ -221,6 +230,7 @@ function buildDefinitionShape() {
     rateLimit: z
       .object({ perSecond: positive, burst: positive, maxConcurrent: z.number().int().positive() })
       .optional(),
+    typicalLatencyMs: positive.optional(),
     cost: z
       .object({
         usdPerCall: z.number().nonnegative().optional(),

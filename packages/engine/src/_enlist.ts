@@ -9,7 +9,7 @@ import { type ConfigProblem, inspectConfig, keylessSourcesEnabled } from '@searc
 import { type LayerForSearch, type LayerParts, definitionOf, isConfigured } from './_layer.js'
 import { type Roster, createRoster } from './_roster.js'
 import { MIN_GRACE_MS } from './_settle.js'
-import { chooseStandIn } from './_stand-in.js'
+import { type StandInChoice, type StandInFacts, chooseStandIn } from './_stand-in.js'
 import type { Strategy } from './_strategy.js'
 import { needsNoKey, verticalsFor } from './registry.js'
 import type { ParsedSearchRequest } from './request.js'
@@ -24,6 +24,11 @@ export interface Enlistment {
   roster: Roster
   /** Who stands in for a provider that cannot be called (within the requested `sources`). */
   fallbacksOf: (name: ProviderName) => ProviderName[]
+  /**
+   * When a call of `failed` fails: a quicker stand-in than the next in order when that one is typically far slower
+   * (as at enlisting), or undefined to take them in order.
+   */
+  quickerStandIn: (failed: ProviderName) => Promise<StandInChoice | undefined>
   /** Why a primary is asked, when it is not simply the mode's (a vertical, a keyless fallback). */
   whyAsked: (name: ProviderName) => string | undefined
   /** No engine is configured (only keyless sources may answer). */
@@ -67,9 +72,12 @@ export async function enlistProviders(
   warnings.push(...(await budgetWarnings(roster.active.keys(), strategy.queries.length, limitOf, usedOf)))
   const { queries, warning: capWarning } = capQueries(strategy.queries, roster.active.size, layer.maxCalls)
   if (capWarning) warnings.push(capWarning)
+  const quickerStandIn = async (failed: ProviderName) =>
+    standIns ? handOverChoice(layer, roster, failed, fallbacksOf, unavailable) : undefined
   return {
     roster,
     fallbacksOf,
+    quickerStandIn,
     whyAsked: (name) => route.why[name],
     noEngine: route.noEngine,
     queries,
@@ -215,11 +223,37 @@ function standInFor(
 ) {
   const slot = [name, ...fallbacksOf(name).filter((n) => !roster.tried.has(n))]
   if (slot.length < 2) return undefined
-  return chooseStandIn(slot, {
+  return chooseStandIn(slot, standInFacts(layer, unavailable))
+}
+
+// After a call of `failed` failed, the slot is its stand-ins not yet considered, up to the first already taking part
+// (that one gets the query: a primary has it, a stand-in is asked it).
+function handOverChoice(
+  layer: LayerForSearch,
+  roster: Roster,
+  failed: ProviderName,
+  fallbacksOf: (name: ProviderName) => ProviderName[],
+  unavailable: (name: ProviderName) => Promise<string | undefined>,
+) {
+  const slot: ProviderName[] = []
+  for (const name of fallbacksOf(failed)) {
+    if (roster.active.has(name)) break
+    if (!roster.tried.has(name)) slot.push(name)
+  }
+  if (slot.length < 2) return undefined
+  return chooseStandIn(slot, standInFacts(layer, unavailable))
+}
+
+function standInFacts(
+  layer: LayerForSearch,
+  unavailable: (name: ProviderName) => Promise<string | undefined>,
+): StandInFacts {
+  return {
     unavailable,
     latencyOf: (n) => layer.pools.get(n)?.latency(),
+    typicalMsOf: (n) => definitionOf(layer, n).typicalLatencyMs,
     hasCapacity: (n) => layer.pools.get(n)?.hasCapacity(MIN_GRACE_MS) ?? false,
-  })
+  }
 }
 
 /**

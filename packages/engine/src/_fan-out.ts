@@ -15,6 +15,7 @@ import { CallCutOff } from './_latency.js'
 import type { Roster } from './_roster.js'
 import type { SearchProgress } from './response.js'
 import type { SettleRule } from './_settle.js'
+import type { StandInChoice } from './_stand-in.js'
 
 /** One provider call's outcome, as the fan-out records it. */
 export interface CallOutcome {
@@ -36,6 +37,8 @@ export interface FanOutOptions {
   /** Who takes part; a failed call's stand-in is activated here. */
   roster: Roster
   fallbacksOf: (name: ProviderName) => ProviderName[]
+  /** On a failed call, a quicker stand-in than the next in order, the engines passed over for it with why. */
+  quickerStandIn?: (failed: ProviderName) => Promise<StandInChoice | undefined>
   /** Epoch ms at which whatever has arrived is returned and every call still running is cancelled. */
   deadlineAt: number
   /** Aborted when nobody waits for this search any more: every call still running is cancelled at once. */
@@ -195,8 +198,11 @@ function callTracker(options: FanOutOptions, controller: AbortController) {
     })
   }
 
-  // The failed provider's first stand-in takes over this query (and is activated for later ones).
+  // The failed provider's first stand-in takes over this query (and is activated for later ones), unless a typically
+  // far slower one would: those passed over for a quicker one are left out first.
   const handOver = async (name: ProviderName, query: string) => {
+    const quicker = await options.quickerStandIn?.(name)
+    for (const skipped of quicker?.passedOver ?? []) roster.passOver(skipped.name, skipped.reason, name)
     for (const next of fallbacksOf(name)) {
       if (roster.active.has(next) && roster.active.get(next) === undefined) return // a primary: it has this query
       if (await roster.activate(next, name)) {

@@ -95,6 +95,7 @@ export async function executeSearch(
     roster,
     ...(settle && { settle, lateCalls: layer.lateCalls }),
     fallbacksOf,
+    quickerStandIn: enlisted.quickerStandIn,
     deadlineAt: providersDeadlineAt,
     ...(signal && { signal }),
     maxCalls: layer.maxCalls,

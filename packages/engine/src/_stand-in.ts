@@ -4,7 +4,9 @@ import { type LatencySummary, formatLatency } from './_latency.js'
 // Fast and answer modes each fill a few slots (a question-answering index, a web index, a written answer) with the
 // best engine for it, and wait for it. When that engine is typically far slower than the others that could fill the
 // slot (Grok's web search takes 5–20 s where Exa answers in ~1 s), the search would wait for it every time: a
-// quicker engine of the same slot stands in instead, and the response says why.
+// quicker engine of the same slot stands in instead, and the response says why. What "typically" means is the p50 of
+// the engine's own timed calls; until three are timed, its definition's `typicalLatencyMs` (the vendor's usual answer
+// time), so a first run in a fresh process chooses as a later one will, rather than waiting 7 s for Grok once.
 
 /** The preferred engine's p50 must exceed this many times the median of the others… */
 const STAND_IN_RATIO = 2
@@ -18,6 +20,8 @@ export interface StandInFacts {
   /** Why it cannot be called now (no key, resting, over budget), or undefined. */
   unavailable: (name: ProviderName) => Promise<string | undefined>
   latencyOf: (name: ProviderName) => LatencySummary | undefined
+  /** Its definition's `typicalLatencyMs`: what it is taken to take until its calls are timed. */
+  typicalMsOf: (name: ProviderName) => number
   /** It can start a call now, or within the grace (not held back by its pace). */
   hasCapacity: (name: ProviderName) => boolean
 }
@@ -35,24 +39,43 @@ const median = (values: readonly number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-// Latency that can decide: enough samples, and for a stand-in a p50 actually seen (not only "at least").
+// Latency that can decide: enough samples (a single slow call could be a fluke).
 const timed = (latency: LatencySummary | undefined): latency is LatencySummary =>
   latency !== undefined && latency.samples >= MIN_LATENCY_SAMPLES
 
+/** What a candidate is taken to take: its learned p50 once timed, else its definition's typical latency. */
+interface Typical {
+  ms: number
+  /** Known only as a lower bound (every slower call was cut off): never the quick one. */
+  atLeast?: true
+  /** `p50 7.0 s`, `usually 8.0 s`. */
+  short: string
+  /** `p50 7.0 s over its last 10 calls`, `usually 8.0 s, not timed yet`. */
+  long: string
+}
+
+function typicalLatency(name: ProviderName, facts: StandInFacts): Typical {
+  const latency = facts.latencyOf(name)
+  if (timed(latency)) {
+    const short = `p50 ${formatLatency(latency.p50)}`
+    return { ...latency.p50, short, long: `${short} over its last ${latency.samples} calls` }
+  }
+  const short = `usually ${formatLatency({ ms: facts.typicalMsOf(name) })}`
+  return { ms: facts.typicalMsOf(name), short, long: `${short}, not timed yet` }
+}
+
 // Why a callable engine before the stand-in was not asked, in words.
 function whyNot(name: ProviderName, preferred: boolean, facts: StandInFacts): string {
-  const latency = facts.latencyOf(name)
   if (!preferred && !facts.hasCapacity(name)) return 'its pace starts no call now'
-  if (!timed(latency)) return 'not timed yet'
-  const p50 = `p50 ${formatLatency(latency.p50)} over its last ${latency.samples} calls`
-  return preferred || latency.p50.atLeast ? `typically slow (${p50})` : `slower (${p50})`
+  const typical = typicalLatency(name, facts)
+  return preferred || typical.atLeast ? `typically slow (${typical.long})` : `slower (${typical.long})`
 }
 
 /**
  * A quicker stand-in for the slot `[name, ...its fallbacks]`, or undefined to keep the usual order. The preferred
- * engine is the first candidate that can be called; it is passed over when its learned p50 is above
- * `STAND_IN_FLOOR_MS` and above `STAND_IN_RATIO` × the median p50 of the other callable candidates timed, for the
- * fastest of them with capacity, itself that much faster.
+ * engine is the first candidate that can be called; it is passed over when its typical latency (`typicalLatency`) is
+ * above `STAND_IN_FLOOR_MS` and above `STAND_IN_RATIO` × the median of the other callable candidates' (those known
+ * only by a lower bound left out), for the fastest of them with capacity, itself that much faster.
  */
 export async function chooseStandIn(
   slot: readonly ProviderName[],
@@ -71,20 +94,20 @@ export async function chooseStandIn(
     break
   }
   if (preferred === undefined) return undefined
-  const slow = facts.latencyOf(preferred)
-  if (!timed(slow) || slow.p50.ms <= STAND_IN_FLOOR_MS) return undefined
+  const slow = typicalLatency(preferred, facts)
+  if (slow.ms <= STAND_IN_FLOOR_MS) return undefined
   const others: ProviderName[] = []
   for (const name of slot.slice(slot.indexOf(preferred) + 1)) if (await isCallable(name)) others.push(name)
   const known = others.flatMap((name) => {
-    const latency = facts.latencyOf(name)
-    return timed(latency) && !latency.p50.atLeast ? [{ name, p50: latency.p50.ms }] : []
+    const typical = typicalLatency(name, facts)
+    return typical.atLeast ? [] : [{ name, ...typical }]
   })
-  if (known.length === 0 || slow.p50.ms <= STAND_IN_RATIO * median(known.map((k) => k.p50))) return undefined
+  if (known.length === 0 || slow.ms <= STAND_IN_RATIO * median(known.map((k) => k.ms))) return undefined
   const quickest = known
-    .filter((k) => facts.hasCapacity(k.name) && k.p50 * STAND_IN_RATIO < slow.p50.ms)
-    .sort((a, b) => a.p50 - b.p50)[0]
+    .filter((k) => facts.hasCapacity(k.name) && k.ms * STAND_IN_RATIO < slow.ms)
+    .sort((a, b) => a.ms - b.ms)[0]
   if (!quickest) return undefined
-  const stands = `${quickest.name} (p50 ${formatLatency({ ms: quickest.p50 })}) stands in`
+  const stands = `${quickest.name} (${quickest.short}) stands in`
   const passedOver = slot.slice(0, slot.indexOf(quickest.name)).map((name) => {
     const unavailable = reasons.get(name)
     if (unavailable !== undefined) return { name, reason: unavailable }

@@ -115,23 +115,48 @@ describe('modes', () => {
     expect(res.providers.brave!.status).toBe('ok')
   })
 
-  it('fast mode falls back to Grok when Exa fails', async () => {
+  // Grok is next in the qa slot's order, but its web search usually takes 8 s (`typicalLatencyMs`): Tavily (usually
+  // 1.5 s) takes the failed call over instead, as it would stand in for an Exa without a key. It used to be Grok.
+  it('fast mode hands a failed Exa call to Tavily, not the usually slow Grok', async () => {
     emu.fault('exa', { status: 500 })
     const res = await layer().search({ query: 'postgres vacuum', mode: 'fast' })
     expect(res.providers.exa).toMatchObject({ status: 'error', error: { kind: 'upstream' } })
-    expect(res.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
-    expect(res.results.some((r) => r.sources.includes('grok'))).toBe(true)
+    expect(res.providers.tavily).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(res.providers.grok).toMatchObject({
+      status: 'skipped',
+      fallback_for: 'exa',
+      reason: expect.stringMatching(/^passed over: typically slow \(usually 8\.0 s, not timed yet\)/),
+    })
+    expect(res.results.some((r) => r.sources.includes('tavily'))).toBe(true)
+    expect(emu.count('grok')).toBe(0)
   })
 
-  it('fast mode uses Grok when Exa has no key, never calling Exa', async () => {
+  // Without Exa's key the qa slot's next engine is Grok, whose web search usually takes 8 s (its definition's
+  // `typicalLatencyMs`): a fresh process lets Tavily (usually 1.5 s) stand in rather than wait for it. It used to
+  // take Grok until three of its calls were timed (7.3 s at real latencies, then ~1.8 s).
+  it('fast mode without an Exa key lets Tavily stand in, not the usually slow Grok, never calling Exa', async () => {
     const { EXA_API_KEY: _drop, ...env } = emu.env
     const res = await createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false }).search({
       query: 'postgres vacuum',
       mode: 'fast',
     })
     expect(res.providers.exa).toMatchObject({ status: 'skipped', reason: 'not configured: set EXA_API_KEY' })
-    expect(res.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(res.providers.tavily).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(res.providers.grok).toMatchObject({
+      status: 'skipped',
+      reason: 'passed over: typically slow (usually 8.0 s, not timed yet); tavily (usually 1.5 s) stands in',
+    })
     expect(emu.count('exa')).toBe(0)
+    expect(emu.count('grok')).toBe(0)
+  })
+
+  it('fast mode takes Grok for Exa when it is the only engine left for the slot', async () => {
+    const { EXA_API_KEY: _exa, TAVILY_API_KEY: _tavily, ...env } = emu.env
+    const res = await createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false }).search({
+      query: 'postgres vacuum',
+      mode: 'fast',
+    })
+    expect(res.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
   })
 })
 

@@ -117,6 +117,48 @@ describe('learned latency', () => {
     expect(slow.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
   })
 
+  it("goes by the definitions' typical latencies in a fresh process, until three calls are timed", async () => {
+    // Nothing learned, no Exa key: Grok (usually 8 s) is passed over for Tavily (usually 1.5 s) on the first run.
+    const noExa = { EXA_API_KEY: undefined }
+    const cold = await layer({}, noExa).search({ query: 'bun vs deno', mode: 'fast', intent: 'none' })
+    expect(cold.providers.grok).toMatchObject({ status: 'skipped', fallback_for: 'exa' })
+    expect(cold.providers.grok!.reason).toBe(
+      'passed over: typically slow (usually 8.0 s, not timed yet); tavily (usually 1.5 s) stands in',
+    )
+    expect(cold.providers.tavily).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+
+    // Grok timed quick over three calls overrides its typical 8 s: it takes the slot by its order again.
+    const quick = await seeded({ grok: 900 })
+    const learned = await layer({ keyState: quick }, noExa).search({
+      query: 'bun vs deno',
+      mode: 'fast',
+      intent: 'none',
+    })
+    expect(learned.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(learned.providers.tavily!.status).toBe('skipped')
+
+    // Two calls timed are too few: the typical latency still decides.
+    const few = await seeded({ grok: timed(900, 2) })
+    const early = await layer({ keyState: few }, noExa).search({ query: 'bun vs deno', mode: 'fast', intent: 'none' })
+    expect(early.providers.tavily).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+  })
+
+  it('hands a failed call to the quicker engine of the slot, by what was learned', async () => {
+    emu.fault('exa', { status: 500 })
+    // Grok timed quick: it takes the failed call over by its order.
+    const quick = await seeded({ grok: 900, tavily: 1600 })
+    const res = await layer({ keyState: quick }).search({ query: 'bun vs deno', mode: 'fast', intent: 'none' })
+    expect(res.providers.grok).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(res.providers.tavily!.status).toBe('skipped')
+    // Grok timed slow: Tavily takes it over, and Grok's entry says why.
+    const slow = await seeded({ grok: 7000, tavily: 1600 })
+    const res2 = await layer({ keyState: slow }).search({ query: 'bun vs deno', mode: 'fast', intent: 'none' })
+    expect(res2.providers.tavily).toMatchObject({ status: 'ok', fallback_for: 'exa' })
+    expect(res2.providers.grok!.reason).toBe(
+      'passed over: typically slow (p50 7.0 s over its last 10 calls); tavily (p50 1.6 s) stands in',
+    )
+  })
+
   it('reads a slow engine cut off every time (only lower bounds) as slow, not as fast', async () => {
     const late = (ms: number): KeyState => ({
       latency: { updatedAt: Date.now(), samples: Array.from({ length: 8 }, () => ({ ms, late: true as const })) },

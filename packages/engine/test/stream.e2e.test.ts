@@ -101,7 +101,12 @@ describe('stream', () => {
       role: 'skipped',
       why: expect.stringMatching(/not configured/),
     })
-    expect(plan.engines.find((e) => e.name === 'grok')).toMatchObject({ role: 'stand-in', fallback_for: 'exa' })
+    // Tavily, not Grok (next in the slot's order, usually 8 s: see `typicalLatencyMs`), stands in for Exa.
+    expect(plan.engines.find((e) => e.name === 'tavily')).toMatchObject({ role: 'stand-in', fallback_for: 'exa' })
+    expect(plan.engines.find((e) => e.name === 'grok')).toMatchObject({
+      role: 'skipped',
+      why: expect.stringMatching(/^passed over: typically slow/),
+    })
     expect(plan.engines.find((e) => e.name === 'brave')).toMatchObject({ role: 'primary' })
   })
 

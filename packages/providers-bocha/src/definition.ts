@@ -16,6 +16,8 @@ export const bochaDefinition: ProviderDefinition = {
   queryFilters: ['site', 'exclude-site', 'date'],
   priority: 50,
   rateLimit: { perSecond: 2, burst: 4, maxConcurrent: 4 },
+  // Until its own calls are timed: Bocha's web search answers in ~1–1.5 s (hosted in China).
+  typicalLatencyMs: 1200,
   cost: { creditsPerCall: 1, note: 'billed per call from a prepaid balance' },
   // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries } = {}) =>

@@ -12,6 +12,8 @@ export const braveDefinition: ProviderDefinition = {
   priority: 10,
   // Brave's free plan allows 1 request/s.
   rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 4 },
+  // Until its own calls are timed: Brave's API answers in ~0.3–0.6 s.
+  typicalLatencyMs: 450,
   cost: { usdPerCall: 0.005, creditsPerCall: 1, note: 'billed per request, whatever the result count' },
   // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries } = {}) =>

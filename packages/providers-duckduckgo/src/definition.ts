@@ -14,6 +14,8 @@ export const duckduckgoDefinition: ProviderDefinition = {
   priority: 80,
   // A shared public page, not an API: one request a second, one at a time (the client enforces this too).
   rateLimit: { perSecond: 1, burst: 1, maxConcurrent: 1 },
+  // Until its own calls are timed: The HTML endpoint answers in ~0.5–1 s.
+  typicalLatencyMs: 800,
   cost: { usdPerCall: 0, note: 'free, no key; bursts get a bot challenge page' },
   // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries, pace } = {}) =>

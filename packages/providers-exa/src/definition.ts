@@ -11,6 +11,8 @@ export const exaDefinition: ProviderDefinition = {
   queryFilters: ['site', 'exclude-site', 'date', 'phrase', 'exclude-term'],
   priority: 20,
   rateLimit: { perSecond: 5, burst: 5, maxConcurrent: 8 },
+  // Until its own calls are timed: Exa's search answers in ~0.8–1.5 s.
+  typicalLatencyMs: 1100,
   cost: { usdPerCall: 0.005, note: 'Exa reports the dollar cost of each call' },
   // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries } = {}) =>

@@ -13,6 +13,8 @@ export const githubDefinition: ProviderDefinition = {
   priority: 60,
   // Search allows 10 requests a minute without a token (30 with): pace for the keyless case.
   rateLimit: { perSecond: 0.16, burst: 3, maxConcurrent: 2 },
+  // Until its own calls are timed: GitHub's search API answers in ~0.5–1 s.
+  typicalLatencyMs: 800,
   cost: { usdPerCall: 0, note: 'free; 10 searches a minute without a token, 30 with GITHUB_TOKEN' },
   // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries } = {}) =>

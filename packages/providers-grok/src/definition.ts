@@ -12,6 +12,8 @@ export const grokDefinition: ProviderDefinition = {
   queryFilters: ['site', 'exclude-site'],
   priority: 40,
   rateLimit: { perSecond: 1, burst: 4, maxConcurrent: 4 },
+  // Until its own calls are timed: the model searches and writes (xAI's Responses API), often 5–20 s.
+  typicalLatencyMs: 8000,
   cost: { usdPerCall: GROK_WEB_SEARCH_USD_PER_CALL, note: 'model tokens plus a fee per web search call' },
   // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries } = {}) =>

@@ -14,6 +14,8 @@ export const searxngDefinition: ProviderDefinition = {
   priority: 55,
   // An instance queries many engines per request; public instances throttle hard.
   rateLimit: { perSecond: 1, burst: 2, maxConcurrent: 2 },
+  // Until its own calls are timed: an instance answers once the engines it asks have, ~1–2 s.
+  typicalLatencyMs: 1500,
   cost: { usdPerCall: 0, note: 'free; your own instance (public ones throttle and often disable JSON)' },
   // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries } = {}) =>

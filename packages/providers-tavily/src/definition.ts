@@ -11,6 +11,8 @@ export const tavilyDefinition: ProviderDefinition = {
   queryFilters: ['site', 'exclude-site', 'date'],
   priority: 30,
   rateLimit: { perSecond: 2, burst: 5, maxConcurrent: 8 },
+  // Until its own calls are timed: Tavily answers in 1–2 s at basic depth (more with `advanced`).
+  typicalLatencyMs: 1500,
   cost: { usdPerCall: 0.008, creditsPerCall: 1, note: '1 credit per basic search, 2 per advanced' },
   // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries, includeAnswer } = {}) =>

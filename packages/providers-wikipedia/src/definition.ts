@@ -15,6 +15,8 @@ export const wikipediaDefinition: ProviderDefinition = {
   priority: 70,
   // Wikimedia asks API clients to keep requests serial and modest; a Chinese query makes two (zh and en).
   rateLimit: { perSecond: 2, burst: 4, maxConcurrent: 2 },
+  // Until its own calls are timed: The MediaWiki search API answers in ~0.2–0.5 s.
+  typicalLatencyMs: 400,
   cost: { usdPerCall: 0, note: 'free, no key; Wikimedia requires a descriptive User-Agent' },
   // The client (request building, schemas, mapping) loads with the first search that asks this provider.
   create: ({ env, timeoutMs, retries } = {}) =>
