@@ -19,12 +19,10 @@ interface CliBuild {
 // BENCH_CLI_BEFORE: an earlier build's bin (a copy of its dist/): each deep-search row is then measured for both builds,
 // alternated run by run, so the before and after rows share the host's minutes (a busy host drifts more between two
 // runs of the bench than most changes move).
-const BUILDS: CliBuild[] = [
-  { label: '', bin: CLI },
-  ...(process.env.BENCH_CLI_BEFORE
-    ? [{ label: ' — before (BENCH_CLI_BEFORE)', bin: process.env.BENCH_CLI_BEFORE }]
-    : []),
-]
+export const CLI_BEFORE: CliBuild | undefined = process.env.BENCH_CLI_BEFORE
+  ? { label: ' — before (BENCH_CLI_BEFORE)', bin: process.env.BENCH_CLI_BEFORE }
+  : undefined
+const BUILDS: CliBuild[] = [{ label: '', bin: CLI }, ...(CLI_BEFORE ? [CLI_BEFORE] : [])]
 const NODE_VERSIONS = fileURLToPath(new URL('../../scripts/node-versions.mjs', import.meta.url))
 
 interface RunOutcome {

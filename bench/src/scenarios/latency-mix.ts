@@ -5,7 +5,7 @@ import type { ScenarioContext } from '../_context.js'
 import { type RemoteEmulator, startRemoteEmulator } from '../_remote-emulator.js'
 import type { VariantResult } from '../_report.js'
 import { summarize } from '../_stats.js'
-import { runCli } from './cli.js'
+import { CLI_BEFORE, runCli } from './cli.js'
 
 const SCENARIO = '15 real latency mix'
 
@@ -22,8 +22,8 @@ interface Searched {
   late: string[]
 }
 
-async function search(args: readonly string[], env: Record<string, string>): Promise<Searched> {
-  const run = await runCli(args, env)
+async function search(args: readonly string[], env: Record<string, string>, bin?: string): Promise<Searched> {
+  const run = bin ? await runCli(args, env, undefined, bin) : await runCli(args, env)
   if (run.code !== 0) throw new Error(`search-layer ${args.join(' ')} exited ${run.code}: ${run.stderr.slice(0, 300)}`)
   const out = JSON.parse(run.stdout) as {
     results: { url: string }[]
@@ -126,7 +126,9 @@ const TARGETS = { answer: 1900, fast: 1300 } as const
  * Fast and answer modes with nothing learned (a fresh key-state directory for every search) against the same with
  * latency learned (a directory one first run left: a deep search that waited for every engine, so each was timed).
  * At the full mix each mode's preferred engines are already the quickest of their slots, so the learned rows differ
- * by call order alone; without an Exa key, fast mode's stand-in by order is Grok (7 s) and the learned one Tavily.
+ * by call order alone. Without an Exa key, fast mode's stand-in by order is Grok (7 s): Tavily stands in, cold by
+ * the definitions' typical latencies and learned by the timed ones. With BENCH_CLI_BEFORE, that case's cold row is
+ * measured for the earlier build too, alternated run by run (a build without typical latencies waits for Grok).
  */
 async function coldVersusLearned(
   ctx: ScenarioContext,
@@ -139,31 +141,36 @@ async function coldVersusLearned(
     { mode: 'answer', label: MIX_LABEL, unset: {} },
     { mode: 'fast', label: MIX_LABEL, unset: {} },
   ]
-  // Its cold run waits for Grok (≈ 8 s a search): the full run only.
-  if (!ctx.quick) cases.push({ mode: 'fast', label: `no Exa key, ${MIX_LABEL}`, unset: { EXA_API_KEY: '' } })
+  cases.push({ mode: 'fast', label: `no Exa key, ${MIX_LABEL}`, unset: { EXA_API_KEY: '' } })
   const rows: VariantResult[] = []
   for (const { mode, label, unset } of cases) {
     const cold: number[] = []
     const learned: number[] = []
+    const coldBefore: number[] = []
     const args = [QUERY, '--mode', mode, '--no-cache', '--json']
-    // Alternated, so both rows share the host's minutes.
+    // The earlier build's cold run may wait for Grok (≈ 8 s a search): the full run only.
+    const before = Object.keys(unset).length > 0 && !ctx.quick ? CLI_BEFORE : undefined
+    // Alternated, so the rows share the host's minutes.
     for (let i = 0; i < iterations; i++) {
       cold.push((await search(args, { ...env, ...unset, HOME: await ctx.tempHome() })).ms)
       learned.push((await search(args, { ...warm, ...unset })).ms)
+      if (before) coldBefore.push((await search(args, { ...env, ...unset, HOME: await ctx.tempHome() }, before.bin)).ms)
     }
     // The targets are for the full mix; the row without Exa shows the stand-in.
     const target = Object.keys(unset).length === 0 ? TARGETS[mode] : undefined
-    for (const [state, runs] of [
+    const states = [
       ['cold', cold],
       ['latency learned', learned],
-    ] as const) {
+      ...(before ? [[`cold${before.label}`, coldBefore] as const] : []),
+    ] as const
+    for (const [state, runs] of states) {
       const latency = summarize(runs)
       ctx.log(`latency mix ${mode} (${label}) ${state}: p50 ${latency.p50} ms`)
       rows.push({
         scenario: SCENARIO,
         variant: `${mode} mode, ${state}, ${label}, fresh process`,
         latency,
-        note: `${state === 'cold' ? 'nothing learned' : 'key state from a first run'}${target ? `; target ≤ ${target} ms` : ''}`,
+        note: `${state.startsWith('cold') ? 'nothing learned' : 'key state from a first run'}${target ? `; target ≤ ${target} ms` : ''}`,
       })
     }
   }
