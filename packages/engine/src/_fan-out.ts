@@ -145,16 +145,16 @@ export async function fanOut(options: FanOutOptions): Promise<FanOutResult> {
 }
 
 /**
- * The providers in the order their calls start: by typical latency (learned p50), slowest first, so the call the
- * search waits longest for is on the wire before the quick ones are written; those not yet timed keep their order
- * after them. Calls start within the same tick, yet each request is built and written in turn (~0.2–1 ms each).
+ * The providers in the order their calls start: by typical latency (the learned p50, or the definition's until
+ * timed), slowest first, so the call the search waits longest for is on the wire before the quick ones are written.
+ * Calls start within the same tick, yet each request is built and written in turn (~0.2–1 ms each).
  */
 function slowestFirst(
   names: Iterable<ProviderName>,
-  pools: ReadonlyMap<ProviderName, Pick<KeyPool, 'latency'>>,
+  pools: ReadonlyMap<ProviderName, Pick<KeyPool, 'typicalMs'>>,
 ): ProviderName[] {
-  const p50 = new Map([...names].map((name) => [name, pools.get(name)?.latency()?.p50.ms ?? -1]))
-  return [...p50.keys()].sort((a, b) => p50.get(b)! - p50.get(a)!)
+  const typical = new Map([...names].map((name) => [name, pools.get(name)?.typicalMs() ?? -1]))
+  return [...typical.keys()].sort((a, b) => typical.get(b)! - typical.get(a)!)
 }
 
 /** The calls of one fan-out: launching them (stand-ins included), their outcomes, and when the search settles. */

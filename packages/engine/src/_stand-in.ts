@@ -1,5 +1,5 @@
 import type { ProviderName } from '@search-layer/core'
-import { type LatencySummary, formatLatency } from './_latency.js'
+import { type LatencySummary, MIN_LATENCY_SAMPLES, formatLatency } from './_latency.js'
 
 // Fast and answer modes each fill a few slots (a question-answering index, a web index, a written answer) with the
 // best engine for it, and wait for it. When that engine is typically far slower than the others that could fill the
@@ -12,8 +12,6 @@ import { type LatencySummary, formatLatency } from './_latency.js'
 const STAND_IN_RATIO = 2
 /** …and this many ms: a 300 ms engine is never worth replacing by a 100 ms one. */
 const STAND_IN_FLOOR_MS = 1500
-/** Samples an engine needs before its latency decides anything (a single slow call could be a fluke). */
-const MIN_LATENCY_SAMPLES = 3
 
 /** What the choice needs to know about each candidate. */
 export interface StandInFacts {

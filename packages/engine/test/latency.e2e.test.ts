@@ -82,6 +82,20 @@ describe('learned latency', () => {
     expect(started).toEqual(['grok', 'tavily', 'exa', 'brave'])
   })
 
+  it("starts them by the definitions' typical latencies until they are timed, then by what was learned", async () => {
+    const startOrder = async (keyState: KeyStateStore) => {
+      const started: string[] = []
+      const onProgress = (e: SearchProgress) => void (e.type === 'started' && started.push(e.provider))
+      await layer({ keyState }).search({ query: 'bun vs deno', mode: 'deep', intent: 'none' }, { onProgress })
+      return started
+    }
+    // Nothing learned: Grok 8 s, Tavily 1.5 s, Exa 1.1 s, Brave 450 ms.
+    expect(await startOrder(createMemoryKeyStateStore())).toEqual(['grok', 'tavily', 'exa', 'brave'])
+    // Brave timed at 9 s overrides its typical 450 ms; two calls timed are too few for Exa's 20 s to count.
+    const learned = await seeded({ brave: 9000, exa: timed(20_000, 2) })
+    expect(await startOrder(learned)).toEqual(['brave', 'grok', 'tavily', 'exa'])
+  })
+
   it('lets a quicker engine of the same slot stand in for a typically far slower one (fast mode)', async () => {
     // Fast mode's question-answering slot: exa, then grok and tavily stand in.
     const keyState = await seeded({ exa: 7000, grok: 500, tavily: 1600, brave: 450 })
