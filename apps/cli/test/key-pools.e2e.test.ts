@@ -84,6 +84,15 @@ describe('key pools and learned limits in the CLI', () => {
     expect(text.stdout).toMatch(/brave +key #\d .*\d+ ms \/ \d+ ms \((?:1 call|2 calls)\)/)
   })
 
+  it('before any call is timed, shows the typical latency searches go by until then', async () => {
+    const cache = tmp('sl-cli-pool-cache-')
+    const text = await runBin(['providers'], braveEnv(cache))
+    expect(text.stdout).toMatch(/brave +key #\d .*not timed \(usually 450 ms\)/)
+    const json = await runBin(['providers', '--json'], braveEnv(cache))
+    const brave = (JSON.parse(json.stdout) as { providers: { name: string; typicalLatencyMs?: number }[] }).providers
+    expect(brave.find((p) => p.name === 'brave')!.typicalLatencyMs).toBe(450)
+  })
+
   it('says on stderr, once, what it ignored in a bad key-state file, and still searches', async () => {
     const cache = tmp('sl-cli-pool-cache-')
     const samples = Array.from({ length: 100 }, () => ({ ms: 1 }))

@@ -25,6 +25,8 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   const configured = statuses.filter((s) => s.configured)
   const keysOf = new Map(configured.map((s) => [s.name, s.keys]))
   const latencyOf = new Map(configured.flatMap((s) => (s.latency ? [[s.name, s.latency] as const] : [])))
+  // What a search assumes of a provider until three of its calls are timed (its definition's typical latency).
+  const typicalOf = new Map(providers.map((d) => [d.id, d.typicalLatencyMs]))
   const rendering = renderingStatus(io.env)
   const hintOf = new Map([...providers, GITHUB_SERVICE].map((d) => [d.id, keyVariableHint(d)]))
   // Exit 2 when something is broken, after showing what still works.
@@ -35,7 +37,12 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   if (args.values.json) {
     const withKeys = description.map((d) =>
       keysOf.has(d.name)
-        ? { ...d, keys: keysOf.get(d.name), ...(latencyOf.has(d.name) && { latency: latencyOf.get(d.name) }) }
+        ? {
+            ...d,
+            keys: keysOf.get(d.name),
+            ...(latencyOf.has(d.name) && { latency: latencyOf.get(d.name) }),
+            typicalLatencyMs: typicalOf.get(d.name),
+          }
         : d,
     )
     const output = { providers: withKeys, rendering, ...(problems.length && { problems }) }
@@ -55,7 +62,7 @@ export async function runProviders(args: ParsedCommandArgs, io: CliIo): Promise<
   const searchReady = description.filter((d) => d.configured && ids.has(d.name)).length
   io.stdout.write(`\n${searchReady} of ${ids.size} search providers configured.\n`)
   io.stdout.write(`Rendering JavaScript-only pages: ${rendering.state} (${rendering.detail}).\n`)
-  const keyRows = [...keysOf].flatMap(([name, keys]) => keys.map((k) => keyRow(name, k)))
+  const keyRows = [...keysOf].flatMap(([name, keys]) => keys.map((k) => keyRow(name, k, typicalOf.get(name))))
   if (keyRows.length > 0)
     io.stdout.write(
       `\n${renderTable(['provider', 'key', 'pace', 'latency p50 / p90', 'this window', 'monthly quota', 'state'], keyRows)}`,
@@ -81,7 +88,7 @@ const shortTime = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`
 const count = (n: number) => n.toLocaleString('en-US')
 
 /** One key as a row: its pace (learned from the vendor or the default), what is left, and whether it rests. */
-function keyRow(provider: string, key: KeyStatus): string[] {
+function keyRow(provider: string, key: KeyStatus, typicalMs: number | undefined): string[] {
   const pace = key.pace ? `${key.pace.perSecond}/s ${key.pace.learned ? '(learned)' : '(default)'}` : 'off'
   const limits = key.limits
   const window =
@@ -96,12 +103,15 @@ function keyRow(provider: string, key: KeyStatus): string[] {
     key.resting && key.restingUntil
       ? `resting until ${shortTime(key.restingUntil)} (${key.lastError?.kind ?? 'failures'})`
       : 'ok'
-  return [provider, key.label, pace, latencyCell(key.latency), window, quota, state]
+  return [provider, key.label, pace, latencyCell(key.latency, typicalMs), window, quota, state]
 }
 
-/** `450 ms / 1.2 s (12 calls, 2 cut off)`: what earlier runs timed; empty before any call was. */
-function latencyCell(latency: KeyStatus['latency']): string {
-  if (!latency) return ''
+/**
+ * `450 ms / 1.2 s (12 calls, 2 cut off)`: what earlier runs timed; before any call was, what searches assume until
+ * then: `not timed (usually 8.0 s)`.
+ */
+function latencyCell(latency: KeyStatus['latency'], typicalMs: number | undefined): string {
+  if (!latency) return typicalMs === undefined ? '' : `not timed (usually ${formatLatency({ ms: typicalMs })})`
   const calls = `${latency.samples} call${latency.samples === 1 ? '' : 's'}`
   const late = latency.late > 0 ? `, ${latency.late} cut off` : ''
   return `${formatLatency(latency.p50)} / ${formatLatency(latency.p90)} (${calls}${late})`
