@@ -150,6 +150,19 @@ describe('modes', () => {
     expect(emu.count('grok')).toBe(0)
   })
 
+  // Answer mode's slot is Tavily, then Grok, then Exa (a qa index): without Tavily's key, Grok's usual 8 s is far
+  // over Exa's 1.1 s, so Exa stands in and the answer is written from the results, as once Grok is timed slow.
+  it('answer mode without a Tavily key lets Exa stand in, not the usually slow Grok', async () => {
+    const { TAVILY_API_KEY: _drop, ...env } = emu.env
+    const res = await createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false }).search({
+      query: 'postgres vacuum',
+      mode: 'answer',
+    })
+    expect(res.providers.exa).toMatchObject({ status: 'ok', fallback_for: 'tavily' })
+    expect(res.providers.grok).toMatchObject({ status: 'skipped', fallback_for: 'tavily' })
+    expect(emu.count('grok')).toBe(0)
+  })
+
   it('fast mode takes Grok for Exa when it is the only engine left for the slot', async () => {
     const { EXA_API_KEY: _exa, TAVILY_API_KEY: _tavily, ...env } = emu.env
     const res = await createSearchLayer({ env: { ...env, HOME: home }, cache: false, rateLimits: false }).search({
