@@ -1,7 +1,7 @@
 import { Readability } from '@mozilla/readability'
 import { describe, expect, it } from 'vitest'
 import { type El, parseDocument } from './_dom.js'
-import { elementsByTag, readArticle } from './_readability.js'
+import { elementsByTag, hasNonBlankText, readArticle } from './_readability.js'
 
 const readability = (html: string) =>
   new Readability<El>(parseDocument(html) as never, {
@@ -33,8 +33,58 @@ describe('readArticle', () => {
     expect(summary(readArticle(parseDocument(short), short))).toEqual(expected)
   })
 
+  it('reads bylines, empty blocks and hidden elements as Readability does (its checks are replaced by cheaper ones)', () => {
+    const para = (i: number) =>
+      `<p>Paragraph ${i}: the scheduler parks a task that waits on a channel, and wakes it when a value arrives there.</p>`
+    const body = (parts: string) => `<html><head><title>Channels</title></head><body>${parts}</body></html>`
+    const pages = [
+      // A byline found by `rel`, by `itemprop` (with a name inside), by class; one too long to be a byline.
+      body(
+        `<article><a rel="author" href="/a">Ada Lovelace</a>${para(1)}${para(2)}${para(3)}${para(4)}${para(5)}</article>`,
+      ),
+      body(
+        `<article><div itemprop="author"><span itemprop="name">Grace Hopper</span> wrote this</div>${para(1)}${para(2)}${para(3)}${para(4)}</article>`,
+      ),
+      body(
+        `<div class="byline">   </div><div class="byline">${'Written by many people. '.repeat(6)}</div><article>${para(1)}${para(2)}${para(3)}${para(4)}</article>`,
+      ),
+      // Empty blocks: white space only (non-breaking space and U+2028 included), breaks and rules, comments.
+      body(
+        `<article><div> \u00a0\u2028 </div><section><br><hr></section><div><!-- note --></div><h2> </h2><div><br>text after a break</div>${para(1)}${para(2)}${para(3)}${para(4)}</article>`,
+      ),
+      // Hidden by style, by `hidden`, by `aria-hidden`; Wikimedia's fallback images stay.
+      body(
+        `<article><div style="display: none">${para(9)}</div><div style="color: red; visibility:hidden">${para(8)}</div><div hidden>${para(7)}</div><div aria-hidden="true">${para(6)}</div><span aria-hidden="true" class="mwe-math-fallback-image-inline">x²</span><div style="color: blue">${para(1)}</div>${para(2)}${para(3)}${para(4)}</article>`,
+      ),
+    ]
+    for (const html of pages) {
+      const expected = readability(html)
+      const got = readArticle(parseDocument(html), html)
+      expect(summary(got)).toEqual(summary(expected))
+      expect(got?.content && (got.content as unknown as El).innerHTML).toBe(
+        expected?.content && (expected.content as unknown as El).innerHTML,
+      )
+    }
+    expect(summary(readability(pages[0]!))?.byline).toBe('Ada Lovelace')
+    expect(summary(readability(pages[1]!))?.byline).toBe('Grace Hopper')
+  })
+
   it('returns null where Readability throws or finds nothing', () => {
     expect(readArticle(parseDocument('<html><body></body></html>'), '<html><body></body></html>')).toBeNull()
+  })
+})
+
+describe('hasNonBlankText', () => {
+  it("answers what `textContent.trim() !== ''` answers, for every element of a varied document", () => {
+    const html =
+      '<html><head><title> </title><style>p { }</style></head><body><div id="a"> \u00a0<span>\u2028\ufeff</span><!-- comment text --></div><div><p>\t</p><p> x </p></div><ul><li></li><li><b><i> deep </i></b></li></ul><template><p>in a template</p></template><script> var a </script><svg><title>t</title></svg><pre>\n\n</pre><div><br><hr></div></body></html>'
+    const document = parseDocument(html)
+    const all = [document.documentElement, ...Array.from(document.documentElement.querySelectorAll('*'))]
+    expect(all.length).toBeGreaterThan(20)
+    const answers = all.map((el) => hasNonBlankText(el as never))
+    expect(answers).toEqual(all.map((el) => (el.textContent ?? '').trim() !== ''))
+    expect(answers).toContain(true)
+    expect(answers).toContain(false)
   })
 })
 
