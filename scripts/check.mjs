@@ -2,8 +2,9 @@
 // `pnpm check`: everything CI runs. The build, the declaration pass and the typechecks are mostly single-threaded
 // (esbuild's bundles, then one tsc program at a time), and the unit tests need only the sources: so the unit tests
 // and the source checks (lint, file budgets, import cycles, knip) run beside the build, on the core it leaves idle.
-// The system tests follow both lanes, alone among vitest runs (their timing-sensitive cases would see twice the
-// load), beside the quick bench, which mostly waits on the emulator's real-latency mix; then the other Node majors.
+// The system tests follow both lanes, beside the quick bench, which mostly waits on the emulator's real-latency mix,
+// and then the other Node majors' few end-to-end files (five, on two majors; one worker, so the system tests never
+// share the host with more than one other test process).
 //
 // Each step's output is held and printed whole when it ends, with its time, so two lanes never interleave lines.
 // The first failing step stops the other lane (its process group is killed) and the run exits non-zero.
@@ -51,8 +52,10 @@ export const SOURCE_LANE = [
 export const SYSTEM_LANE = [step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`)]
 // Mostly waiting on the emulator's real-latency mix (~50 of its ~150 s), the rest light: its figures are reported,
 // never asserted, so it can share the host with the system tests.
-export const BENCH_LANE = [step('quick bench', 'pnpm --filter @search-layer/bench run bench --quick --no-write')]
-export const LAST = [step('Node 22 and 24', 'node scripts/node-versions.mjs --quick')]
+export const BENCH_LANE = [
+  step('quick bench', 'pnpm --filter @search-layer/bench run bench --quick --no-write'),
+  step('Node 22 and 24', 'node scripts/node-versions.mjs --quick --maxWorkers=1'),
+]
 
 const SUMMARY = step('summary', `node scripts/test-summary.mjs ${UNIT_RESULTS} ${SYSTEM_RESULTS}`)
 
@@ -117,7 +120,6 @@ async function main() {
     await Promise.all([runLane(BUILD_LANE, times), runLane(SOURCE_LANE, times)])
     await Promise.all([runLane(SYSTEM_LANE, times), runLane(BENCH_LANE, times)])
   }
-  await runLane(LAST, times)
   await runLane([SUMMARY], times)
   const total = ((performance.now() - started) / 1000).toFixed(0)
   console.log(
