@@ -480,6 +480,9 @@ describe('health, readiness, metrics and OpenAPI', () => {
     expect(ready).toMatchObject({ status: 'ready', redis: { configured: false, up: false }, warnings: [] })
     const engines = ready.providers.filter((p: { name: string }) => ['brave', 'exa', 'tavily', 'grok'].includes(p.name))
     expect(engines.map((p: { configured: boolean }) => p.configured)).toEqual([true, true, true, true])
+    // Before any call is timed, what a search goes by: each definition's typical latency (Grok's web search ~8 s).
+    expect(engines.map((p: { typicalLatencyMs: number }) => p.typicalLatencyMs)).toEqual([450, 1100, 1500, 8000])
+    expect(engines.every((p: { latency?: unknown }) => p.latency === undefined)).toBe(true)
     const none = await start({ envOverride: { ...TAVILY_ONLY, TAVILY_API_KEY: undefined } })
     const res = await none.call('/readyz')
     expect(res.status).toBe(503)

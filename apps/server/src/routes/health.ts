@@ -19,6 +19,10 @@ const ReadySchema = z.object({
       latency: LatencySchema.optional().openapi({
         description: 'Over all its keys: what a search orders its calls and picks stand-ins by.',
       }),
+      typicalLatencyMs: z.number().openapi({
+        description: 'Its definition’s usual call time (ms): what a search goes by until three of its calls are timed.',
+        example: 1100,
+      }),
     }),
   ),
   redis: z.object({ configured: z.boolean(), up: z.boolean(), error: z.string().optional() }),
@@ -47,6 +51,7 @@ async function readiness(layer: SearchLayer, shared: GuardedRedis): Promise<z.in
   for (const s of configured)
     for (const key of s.keys) if (key.warning) warnings.push(`${s.name} ${key.label}: ${key.warning}`)
   const status = configured.length === 0 ? 'not_ready' : warnings.length ? 'degraded' : 'ready'
+  const typicalOf = new Map(layer.providers.map((d) => [d.id, d.typicalLatencyMs]))
   return {
     status,
     providers: statuses.map((s) => ({
@@ -55,6 +60,7 @@ async function readiness(layer: SearchLayer, shared: GuardedRedis): Promise<z.in
       resting: s.circuit.open,
       ...(s.configured && { keys: s.keys.map(readyKey) }),
       ...(s.latency && { latency: s.latency }),
+      typicalLatencyMs: typicalOf.get(s.name)!,
     })),
     redis: {
       configured: shared.configured,
