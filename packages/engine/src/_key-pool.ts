@@ -12,7 +12,7 @@ import { DEFAULT_MAX_KEY_REST_MS, type PaceStore, timerMs } from '@search-layer/
 import { CircuitBreaker, type CircuitOptions, type CircuitState } from './_circuit.js'
 import { learnFromAnswer, learnFromHeaders } from './_key-limits.js'
 import { loadKeyState, saveKeyState } from './_key-persist.js'
-import { CallCutOff, type LatencySummary, MIN_LATENCY_SAMPLES, summarizeLatency, withSample } from './_latency.js'
+import { CallCutOff, type LatencySummary, isTimed, summarizeLatency, withSample } from './_latency.js'
 import { admitCall, poolState, recordFailure, restingError } from './_key-rest.js'
 import { KEY_KINDS, type KeySlot, KeyUnavailable, type PoolScope } from './_key-slot.js'
 import { type KeyStatus, describeKey, quotaWarning } from './_key-status.js'
@@ -192,7 +192,7 @@ export class KeyPool {
   /** Its typical call (ms): the learned p50 once enough calls are timed, else its definition's `typicalLatencyMs`. */
   typicalMs(): number {
     const latency = this.latency()
-    return latency && latency.samples >= MIN_LATENCY_SAMPLES ? latency.p50.ms : this.options.definition.typicalLatencyMs
+    return isTimed(latency) ? latency.p50.ms : this.options.definition.typicalLatencyMs
   }
 
   /** Monthly quotas near or at their end, one sentence per key. */

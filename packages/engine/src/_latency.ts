@@ -15,7 +15,11 @@
 /** The most samples kept per key; the oldest goes first. */
 export const MAX_LATENCY_SAMPLES = 64
 /** Calls timed before a provider's learned latency decides anything (a single slow call could be a fluke). */
-export const MIN_LATENCY_SAMPLES = 3
+const MIN_LATENCY_SAMPLES = 3
+
+/** Learned latency that may decide (start order, stand-ins); until then a provider's `typicalLatencyMs` does. */
+export const isTimed = (latency: LatencySummary | undefined): latency is LatencySummary =>
+  latency !== undefined && latency.samples >= MIN_LATENCY_SAMPLES
 
 /** One call's duration (ms, from its request to its answer); `late`: cut off then, so at least that long. */
 export interface LatencySample {

@@ -1,5 +1,5 @@
 import type { ProviderName } from '@search-layer/core'
-import { type LatencySummary, MIN_LATENCY_SAMPLES, formatLatency } from './_latency.js'
+import { type LatencySummary, formatLatency, isTimed } from './_latency.js'
 
 // Fast and answer modes each fill a few slots (a question-answering index, a web index, a written answer) with the
 // best engine for it, and wait for it. When that engine is typically far slower than the others that could fill the
@@ -37,10 +37,6 @@ const median = (values: readonly number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-// Latency that can decide: enough samples (a single slow call could be a fluke).
-const timed = (latency: LatencySummary | undefined): latency is LatencySummary =>
-  latency !== undefined && latency.samples >= MIN_LATENCY_SAMPLES
-
 /** What a candidate is taken to take: its learned p50 once timed, else its definition's typical latency. */
 interface Typical {
   ms: number
@@ -54,7 +50,7 @@ interface Typical {
 
 function typicalLatency(name: ProviderName, facts: StandInFacts): Typical {
   const latency = facts.latencyOf(name)
-  if (timed(latency)) {
+  if (isTimed(latency)) {
     const short = `p50 ${formatLatency(latency.p50)}`
     return { ...latency.p50, short, long: `${short} over its last ${latency.samples} calls` }
   }
