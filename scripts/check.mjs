@@ -24,8 +24,6 @@ const SCRIPT_TESTS = [
   'third-party-notices',
 ].map((name) => `scripts/${name}.test.mjs`)
 const UNIT_RESULTS = 'test-results-unit.json'
-// The same as `pnpm test:unit`: one worker process runs many files, sharing their modules (vitest.config.ts).
-const UNIT_PROJECTS = '--project unit --project isolated --poolOptions.forks.isolate=false'
 const SYSTEM_RESULTS = 'test-results-system.json'
 
 /** A step: a name for the log and the command, run through the shell from the repository root. */
@@ -46,7 +44,8 @@ export const SOURCE_LANE = [
   step('function and file lengths', 'node scripts/function-length.mjs'),
   step('import cycles', 'node scripts/import-cycles.mjs'),
   step('knip', 'knip --no-progress'),
-  step('unit tests', `vitest run ${UNIT_PROJECTS} --outputFile.json=${UNIT_RESULTS}`),
+  // `pnpm test:unit` (one worker process runs many files, sharing their modules: vitest.config.ts).
+  step('unit tests', `pnpm run test:unit --outputFile.json=${UNIT_RESULTS}`),
 ]
 
 export const SYSTEM_LANE = [step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`)]
