@@ -9,7 +9,7 @@
 // Run after tsup (tsup's `clean` empties dist/): `node scripts/build-types.mjs`, or `… packages/core apps/server` for
 // some packages only. `--check tsconfig.check.json` makes the program that config's (tests and scripts too): the
 // typecheck and the declarations in one pass, as `pnpm check` runs it.
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import ts from 'typescript'
 import { toCjsDeclaration } from './cjs-types.mjs'
@@ -86,9 +86,19 @@ function createProgram(configs, check) {
 
 const OUT_DIR = join(ROOT, '.types-out')
 
-/** Emits the declarations of the published sources only (not tests or scripts a `--check` program holds too). */
+/** Whether a package's exports have a `require` condition, whose `.cjs` files need `.d.cts` twins beside them. */
+function loadsByRequire(dir) {
+  const manifest = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8'))
+  return JSON.stringify(manifest.exports ?? {}).includes('"require"')
+}
+
+/**
+ * Emits the declarations of the published sources only (not tests or scripts a `--check` program holds too): a
+ * package's tsconfig.build.json names them, all of `src` for a library, the public entry's few files for the CLI.
+ */
 function emitDeclarations(program, dirs, configs) {
   const published = new Set(configs.flatMap((c) => c.fileNames.map((f) => resolve(f))))
+  const twinned = new Set(dirs.filter(loadsByRequire))
   let written = 0
   const diagnostics = []
   const writeFile = (fileName, text) => {
@@ -96,7 +106,8 @@ function emitDeclarations(program, dirs, configs) {
     if (!target) return
     mkdirSync(dirname(target), { recursive: true })
     writeFileSync(target, text)
-    writeFileSync(target.replace(/\.d\.ts$/, '.d.cts'), toCjsDeclaration(text))
+    const dir = dirs.find((d) => target.startsWith(join(ROOT, d, 'dist')))
+    if (twinned.has(dir)) writeFileSync(target.replace(/\.d\.ts$/, '.d.cts'), toCjsDeclaration(text))
     written++
   }
   for (const file of program.getSourceFiles()) {

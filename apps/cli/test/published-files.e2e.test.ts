@@ -8,15 +8,26 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
   dependencies?: Record<string, string>
 }
 
+const importsOf = (types: string) => [...types.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!)
+
 describe('the published files', () => {
   it('types import nothing but Node and the package itself', () => {
-    const types = readFileSync(new URL('index.d.ts', DIST), 'utf8')
-    const imported = [...types.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!)
-    const foreign = imported.filter(
-      (spec) => !spec.startsWith('.') && !spec.startsWith('node:') && !(spec in (manifest.dependencies ?? {})),
-    )
+    // Every declaration file reachable from index.d.ts through relative imports: a user's TypeScript reads them all.
+    const files = new Map<string, string>()
+    const visit = (name: string) => {
+      if (files.has(name)) return
+      const types = readFileSync(new URL(name, DIST), 'utf8')
+      files.set(name, types)
+      for (const spec of importsOf(types))
+        if (spec.startsWith('./')) visit(spec.replace(/^\.\//, '').replace(/\.js$/, '.d.ts'))
+    }
+    visit('index.d.ts')
+    const foreign = [...files.values()]
+      .flatMap(importsOf)
+      .filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:') && !(spec in (manifest.dependencies ?? {})))
     expect(foreign).toEqual([])
-    expect(types).toMatch(/declare function runCli\(/)
+    expect([...files.keys()].sort()).toEqual(['index.d.ts', 'io.d.ts', 'main.d.ts'])
+    expect(files.get('main.d.ts')).toMatch(/declare function runCli\(/)
   })
 
   it('THIRD-PARTY-NOTICES.md names the packages bundled in, with their licences', () => {
