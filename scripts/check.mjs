@@ -11,6 +11,7 @@
 //
 //   node scripts/check.mjs [--serial]     (--serial: one lane, for a machine with one core or a clearer log)
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -63,6 +64,23 @@ const env = { ...process.env, PATH: [join(process.cwd(), 'node_modules/.bin'), p
 const running = new Set()
 let failed = false
 
+/**
+ * CPU seconds (user + system) of every child this process has reaped, from /proc (Linux; elsewhere null): read as a
+ * step's process is reaped, the growth since the last reading is that step's whole tree, workers and all. On two
+ * cores the CPU, not the wall time, says what a lane costs the other.
+ */
+function reapedChildrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    // After the command name, which may hold spaces: state is field 3, cutime and cstime are fields 16 and 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[13]) + Number(fields[14])) / 100 // USER_HZ, 100 on every Linux ABI
+  } catch {
+    return null
+  }
+}
+let cpuReadAt = reapedChildrenCpu()
+
 function runStep({ name, command }) {
   return new Promise((resolve) => {
     const started = performance.now()
@@ -72,13 +90,20 @@ function runStep({ name, command }) {
     const chunks = []
     child.stdout.on('data', (chunk) => chunks.push(chunk))
     child.stderr.on('data', (chunk) => chunks.push(chunk))
+    let cpu = null
+    child.on('exit', () => {
+      const now = reapedChildrenCpu()
+      if (now !== null && cpuReadAt !== null) cpu = now - cpuReadAt
+      cpuReadAt = now
+    })
     child.on('close', (code, signal) => {
       running.delete(child)
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
       const ok = code === 0
       if (!(failed && signal)) process.stdout.write(Buffer.concat(chunks))
-      console.log(`${ok ? '✓' : '✗'} ${name} (${seconds} s)${ok ? '' : ` exited ${signal ?? code}`}\n`)
-      resolve({ name, ok, seconds: Number(seconds) })
+      const cpuText = cpu === null ? '' : `, CPU ${cpu.toFixed(1)} s`
+      console.log(`${ok ? '✓' : '✗'} ${name} (${seconds} s${cpuText})${ok ? '' : ` exited ${signal ?? code}`}\n`)
+      resolve({ name, ok, seconds: Number(seconds), cpu })
     })
   })
 }
@@ -121,11 +146,15 @@ async function main() {
   }
   await runLane([SUMMARY], times)
   const total = ((performance.now() - started) / 1000).toFixed(0)
-  console.log(
-    times.map((t) => `${t.ok ? '✓' : '✗'} ${t.name.padEnd(26)} ${t.seconds.toFixed(1).padStart(7)} s`).join('\n'),
-  )
-  console.log(`check ${failed ? 'failed' : 'passed'} in ${total} s (${serial ? 'one lane' : 'two lanes'})`)
+  console.log(times.map(timeRow).join('\n'))
+  const cpu = times.every((t) => t.cpu !== null) ? `, CPU ${times.reduce((sum, t) => sum + t.cpu, 0).toFixed(0)} s` : ''
+  console.log(`check ${failed ? 'failed' : 'passed'} in ${total} s${cpu} (${serial ? 'one lane' : 'two lanes'})`)
   process.exit(failed ? 1 : 0)
+}
+
+function timeRow(t) {
+  const cpu = t.cpu === null ? '' : `   CPU ${t.cpu.toFixed(1).padStart(7)} s`
+  return `${t.ok ? '✓' : '✗'} ${t.name.padEnd(26)} ${t.seconds.toFixed(1).padStart(7)} s${cpu}`
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
