@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `pnpm check`: everything CI runs. The build, the declaration pass and the typechecks are mostly single-threaded
-// (esbuild's bundles, then one tsc program at a time), and the unit tests need only the sources: so the unit tests
-// and the source checks (lint, file budgets, import cycles, knip) run beside the build, on the core it leaves idle.
-// The system tests follow both lanes, beside the quick bench, which mostly waits on the emulator's real-latency mix,
-// and then the other Node majors' few end-to-end files (five, on two majors; one worker, so the system tests never
-// share the host with more than one other test process).
+// `pnpm check`: everything CI runs, in three lanes on a two-core machine (CPU per step is printed: about 880 s of
+// CPU in all, so no order finishes in much under 450 s). The critical path is the build, the declaration pass and
+// then the system tests (~350 CPU-s, the largest step): they start as soon as the declarations are written, not when
+// every other step is done. Beside them: the source checks (lint, file budgets, import cycles, knip) and the unit
+// tests, which need only the sources, then the web typecheck and the script tests; and the quick bench, which
+// mostly waits on the emulator's real-latency mix, then the other Node majors' few end-to-end files (five, on two
+// majors, one worker). A step may wait for a step of another lane (`after`).
 //
-// Each step's output is held and printed whole when it ends, with its time, so two lanes never interleave lines.
-// The first failing step stops the other lane (its process group is killed) and the run exits non-zero.
+// Each step's output is held and printed whole when it ends, with its time, so lanes never interleave lines.
+// The first failing step stops the other lanes (their process groups are killed) and the run exits non-zero.
 //
 //   node scripts/check.mjs [--serial]     (--serial: one lane, for a machine with one core or a clearer log)
 import { spawn } from 'node:child_process'
@@ -27,34 +28,37 @@ const SCRIPT_TESTS = [
 const UNIT_RESULTS = 'test-results-unit.json'
 const SYSTEM_RESULTS = 'test-results-system.json'
 
-/** A step: a name for the log and the command, run through the shell from the repository root. */
-const step = (name, command) => ({ name, command })
+/** A step: a name for the log, the command (run through the shell from the repository root), steps it waits for. */
+const step = (name, command, after = []) => ({ name, command, after })
 
-// Redis and Chromium before anything else: a test of either lane may need them.
+// Redis and Chromium before anything else: a test of any lane may need them.
 const PROVISION = step('provision', 'node scripts/provision.mjs')
 
-export const BUILD_LANE = [
-  step('build', 'turbo run build --output-logs=errors-only'),
-  step('declarations + typecheck', 'node scripts/build-types.mjs --check tsconfig.check.json'),
-  step('web typecheck', 'tsc -p apps/web/tsconfig.json'),
-  step('script tests', `node --test ${SCRIPT_TESTS.join(' ')}`),
-]
+const BUILD = 'build'
+const DECLARATIONS = 'declarations + typecheck'
 
-export const SOURCE_LANE = [
-  step('biome', 'biome check .'),
-  step('function and file lengths', 'node scripts/function-length.mjs'),
-  step('import cycles', 'node scripts/import-cycles.mjs'),
-  step('knip', 'knip --no-progress'),
-  // `pnpm test:unit` (one worker process runs many files, sharing their modules: vitest.config.ts).
-  step('unit tests', `pnpm run test:unit --outputFile.json=${UNIT_RESULTS}`),
-]
-
-export const SYSTEM_LANE = [step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`)]
-// Mostly waiting on the emulator's real-latency mix (~50 of its ~150 s), the rest light: its figures are reported,
-// never asserted, so it can share the host with the system tests.
-export const BENCH_LANE = [
-  step('quick bench', 'pnpm --filter @search-layer/bench run bench --quick --no-write'),
-  step('Node 22 and 24', 'node scripts/node-versions.mjs --quick --maxWorkers=1'),
+/** The lanes, in the order `--serial` runs their steps (each lane's `after` steps come earlier in that order). */
+export const LANES = [
+  [
+    step(BUILD, 'turbo run build --output-logs=errors-only'),
+    step(DECLARATIONS, 'node scripts/build-types.mjs --check tsconfig.check.json'),
+    step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`),
+  ],
+  [
+    step('biome', 'biome check .'),
+    step('function and file lengths', 'node scripts/function-length.mjs'),
+    step('import cycles', 'node scripts/import-cycles.mjs'),
+    step('knip', 'knip --no-progress'),
+    // `pnpm test:unit` (one worker process runs many files, sharing their modules: vitest.config.ts).
+    step('unit tests', `pnpm run test:unit --outputFile.json=${UNIT_RESULTS}`),
+    step('web typecheck', 'tsc -p apps/web/tsconfig.json', [DECLARATIONS]),
+    step('script tests', `node --test ${SCRIPT_TESTS.join(' ')}`, [DECLARATIONS]),
+  ],
+  [
+    // Its figures are reported, never asserted, so it can share the host with the tests.
+    step('quick bench', 'pnpm --filter @search-layer/bench run bench --quick --no-write', [BUILD]),
+    step('Node 22 and 24', 'node scripts/node-versions.mjs --quick --maxWorkers=1', [DECLARATIONS]),
+  ],
 ]
 
 const SUMMARY = step('summary', `node scripts/test-summary.mjs ${UNIT_RESULTS} ${SYSTEM_RESULTS}`)
@@ -108,16 +112,30 @@ function runStep({ name, command }) {
   })
 }
 
+/** Each step's end, by name, for the steps of other lanes that wait for it. */
+const ended = new Map()
+const endOf = (name) => {
+  if (!ended.has(name)) {
+    let resolve
+    ended.set(name, { promise: new Promise((r) => (resolve = r)), resolve })
+  }
+  return ended.get(name)
+}
+
 async function runLane(steps, times) {
   for (const s of steps) {
-    if (failed) return
+    await Promise.all(s.after.map((name) => endOf(name).promise))
+    if (failed) break
     const result = await runStep(s)
     times.push(result)
     if (!result.ok && !failed) {
       failed = true
       stopAll()
     }
+    endOf(s.name).resolve()
   }
+  // A lane that stopped early still lets the others' waits end (they see `failed` and stop too).
+  for (const s of steps) endOf(s.name).resolve()
 }
 
 /** Each step runs in its own process group, so its children (vitest's workers, Chromium, redis) stop with it. */
@@ -139,16 +157,15 @@ async function main() {
   const started = performance.now()
   const times = []
   await runLane([PROVISION], times) // each lane stops before its first step when this failed
-  if (serial) await runLane([...BUILD_LANE, ...SOURCE_LANE, ...SYSTEM_LANE, ...BENCH_LANE], times)
-  else {
-    await Promise.all([runLane(BUILD_LANE, times), runLane(SOURCE_LANE, times)])
-    await Promise.all([runLane(SYSTEM_LANE, times), runLane(BENCH_LANE, times)])
-  }
+  if (serial) await runLane(LANES.flat(), times)
+  else await Promise.all(LANES.map((lane) => runLane(lane, times)))
   await runLane([SUMMARY], times)
   const total = ((performance.now() - started) / 1000).toFixed(0)
   console.log(times.map(timeRow).join('\n'))
   const cpu = times.every((t) => t.cpu !== null) ? `, CPU ${times.reduce((sum, t) => sum + t.cpu, 0).toFixed(0)} s` : ''
-  console.log(`check ${failed ? 'failed' : 'passed'} in ${total} s${cpu} (${serial ? 'one lane' : 'two lanes'})`)
+  console.log(
+    `check ${failed ? 'failed' : 'passed'} in ${total} s${cpu} (${serial ? 'one lane' : `${LANES.length} lanes`})`,
+  )
   process.exit(failed ? 1 : 0)
 }
 
