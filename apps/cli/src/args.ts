@@ -34,23 +34,34 @@ export interface ParsedCommandArgs {
   positionals: string[]
 }
 
-// node's parseArgs wants `--queries a --queries b`; the original skill takes `--queries a b c`. A flag whose value
-// may be left out gets `--read=` (empty) or `--read=N`.
-function expandVariadic(argv: string[], flags: Record<string, FlagSpec>): string[] {
+// A number is never a flag: `--timeout -5` is the flag with the value -5.
+const NUMBER = /^-\d/
+
+// What node's parseArgs reads differently from the CLI's own syntax, rewritten for it:
+// - `--queries a b c`: parseArgs wants `--queries=a --queries=b` (with `=`, so that "-5 °C" is a value too), the
+//   original skill takes the list.
+// - `--read` with its value left out: `--read=` (empty), or `--read=N`.
+// - `--timeout -5`: parseArgs takes "-5" for an option and reports the flag as having no value; as `--timeout=-5`
+//   the flag's own check says what is allowed.
+function normalizeArgv(argv: string[], flags: Record<string, FlagSpec>): string[] {
   const out: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!
     const name = token.startsWith('--') ? token.slice(2).split('=')[0]! : undefined
-    const optional = name ? flags[name]?.optionalValue : undefined
-    if (optional && !token.includes('=')) {
-      const next = argv[i + 1]
-      out.push(`--${name}=${next !== undefined && optional.test(next) ? argv[++i] : ''}`)
+    const flag = name === undefined || token.includes('=') ? undefined : flags[name]
+    const next = argv[i + 1]
+    if (flag?.optionalValue) {
+      out.push(`--${name}=${next !== undefined && flag.optionalValue.test(next) ? argv[++i] : ''}`)
       continue
     }
-    if (name && flags[name]?.variadic && !token.includes('=')) {
+    if (flag?.type === 'string' && !flag.variadic && next !== undefined && NUMBER.test(next)) {
+      out.push(`--${name}=${argv[++i]}`)
+      continue
+    }
+    if (flag?.variadic) {
       let taken = 0
       while (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) {
-        out.push(`--${name}`, argv[++i]!)
+        out.push(`--${name}=${argv[++i]}`)
         taken++
       }
       if (taken === 0) out.push(token)
@@ -73,7 +84,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedComma
   }
   let parsed: ReturnType<typeof parseArgs>
   try {
-    parsed = parseArgs({ args: expandVariadic(argv, spec.flags), options, allowPositionals: true, strict: true })
+    parsed = parseArgs({ args: normalizeArgv(argv, spec.flags), options, allowPositionals: true, strict: true })
   } catch (error) {
     throw new UsageError(explainParseError(error as Error & { code?: string }, spec), spec.name)
   }

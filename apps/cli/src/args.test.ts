@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { parseCommandArgs } from './args.js'
+import { commands } from './commands/index.js'
+import { searchCommand } from './commands/search.js'
+import { runCli } from './main.js'
+
+const parse = (...argv: string[]) => parseCommandArgs(searchCommand, argv)
+
+/** Runs the CLI in this process; what it wrote to stderr, and its exit code. */
+async function refused(argv: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = ''
+  const sink = { write: (s: string) => (stderr += s), isTTY: false }
+  const code = await runCli(argv, { stdout: { write: () => true, isTTY: false }, stderr: sink, env: {} })
+  return { code, stderr }
+}
+
+describe('a negative number after a flag', () => {
+  it('is the flag’s value, wherever the flag takes one', () => {
+    expect(parse('q', '--timeout', '-5').values.timeout).toBe('-5')
+    expect(parse('--num', '-3', 'q')).toMatchObject({ values: { num: '-3' }, positionals: ['q'] })
+    expect(parse('q', '--patience', '-0.5').values.patience).toBe('-0.5')
+    // Not a switch's (a switch takes no value), nor a list's, whose items may be any text.
+    expect(() => parse('q', '--json', '-5')).toThrow(/unknown option -5/)
+    expect(parse('--queries', '-5 °C', 'freezing').values.queries).toEqual(['-5 °C', 'freezing'])
+  })
+
+  // Every numeric flag of every command: before, parseArgs took "-5" for an option and the error said the flag
+  // "needs a value", though one was given.
+  const numeric = commands.flatMap((command) =>
+    Object.entries(command.flags)
+      .filter(([, flag]) => flag.type === 'string' && !flag.variadic && /^(ms|n|bytes)$|\d/.test(flag.valueHint ?? ''))
+      .map(([name]) => [command.name, name] as const),
+  )
+
+  it('finds the numeric flags it covers', () => {
+    expect(numeric).toContainEqual(['search', 'timeout'])
+    expect(numeric).toContainEqual(['serve', 'port'])
+  })
+
+  // What each command needs besides the flag to reach its checks (nothing is fetched: the checks come first).
+  const THREAD = 'https://github.com/owner/repo/issues/1'
+  const context: Record<string, string[]> = {
+    search: ['some query'],
+    ask: ['ask', 'a question'],
+    thread: ['thread', THREAD],
+    refs: ['refs', THREAD],
+    chain: ['chain', THREAD, '--query', 'a leak'],
+    fetch: ['fetch', 'https://example.invalid/'],
+  }
+
+  it.each(numeric)('%s --%s -5 is refused naming the flag, exit 2', async (command, name) => {
+    const { code, stderr } = await refused([...(context[command] ?? [command]), `--${name}`, '-5'])
+    expect(stderr).toContain(`--${name}`)
+    expect(stderr).not.toMatch(/needs a value/)
+    expect(code).toBe(2)
+  })
+})
