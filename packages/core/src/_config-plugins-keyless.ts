@@ -2,7 +2,7 @@
 import { loadConfigFileIfChanged } from './_config-cache.js'
 import { type FileOptions, type ResolveConfigOptions, fittingReading, pathsFor } from './_config-reading.js'
 import { toConfigError } from './_config-shared.js'
-import { ConfigError } from './errors.js'
+import { envSwitch } from './env-switch.js'
 
 /**
  * The config file's `plugins` list (empty when there is no file or no list). A malformed list is a `ConfigError`;
@@ -27,14 +27,6 @@ const primaryFile = (options: FileOptions & Pick<ResolveConfigOptions, 'reading'
 }
 
 const KEYLESS_ENV = 'SEARCH_LAYER_KEYLESS'
-const KEYLESS_VALUES: Readonly<Record<string, boolean>> = {
-  on: true,
-  true: true,
-  '1': true,
-  off: false,
-  false: false,
-  '0': false,
-}
 
 /**
  * Whether keyless sources (no key needed: DuckDuckGo, Wikipedia, a SearXNG instance…) may be used. Default yes;
@@ -42,16 +34,8 @@ const KEYLESS_VALUES: Readonly<Record<string, boolean>> = {
  * `ConfigError` naming the variable or field for any other value.
  */
 export function keylessSourcesEnabled(options: FileOptions & Pick<ResolveConfigOptions, 'reading'> = {}): boolean {
-  const env = options.env ?? process.env
-  const raw = env[KEYLESS_ENV]
-  if (raw !== undefined && raw !== '') {
-    const value = KEYLESS_VALUES[raw.trim().toLowerCase()]
-    if (value === undefined)
-      throw new ConfigError(`${KEYLESS_ENV}=${JSON.stringify(raw.slice(0, 40))} is not allowed; use on or off.`, {
-        variable: KEYLESS_ENV,
-      })
-    return value
-  }
+  const fromEnv = envSwitch(options.env ?? process.env, KEYLESS_ENV)
+  if (fromEnv !== undefined) return fromEnv
   const [primary] = pathsFor(options)
   const loaded = primary ? primaryFile(options, primary) : undefined
   const problem = loaded?.problems.find((p) => p.field?.startsWith('keyless'))

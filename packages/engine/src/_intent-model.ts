@@ -1,4 +1,5 @@
 import { ConfigError, type Env } from '@search-layer/core'
+import { envSwitch } from '@search-layer/core/config'
 import { type LlmEndpoint, llmEndpointFromEnv } from '@search-layer/core/http'
 import { classifyIntentWithLlm } from '@search-layer/intent'
 import { type Strategy, planStrategy } from './_strategy.js'
@@ -31,12 +32,7 @@ export function intentModelFor(setting: IntentModelSetting, env: Env): { endpoin
 }
 
 function switchedOn(env: Env): boolean {
-  const raw = env[INTENT_MODEL_ENV]?.trim().toLowerCase()
-  if (raw === undefined || raw === '' || raw === 'off' || raw === '0' || raw === 'false') return false
-  if (raw === 'on' || raw === '1' || raw === 'true') return true
-  throw new ConfigError(`${INTENT_MODEL_ENV}=${JSON.stringify(raw.slice(0, 40))} is not allowed; use on or off.`, {
-    field: INTENT_MODEL_ENV,
-  })
+  return envSwitch(env, INTENT_MODEL_ENV) ?? false
 }
 
 /** How long the model may take for a search with this deadline. */

@@ -1,12 +1,34 @@
 import type { LookupAddress } from 'node:dns'
-import { stripUrlCredentials } from '@search-layer/core'
+import { type Env, stripUrlCredentials } from '@search-layer/core'
+import { envSwitch } from '@search-layer/core/config'
 import { blockedAddressReason, parseHostLiteral } from './address.js'
 import { FetchError } from './errors.js'
 
 /** Resolves a host name to all its addresses (`SafeFetchOptions.lookup`). */
 export type ResolveHost = (hostname: string) => Promise<readonly { address: string; family: number }[]>
 
-const ALLOW_HINT = 'set SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1 to allow private hosts'
+const PRIVATE_HOSTS_ENV = 'SEARCH_LAYER_ALLOW_PRIVATE_HOSTS'
+const ALLOW_HINT = `set ${PRIVATE_HOSTS_ENV}=1 to allow private hosts`
+
+/** Whether non-public addresses may be fetched, and what a refusal tells the user to do about it. */
+export interface PrivateHosts {
+  allowed: boolean
+  hint: string
+}
+
+/**
+ * The caller's `allowPrivateHosts`, else `SEARCH_LAYER_ALLOW_PRIVATE_HOSTS` read as every switch is (on, true, 1 /
+ * off, false, 0). Any other value leaves private hosts refused, and each refusal names the value: a fetch never
+ * reaches a private address on a guess, and `=yes` is never silently taken for off.
+ */
+export function privateHostsPolicy(allowPrivateHosts: boolean | undefined, env: Env): PrivateHosts {
+  if (allowPrivateHosts !== undefined) return { allowed: allowPrivateHosts, hint: ALLOW_HINT }
+  try {
+    return { allowed: envSwitch(env, PRIVATE_HOSTS_ENV) ?? false, hint: ALLOW_HINT }
+  } catch (error) {
+    return { allowed: false, hint: `${(error as Error).message.replace(/\.$/, '')} (on allows private hosts)` }
+  }
+}
 
 export type Pin = { address: string; family: 4 | 6 }
 
@@ -56,7 +78,7 @@ export function truncate(text: string, max = 200): string {
 export async function vetHost(
   url: URL,
   requested: string,
-  allowPrivate: boolean,
+  { allowed: allowPrivate, hint }: PrivateHosts,
   resolve: ResolveHost,
   signal: AbortSignal,
 ): Promise<Pin[]> {
@@ -64,7 +86,7 @@ export async function vetHost(
   if (literal) {
     const reason = allowPrivate ? undefined : blockedAddressReason(literal.address)
     if (reason)
-      throw new FetchError(`refused to fetch ${describe(url)}: ${reason}; ${ALLOW_HINT}`, {
+      throw new FetchError(`refused to fetch ${describe(url)}: ${reason}; ${hint}`, {
         kind: 'blocked',
         url: requested,
       })
@@ -73,7 +95,7 @@ export async function vetHost(
   // RFC 6761: localhost names are loopback whatever a resolver says (`localhost.` may not resolve at all).
   const localName = /(^|\.)localhost\.?$/i.test(url.hostname)
   const refuseLocalName = () =>
-    new FetchError(`refused to fetch ${describe(url)}: ${url.hostname} is a loopback address; ${ALLOW_HINT}`, {
+    new FetchError(`refused to fetch ${describe(url)}: ${url.hostname} is a loopback address; ${hint}`, {
       kind: 'blocked',
       url: requested,
     })
@@ -99,7 +121,7 @@ export async function vetHost(
     const reason = allowPrivate ? undefined : blockedAddressReason(parsed.address)
     if (reason) {
       throw new FetchError(
-        `refused to fetch ${describe(url)}: ${url.hostname} resolves to ${parsed.address}, a ${reason}; ${ALLOW_HINT}`,
+        `refused to fetch ${describe(url)}: ${url.hostname} resolves to ${parsed.address}, a ${reason}; ${hint}`,
         { kind: 'blocked', url: requested },
       )
     }

@@ -164,12 +164,26 @@ describe('SSRF guard: refused by default', () => {
   it.each([
     ['unset', {}],
     ['"0"', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '0' }],
-    ['"true"', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: 'true' }],
+    ['"off"', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: 'off' }],
+    ['"false"', { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: 'false' }],
   ])('the opt-in variable %s does not lift the check', async (_name, env) => {
     expect(await failure(safeFetch(`http://127.0.0.1:${port}/pages/article`, { env }))).toMatchObject({
       kind: 'blocked',
+      message: expect.stringMatching(/; set SEARCH_LAYER_ALLOW_PRIVATE_HOSTS=1 to allow private hosts$/),
     })
   })
+
+  // Read as every switch of the house is: a word that is neither on nor off is never taken for either in silence.
+  it.each(['yes', '2', 'enabled'])(
+    'the opt-in variable "%s" leaves the check on, and the refusal names it',
+    async (value) => {
+      const env = { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: value }
+      expect(await failure(safeFetch(`http://127.0.0.1:${port}/pages/article`, { env }))).toMatchObject({
+        kind: 'blocked',
+        message: `refused to fetch http://127.0.0.1:${port}/pages/article: loopback address; SEARCH_LAYER_ALLOW_PRIVATE_HOSTS="${value}" is not allowed; use on or off (on allows private hosts)`,
+      })
+    },
+  )
 
   it('allowPrivateHosts: false wins over the environment', async () => {
     const env = { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: '1' }
@@ -188,6 +202,16 @@ describe('SSRF guard: the opt-in', () => {
       })
       expect(res.status).toBe(200)
       expect(res.text).toContain('Structured concurrency')
+    },
+  )
+
+  it.each(['on', 'true', 'TRUE', ' 1 '])(
+    'SEARCH_LAYER_ALLOW_PRIVATE_HOSTS="%s" is on, as in every switch',
+    async (value) => {
+      const res = await safeFetch(`http://127.0.0.1:${port}/pages/article`, {
+        env: { SEARCH_LAYER_ALLOW_PRIVATE_HOSTS: value },
+      })
+      expect(res.status).toBe(200)
     },
   )
 

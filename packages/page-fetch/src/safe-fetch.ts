@@ -1,7 +1,16 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { Agent, request } from 'undici'
 import { closeQuietly, readCappedBody } from './_body-read.js'
-import { type Pin, describe, normalizeHostName, parseTarget, pinnedLookup, truncate, vetHost } from './_host-guard.js'
+import {
+  type Pin,
+  describe,
+  normalizeHostName,
+  parseTarget,
+  pinnedLookup,
+  privateHostsPolicy,
+  truncate,
+  vetHost,
+} from './_host-guard.js'
 import { hasPdfSignature, mediaType, readAsType, sniffType, typeAllowed } from './_media-type.js'
 import { decodeBody, detectCharset } from './charset.js'
 import { FetchError, isFetchError } from './errors.js'
@@ -15,7 +24,7 @@ export interface SafeFetchOptions {
   maxBytes?: number
   /** Redirects followed before giving up; each hop is checked like the first URL. Default 5. */
   maxRedirects?: number
-  /** Lift the address check (self-hosted use, tests). Default: `env.SEARCH_LAYER_ALLOW_PRIVATE_HOSTS === '1'`. */
+  /** Lift the address check (self-hosted use, tests). Default: `SEARCH_LAYER_ALLOW_PRIVATE_HOSTS` (on, true, 1 / off). */
   allowPrivateHosts?: boolean
   /**
    * Host names (as in the URL, e.g. `intranet.example`, `127.0.0.1`, `[::1]`) exempt from the address check, for
@@ -117,7 +126,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
   const maxRedirects = options.maxRedirects ?? 5
   const env = options.env ?? process.env
-  const allowPrivate = options.allowPrivateHosts ?? env.SEARCH_LAYER_ALLOW_PRIVATE_HOSTS === '1'
+  const privateHosts = privateHostsPolicy(options.allowPrivateHosts, env)
   const allowedTypes = options.allowedContentTypes ?? DEFAULT_ALLOWED_CONTENT_TYPES
   const allowHosts = new Set((options.allowHosts ?? []).map(normalizeHostName))
   const resolve = options.lookup ?? ((hostname: string) => dnsLookup(hostname, { all: true, verbatim: true }))
@@ -142,7 +151,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
       const vetted = await vetHost(
         current,
         requested,
-        allowPrivate || allowHosts.has(current.hostname.toLowerCase()),
+        { ...privateHosts, allowed: privateHosts.allowed || allowHosts.has(current.hostname.toLowerCase()) },
         resolve,
         signal,
       )

@@ -32,5 +32,6 @@ export type {
   LoadedConfigFile,
 } from '../config.js'
 export { splitApiKeys, apiKeyId, apiKeyLabel } from '../api-keys.js'
+export { envSwitch } from '../env-switch.js'
 export { loadProviderPlugins } from '../plugins.js'
 export type { LoadProviderPluginsOptions } from '../plugins.js'
