@@ -32,16 +32,19 @@ export interface ServiceSpec {
 // Built with the first config file read (lazySchema): a search with no config file builds none of it.
 const configEntrySchema = () =>
   // The original skill's credentials file stores some keys as bare strings: {"exa": "..."}.
-  z.union([
-    z.string(),
-    z.looseObject({
-      // A list is a key pool, like `BRAVE_API_KEY=key1,key2`.
-      apiKey: z.union([z.string(), z.array(z.string())]).optional(),
-      apiUrl: z.string().optional(),
-      model: z.string().optional(),
-      token: z.string().optional(),
-    }),
-  ])
+  z.union(
+    [
+      z.string(),
+      z.looseObject({
+        // A list is a key pool, like `BRAVE_API_KEY=key1,key2`.
+        apiKey: z.union([z.string(), z.array(z.string())], { error: 'expected a key, or a list of keys' }).optional(),
+        apiUrl: z.string().optional(),
+        model: z.string().optional(),
+        token: z.string().optional(),
+      }),
+    ],
+    { error: 'expected a key, or an object with apiKey, apiUrl, model or token' },
+  )
 
 type ConfigEntry = z.infer<ReturnType<typeof configEntrySchema>>
 

@@ -331,6 +331,16 @@ describe('config file keys come from the registry', () => {
     expect(configuredPlugins({ env: {}, homeDir: home() }).plugins).toEqual([])
   })
 
+  it.each([
+    [{ exa: 5 }, 'exa', 'expected a key, or an object with apiKey, apiUrl, model or token'],
+    [{ exa: { apiKey: 5 } }, 'exa.apiKey', 'expected a key, or a list of keys'],
+  ])('a config entry %j names the field and says what it takes', (file, field, expected) => {
+    const { problems } = inspectConfig({ env: {}, homeDir: home({ [ours]: file }) })
+    const problem = problems.find((p) => p.field === field)
+    expect(problem?.message).toContain(expected)
+    expect(problem?.message).not.toContain('Invalid input')
+  })
+
   it('a malformed plugins list is a ConfigError saying what is expected', () => {
     const dir = home({ [ours]: { plugins: 'search-layer-provider-foo' } })
     expect(() => configuredPlugins({ env: {}, homeDir: dir })).toThrowError(

@@ -38,7 +38,10 @@ export const DateRangeSchema = z
 export type DateRange = z.infer<typeof DateRangeSchema>
 
 /** How recent results must be: a relative window or an explicit `{from, to}` range. */
-export const FreshnessSchema = z.union([FreshnessWindowSchema, DateRangeSchema])
+export const FreshnessSchema = z.union([FreshnessWindowSchema, DateRangeSchema], {
+  // What zod says when neither fits ("Invalid input") names neither; a `{from, to}` object still gets its own issues.
+  error: 'expected pd, pw, pm or py, or { from, to } dates as YYYY-MM-DD',
+})
 export type Freshness = z.infer<typeof FreshnessSchema>
 
 const domain = z

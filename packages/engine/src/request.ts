@@ -54,7 +54,7 @@ export function searchRequestSchemaFor(providerIds?: readonly string[]) {
       /** fast | deep | answer; chosen from the intent when absent. */
       mode: ModeSchema.optional(),
       /** `auto` classifies the query; `none` keeps the providers' fused order without scores. */
-      intent: z.union([z.literal('auto'), z.literal('none'), IntentSchema]).optional(),
+      intent: z.enum(['auto', 'none', ...IntentSchema.options]).optional(),
       freshness: FreshnessSchema.optional(),
       /** Results asked of each provider for each query. */
       num: z.number().int().min(1).max(20).default(5),

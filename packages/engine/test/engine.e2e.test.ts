@@ -439,6 +439,24 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(InputError)
     expect((error as InputError).issues.map((i) => i.path).join(' ') + (error as Error).message).toContain(field)
   })
+
+  // A field that takes one of several shapes: zod's own word when none fits is "Invalid input", which names none.
+  it.each([
+    [{ query: 'x', intent: 'howto' }, 'intent: Invalid option: expected one of "auto"|"none"|"factual"|'],
+    [
+      { query: 'x', freshness: 'lastweek' },
+      'freshness: expected pd, pw, pm or py, or { from, to } dates as YYYY-MM-DD',
+    ],
+    [{ query: 'x', freshness: '2026-01-01to2026-03-01' }, 'freshness: expected pd, pw, pm or py, or { from, to }'],
+    [{ query: 'x', freshness: { from: '2026-13-01', to: '2026-12-01' } }, 'freshness.from: not a real calendar date'],
+  ])('%j says what the field takes', async (request, message) => {
+    const error = await layer()
+      .search(request as never)
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(InputError)
+    expect((error as Error).message).toContain(message)
+    expect((error as Error).message).not.toContain('Invalid input')
+  })
 })
 
 describe('third-party providers plug in', () => {
