@@ -55,3 +55,22 @@ describe('a negative number after a flag', () => {
     expect(code).toBe(2)
   })
 })
+
+describe('flags that contradict or say nothing', () => {
+  it.each([
+    [['some query', '--json', '--format', 'markdown'], '--json and --format markdown disagree; give one of them'],
+    [['fetch', 'https://example.invalid/', '--json', '--format', 'markdown'], '--json and --format markdown disagree'],
+    [['ask', 'a question', '--json', '--format', 'markdown'], '--json and --format markdown disagree'],
+    [['thread', 'https://github.com/owner/repo/issues/1', '--json', '--format', 'markdown'], '--json and --format'],
+    [
+      ['some query', '--include-domains', ','],
+      '--include-domains needs at least one domain, like a.com,b.org (got ",")',
+    ],
+    [['some query', '--exclude-domains', ' '], '--exclude-domains needs at least one domain'],
+    [['some query', '--domain-boost', ',,'], '--domain-boost needs at least one domain'],
+  ])('%j is refused (exit 2): %s', async (argv, message) => {
+    const { code, stderr } = await refused(argv)
+    expect(stderr).toContain(message)
+    expect(code).toBe(2)
+  })
+})

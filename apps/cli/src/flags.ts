@@ -11,8 +11,18 @@ export function parseFreshnessFlag(value: string): Freshness {
 }
 
 /** A comma (or space) separated list flag. */
-export function parseList(value: string | undefined): string[] {
+function parseList(value: string | undefined): string[] {
   return value ? value.split(/[,\s]+/).filter(Boolean) : []
+}
+
+/**
+ * `--include-domains a.com,b.org` and the other domain lists. A flag given with no domain in it (`--include-domains ,`)
+ * is refused: searched as if absent, it would not restrict what the user asked to restrict.
+ */
+export function parseDomainsFlag(name: string, value: string): string[] {
+  const list = parseList(value)
+  if (list.length === 0) throw new UsageError(`--${name} needs at least one domain, like a.com,b.org (got "${value}")`)
+  return list
 }
 
 /** `--source brave,exa`, checked against the registered provider ids. */

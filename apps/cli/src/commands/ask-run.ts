@@ -7,6 +7,7 @@ import { parseIntFlag } from '../flags.js'
 import { type CliIo, EXIT, UsageError } from '../io.js'
 import { loadProviders } from '../providers.js'
 import { terminalSafe } from '../terminal-text.js'
+import { outputFormat } from './output-format.js'
 
 /** The budget flags, checked here so a bad one names the flag. */
 function budgetFlags(values: Record<string, unknown>): Partial<AskBudget> {
@@ -32,7 +33,7 @@ export async function runAsk(args: ParsedCommandArgs, io: CliIo): Promise<number
   const providers = await loadProviders(io.env)
   const engineOptions = engineOptionsFromEnv(io.env, { cache: true, providers, oneShot: true })
   const layer = createSearchLayer(engineOptions)
-  const json = Boolean(v.json) || v.format === 'json' || (v.format === undefined && !io.stdout.isTTY)
+  const json = outputFormat(v, io.stdout.isTTY) === 'json'
   let result: Awaited<ReturnType<typeof ask>>
   try {
     result = await ask(

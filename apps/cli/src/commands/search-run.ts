@@ -10,7 +10,7 @@ import {
 } from '@search-layer/engine'
 import { engineOptionsFromEnv } from '../engine-options.js'
 import { loadProviders } from '../providers.js'
-import { parseFreshnessFlag, parseIntFlag, parseList, parseReadFlags, parseSources } from '../flags.js'
+import { parseDomainsFlag, parseFreshnessFlag, parseIntFlag, parseReadFlags, parseSources } from '../flags.js'
 import { formatSearchMarkdown } from '../format.js'
 import { EXIT, UsageError } from '../io.js'
 import { terminalSafe } from '../terminal-text.js'
@@ -20,7 +20,7 @@ import type { ParsedCommandArgs } from '../args.js'
 import type { CliIo } from '../io.js'
 import { collectYoungGeneration } from '../one-shot-flags.js'
 import { checkConfig, writeConfigProblems } from './config-problems.js'
-import { searchOutputFormat } from './search-format.js'
+import { outputFormat } from './output-format.js'
 
 /** The implementation, loaded only when the command runs. */
 export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Promise<number> {
@@ -51,9 +51,15 @@ export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Prom
     ...(v.timeout !== undefined && { deadlineMs: parseIntFlag('timeout', v.timeout as string, 100, 120_000) }),
     ...(v.wait !== undefined && { wait: v.wait as 'settled' | 'all' }),
     ...(v.patience !== undefined && { patienceMs: parseIntFlag('patience', v.patience as string, 0, MAX_PATIENCE_MS) }),
-    ...(v['domain-boost'] !== undefined && { domainBoost: parseList(v['domain-boost'] as string) }),
-    ...(v['include-domains'] !== undefined && { includeDomains: parseList(v['include-domains'] as string) }),
-    ...(v['exclude-domains'] !== undefined && { excludeDomains: parseList(v['exclude-domains'] as string) }),
+    ...(v['domain-boost'] !== undefined && {
+      domainBoost: parseDomainsFlag('domain-boost', v['domain-boost'] as string),
+    }),
+    ...(v['include-domains'] !== undefined && {
+      includeDomains: parseDomainsFlag('include-domains', v['include-domains'] as string),
+    }),
+    ...(v['exclude-domains'] !== undefined && {
+      excludeDomains: parseDomainsFlag('exclude-domains', v['exclude-domains'] as string),
+    }),
     ...(v.source !== undefined && {
       sources: parseSources(
         v.source as string,
@@ -65,7 +71,7 @@ export async function runSearchCommand(args: ParsedCommandArgs, io: CliIo): Prom
   }
   const read = parseReadFlags(v.read as string | undefined, v['read-tokens'] as string | undefined)
   if (read !== undefined) request.read = read
-  const format = searchOutputFormat(v, io.stdout.isTTY)
+  const format = outputFormat(v, io.stdout.isTTY)
   // Before the search: a bad value is refused without waiting for one.
   const maxChars = parseIntFlag('max-chars', v['max-chars'] as string | undefined, 200, 1_000_000)
   const configProblems = checkConfig(io.env, providers).problems

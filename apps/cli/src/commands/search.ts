@@ -1,6 +1,6 @@
 import type { Command } from '../command.js'
 import { INTENT_CHOICES, MODE_CHOICES } from '../constants.js'
-import { searchOutputFormat } from './search-format.js'
+import { outputFormat } from './output-format.js'
 
 export const searchCommand: Command = {
   name: 'search',
@@ -118,7 +118,7 @@ export const searchCommand: Command = {
         io.env,
         () => import('./search-run.js'),
         (m) => m.runSearchCommand(args, io),
-        { variant: searchOutputFormat(args.values, io.stdout.isTTY) },
+        { variant: outputFormat(args.values, io.stdout.isTTY) },
       ),
     ),
 }

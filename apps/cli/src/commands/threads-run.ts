@@ -11,6 +11,7 @@ import {
 } from '@search-layer/thread-fetch'
 import { parseIntFlag } from '../flags.js'
 import { terminalSafe } from '../terminal-text.js'
+import { outputFormat } from './output-format.js'
 import { EXIT, UsageError } from '../io.js'
 import type { ParsedCommandArgs } from '../args.js'
 import type { CliIo } from '../io.js'
@@ -21,12 +22,12 @@ export async function runThread(args: ParsedCommandArgs, io: CliIo): Promise<num
   if (args.positionals.length > 1) throw new UsageError('thread takes one URL; use "search-layer refs" for several')
   const maxComments = parseIntFlag('max-comments', args.values['max-comments'] as string | undefined, 1, 10_000)
   const deadlineMs = parseIntFlag('timeout', args.values.timeout as string | undefined, 100, 600_000)
+  const json = wantsJson(args.values, io.stdout.isTTY)
   const thread = await fetchThread(url!, {
     env: io.env,
     ...(maxComments && { maxComments }),
     ...(deadlineMs && { deadlineMs }),
   })
-  const json = wantsJson(args.values, io.stdout.isTTY)
   if (args.values['extract-refs-only']) {
     const refs = threadRefsOnly(thread)
     io.stdout.write(json ? `${JSON.stringify(refs, null, 2)}\n` : terminalSafe(`${refsToMarkdown(thread.refs)}\n`))
@@ -39,12 +40,13 @@ export async function runRefs(args: ParsedCommandArgs, io: CliIo): Promise<numbe
   const urls = urlsFrom(args.positionals, 'refs')
   const urlConcurrency = parseIntFlag('concurrency', args.values.concurrency as string | undefined, 1, 16)
   const deadlineMs = parseIntFlag('timeout', args.values.timeout as string | undefined, 100, 600_000)
+  const json = wantsJson(args.values, io.stdout.isTTY)
   const results = await extractRefsFromUrls(urls, {
     env: io.env,
     ...(urlConcurrency && { urlConcurrency }),
     ...(deadlineMs && { deadlineMs }),
   })
-  if (wantsJson(args.values, io.stdout.isTTY)) io.stdout.write(`${JSON.stringify({ refs: results }, null, 2)}\n`)
+  if (json) io.stdout.write(`${JSON.stringify({ refs: results }, null, 2)}\n`)
   else {
     for (const r of results) {
       io.stdout.write(
@@ -66,6 +68,7 @@ export async function runChain(args: ParsedCommandArgs, io: CliIo): Promise<numb
   const maxDepth = parseIntFlag('depth', args.values.depth as string | undefined, 1, 5)
   const maxNodes = parseIntFlag('max-nodes', args.values['max-nodes'] as string | undefined, 1, 200)
   const deadlineMs = parseIntFlag('timeout', args.values.timeout as string | undefined, 100, 600_000)
+  const json = wantsJson(args.values, io.stdout.isTTY)
   const chain = await followChain(seeds, {
     query,
     env: io.env,
@@ -73,11 +76,7 @@ export async function runChain(args: ParsedCommandArgs, io: CliIo): Promise<numb
     ...(maxNodes && { maxNodes }),
     ...(deadlineMs && { deadlineMs }),
   })
-  io.stdout.write(
-    wantsJson(args.values, io.stdout.isTTY)
-      ? `${JSON.stringify(chain, null, 2)}\n`
-      : terminalSafe(`${chainToMarkdown(chain)}\n`),
-  )
+  io.stdout.write(json ? `${JSON.stringify(chain, null, 2)}\n` : terminalSafe(`${chainToMarkdown(chain)}\n`))
   return EXIT.ok
 }
 
@@ -86,9 +85,10 @@ export async function runFetch(args: ParsedCommandArgs, io: CliIo): Promise<numb
   const [url] = urlsFrom(args.positionals, 'fetch')
   const maxBytes = parseIntFlag('max-bytes', args.values['max-bytes'] as string | undefined, 1024, 100 * 1024 * 1024)
   const timeoutMs = parseIntFlag('timeout', args.values.timeout as string | undefined, 100, 600_000)
+  const json = wantsJson(args.values, io.stdout.isTTY)
   try {
     const page = await fetchPage(url!, { env: io.env, ...(maxBytes && { maxBytes }), ...(timeoutMs && { timeoutMs }) })
-    if (wantsJson(args.values, io.stdout.isTTY)) io.stdout.write(`${JSON.stringify(page, null, 2)}\n`)
+    if (json) io.stdout.write(`${JSON.stringify(page, null, 2)}\n`)
     else {
       const meta = [page.byline, page.siteName, page.publishedAt?.slice(0, 10)].filter(Boolean).join(' · ')
       // A degraded page is plain text, not the article: say so and why, so nobody mistakes it for a bad extraction.
@@ -107,8 +107,8 @@ export async function runFetch(args: ParsedCommandArgs, io: CliIo): Promise<numb
   }
 }
 
-function wantsJson(values: Record<string, unknown>, isTTY: boolean | undefined): boolean {
-  return Boolean(values.json) || values.format === 'json' || (values.format === undefined && !isTTY)
+function wantsJson(values: ParsedCommandArgs['values'], isTTY: boolean | undefined): boolean {
+  return outputFormat(values, isTTY) === 'json'
 }
 
 function urlsFrom(positionals: string[], command: string): string[] {
