@@ -1,5 +1,5 @@
 // One config file: parsed, checked against the schema entry by entry, and its problems described.
-import { readFileSync } from 'node:fs'
+import { FileNotReadError, readBoundedTextFile } from './_bounded-file.js'
 import { locateJsonError } from './_json-error.js'
 import { PLUGIN_SPECIFIER_ALLOWED } from './_plugin-specifier.js'
 import {
@@ -101,20 +101,26 @@ function parseConfigText(text: string, file: string): LoadedConfigFile {
 }
 
 function readProblem(file: string, error: unknown): ConfigProblem {
-  const code = (error as NodeJS.ErrnoException).code
+  const why =
+    error instanceof FileNotReadError
+      ? `: ${error.reason}`
+      : ` (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`
   return {
     kind: 'file_unreadable',
     severity: 'error',
-    message: `Config file ${file} cannot be read (${code ?? 'unknown error'}).`,
+    message: `Config file ${file} cannot be read${why}.`,
     services: EVERY_SERVICE,
     file,
   }
 }
 
+// Keys, URLs, models and a plugins list: a config file is a few KiB; a path to something else must not be read whole.
+const MAX_CONFIG_FILE_BYTES = 1024 * 1024
+
 export function loadConfigFile(file: string): LoadedConfigFile | undefined {
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readBoundedTextFile(file, MAX_CONFIG_FILE_BYTES)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -385,6 +386,19 @@ describe('record and replay through requestJson', () => {
     expect(error).toMatchObject({ kind: 'config', code: 'cassette_invalid' })
     expect(error.message).toContain(name)
   })
+
+  it.runIf(process.platform !== 'win32')(
+    'a cassette that is a pipe is refused at once, not read for ever',
+    async () => {
+      const dir = freshDir()
+      const url = `${base}/search?q=pipe`
+      const name = cassetteFileName('exa', normaliseCassetteRequest({ method: 'GET', url }))
+      execFileSync('mkfifo', [join(dir, name)])
+      const error = await rejection(requestJson({ service: 'exa', url, env: { SEARCH_LAYER_REPLAY: dir } }))
+      expect(error).toMatchObject({ kind: 'config', code: 'cassette_invalid' })
+      expect(error.message).toContain(`${name}: not a regular file`)
+    },
+  )
 
   it('both variables set fail the call as a config error, before any connection', async () => {
     const error = await rejection(

@@ -7,9 +7,10 @@
  * dropped, URL credentials removed, and every configured key value is scrubbed from the whole file before it is
  * written.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { FileNotReadError, readBoundedTextFile } from './_bounded-file.js'
 import { sha256Hex } from './_sha256.js'
 import { ConfigError, ProviderError } from './errors.js'
 import { lazySchema } from './lazy-schema.js'
@@ -72,6 +73,8 @@ export function checkCassetteConfig(env: Env = process.env): CassetteConfig | un
 }
 
 const CASSETTE_FILE = /^[a-z0-9-]+-[0-9a-f]{12}\.json$/
+// One answer, at most 5 MiB of body (http.ts) and its headers, as JSON: a file far past that is not a cassette.
+const MAX_CASSETTE_BYTES = 32 * 1024 * 1024
 
 /** A request as a cassette stores and matches it. */
 export interface CassetteRequest {
@@ -294,8 +297,10 @@ export function readCassette(
     })
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readBoundedTextFile(file, MAX_CASSETTE_BYTES)
   } catch (error) {
+    if (error instanceof FileNotReadError)
+      throw fail('cassette_invalid', `cannot read cassette ${file}: ${error.reason}`)
     const code = (error as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR')
       throw fail('cassette_invalid', `cannot read cassette ${file} (${code})`)

@@ -470,6 +470,23 @@ describe('a malformed configuration is named and the rest keeps working', () => 
   })
 })
 
+describe('a SEARCH_LAYER_CONFIG that is no config file', () => {
+  // Read whole, /dev/zero never ends and a 2 GB log takes the process down: both are refused by what they are.
+  it.each<[string, string]>([
+    ...(process.platform === 'linux' ? [['/dev/zero', 'not a regular file'] as [string, string]] : []),
+    ['a directory', 'a directory, not a file'],
+    ['a 2 MiB file', 'larger than 1 MiB'],
+  ])('%s is a problem saying why it was not read', (what, why) => {
+    const dir = home()
+    const file = what === 'a directory' ? dir : what === 'a 2 MiB file' ? join(dir, 'big.json') : (what as string)
+    if (what === 'a 2 MiB file') writeFileSync(file, `{"brave": "k"}${' '.repeat(2 * 1024 * 1024)}`)
+    const env = { SEARCH_LAYER_CONFIG: file }
+    expect(inspectConfig({ env, homeDir: dir }).problems).toEqual([
+      expect.objectContaining({ kind: 'file_unreadable', message: `Config file ${file} cannot be read: ${why}.` }),
+    ])
+  })
+})
+
 describe('an explicitly set SEARCH_LAYER_CONFIG that does not exist', () => {
   it('is an error naming the variable and the path', () => {
     const dir = home()
