@@ -2,7 +2,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { useEmulator } from '@search-layer/testkit/vitest'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { FetchError, type SafeFetchOptions, safeFetch } from './index.js'
 
 const emu = useEmulator({ resetEachTest: false })
@@ -521,8 +521,12 @@ describe('HTTP status, timeouts and cancellation', () => {
   it('honours the caller signal as a non-retryable cancellation', async () => {
     emu.fault('pages', { hang: true, times: 1 })
     const controller = new AbortController()
+    const before = emu.count('pages')
     const pending = safeFetch(`${emu.urls.pages}/article`, { ...open, signal: controller.signal })
-    setTimeout(() => controller.abort(), 50)
+    // Aborted once the emulator holds the call, which spends the one hang: after a fixed 50 ms, a loaded machine
+    // could abort first and leave the hang armed for a later case.
+    await vi.waitFor(() => expect(emu.count('pages')).toBeGreaterThan(before))
+    controller.abort()
     const error = await failure(pending)
     expect(error).toMatchObject({ kind: 'timeout', retryable: false })
     expect(error.message).toContain('cancelled')
