@@ -74,3 +74,31 @@ describe('flags that contradict or say nothing', () => {
     expect(code).toBe(2)
   })
 })
+
+describe('per-query commands bound their queries', () => {
+  it.each(['intent', 'expand'])('%s refuses a query over 2000 characters, as search does (exit 2)', async (command) => {
+    const { code, stderr } = await refused([command, 'a'.repeat(2001)])
+    expect(stderr).toContain('a query is at most 2000 characters (got 2001)')
+    expect(code).toBe(2)
+  })
+
+  it('intent --stdin answers each line in place and says which line was too long (exit 1)', async () => {
+    let stdout = ''
+    const { Readable } = await import('node:stream')
+    const code = await runCli(['intent', '--stdin'], {
+      stdout: { write: (s: string) => (stdout += s), isTTY: false },
+      stderr: { write: () => true, isTTY: false },
+      stdin: Readable.from([`Bun vs Deno\n${'x'.repeat(5000)}\nRust 异步编程 教程\n`]),
+      env: {},
+    })
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(records).toHaveLength(3)
+    expect(records[0]).toMatchObject({ query: 'Bun vs Deno' })
+    expect(records[1]).toEqual({ error: 'line 2: a query is at most 2000 characters; this line is longer' })
+    expect(records[2]).toMatchObject({ query: 'Rust 异步编程 教程' })
+    expect(code).toBe(1)
+  })
+})

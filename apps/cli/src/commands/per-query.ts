@@ -1,5 +1,5 @@
 import { EXIT, UsageError } from '../io.js'
-import { stdinLines } from './lines.js'
+import { MAX_QUERY_CHARS, stdinLines } from './lines.js'
 import type { ParsedCommandArgs } from '../args.js'
 import type { CliIo } from '../io.js'
 
@@ -21,12 +21,31 @@ export async function runPerQuery<R>(args: ParsedCommandArgs, io: CliIo, command
   const query = args.positionals.join(' ').trim()
   if (args.values.stdin) {
     if (query) throw new UsageError('give either a query or --stdin, not both')
-    for await (const line of stdinLines(io.stdin)) io.stdout.write(`${JSON.stringify(command.answer(line))}\n`)
-    return EXIT.ok
+    return answerLines(io, command)
   }
   if (!query) throw new UsageError(`give a query, e.g. ${command.example}, or --stdin`)
+  if (query.length > MAX_QUERY_CHARS)
+    throw new UsageError(`a query is at most ${MAX_QUERY_CHARS} characters (got ${query.length})`)
   const answer = command.answer(query)
   const json = args.values.json || !io.stdout.isTTY
   io.stdout.write(json ? `${JSON.stringify(answer, null, 2)}\n` : `${command.describe(query, answer)}\n`)
   return EXIT.ok
+}
+
+/**
+ * `--stdin`: one JSON Lines record a query line, in order. A line too long to be a query gets a record saying so
+ * in its place (the output stays line for line with the input) and the exit code is 1.
+ */
+async function answerLines<R>(io: CliIo, command: PerQueryCommand<R>): Promise<number> {
+  let refused = 0
+  for await (const line of stdinLines(io.stdin)) {
+    if ('query' in line) {
+      io.stdout.write(`${JSON.stringify(command.answer(line.query))}\n`)
+      continue
+    }
+    refused++
+    const error = `line ${line.tooLong}: a query is at most ${MAX_QUERY_CHARS} characters; this line is longer`
+    io.stdout.write(`${JSON.stringify({ error })}\n`)
+  }
+  return refused ? EXIT.failure : EXIT.ok
 }
