@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import {
+  MAX_QUERY_CHARS,
   ConfigError,
   type Env,
   type ProviderName,
@@ -277,7 +278,7 @@ const ServerOptionsSchema = z.object({
   clientRateLimit: int(0, 1_000_000).default(60),
   clientRateWindowMs: int(100, 86_400_000).default(60_000),
   bodyLimitBytes: int(256, 64 * 1024 * 1024).default(65_536),
-  maxQueryChars: int(1, 2000).default(500),
+  maxQueryChars: int(1, MAX_QUERY_CHARS).default(500),
   requestTimeoutMs: int(100, 600_000).default(30_000),
   shutdownTimeoutMs: int(0, 600_000).default(10_000),
   providerTimeoutMs: int(100, 120_000).default(8000),

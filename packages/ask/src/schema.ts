@@ -1,10 +1,10 @@
 import { AnswerCountsSchema, CheckedSentenceSchema, ConfidenceSchema, FreshnessSchema } from '@search-layer/answer'
-import { ProviderNameSchema } from '@search-layer/core'
+import { MAX_QUERY_CHARS, ProviderNameSchema } from '@search-layer/core'
 import { PassageSchema } from '@search-layer/passages'
 import { z } from 'zod'
 
 /** Limits of the input side: past them the question is refused (`InputError` naming the field). */
-export const ASK_LIMITS = Object.freeze({ maxQuestionChars: 2_000, maxRounds: 12, maxToolCalls: 40 })
+export const ASK_LIMITS = Object.freeze({ maxQuestionChars: MAX_QUERY_CHARS, maxRounds: 12, maxToolCalls: 40 })
 
 /** What one ask may spend; each is reported in `usage`, and when one runs out the model answers from what it has. */
 export const AskBudgetSchema = z.strictObject({

@@ -6,6 +6,7 @@ export {
   INTENTS,
   ModeSchema,
   MODES,
+  MAX_QUERY_CHARS,
   ProviderNameSchema,
   FreshnessWindowSchema,
   DateRangeSchema,

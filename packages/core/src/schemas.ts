@@ -50,9 +50,15 @@ const domain = z
   .max(253)
   .regex(/^[a-z0-9.-]+$/i, 'expected a bare domain such as example.com')
 
+/** The longest query the house takes, in characters: a search's, a provider's, a per-query command's. */
+export const MAX_QUERY_CHARS = 2000
+
 /** What a provider is asked for. */
 export const ProviderRequestSchema = z.object({
-  query: z.string().min(1, 'query must not be empty').max(2000, 'query is longer than 2000 characters'),
+  query: z
+    .string()
+    .min(1, 'query must not be empty')
+    .max(MAX_QUERY_CHARS, `query is longer than ${MAX_QUERY_CHARS} characters`),
   num: z.number().int().min(1).max(100).default(5),
   freshness: FreshnessSchema.optional(),
   includeDomains: z.array(domain).optional(),

@@ -1,4 +1,5 @@
 import {
+  MAX_QUERY_CHARS,
   FreshnessSchema,
   IntentSchema,
   ModeSchema,
@@ -8,7 +9,11 @@ import {
 import { ReadRequestSchema } from '@search-layer/evidence/options'
 import { z } from 'zod'
 
-const queryText = z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters')
+const queryText = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`)
 const domain = z
   .string()
   .trim()

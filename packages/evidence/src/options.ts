@@ -1,3 +1,4 @@
+import { MAX_QUERY_CHARS } from '@search-layer/core'
 import { z } from 'zod'
 
 // What a caller may ask of reading: zod only, so a search request schema can hold it (`@search-layer/evidence/options`)
@@ -17,7 +18,7 @@ export const READ_LIMITS = Object.freeze({
   minTimeoutMs: 100,
   maxTimeoutMs: 60_000,
   /** Longest `question` (characters); the passage ranker reads its first 1,000. */
-  maxQuestionChars: 2_000,
+  maxQuestionChars: MAX_QUERY_CHARS,
 })
 
 const PAGES_MESSAGE = `must be a whole number from 0 to ${READ_LIMITS.maxPages}`

@@ -1,3 +1,4 @@
+import { MAX_QUERY_CHARS } from '@search-layer/core'
 import { FETCH_ERROR_KINDS, type FetchErrorKind } from '@search-layer/page-fetch'
 import { PassageSchema } from '@search-layer/passages'
 import { z } from 'zod'
@@ -50,8 +51,8 @@ const EvidenceResultSchema = z.object({
 
 /** What `readEvidence` is asked: the query, its sub-queries and the ranked results. */
 export const EvidenceInputSchema = z.object({
-  query: z.string().trim().min(1).max(2_000),
-  subQueries: z.array(z.string().max(2_000)).max(20).default([]),
+  query: z.string().trim().min(1).max(MAX_QUERY_CHARS),
+  subQueries: z.array(z.string().max(MAX_QUERY_CHARS)).max(20).default([]),
   results: z.array(EvidenceResultSchema).max(100),
 })
 export type EvidenceInput = z.input<typeof EvidenceInputSchema>

@@ -1,4 +1,4 @@
-import { type ProviderErrorKind, isProviderError } from '@search-layer/core'
+import { MAX_QUERY_CHARS, type ProviderErrorKind, isProviderError } from '@search-layer/core'
 import { type LlmEndpoint, chatCompletion, extractJsonObject } from '@search-layer/core/http'
 import { llmVerdictSchema } from './_llm-schema.js'
 import { normalize } from './_matcher.js'
@@ -31,7 +31,6 @@ export interface LlmIntentClassification extends IntentClassification {
 }
 
 const DEFAULT_LLM_CONFIDENCE = 0.7
-const MAX_QUERY_CHARS = 2000
 
 const SYSTEM_PROMPT = [
   'You classify web search queries (any language) into exactly one intent:',

@@ -1,5 +1,4 @@
-/** The longest query a per-query command answers, as a search takes it (the engine's request schema). */
-export const MAX_QUERY_CHARS = 2000
+import { MAX_QUERY_CHARS } from '@search-layer/core'
 
 /** One line of stdin: a query, or the number of a line too long to be one (never held whole). */
 export type StdinLine = { query: string } | { tooLong: number }

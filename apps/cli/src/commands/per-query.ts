@@ -1,5 +1,6 @@
 import { EXIT, UsageError } from '../io.js'
-import { MAX_QUERY_CHARS, stdinLines } from './lines.js'
+import { MAX_QUERY_CHARS } from '@search-layer/core'
+import { stdinLines } from './lines.js'
 import type { ParsedCommandArgs } from '../args.js'
 import type { CliIo } from '../io.js'
 
