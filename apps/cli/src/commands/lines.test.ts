@@ -26,6 +26,16 @@ describe('stdinLines', () => {
     expect(await collect([`${' '.repeat(20)}short${' '.repeat(20)}\n`], 10)).toEqual([{ query: 'short' }])
   })
 
+  it('holds a line of white space no more than any other: it ends blank, and skipped', async () => {
+    let sent = 0
+    async function* spaces() {
+      for (; sent < 256; sent++) yield ' '.repeat(64 * 1024)
+    }
+    expect(await collect(spaces(), 2000)).toEqual([])
+    expect(await collect([`${' '.repeat(10_000)}query${' '.repeat(500)}\n`], 2000)).toEqual([{ query: 'query' }])
+    expect(await collect([`query${' '.repeat(5000)}\nnext\n`], 2000)).toEqual([{ tooLong: 1 }, { query: 'next' }])
+  })
+
   it('reads a stream without a newline to its end as one line too long (a pipe from /dev/zero)', async () => {
     let sent = 0
     async function* endless() {

@@ -1,5 +1,7 @@
 import { MAX_QUERY_CHARS } from '@search-layer/core'
 
+const TRAILING_SPACE_CHARS = 1024
+
 /** One line of stdin: a query, or the number of a line too long to be one (never held whole). */
 export type StdinLine = { query: string } | { tooLong: number }
 
@@ -32,10 +34,12 @@ export async function* stdinLines(stdin: NodeJS.ReadableStream, maxChars = MAX_Q
   }
   if (line || overLong) yield* end()
 
+  // Leading white space is dropped as it comes, and trailing white space may pass the bound by a little only: a line
+  // of nothing but spaces is held no more than any other.
   function take(part: string): void {
     if (overLong) return
-    line += part
-    if (line.trim().length > maxChars) {
+    line = (line + part).trimStart()
+    if (line.trimEnd().length > maxChars || line.length > maxChars + TRAILING_SPACE_CHARS) {
       overLong = true
       line = ''
     }
