@@ -1,3 +1,5 @@
+import { cpSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { createSearchLayer } from '@search-layer/engine'
 import type { EmulatedService } from '@search-layer/testkit'
@@ -119,12 +121,31 @@ async function settledVersusAll(
   ]
 }
 
+// What each state's runs start from. A fresh HOME is also a fresh cache directory, so "cold" is a first run after
+// install: nothing learned and the search script compiled from source (its code cache written at exit). The middle
+// state keeps the code cache of the learned runs' HOME and nothing else: latency not learned, the code as every later
+// run has it.
+const NOTES: Record<string, string> = {
+  cold: 'nothing learned, no code cache (a first run after install)',
+  'cold, code cache kept': 'nothing learned; the code cache of an earlier run',
+  'latency learned': 'key state from a first run',
+}
+
+/** A fresh HOME holding only the search script's code cache from `home` (no key state: nothing learned). */
+async function homeWithCodeOf(ctx: ScenarioContext, home: string): Promise<string> {
+  const fresh = await ctx.tempHome()
+  const code = join(home, '.cache', 'search-layer', 'code')
+  if (existsSync(code)) cpSync(code, join(fresh, '.cache', 'search-layer', 'code'), { recursive: true })
+  return fresh
+}
+
 /** Fast and answer modes' targets (issue 41). */
 const TARGETS = { answer: 1900, fast: 1300 } as const
 
 /**
- * Fast and answer modes with nothing learned (a fresh key-state directory for every search) against the same with
- * latency learned (a directory one first run left: a deep search that waited for every engine, so each was timed).
+ * Fast and answer modes with nothing learned (a fresh key-state directory for every search; with and without the
+ * code cache an earlier run wrote, see NOTES) against the same with latency learned (a directory one first run left:
+ * a deep search that waited for every engine, so each was timed).
  * At the full mix each mode's preferred engines are already the quickest of their slots, so the learned rows differ
  * by call order alone. Without an Exa key, fast mode's stand-in by order is Grok (7 s): Tavily stands in, cold by
  * the definitions' typical latencies and learned by the timed ones. With BENCH_CLI_BEFORE, that case's cold row is
@@ -145,6 +166,7 @@ async function coldVersusLearned(
   const rows: VariantResult[] = []
   for (const { mode, label, unset } of cases) {
     const cold: number[] = []
+    const coldCodeKept: number[] = []
     const learned: number[] = []
     const coldBefore: number[] = []
     const args = [QUERY, '--mode', mode, '--no-cache', '--json']
@@ -153,6 +175,7 @@ async function coldVersusLearned(
     // Alternated, so the rows share the host's minutes.
     for (let i = 0; i < iterations; i++) {
       cold.push((await search(args, { ...env, ...unset, HOME: await ctx.tempHome() })).ms)
+      coldCodeKept.push((await search(args, { ...env, ...unset, HOME: await homeWithCodeOf(ctx, warm.HOME) })).ms)
       learned.push((await search(args, { ...warm, ...unset })).ms)
       if (before) coldBefore.push((await search(args, { ...env, ...unset, HOME: await ctx.tempHome() }, before.bin)).ms)
     }
@@ -160,6 +183,7 @@ async function coldVersusLearned(
     const target = Object.keys(unset).length === 0 ? TARGETS[mode] : undefined
     const states = [
       ['cold', cold],
+      ['cold, code cache kept', coldCodeKept],
       ['latency learned', learned],
       ...(before ? [[`cold${before.label}`, coldBefore] as const] : []),
     ] as const
@@ -170,7 +194,7 @@ async function coldVersusLearned(
         scenario: SCENARIO,
         variant: `${mode} mode, ${state}, ${label}, fresh process`,
         latency,
-        note: `${state.startsWith('cold') ? 'nothing learned' : 'key state from a first run'}${target ? `; target ≤ ${target} ms` : ''}`,
+        note: `${NOTES[state] ?? NOTES.cold}${target ? `; target ≤ ${target} ms` : ''}`,
       })
     }
   }
