@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { parseCommandArgs } from './args.js'
 import { commands } from './commands/index.js'
 import { searchCommand } from './commands/search.js'
-import { runCli } from './main.js'
+import { run } from '../test/_run.js'
 
 const parse = (...argv: string[]) => parseCommandArgs(searchCommand, argv)
-
-/** Runs the CLI in this process; what it wrote to stderr, and its exit code. */
-async function refused(argv: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = ''
-  const sink = { write: (s: string) => (stderr += s), isTTY: false }
-  const code = await runCli(argv, { stdout: { write: () => true, isTTY: false }, stderr: sink, env: {} })
-  return { code, stderr }
-}
 
 describe('a negative number after a flag', () => {
   it('is the flag’s value, wherever the flag takes one', () => {
@@ -49,7 +41,7 @@ describe('a negative number after a flag', () => {
   }
 
   it.each(numeric)('%s --%s -5 is refused naming the flag, exit 2', async (command, name) => {
-    const { code, stderr } = await refused([...(context[command] ?? [command]), `--${name}`, '-5'])
+    const { code, stderr } = await run([...(context[command] ?? [command]), `--${name}`, '-5'])
     expect(stderr).toContain(`--${name}`)
     expect(stderr).not.toMatch(/needs a value/)
     expect(code).toBe(2)
@@ -69,7 +61,7 @@ describe('flags that contradict or say nothing', () => {
     [['some query', '--exclude-domains', ' '], '--exclude-domains needs at least one domain'],
     [['some query', '--domain-boost', ',,'], '--domain-boost needs at least one domain'],
   ])('%j is refused (exit 2): %s', async (argv, message) => {
-    const { code, stderr } = await refused(argv)
+    const { code, stderr } = await run(argv)
     expect(stderr).toContain(message)
     expect(code).toBe(2)
   })
@@ -77,20 +69,17 @@ describe('flags that contradict or say nothing', () => {
 
 describe('per-query commands bound their queries', () => {
   it.each(['intent', 'expand'])('%s refuses a query over 2000 characters, as search does (exit 2)', async (command) => {
-    const { code, stderr } = await refused([command, 'a'.repeat(2001)])
+    const { code, stderr } = await run([command, 'a'.repeat(2001)])
     expect(stderr).toContain('a query is at most 2000 characters (got 2001)')
     expect(code).toBe(2)
   })
 
   it('intent --stdin answers each line in place and says which line was too long (exit 1)', async () => {
-    let stdout = ''
-    const { Readable } = await import('node:stream')
-    const code = await runCli(['intent', '--stdin'], {
-      stdout: { write: (s: string) => (stdout += s), isTTY: false },
-      stderr: { write: () => true, isTTY: false },
-      stdin: Readable.from([`Bun vs Deno\n${'x'.repeat(5000)}\nRust 异步编程 教程\n`]),
-      env: {},
-    })
+    const { code, stdout } = await run(
+      ['intent', '--stdin'],
+      {},
+      `Bun vs Deno\n${'x'.repeat(5000)}\nRust 异步编程 教程\n`,
+    )
     const records = stdout
       .trim()
       .split('\n')

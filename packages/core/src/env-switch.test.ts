@@ -20,14 +20,8 @@ describe('envSwitch', () => {
   it('refuses anything else, naming the variable, the value and the words it takes', () => {
     for (const bad of ['yes', 'no', '2', 'enabled']) {
       expect(() => read(bad)).toThrow(`${NAME}="${bad}" is not allowed; use on or off.`)
-      let thrown: unknown
-      try {
-        read(bad)
-      } catch (error) {
-        thrown = error
-      }
-      expect(thrown).toBeInstanceOf(ConfigError)
-      expect((thrown as ConfigError).variable).toBe(NAME)
+      expect(() => read(bad)).toThrow(ConfigError)
+      expect(() => read(bad)).toThrow(expect.objectContaining({ variable: NAME }))
     }
   })
 })
