@@ -24,6 +24,7 @@ const SCRIPT_TESTS = [
   'cjs-types',
   'node-versions',
   'third-party-notices',
+  'build',
 ].map((name) => `scripts/${name}.test.mjs`)
 const UNIT_RESULTS = 'test-results-unit.json'
 const SYSTEM_RESULTS = 'test-results-system.json'
@@ -40,7 +41,7 @@ const DECLARATIONS = 'declarations + typecheck'
 /** The lanes, in the order `--serial` runs their steps (each lane's `after` steps come earlier in that order). */
 export const LANES = [
   [
-    step(BUILD, 'turbo run build --output-logs=errors-only'),
+    step(BUILD, 'node scripts/build.mjs'),
     step(DECLARATIONS, 'node scripts/build-types.mjs --check tsconfig.check.json'),
     step('system tests', `vitest run --project system --outputFile.json=${SYSTEM_RESULTS}`),
   ],
@@ -63,7 +64,7 @@ export const LANES = [
 
 const SUMMARY = step('summary', `node scripts/test-summary.mjs ${UNIT_RESULTS} ${SYSTEM_RESULTS}`)
 
-// The repository's own tools (turbo, tsc, vitest, biome, knip) also when run as plain `node scripts/check.mjs`.
+// The repository's own tools (tsc, vitest, biome, knip) also when run as plain `node scripts/check.mjs`.
 const env = { ...process.env, PATH: [join(process.cwd(), 'node_modules/.bin'), process.env.PATH].join(delimiter) }
 const running = new Set()
 let failed = false

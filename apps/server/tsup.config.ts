@@ -2,7 +2,7 @@ import { cpSync, existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { libraryConfig } from '../../tsup.library'
 
-// The web app (apps/web, built first by turbo) ships inside this package as dist/web, where routes/web.ts looks.
+// The web app (apps/web, built first: scripts/build.mjs) ships inside this package as dist/web, where routes/web.ts looks.
 const webDist = fileURLToPath(new URL('../web/dist/', import.meta.url))
 
 export default libraryConfig(['src/index.ts'], {
