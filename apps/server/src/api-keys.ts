@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs'
 import { ConfigError } from '@search-layer/core'
+import { FileNotReadError, readBoundedTextFileSync } from '@search-layer/core/config'
 import { type ApiKey, keyIdentity } from './authenticator.js'
+
+// Thousands of keys fit in a few hundred KiB; a path to /dev/zero or a pipe must not hang the server's start.
+const MAX_KEY_FILE_BYTES = 1024 * 1024
 
 /**
  * Parses `SEARCH_LAYER_API_KEYS`: a comma list or `@file` with one key per line, each `key` or `name:key`.
@@ -9,7 +12,7 @@ import { type ApiKey, keyIdentity } from './authenticator.js'
  */
 export function parseApiKeys(
   spec: string,
-  readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+  readFile: (path: string) => string = (p) => readBoundedTextFileSync(p, MAX_KEY_FILE_BYTES),
 ): ApiKey[] {
   let entries: string[]
   if (spec.startsWith('@')) {
@@ -19,7 +22,7 @@ export function parseApiKeys(
       text = readFile(file)
     } catch (cause) {
       throw new ConfigError(
-        `SEARCH_LAYER_API_KEYS: cannot read the key file ${file}: ${(cause as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+        `SEARCH_LAYER_API_KEYS: cannot read the key file ${file}: ${cause instanceof FileNotReadError ? cause.reason : ((cause as NodeJS.ErrnoException).code ?? 'unreadable')}`,
         { file, cause },
       )
     }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -139,6 +140,18 @@ describe('parseApiKeys', () => {
 
   it('a missing key file is a ConfigError naming the file', () => {
     expect(() => parseApiKeys('@/nonexistent/keys')).toThrow(/cannot read the key file \/nonexistent\/keys: ENOENT/)
+  })
+
+  // Each once hung the server's start (a device or a pipe without a writer is never at its end) or was read whole.
+  it.runIf(process.platform !== 'win32')('a device, a pipe or a file over 1 MiB is a ConfigError saying why', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-keys-'))
+    const pipe = join(dir, 'keys.pipe')
+    execFileSync('mkfifo', [pipe])
+    const big = join(dir, 'keys.big')
+    writeFileSync(big, `ci:${'k'.repeat(1024 * 1024)}\n`)
+    expect(() => parseApiKeys('@/dev/zero')).toThrow('cannot read the key file /dev/zero: not a regular file')
+    expect(() => parseApiKeys(`@${pipe}`)).toThrow(`cannot read the key file ${pipe}: not a regular file`)
+    expect(() => parseApiKeys(`@${big}`)).toThrow(`cannot read the key file ${big}: larger than 1 MiB`)
   })
 
   // Every way to set the variable without a key: each must refuse to start, never run without auth.

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { type Env, InputError } from '@search-layer/core'
+import { readBoundedTextFile } from '@search-layer/core/config'
 import { z } from 'zod'
 import { AskResultSchema, ConversationIdSchema } from './schema.js'
 
@@ -49,11 +50,11 @@ export async function loadConversation(dir: string, id: string): Promise<Convers
   if (!parsedId.success) throw unknown()
   let text: string
   try {
-    text = await readFile(join(dir, `${parsedId.data}.json`), 'utf8')
+    // Bounded as it is read: a pipe, a device or a file over the bound is no conversation, and is not read whole.
+    text = await readBoundedTextFile(join(dir, `${parsedId.data}.json`), MAX_CONVERSATION_BYTES)
   } catch {
     throw unknown()
   }
-  if (text.length > MAX_CONVERSATION_BYTES) throw unknown()
   let json: unknown
   try {
     json = JSON.parse(text)

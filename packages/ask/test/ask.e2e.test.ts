@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { InputError } from '@search-layer/core'
@@ -6,7 +7,7 @@ import { createMemoryCache, createSearchLayer } from '@search-layer/engine'
 import { braveAnswer } from '@search-layer/testkit'
 import { useEmulator } from '@search-layer/testkit/vitest'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { type AskInput, AskResultSchema, ask } from '../src/index.js'
+import { type AskInput, AskResultSchema, ask, loadConversation } from '../src/index.js'
 import { DEEP_FACT, FACT, askEnv, seedSearch } from './_fixtures.js'
 import { offersTools, passageIdWith, scriptModel, splitFrame } from './_script.js'
 
@@ -284,4 +285,16 @@ describe('bad input', () => {
     expect(error).toBeInstanceOf(InputError)
     expect((error as InputError).issues.map((i) => i.path)).toContain(field)
   })
+
+  // Files a server's conversations directory may hold by accident or malice: each is no conversation, read or not.
+  it.runIf(process.platform !== 'win32')(
+    'a conversation file that is a pipe or over 8 MiB is an unknown id',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sl-ask-store-'))
+      execFileSync('mkfifo', [join(dir, '20261207-000000-aaaaaa.json')]) // no writer: a read would wait for ever
+      writeFileSync(join(dir, '20261207-000000-bbbbbb.json'), `{"pad": "${'x'.repeat(8 * 1024 * 1024)}"}`)
+      for (const id of ['20261207-000000-aaaaaa', '20261207-000000-bbbbbb'])
+        await expect(loadConversation(dir, id)).rejects.toThrow(/conversationId: no conversation/)
+    },
+  )
 })

@@ -1,5 +1,5 @@
 // One config file: parsed, checked against the schema entry by entry, and its problems described.
-import { FileNotReadError, readBoundedTextFile } from './_bounded-file.js'
+import { FileNotReadError, readBoundedTextFileSync } from './bounded-file.js'
 import { locateJsonError } from './_json-error.js'
 import { PLUGIN_SPECIFIER_ALLOWED } from './_plugin-specifier.js'
 import {
@@ -120,7 +120,7 @@ const MAX_CONFIG_FILE_BYTES = 1024 * 1024
 export function loadConfigFile(file: string): LoadedConfigFile | undefined {
   let text: string
   try {
-    text = readBoundedTextFile(file, MAX_CONFIG_FILE_BYTES)
+    text = readBoundedTextFileSync(file, MAX_CONFIG_FILE_BYTES)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined

@@ -10,7 +10,7 @@
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import { FileNotReadError, readBoundedTextFile } from './_bounded-file.js'
+import { FileNotReadError, readBoundedTextFileSync } from './bounded-file.js'
 import { sha256Hex } from './_sha256.js'
 import { ConfigError, ProviderError } from './errors.js'
 import { lazySchema } from './lazy-schema.js'
@@ -297,7 +297,7 @@ export function readCassette(
     })
   let text: string
   try {
-    text = readBoundedTextFile(file, MAX_CASSETTE_BYTES)
+    text = readBoundedTextFileSync(file, MAX_CASSETTE_BYTES)
   } catch (error) {
     if (error instanceof FileNotReadError)
       throw fail('cassette_invalid', `cannot read cassette ${file}: ${error.reason}`)

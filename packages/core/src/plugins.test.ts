@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -101,6 +102,23 @@ describe('loadProviderPlugins', () => {
     expect(loaded.map((d) => d.id)).toEqual(['bar-scoped'])
     await expect(loadProviderPlugins(['escaping'], { resolveFrom: [dir] })).rejects.toThrow(
       /plug-in "escaping": its package.json points outside the package/,
+    )
+  })
+
+  it.runIf(process.platform !== 'win32')('says why a package.json that is a pipe or huge is not read', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sl-plugins-manifest-'))
+    mkdirSync(join(root, 'node_modules', 'piped'), { recursive: true })
+    execFileSync('mkfifo', [join(root, 'node_modules', 'piped', 'package.json')]) // no writer: a read would wait
+    mkdirSync(join(root, 'node_modules', 'huge'), { recursive: true })
+    writeFileSync(
+      join(root, 'node_modules', 'huge', 'package.json'),
+      `{"main": "i.mjs", "x": "${'x'.repeat(1 << 20)}"}`,
+    )
+    await expect(loadProviderPlugins(['piped'], { resolveFrom: [root] })).rejects.toThrow(
+      /plug-in "piped": its package.json cannot be read: not a regular file\./,
+    )
+    await expect(loadProviderPlugins(['huge'], { resolveFrom: [root] })).rejects.toThrow(
+      /plug-in "huge": its package.json cannot be read: larger than 1 MiB\./,
     )
   })
 

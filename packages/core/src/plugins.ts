@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { PLUGIN_SPECIFIER_ALLOWED, isPluginSpecifier } from './_plugin-specifier.js'
+import { FileNotReadError, readBoundedTextFileSync } from './bounded-file.js'
 import { ConfigError } from './errors.js'
 import { type ResolvedProviderDefinition, validateProviderDefinition } from './provider-definition.js'
 
@@ -18,6 +18,8 @@ export interface LoadProviderPluginsOptions {
 
 // This package's own installation: where a program that bundles or depends on it has its node_modules.
 const OWN_INSTALLATION = dirname(fileURLToPath(import.meta.url))
+// A package.json is a few KiB; the bound is the config file's.
+const MAX_MANIFEST_BYTES = 1024 * 1024
 
 /**
  * Loads provider plug-ins: each entry is an npm package name (resolved from `resolveFrom`, never the working
@@ -98,8 +100,11 @@ function findPackageEntry(
     const root = join(at, 'node_modules', name)
     let manifest: { exports?: unknown; main?: unknown } | undefined
     try {
-      manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-    } catch {
+      manifest = JSON.parse(readBoundedTextFileSync(join(root, 'package.json'), MAX_MANIFEST_BYTES))
+    } catch (error) {
+      // A pipe, device or giant file where the plug-in's package.json should be: said, not searched past.
+      if (error instanceof FileNotReadError)
+        throw new ConfigError(`${where}: its package.json cannot be read: ${error.reason}.`, fileField)
       manifest = undefined
     }
     if (manifest) {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readBoundedTextFile } from '@search-layer/core/config'
 import { writePrivateFileAtomic } from './_private-files.js'
 
 /** Counts provider calls per calendar month; memory, a file, or a shared store such as Redis. */
@@ -29,6 +29,9 @@ export function createMemoryUsageStore(): UsageStore {
   }
 }
 
+// A month's count per provider is a few bytes; a pipe or device in the file's place is no usage, not a hang.
+const MAX_USAGE_FILE_BYTES = 1024 * 1024
+
 /**
  * Usage counted in a JSON file (`{"2026-11": {"brave": 120}}`), so monthly budgets hold across CLI runs.
  * Writes are serialised within the process and atomic on disk; a new file is 0600 and new directories 0700.
@@ -37,7 +40,7 @@ export function createFileUsageStore({ file }: { file: string }): UsageStore {
   let chain: Promise<unknown> = Promise.resolve()
   const read = async (): Promise<Record<string, Record<string, number>>> => {
     try {
-      const data = JSON.parse(await readFile(file, 'utf8')) as unknown
+      const data = JSON.parse(await readBoundedTextFile(file, MAX_USAGE_FILE_BYTES)) as unknown
       return data && typeof data === 'object' ? (data as Record<string, Record<string, number>>) : {}
     } catch {
       return {}

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
@@ -62,6 +63,19 @@ describe('file cache', () => {
     expect(modeOf(file)).toBe(0o600)
   })
 
+  it.runIf(process.platform !== 'win32')("a pipe or an oversized file in an entry's place is a miss", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-cache-'))
+    const cache = createFileCache({ dir })
+    const entryFile = (key: string) => join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.json`)
+    execFileSync('mkfifo', [entryFile('piped')]) // no writer: an unbounded read would wait for ever
+    expect(await cache.get('piped')).toBeUndefined()
+    const value = 'x'.repeat(32 * 1024 * 1024)
+    writeFileSync(entryFile('huge'), JSON.stringify({ key: 'huge', expiresAt: Date.now() + 60_000, value }))
+    expect(await cache.get('huge')).toBeUndefined()
+    await cache.set('huge', 'small', 60_000) // the next write replaces it
+    expect(await cache.get('huge')).toBe('small')
+  })
+
   it('an unwritable directory is a miss, not a crash', async () => {
     // A directory path that runs through a regular file can never be created (ENOTDIR).
     const file = join(mkdtempSync(join(tmpdir(), 'sl-cache-')), 'plain-file')
@@ -98,6 +112,17 @@ describe('file usage store', () => {
     expect(await b.get('brave', '2026-12')).toBe(0)
     expect(monthOf(new Date('2026-11-30T23:59:59Z'))).toBe('2026-11')
   })
+
+  it.runIf(process.platform !== 'win32')(
+    "counts from zero over a pipe in the file's place, then replaces it",
+    async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'sl-usage-')), 'usage.json')
+      execFileSync('mkfifo', [file]) // no writer: an unbounded read would wait for ever
+      expect(await createFileUsageStore({ file }).increment('brave', '2026-11', 2)).toBe(2)
+      expect(statSync(file).isFile()).toBe(true)
+      expect(await createFileUsageStore({ file }).get('brave', '2026-11')).toBe(2)
+    },
+  )
 
   it('writes its file 0600 in a 0700 directory', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sl-usage-')), 'state', 'usage.json')

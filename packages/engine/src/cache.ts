@@ -1,9 +1,10 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import { readFile, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Env } from '@search-layer/core'
+import { readBoundedTextFile } from '@search-layer/core/config'
 import type { LRUCache } from 'lru-cache'
 import { writePrivateFileAtomic } from './_private-files.js'
 
@@ -51,6 +52,10 @@ export function defaultCacheDir(env: Env = process.env): string {
   return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'search-layer')
 }
 
+// What one entry may hold when read back (a search's results, or read pages with their passages): past it, or for a
+// pipe or device in the entry's place, the entry is a miss.
+const MAX_ENTRY_BYTES = 32 * 1024 * 1024
+
 /**
  * A disk cache for one-shot processes (the CLI): one JSON file per key, written atomically
  * (temp file + rename) so concurrent commands never read half a file. Unreadable entries are misses. New files
@@ -63,7 +68,7 @@ export function createFileCache({ dir }: { dir: string }): CacheStore {
   return {
     async get(key) {
       try {
-        const entry = JSON.parse(await readFile(pathFor(key), 'utf8')) as {
+        const entry = JSON.parse(await readBoundedTextFile(pathFor(key), MAX_ENTRY_BYTES)) as {
           key: string
           expiresAt: number
           value: unknown

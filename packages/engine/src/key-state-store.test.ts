@@ -1,19 +1,21 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { createFileKeyStateStore, createOneShotKeyStateStore } from './key-state-store.js'
 
-// Counts reads of the state file and writes (each ends in a rename); everything else is the real file system.
+// Counts reads of a state file (each opens it; the writes open temp files) and writes (each ends in a rename);
+// everything else is the real file system.
 const reads = vi.hoisted(() => ({ count: 0 }))
 const renames = vi.hoisted(() => ({ count: 0 }))
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>()
   return {
     ...fs,
-    readFile: (...args: Parameters<typeof fs.readFile>) => {
-      reads.count++
-      return fs.readFile(...args)
+    open: (...args: Parameters<typeof fs.open>) => {
+      if (String(args[0]).endsWith('key-state.json')) reads.count++
+      return fs.open(...args)
     },
     rename: (...args: Parameters<typeof fs.rename>) => {
       renames.count++
@@ -151,6 +153,29 @@ describe('stored latency that cannot be trusted', () => {
     await shared.get('brave', 'aaa')
     expect(fileTold).toHaveLength(3)
   })
+
+  it.runIf(process.platform !== 'win32')(
+    "ignores a pipe or an oversized file in the file's place with a warning, in both stores",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sl-key-state-'))
+      const pipe = join(dir, 'pipe.json')
+      execFileSync('mkfifo', [pipe]) // no writer: an unbounded read would wait for ever
+      const big = join(dir, 'big.json')
+      writeFileSync(big, `{"brave:aaa": ${JSON.stringify(limits(1))}, "pad": "${'x'.repeat(4 * 1024 * 1024)}"}`)
+      const told: string[] = []
+      const log = (message: string) => told.push(message)
+      for (const file of [pipe, big]) {
+        expect(await createOneShotKeyStateStore({ file, log }).get('brave', 'aaa')).toBeUndefined()
+        expect(await createFileKeyStateStore({ file, log }).get('brave', 'aaa')).toBeUndefined()
+      }
+      expect(told).toEqual([
+        `key-state file ${pipe} ignored: not a regular file`,
+        `key-state file ${pipe} ignored: not a regular file`,
+        `key-state file ${big} ignored: larger than 4 MiB`,
+        `key-state file ${big} ignored: larger than 4 MiB`,
+      ])
+    },
+  )
 
   it('tells of a file that is not JSON, and not of one that is not there', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sl-key-state-'))

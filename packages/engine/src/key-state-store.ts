@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { PROVIDER_ERROR_KINDS, type ProviderErrorKind, safeParseJson } from '@search-layer/core'
+import { FileNotReadError, readBoundedTextFile, readBoundedTextFileSync } from '@search-layer/core/config'
 import type { RateLimitReading } from '@search-layer/core/http'
 import { z } from 'zod'
 import { MAX_LATENCY_SAMPLES, type LearnedLatency } from './_latency.js'
@@ -134,9 +133,14 @@ function statesFromFile(text: string, file: string, log: KeyStateProblemLog): Re
 }
 
 // A file that is not there is the usual first run; any other failure to read it is worth a line.
+// A key's state is a few hundred bytes; thousands of keys fit in 4 MiB. Past it (or a pipe, a device) the file is
+// ignored like an unreadable one, with a warning, and the next write replaces it.
+const MAX_KEY_STATE_BYTES = 4 * 1024 * 1024
+
 function unreadable(file: string, error: unknown, log: KeyStateProblemLog): Record<string, KeyState> {
-  if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT')
-    log(`key-state file ${file} ignored: ${(error as Error)?.message ?? String(error)}`)
+  if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') return {}
+  const why = error instanceof FileNotReadError ? error.reason : ((error as Error)?.message ?? String(error))
+  log(`key-state file ${file} ignored: ${why}`)
   return {}
 }
 
@@ -169,7 +173,7 @@ export function createFileKeyStateStore({
   let chain: Promise<unknown> = Promise.resolve()
   const read = async (): Promise<Record<string, KeyState>> => {
     try {
-      return statesFromFile(await readFile(file, 'utf8'), file, log)
+      return statesFromFile(await readBoundedTextFile(file, MAX_KEY_STATE_BYTES), file, log)
     } catch (error) {
       return unreadable(file, error, log)
     }
@@ -235,7 +239,7 @@ export function createOneShotKeyStateStore({
   const log = onceEach(logTo)
   const readNow = (): Record<string, KeyState> => {
     try {
-      return statesFromFile(readFileSync(file, 'utf8'), file, log)
+      return statesFromFile(readBoundedTextFileSync(file, MAX_KEY_STATE_BYTES), file, log)
     } catch (error) {
       return unreadable(file, error, log)
     }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -43,5 +44,14 @@ describe('readGhToken', () => {
     expect(readGhToken('github.com', { env: { XDG_CONFIG_HOME: '', GH_CONFIG_DIR: '' }, homeDir: home })).toBe(
       'gho_home',
     )
+  })
+
+  it.runIf(process.platform !== 'win32')('finds no token, without waiting, where hosts.yml is a pipe or huge', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-gh-token-'))
+    execFileSync('mkfifo', [join(dir, 'hosts.yml')]) // no writer: an unbounded read would wait for ever
+    expect(readGhToken('github.com', { env: { GH_CONFIG_DIR: dir } })).toBeUndefined()
+    const big = mkdtempSync(join(tmpdir(), 'sl-gh-token-'))
+    writeFileSync(join(big, 'hosts.yml'), `github.com:\n    oauth_token: gho_x\n${'#'.repeat(1024 * 1024)}\n`)
+    expect(readGhToken('github.com', { env: { GH_CONFIG_DIR: big } })).toBeUndefined()
   })
 })

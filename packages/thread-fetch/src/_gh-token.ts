@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Env } from '@search-layer/core'
+import { readBoundedTextFileSync } from '@search-layer/core/config'
+
+// gh's hosts.yml is a few hundred bytes; a GH_CONFIG_DIR holding a pipe or a huge file yields no token, not a hang.
+const MAX_HOSTS_FILE_BYTES = 1024 * 1024
 
 /**
  * The `oauth_token` that `gh auth login` stored for `host` in `hosts.yml`, if any. gh writes a tiny, flat YAML
@@ -15,7 +18,7 @@ export function readGhToken(host: string, options: { env?: Env; homeDir?: string
   const dir = env.GH_CONFIG_DIR || join(env.XDG_CONFIG_HOME || join(home, '.config'), 'gh')
   let text: string
   try {
-    text = readFileSync(join(dir, 'hosts.yml'), 'utf8')
+    text = readBoundedTextFileSync(join(dir, 'hosts.yml'), MAX_HOSTS_FILE_BYTES)
   } catch {
     return undefined
   }
