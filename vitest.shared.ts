@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 // Workspace packages resolve to their TypeScript sources through the "@search-layer/source" export condition
@@ -11,6 +12,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // Absolute: package configs share this file from their own directories.
+    setupFiles: [fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // AI SDK 5 (tools' tests) imports @opentelemetry/api, whose "module" build (picked by the "module" condition
