@@ -67,6 +67,24 @@ describe('flags that contradict or say nothing', () => {
   })
 })
 
+describe('SEARCH_LAYER_CODE_CACHE', () => {
+  // Read before the CLI can report anything (cli.ts's first line): the word is checked again as a command starts.
+  it.each([
+    ['search', 'q'],
+    ['intent', 'q'],
+    ['fetch', 'https://example.com/'],
+  ])('%s refuses a word that is neither on nor off, naming it (exit 2)', async (...argv) => {
+    const { code, stderr } = await run(argv, { SEARCH_LAYER_CODE_CACHE: 'nope' })
+    expect(stderr).toContain('configuration error: SEARCH_LAYER_CODE_CACHE="nope" is not allowed; use on or off.')
+    expect(code).toBe(2)
+  })
+
+  it("takes the house's on/off words", async () => {
+    for (const word of ['0', 'false', 'ON'])
+      expect((await run(['intent', 'rust vs go'], { SEARCH_LAYER_CODE_CACHE: word })).code).toBe(0)
+  })
+})
+
 describe('per-query commands bound their queries', () => {
   it.each(['intent', 'expand'])('%s refuses a query over 2000 characters, as search does (exit 2)', async (command) => {
     const { code, stderr } = await run([command, 'a'.repeat(2001)])

@@ -3,7 +3,7 @@ import { runCli } from './main.js'
 
 // Node >= 22.1 keeps V8's compiled code for the bundle's chunks between runs, in the user's cache directory (see
 // compile-cache.ts), which saves most of a cold start's parse and compile of the chunks a command imports.
-enablePrivateCompileCache(process.env)
+await enablePrivateCompileCache(process.env)
 
 // The bin: real process streams and env.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -134,9 +134,9 @@ describe('runCached', () => {
     expect(await runCached<Bundle, string>(url, env, fallback, greet)).toBe(`hello you from a/b at ${url.href}`)
   })
 
-  it('reads and writes no cache with SEARCH_LAYER_CODE_CACHE=off', async () => {
+  it.each(['off', '0', 'False'])('reads and writes no cache with SEARCH_LAYER_CODE_CACHE=%s', async (word) => {
     const { url, cacheDir, env } = setup()
-    const off = { ...env, SEARCH_LAYER_CODE_CACHE: 'off' }
+    const off = { ...env, SEARCH_LAYER_CODE_CACHE: word }
     expect(await runCached<Bundle, string>(url, off, fallback, greet)).toBe(`hello you from a/b at ${url.href}`)
     expect(cacheFiles(cacheDir)).toEqual([])
   })

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { Script } from 'node:vm'
 import * as zlib from 'node:zlib'
 import type { Env } from '@search-layer/core'
-import { cliCacheDir } from './compile-cache.js'
+import { cliCacheDir, codeCacheSetting } from './compile-cache.js'
 import { useOneShotV8Flags } from './one-shot-flags.js'
 
 const CHECKSUM_BYTES = 4
@@ -56,8 +56,8 @@ export async function runCached<M, R>(
   const file = fileURLToPath(bundleUrl)
   const bytes = readOrUndefined(file)
   if (!bytes) return run(await fallback())
-  const cacheFile =
-    env.SEARCH_LAYER_CODE_CACHE === 'off' || !crc32 ? undefined : cacheFileFor(file, bytes, env, variant)
+  const cacheOn = (await codeCacheSetting(env)) === true
+  const cacheFile = !cacheOn || !crc32 ? undefined : cacheFileFor(file, bytes, env, variant)
   const cachedData = cacheFile ? readCache(cacheFile) : undefined
   // Before compiling: V8 accepts a cache only under the flags it was made with, and the command sets these.
   useOneShotV8Flags()

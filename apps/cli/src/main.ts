@@ -1,6 +1,7 @@
 import pkg from '../package.json' with { type: 'json' }
 import { parseCommandArgs, renderCommandHelp } from './args.js'
 import type { Command } from './command.js'
+import { codeCacheSetting } from './compile-cache.js'
 import { type CliIo, EXIT } from './io.js'
 import { terminalSafe } from './terminal-text.js'
 import { commands } from './commands/index.js'
@@ -87,6 +88,9 @@ async function runCommand(command: Command, argv: string[], io: CliIo): Promise<
       return EXIT.ok
     }
     const args = parseCommandArgs(command, argv)
+    // Read before the CLI could report anything (cli.ts): a word that is neither on nor off is told here.
+    const codeCache = await codeCacheSetting(io.env)
+    if (typeof codeCache === 'string') throw Object.assign(new Error(codeCache), { name: 'ConfigError' })
     return await command.run(args, io)
   } catch (error) {
     return await reportError(error, command, io)

@@ -1,16 +1,6 @@
 import type { Env } from './env.js'
 import { ConfigError } from './errors.js'
-
-// The words of an on/off setting, in any case: every switch of the house reads the same ones, so `0` never means on
-// in one variable and off in another.
-const SWITCH_WORDS: Readonly<Record<string, boolean>> = {
-  on: true,
-  true: true,
-  '1': true,
-  off: false,
-  false: false,
-  '0': false,
-}
+import { switchMessage, switchValue } from './switch-words.js'
 
 /**
  * An on/off environment setting (`SEARCH_LAYER_KEYLESS`, `SEARCH_LAYER_ALLOW_PRIVATE_HOSTS`, …): true for `on`,
@@ -18,12 +8,7 @@ const SWITCH_WORDS: Readonly<Record<string, boolean>> = {
  * @throws ConfigError naming the variable and its value for anything else.
  */
 export function envSwitch(env: Env, name: string): boolean | undefined {
-  const raw = env[name]
-  if (raw === undefined || raw.trim() === '') return undefined
-  const value = SWITCH_WORDS[raw.trim().toLowerCase()]
-  if (value === undefined)
-    throw new ConfigError(`${name}=${JSON.stringify(raw.slice(0, 40))} is not allowed; use on or off.`, {
-      variable: name,
-    })
+  const value = switchValue(env[name])
+  if (value === null) throw new ConfigError(switchMessage(name, env[name] as string), { variable: name })
   return value
 }

@@ -34,6 +34,7 @@ export type {
 } from '../config.js'
 export { splitApiKeys, apiKeyId, apiKeyLabel } from '../api-keys.js'
 export { envSwitch } from '../env-switch.js'
+export { switchMessage, switchValue } from '../switch-words.js'
 export { FileNotReadError, readBoundedTextFile, readBoundedTextFileSync } from '../bounded-file.js'
 export { loadProviderPlugins } from '../plugins.js'
 export type { LoadProviderPluginsOptions } from '../plugins.js'
