@@ -5,6 +5,7 @@ import { ConfigError } from './errors.js'
 import type { Env, Provider } from './provider.js'
 import { QUERY_FILTER_KINDS, type QueryFilterKind } from './query-operators.js'
 import { ProviderNameSchema } from './schemas.js'
+import { issueMessage } from './validate.js'
 
 /**
  * What a source is good at. Listed strongest first in a definition: the engine fills a mode's slot with the
@@ -250,7 +251,9 @@ export function validateProviderDefinition(value: unknown, origin: string): Reso
   definitionShape ??= buildDefinitionShape()
   const parsed = definitionShape.safeParse(value)
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `\`${i.path.map(String).join('.') || '(root)'}\` ${i.message}`)
+    const problems = parsed.error.issues.map(
+      (i) => `\`${i.path.map(String).join('.') || '(root)'}\` ${issueMessage(i)}`,
+    )
     throw new ConfigError(`${origin} is not a valid provider definition: ${problems.join('; ')}.`, {
       field: String(parsed.error.issues[0]?.path[0] ?? ''),
     })

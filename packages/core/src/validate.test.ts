@@ -25,6 +25,19 @@ describe('formatIssues', () => {
     expect(messages(value)).toEqual(expected)
   })
 
+  it('says a field left out is required, with its type, at any depth', () => {
+    const nested = z.object({ query: z.string(), read: z.object({ pages: z.number() }), tags: z.array(z.string()) })
+    const parsed = nested.safeParse({ read: {} })
+    expect(parsed.success ? [] : formatIssues(parsed.error)).toEqual([
+      { path: 'query', message: 'required, expected string' },
+      { path: 'read.pages', message: 'required, expected number' },
+      { path: 'tags', message: 'required, expected array' },
+    ])
+    expect(messages({})).toEqual(['urls: required, expected array'])
+    // A value of the wrong type keeps zod's words: it was given, just not right.
+    expect(messages({ urls: null })).toEqual(['urls: Invalid input: expected array, received null'])
+  })
+
   it('keeps every issue of values of the right type, and issues at other paths', () => {
     expect(messages({ urls: ['a', 'b', 'c', 'd'], query: 'x', tags: ['abcdef'] })).toEqual([
       'urls: at most 3 URLs',

@@ -5,6 +5,15 @@ type Issue = z.ZodError['issues'][number]
 
 const pathOf = (issue: Issue): string => issue.path.map(String).join('.') || '(root)'
 
+// zod's words for a field that was left out; what a person reads is that it is required, and of what type.
+const LEFT_OUT = /^Invalid input: expected (\w+), received undefined$/
+
+/** An issue's message, with a field left out said as such: "required, expected string". */
+export function issueMessage(issue: Issue): string {
+  const leftOut = issue.code === 'invalid_type' ? LEFT_OUT.exec(issue.message) : null
+  return leftOut ? `required, expected ${leftOut[1]}` : issue.message
+}
+
 /**
  * The issues a person should read: zod runs a schema's checks even after the value had the wrong type (a string of
  * 17 characters given for a list of at most 10 URLs fails `max(10)` too), so any other issue at a path whose type
@@ -17,7 +26,7 @@ export function relevantIssues(issues: readonly Issue[]): Issue[] {
 
 /** Zod issues as `{path, message}` pairs, the shape every app returns for invalid input. */
 export function formatIssues(error: z.ZodError): { path: string; message: string }[] {
-  return relevantIssues(error.issues).map((issue) => ({ path: pathOf(issue), message: issue.message }))
+  return relevantIssues(error.issues).map((issue) => ({ path: pathOf(issue), message: issueMessage(issue) }))
 }
 
 /**
