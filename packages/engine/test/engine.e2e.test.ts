@@ -364,16 +364,18 @@ describe('fan-out, deadline, cache', () => {
 
 describe('protection: rate limits, circuit breaker, budgets', () => {
   it('queues calls over the rate limit instead of failing them', async () => {
-    // Exa: its replies carry no rate-limit headers, so the configured 10/s is the pace. (Brave's do, and a pace
+    // Exa: its replies carry no rate-limit headers, so the configured 5/s is the pace. (Brave's do, and a pace
     // learned from them replaces a configured one: with Brave this passed on its free plan's 1/s alone.)
-    const res = await layer({ rateLimits: { exa: { perSecond: 10, burst: 1 } } }).search({
+    const res = await layer({ rateLimits: { exa: { perSecond: 5, burst: 1 } } }).search({
       queries: ['a one', 'b two', 'c three'],
       sources: ['exa'],
       intent: 'none',
     })
     expect(res.providers.exa).toMatchObject({ status: 'ok', calls: 3 })
+    // Seen by the emulator, in this process: on a loaded host the first call can be received late and the third on
+    // time (at 10/s a span of 200 ms read 142). The pace's 400 ms less 150; unpaced, all three start within ms.
     const starts = emu.requests.filter((r) => r.service === 'exa').map((r) => r.startedAt)
-    expect(starts[2]! - starts[0]!).toBeGreaterThanOrEqual(150)
+    expect(starts[2]! - starts[0]!).toBeGreaterThanOrEqual(250)
   })
 
   it('rests a provider that keeps failing and stops calling it', async () => {
