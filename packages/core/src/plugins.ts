@@ -18,7 +18,7 @@ export interface LoadProviderPluginsOptions {
 
 // This package's own installation: where a program that bundles or depends on it has its node_modules.
 const OWN_INSTALLATION = dirname(fileURLToPath(import.meta.url))
-// A package.json is a few KiB; the bound is the config file's.
+// A package.json is a few KiB; 1 MiB, the same bound a config file has (_config-file.ts).
 const MAX_MANIFEST_BYTES = 1024 * 1024
 
 /**
