@@ -81,6 +81,27 @@ function project(name: string, test: TestProjectInlineConfiguration['test']): Te
   return { ...shared, test: { ...shared.test, ...test, name } } as TestProjectInlineConfiguration
 }
 
+/** Every value the command line gives `--name` (as `--name value` or `--name=value`). */
+function flagValues(argv: string[], name: string): string[] {
+  return argv.flatMap((arg, i) =>
+    arg === name ? [argv[i + 1] ?? ''] : arg.startsWith(`${name}=`) ? [arg.slice(name.length + 1)] : [],
+  )
+}
+
+/**
+ * Worker processes: one a core, or two a core for a run of named projects without the system project (`pnpm
+ * test:unit`); a count the command line gives wins. Those unit runs start every worker at once (see below).
+ */
+function workerCounts(argv: string[]): { maxWorkers?: number; minWorkers?: number } {
+  const projects = flagValues(argv, '--project')
+  const unitOnly = projects.length > 0 && !projects.includes('system')
+  // The command line's own value applies as given (a count or a share of the cores).
+  const given = flagValues(argv, '--maxWorkers').at(-1)
+  if (given !== undefined) return unitOnly && /^\d+$/.test(given) ? { minWorkers: Number(given) } : {}
+  const count = (unitOnly ? 2 : 1) * availableParallelism()
+  return unitOnly ? { maxWorkers: count, minWorkers: count } : { maxWorkers: count }
+}
+
 export default defineConfig({
   test: {
     projects: [
@@ -89,8 +110,14 @@ export default defineConfig({
       project('system', { include: system }),
     ],
     // vitest's default leaves one core to its main process (one worker on two cores); that process is mostly idle
-    // once the module graph is transformed, so every core runs tests.
-    maxWorkers: availableParallelism(),
+    // once the module graph is transformed, so every core runs tests. A run of the unit projects alone (`pnpm
+    // test:unit`) gets two workers a core: a third of its test time is waiting (pacing windows, hang deadlines, loopback
+    // round trips), which another worker's file fills (2 cores: 127 s with two workers, 83-95 s with four; six load
+    // six module graphs and took 91 s). Workers are not a setting vitest takes per project, hence the argv.
+    // All started at once in the unit runs: with a lower minimum, each of five ended with tinypool's "Terminating
+    // worker thread" rejection after every test had passed (a worker above the minimum ended while vitest still held
+    // it for the shared module graph); none of six with the two equal.
+    ...workerCounts(process.argv),
     reporters: ['default', 'json'],
     // A default the command line can replace (`--outputFile.json=…`); `scripts/check.mjs` runs two vitest processes.
     outputFile: { json: 'test-results.json' },

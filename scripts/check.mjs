@@ -30,6 +30,9 @@ const SCRIPT_TESTS = [
 const UNIT_RESULTS = 'test-results-unit.json'
 const SYSTEM_RESULTS = 'test-results-system.json'
 
+const cores = availableParallelism()
+const oneWorkerPerCore = `--maxWorkers=${cores}`
+
 /** A step: a name for the log, the command (run through the shell from the repository root), steps it waits for. */
 const step = (name, command, after = []) => ({ name, command, after })
 
@@ -51,8 +54,9 @@ export const LANES = [
     step('function and file lengths', 'node scripts/function-length.mjs'),
     step('import cycles', 'node scripts/import-cycles.mjs'),
     step('knip', 'knip --no-progress'),
-    // `pnpm test:unit` (one worker process runs many files, sharing their modules: vitest.config.ts).
-    step('unit tests', `pnpm run test:unit --outputFile.json=${UNIT_RESULTS}`),
+    // `pnpm test:unit` (one worker process runs many files, sharing their modules: vitest.config.ts), one worker a
+    // core: alone it takes two a core, but here the system tests share the cores the whole time.
+    step('unit tests', `pnpm run test:unit ${oneWorkerPerCore} --outputFile.json=${UNIT_RESULTS}`),
     step('web typecheck', 'tsc -p apps/web/tsconfig.json', [DECLARATIONS]),
     step('script tests', `node --test ${SCRIPT_TESTS.join(' ')}`, [DECLARATIONS]),
   ],
