@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, relative } from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import shared from './vitest.shared'
 
 // Every package's tests in one vitest process (`pnpm test`, `pnpm check`), in three projects:
@@ -43,6 +44,32 @@ const SYSTEM_TESTS: Record<string, string[]> = {
   'packages/page-fetch': ['test/render.e2e.test.ts'], // pages rendered in headless Chromium
   // The built packages loaded by plain Node and TypeScript projects, packed, and installed for real clients.
   consumers: ['test/'],
+}
+
+// The system files that run longest (CI on two cores: packed-clients ~112 s with its four npm installs, packed-types and
+// typescript-consumers ~45 s, search ~39 s, the web app ~31 s, rendering ~25 s), started before the rest so the short
+// files fill in around them. Without a results cache (every fresh clone, so every CI run) vitest starts the largest
+// files first, and packed-clients began 94 s into the step, typescript-consumers 240 s and packed-types 256 s into a
+// 300 s one. With a cache (a second run in the same clone) vitest's own order is slowest first, as here.
+const LONGEST_FIRST = [
+  'consumers/test/packed-clients.test.ts',
+  'consumers/test/packed-types.test.ts',
+  'consumers/test/typescript-consumers.test.ts',
+  'apps/cli/test/search.e2e.test.ts',
+  'apps/server/test/web.e2e.test.ts',
+  'packages/page-fetch/test/render.e2e.test.ts',
+  'apps/cli/test/serve-refusals.e2e.test.ts',
+]
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST_FIRST.findIndex((path) => file.moduleId.endsWith(`/${path}`))
+      return at === -1 ? LONGEST_FIRST.length : at
+    }
+    // Stable: the rest keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b))
+  }
 }
 
 const GROUPS = ['packages', 'apps', 'examples', 'bench', 'consumers']
@@ -118,6 +145,7 @@ export default defineConfig({
     // worker thread" rejection after every test had passed (a worker above the minimum ended while vitest still held
     // it for the shared module graph); none of six with the two equal.
     ...workerCounts(process.argv),
+    sequence: { sequencer: LongestFirst },
     reporters: ['default', 'json'],
     // A default the command line can replace (`--outputFile.json=…`); `scripts/check.mjs` runs two vitest processes.
     outputFile: { json: 'test-results.json' },
