@@ -57,7 +57,8 @@ export const LANES = [
     // `pnpm test:unit` (one worker process runs many files, sharing their modules: vitest.config.ts), one worker a
     // core: alone it takes two a core, but here the system tests share the cores the whole time.
     step('unit tests', `pnpm run test:unit ${oneWorkerPerCore} --outputFile.json=${UNIT_RESULTS}`),
-    step('web typecheck', 'tsc -p apps/web/tsconfig.json', [DECLARATIONS]),
+    // Against the packages' declarations, just written (apps/web/tsconfig.declarations.json).
+    step('web typecheck', 'tsc -p apps/web/tsconfig.declarations.json', [DECLARATIONS]),
     step('script tests', `node --test ${SCRIPT_TESTS.join(' ')}`, [DECLARATIONS]),
   ],
   [
