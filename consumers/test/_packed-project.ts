@@ -44,26 +44,32 @@ export interface StartedScript {
 let packing: Promise<Map<string, string>> | undefined
 
 /**
- * `pnpm pack` of every published package (it rewrites `workspace:` ranges to the versions, as `pnpm publish`
- * does), once per test run, into node_modules/.cache/consumers/tarballs. Name → tarball path.
+ * `pnpm pack` of every published package into `dest` (an empty directory): the tarballs `pnpm publish` (and so
+ * `changeset publish`) uploads, with only each package's `files` and `workspace:` ranges rewritten to versions.
+ * Name → tarball path. About 8 s and 6 CPU-s for all of them, where `npm pack` took 55 s and 35 CPU-s.
  */
+export async function packPublished(dest: string): Promise<Map<string, string>> {
+  const filters = publishedPackages().flatMap((p) => ['--filter', p.name])
+  await run('npx', ['-y', 'pnpm@10', ...filters, 'pack', '--pack-destination', dest], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  const byName = new Map<string, string>()
+  for (const file of readdirSync(dest)) {
+    // search-layer-core-0.1.0.tgz: the manifest inside says which package it is; the name is enough here.
+    const pkg = publishedPackages().find((p) => file === `${tarballStem(p.name)}-${version(p.dir)}.tgz`)
+    if (pkg) byName.set(pkg.name, join(dest, file))
+  }
+  return byName
+}
+
+/** `packPublished` once per test run, into node_modules/.cache/consumers/tarballs. */
 function packWorkspace(): Promise<Map<string, string>> {
   packing ??= (async () => {
     const dest = join(CACHE, 'tarballs')
     await rm(dest, { recursive: true, force: true })
     mkdirSync(dest, { recursive: true })
-    const filters = publishedPackages().flatMap((p) => ['--filter', p.name])
-    await run('npx', ['-y', 'pnpm@10', ...filters, 'pack', '--pack-destination', dest], {
-      cwd: ROOT,
-      maxBuffer: 64 * 1024 * 1024,
-    })
-    const byName = new Map<string, string>()
-    for (const file of readdirSync(dest)) {
-      // search-layer-core-0.1.0.tgz: the manifest inside says which package it is; the name is enough here.
-      const pkg = publishedPackages().find((p) => file === `${tarballStem(p.name)}-${version(p.dir)}.tgz`)
-      if (pkg) byName.set(pkg.name, join(dest, file))
-    }
-    return byName
+    return packPublished(dest)
   })()
   return packing
 }

@@ -1,39 +1,24 @@
-import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { packPublished } from './_packed-project'
 import { publishedPackages } from './_published'
 
-const run = promisify(execFile)
+// Its own directory: packed-clients packs into the shared cache at the same time, in another process.
 const packDir = mkdtempSync(join(tmpdir(), 'search-layer-packs-'))
 afterAll(() => rmSync(packDir, { recursive: true, force: true }))
 
 const packages = publishedPackages()
 
-/** One `npm pack` for every package: the tarballs a user would install, with only each package's `files`. */
-async function packAll(): Promise<Map<string, string>> {
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--json', '--pack-destination', packDir, ...packages.map((p) => p.dir)],
-    {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  )
-  const packed = JSON.parse(stdout) as { name: string; filename: string }[]
-  return new Map(packed.map((p) => [p.name, join(packDir, p.filename)]))
-}
-
 describe('the packed packages have types that match each format (@arethetypeswrong/core)', () => {
   let tarballs = new Map<string, string>()
   beforeAll(async () => {
-    tarballs = await packAll()
+    tarballs = await packPublished(packDir)
   }, 300_000)
 
-  it('npm pack makes a tarball of every published package', () => {
+  it('pnpm pack makes a tarball of every published package', () => {
     expect([...tarballs.keys()].sort()).toEqual(packages.map((p) => p.name).sort())
   })
 
