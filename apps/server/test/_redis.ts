@@ -86,6 +86,14 @@ async function startRedis(): Promise<RedisProcess> {
 }
 
 /**
+ * The instances' Redis deadline unless a test sets its own. A Redis call that outlasts it falls back to the instance's
+ * own state, which the other instance never sees: at 200 ms a loaded CI host (npm installs and Chromium beside it)
+ * once put the second of two logged tool calls in process, and "listed on the other instance" failed. A test of a
+ * dead or hung Redis sets a short one, so its calls stay short.
+ */
+const SHARING_REDIS_TIMEOUT_MS = 2000
+
+/**
  * The hooks of a test file whose tests run server instances on one emulator and one real Redis: both start before
  * the file and stop after it, the emulator is reset and every instance closed after each test. `pair(options)` boots
  * two instances on the Redis (the options win); `emu` and `redis` are set once the file's hooks have run.
@@ -106,8 +114,9 @@ export function useRedisPair(emulatorOptions: Parameters<typeof startEmulator>[0
   beforeEach(() => shared.emu.reset())
   afterEach(closeServers)
   const pair = async (options: Parameters<typeof boot>[1] = {}) => {
-    const a = await boot(shared.emu, { redisUrl: shared.redis.url, ...options })
-    const b = await boot(shared.emu, { redisUrl: shared.redis.url, ...options })
+    const settings = { redisUrl: shared.redis.url, redisTimeoutMs: SHARING_REDIS_TIMEOUT_MS, ...options }
+    const a = await boot(shared.emu, settings)
+    const b = await boot(shared.emu, settings)
     servers.push(a, b)
     return [a, b] as const
   }

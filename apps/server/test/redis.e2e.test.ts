@@ -10,7 +10,7 @@ let redis: RedisProcess
 beforeAll(() => {
   ;({ emu, redis } = instances.shared)
 })
-const pair = (options: Parameters<typeof instances.pair>[0] = {}) => instances.pair({ redisTimeoutMs: 200, ...options })
+const pair = instances.pair
 const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number) => {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
@@ -120,7 +120,7 @@ describe('two instances sharing one Redis', () => {
 
 describe('Redis going down mid-test', () => {
   it('degrades to in-process state: no failed requests, a warning in /readyz, and recovery when Redis returns', async () => {
-    const [a, b] = await pair({ redisPrefix: 'down-test:', clientRateLimit: 100 })
+    const [a, b] = await pair({ redisPrefix: 'down-test:', clientRateLimit: 100, redisTimeoutMs: 200 })
     await a.call('/v1/search', { json: { query: 'react server components', mode: 'fast' } })
     expect((await (await b.call('/v1/history')).json()).entries).toHaveLength(1)
 

@@ -17,7 +17,6 @@ let prefixes = 0
 const pair = (braveKeys: string, extra: Parameters<typeof instances.pair>[0] = {}) =>
   instances.pair({
     ...extra,
-    redisTimeoutMs: 500,
     redisPrefix: `shared-keys-${++prefixes}:`,
     envOverride: { BRAVE_API_KEY: braveKeys },
   })
@@ -84,7 +83,6 @@ describe('learned latency through Redis', () => {
   it('calls one instance timed show in the other’s /readyz, per key and per provider', async () => {
     const prefix = `latency-${++prefixes}:`
     const [a, b] = await instances.pair({
-      redisTimeoutMs: 500,
       redisPrefix: prefix,
       envOverride: { BRAVE_API_KEY: KEY_ONE },
     })
@@ -109,7 +107,6 @@ describe('learned latency through Redis', () => {
   it('an entry with bad samples loses them alone, and the server says so in its log', async () => {
     const prefix = `latency-bad-${++prefixes}:`
     const [a] = await instances.pair({
-      redisTimeoutMs: 500,
       redisPrefix: prefix,
       envOverride: { BRAVE_API_KEY: KEY_ONE },
       providerRateLimits: undefined,
@@ -152,7 +149,6 @@ describe('vendor waits through Redis', () => {
     async (_name, retryAfter) => {
       const prefix = `waits-${++prefixes}:`
       const [a, b] = await instances.pair({
-        redisTimeoutMs: 500,
         redisPrefix: prefix,
         envOverride: { BRAVE_API_KEY: `${KEY_ONE},${KEY_TWO}` },
       })

@@ -17,7 +17,6 @@ let prefixes = 0
 // What a new user has: no key, no SearXNG; only DuckDuckGo's base URL points at the emulator.
 const zeroKeyPair = (prefix: string) =>
   instances.pair({
-    redisTimeoutMs: 500,
     redisPrefix: prefix,
     // The engine's per-source pacing on (the test helper turns it off): its keyless schedule is the one shared.
     providerRateLimits: undefined,
