@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `pnpm check`: everything CI runs, in three lanes on a two-core machine (CPU per step is printed: about 660-730 s
-// of CPU in all, so no order finishes in much under 350 s; runs take 380-420 s). The critical path is the build, the
-// declaration pass and then the system tests (~300 CPU-s, the largest step): they start as soon as the declarations
-// are written, not when every other step is done. Starting them sooner was tried (only consumers/ waiting for the
-// declarations): under that CPU bound it saved little and put seven test processes on two cores. Beside them: the source checks (lint, file budgets, import cycles, knip) and the unit
+// `pnpm check`: everything CI runs, in three lanes on a two-core machine (CPU per step is printed: about 560-580 s
+// of CPU in all, so no order finishes in much under 290 s; runs take 320-345 s). The critical path is the build, the
+// declaration pass and then the system tests (~225 CPU-s, the largest step; their longest files start first, see
+// vitest.config.ts): they start as soon as the declarations are written, not when every other step is done. Starting
+// them sooner was tried (only consumers/ waiting for the declarations): under the CPU bound it saved little and put
+// seven test processes on two cores. Beside them: the source checks (lint, file budgets, import cycles, knip) and the unit
 // tests, which need only the sources, then the web typecheck and the script tests; and the quick bench, which
 // mostly waits on the emulator's real-latency mix, then the other Node majors' few end-to-end files (five, on two
 // majors, one worker). A step may wait for a step of another lane (`after`).
