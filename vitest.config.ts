@@ -46,11 +46,12 @@ const SYSTEM_TESTS: Record<string, string[]> = {
   consumers: ['test/'],
 }
 
-// The system files that run longest (CI on two cores: packed-clients ~112 s with its four npm installs, packed-types and
-// typescript-consumers ~45 s, search ~39 s, the web app ~31 s, rendering ~25 s), started before the rest so the short
-// files fill in around them. Without a results cache (every fresh clone, so every CI run) vitest starts the largest
-// files first, and packed-clients began 94 s into the step, typescript-consumers 240 s and packed-types 256 s into a
-// 300 s one. With a cache (a second run in the same clone) vitest's own order is slowest first, as here.
+// The system files that run longest, started before the rest so the short files fill in around them (CI on two
+// cores: packed-clients 90-115 s with its four npm installs, the web app 31-44 s, search 33-39 s, the server's
+// refusals 20-28 s, rendering ~25 s, typescript-consumers and packed-types 45 s each until they got cheaper, now 15-20
+// s). Without a results cache (every fresh clone, so every CI run) vitest starts the largest files first, and
+// packed-clients began 94 s into the step, typescript-consumers 240 s and packed-types 256 s into a 300 s one, each
+// ending alone. With a cache (a second run in the same clone) vitest's own order is slowest first, as here.
 const LONGEST_FIRST = [
   'consumers/test/packed-clients.test.ts',
   'consumers/test/packed-types.test.ts',
