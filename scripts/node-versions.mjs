@@ -10,7 +10,7 @@
 // `--quick` (what `pnpm check` runs) takes QUICK_FILES instead of DEFAULT_FILES: the files whose paths differ
 // between Node majors, so each extra major costs about a minute rather than several.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 
 const ROOT = new URL('..', import.meta.url).pathname
@@ -56,20 +56,38 @@ export function parseArgs(argv) {
 }
 
 /** The path of Node `major`'s binary, installed from the npm registry on first use. */
-export function nodeBinary(major) {
+export function nodeBinary(major, { cache = CACHE, install = npmInstall } = {}) {
   const name = `node-${process.platform}-${process.arch}`
-  const prefix = join(CACHE, String(major))
+  const prefix = join(cache, String(major))
   const bin = join(prefix, 'node_modules', name, 'bin', 'node')
-  if (!existsSync(bin)) {
-    mkdirSync(prefix, { recursive: true })
-    execFileSync(
-      'npm',
-      ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${name}@${major}`],
-      // npm's own lines on stderr: stdout may be read by a program (--binaries).
-      { stdio: ['ignore', process.stderr, 'inherit'] },
-    )
+  if (existsSync(bin)) return bin
+  // Installed into a directory of its own, then renamed into place whole: a process that finds `bin` finds it
+  // complete, and two processes installing at once (packed-clients' AI SDK 7 case and check's Node 22/24 step, in
+  // different lanes) never write into one directory.
+  mkdirSync(cache, { recursive: true })
+  const staging = mkdtempSync(join(cache, `${major}.installing-`))
+  try {
+    install(staging, `${name}@${major}`)
+    // What an interrupted install left (no binary) gives way; an install that finished meanwhile is kept.
+    if (!existsSync(bin)) rmSync(prefix, { recursive: true, force: true })
+    try {
+      renameSync(staging, prefix)
+    } catch (error) {
+      if (!existsSync(bin)) throw error
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true })
   }
   return bin
+}
+
+function npmInstall(prefix, spec) {
+  execFileSync(
+    'npm',
+    ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', spec],
+    // npm's own lines on stderr: stdout may be read by a program (--binaries).
+    { stdio: ['ignore', process.stderr, 'inherit'] },
+  )
 }
 
 function main() {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { DEFAULT_FILES, QUICK_FILES, parseArgs } from './node-versions.mjs'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEFAULT_FILES, QUICK_FILES, nodeBinary, parseArgs } from './node-versions.mjs'
 
 test('22 and 24 by default; the rest goes to vitest', () => {
   assert.deepEqual(parseArgs(['-t', 'search']), { majors: [22, 24], quick: false, rest: ['-t', 'search'] })
@@ -29,4 +31,43 @@ test('a bad --majors names the flag, the value and what is allowed', () => {
 test('every default file exists', () => {
   for (const file of [...DEFAULT_FILES, ...QUICK_FILES])
     assert.ok(existsSync(new URL(`../${file}`, import.meta.url)), file)
+})
+
+/** An installer that writes a fake binary where npm would, and counts its calls. */
+function fakeInstaller(content = 'node') {
+  const calls = []
+  const install = (prefix, spec) => {
+    calls.push(spec)
+    const bin = join(prefix, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin')
+    mkdirSync(bin, { recursive: true })
+    writeFileSync(join(bin, 'node'), content)
+  }
+  return { calls, install }
+}
+
+test('a binary is installed once, into its major, with nothing left beside it', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'node-versions-'))
+  const { calls, install } = fakeInstaller()
+  const bin = nodeBinary(24, { cache, install })
+  assert.equal(bin, join(cache, '24', 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node'))
+  assert.equal(nodeBinary(24, { cache, install }), bin)
+  assert.deepEqual(calls, [`node-${process.platform}-${process.arch}@24`])
+  assert.deepEqual(readdirSync(cache), ['24'])
+})
+
+test('what an interrupted install left is replaced; an install that finished meanwhile is kept', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'node-versions-'))
+  mkdirSync(join(cache, '22', 'node_modules'), { recursive: true }) // no binary: npm was stopped
+  const bin = nodeBinary(22, { cache, install: fakeInstaller('fresh').install })
+  assert.equal(readFileSync(bin, 'utf8'), 'fresh')
+  // Another process renamed its install into place while this one was installing: its binary stays.
+  const racing = {
+    install: (prefix, spec) => {
+      fakeInstaller('second').install(prefix, spec)
+      fakeInstaller('first').install(join(cache, '20'), spec)
+    },
+  }
+  const raced = nodeBinary(20, { cache, install: racing.install })
+  assert.equal(readFileSync(raced, 'utf8'), 'first')
+  assert.deepEqual(readdirSync(cache).sort(), ['20', '22'])
 })
