@@ -161,7 +161,7 @@ async function main() {
       stopAll()
       process.exit(130)
     })
-  const serial = process.argv.includes('--serial') || availableParallelism() < 2
+  const serial = process.argv.includes('--serial') || cores < 2
   const started = performance.now()
   const times = []
   await runLane([PROVISION], times) // each lane stops before its first step when this failed

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DEFAULT_FILES, QUICK_FILES, nodeBinary, parseArgs } from './node-versions.mjs'
@@ -45,8 +45,15 @@ function fakeInstaller(content = 'node') {
   return { calls, install }
 }
 
-test('a binary is installed once, into its major, with nothing left beside it', () => {
+/** A fresh cache directory, removed when the test ends. */
+function tempCache(t) {
   const cache = mkdtempSync(join(tmpdir(), 'node-versions-'))
+  t.after(() => rmSync(cache, { recursive: true, force: true }))
+  return cache
+}
+
+test('a binary is installed once, into its major, with nothing left beside it', (t) => {
+  const cache = tempCache(t)
   const { calls, install } = fakeInstaller()
   const bin = nodeBinary(24, { cache, install })
   assert.equal(bin, join(cache, '24', 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node'))
@@ -55,19 +62,17 @@ test('a binary is installed once, into its major, with nothing left beside it', 
   assert.deepEqual(readdirSync(cache), ['24'])
 })
 
-test('what an interrupted install left is replaced; an install that finished meanwhile is kept', () => {
-  const cache = mkdtempSync(join(tmpdir(), 'node-versions-'))
+test('what an interrupted install left is replaced; an install that finished meanwhile is kept', (t) => {
+  const cache = tempCache(t)
   mkdirSync(join(cache, '22', 'node_modules'), { recursive: true }) // no binary: npm was stopped
   const bin = nodeBinary(22, { cache, install: fakeInstaller('fresh').install })
   assert.equal(readFileSync(bin, 'utf8'), 'fresh')
   // Another process renamed its install into place while this one was installing: its binary stays.
-  const racing = {
-    install: (prefix, spec) => {
-      fakeInstaller('second').install(prefix, spec)
-      fakeInstaller('first').install(join(cache, '20'), spec)
-    },
+  const racing = (prefix, spec) => {
+    fakeInstaller('second').install(prefix, spec)
+    fakeInstaller('first').install(join(cache, '20'), spec)
   }
-  const raced = nodeBinary(20, { cache, install: racing.install })
+  const raced = nodeBinary(20, { cache, install: racing })
   assert.equal(readFileSync(raced, 'utf8'), 'first')
   assert.deepEqual(readdirSync(cache).sort(), ['20', '22'])
 })

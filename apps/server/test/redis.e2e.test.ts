@@ -10,7 +10,6 @@ let redis: RedisProcess
 beforeAll(() => {
   ;({ emu, redis } = instances.shared)
 })
-const pair = instances.pair
 const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number) => {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
@@ -22,7 +21,7 @@ const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number) => {
 
 describe('two instances sharing one Redis', () => {
   it('the second instance answers from the shared cache with zero upstream calls', async () => {
-    const [a, b] = await pair({ redisPrefix: 'cache-test:' })
+    const [a, b] = await instances.pair({ redisPrefix: 'cache-test:' })
     // Waiting for all: a settled search may store a late engine's results after it answers (a fuller entry).
     const request = {
       query: 'rust async runtime tokio',
@@ -43,7 +42,7 @@ describe('two instances sharing one Redis', () => {
   })
 
   it('identical concurrent searches on both instances make one fan-out (cross-instance single-flight)', async () => {
-    const [a, b] = await pair({ redisPrefix: 'flight-test:' })
+    const [a, b] = await instances.pair({ redisPrefix: 'flight-test:' })
     emu.latency('brave', 300)
     emu.latency('exa', 300)
     const request = { query: 'kubernetes operator pattern', mode: 'fast', intent: 'none' }
@@ -59,7 +58,12 @@ describe('two instances sharing one Redis', () => {
 
   it('rate limits are counted across instances', async () => {
     const apiKeys = [{ name: 'team', key: 'team-key-0123456789' }]
-    const [a, b] = await pair({ redisPrefix: 'rl-test:', apiKeys, clientRateLimit: 3, clientRateWindowMs: 30_000 })
+    const [a, b] = await instances.pair({
+      redisPrefix: 'rl-test:',
+      apiKeys,
+      clientRateLimit: 3,
+      clientRateWindowMs: 30_000,
+    })
     const key = 'team-key-0123456789'
     expect((await a.call('/api/tools', { key })).status).toBe(200)
     expect((await b.call('/api/tools', { key })).status).toBe(200)
@@ -71,7 +75,7 @@ describe('two instances sharing one Redis', () => {
 
   it('tool calls logged on one instance are listed and cleared on the other', async () => {
     const apiKeys = [{ name: 'team', key: 'team-key-tools-0123456789' }]
-    const [a, b] = await pair({ redisPrefix: 'tool-log-test:', apiKeys })
+    const [a, b] = await instances.pair({ redisPrefix: 'tool-log-test:', apiKeys })
     const key = apiKeys[0]!.key
     expect((await a.call('/api/tools/web_search', { json: { query: 'tokio' }, key })).status).toBe(200)
     expect((await a.call('/api/tools/web_search', { json: { query: 'axum' }, key })).status).toBe(200)
@@ -86,7 +90,7 @@ describe('two instances sharing one Redis', () => {
   })
 
   it('history written on one instance is read and cleared on the other', async () => {
-    const [a, b] = await pair({ redisPrefix: 'history-test:' })
+    const [a, b] = await instances.pair({ redisPrefix: 'history-test:' })
     await a.call('/v1/search', { json: { query: 'bun vs deno', mode: 'fast' } })
     await a.call('/api/tools/web_search', { json: { query: 'what is webtransport' } })
     const seen = await (await b.call('/v1/history')).json()
@@ -102,7 +106,7 @@ describe('two instances sharing one Redis', () => {
   })
 
   it('monthly provider budgets are counted in Redis', async () => {
-    const [a, b] = await pair({ redisPrefix: 'budget-test:', monthlyBudgets: { brave: 50 } })
+    const [a, b] = await instances.pair({ redisPrefix: 'budget-test:', monthlyBudgets: { brave: 50 } })
     await a.call('/v1/search', { json: { query: 'postgres vacuum tuning', mode: 'fast', sources: ['brave'] } })
     const metrics = await (await b.call('/metrics')).text()
     expect(metrics).toMatch(/search_layer_budget_used_calls\{provider="brave",month="\d{4}-\d{2}"\} 1/)
@@ -110,7 +114,7 @@ describe('two instances sharing one Redis', () => {
   })
 
   it('/readyz reports Redis up', async () => {
-    const [a] = await pair({ redisPrefix: 'ready-test:' })
+    const [a] = await instances.pair({ redisPrefix: 'ready-test:' })
     expect(await (await a.call('/readyz')).json()).toMatchObject({
       status: 'ready',
       redis: { configured: true, up: true },
@@ -120,7 +124,7 @@ describe('two instances sharing one Redis', () => {
 
 describe('Redis going down mid-test', () => {
   it('degrades to in-process state: no failed requests, a warning in /readyz, and recovery when Redis returns', async () => {
-    const [a, b] = await pair({ redisPrefix: 'down-test:', clientRateLimit: 100, redisTimeoutMs: 200 })
+    const [a, b] = await instances.pair({ redisPrefix: 'down-test:', clientRateLimit: 100, redisTimeoutMs: 200 })
     await a.call('/v1/search', { json: { query: 'react server components', mode: 'fast' } })
     expect((await (await b.call('/v1/history')).json()).entries).toHaveLength(1)
 
